@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// Loaded is what a command read from its FILE arguments: every request that
+// could be decoded, in order, and every problem met on the way.
+type Loaded struct {
+	Requests []wire.Request
+	Errors   []error
+}
+
+// decodeOptions are the wire options for one source.
+func (a *App) decodeOptions(source string) wire.Options {
+	return wire.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In}
+}
+
+// openSource opens a FILE argument ("-" is standard input). Directories are
+// left to wire.DecodePath, which finds recordings inside them.
+func (a *App) decode(source string, each func(wire.Request, error) bool) {
+	if source == "-" {
+		for r, err := range wire.Decode(a.Stdin, a.decodeOptions("-")) {
+			if !each(r, err) {
+				return
+			}
+		}
+		return
+	}
+	for r, err := range wire.DecodePath(source, a.decodeOptions(source)) {
+		if !each(r, err) {
+			return
+		}
+	}
+}
+
+// Load decodes every FILE argument. Errors are collected, not fatal: what
+// could be decoded is still returned.
+func (a *App) Load(args []string) *Loaded {
+	l := &Loaded{}
+	for _, src := range args {
+		a.decode(src, func(r wire.Request, err error) bool {
+			if err != nil {
+				l.Errors = append(l.Errors, err)
+			} else {
+				l.Requests = append(l.Requests, r)
+			}
+			return true
+		})
+	}
+	return l
+}
+
+// splitRef splits "FILE@N" into FILE and N (N is 1 when absent). A file that
+// really is named with an "@" is found first.
+func splitRef(ref string) (string, int, error) {
+	at := strings.LastIndexByte(ref, '@')
+	if at <= 0 || at == len(ref)-1 {
+		return ref, 1, nil
+	}
+	if _, err := os.Stat(ref); err == nil {
+		return ref, 1, nil
+	}
+	n, err := strconv.Atoi(ref[at+1:])
+	if err != nil {
+		return ref, 1, nil
+	}
+	if n < 1 {
+		return "", 0, fmt.Errorf("%s: request numbers count from 1", ref)
+	}
+	return ref[:at], n, nil
+}
+
+// LoadRef reads the request a reference names: FILE (its first request) or
+// FILE@N (its N-th). Decoding stops once the request is found. Problems met
+// on the way are returned with it.
+func (a *App) LoadRef(ref string) (wire.Request, []error, error) {
+	file, n, err := splitRef(ref)
+	if err != nil {
+		return wire.Request{}, nil, err
+	}
+	var (
+		found bool
+		got   wire.Request
+		count int
+		errs  []error
+	)
+	a.decode(file, func(r wire.Request, err error) bool {
+		if err != nil {
+			errs = append(errs, err)
+			return true
+		}
+		count++
+		if count == n {
+			got, found = r, true
+			return false
+		}
+		return true
+	})
+	if !found {
+		if count == 0 {
+			if len(errs) > 0 {
+				return wire.Request{}, errs[1:], errs[0]
+			}
+			return wire.Request{}, nil, fmt.Errorf("%s: no request found", file)
+		}
+		return wire.Request{}, errs, fmt.Errorf("%s: asked for request %d, but it holds %d", file, n, count)
+	}
+	return got, errs, nil
+}
+
+// ReportErrors prints each error as one "wirelens: ..." line on standard
+// error and reports whether there were any.
+func (a *App) ReportErrors(errs []error) bool {
+	for _, err := range errs {
+		fmt.Fprintln(a.Stderr, "wirelens: "+wire.VisibleLine(err.Error()))
+	}
+	return len(errs) > 0
+}
+
+// finish turns a command's result into its exit: input errors make exit 2
+// (after everything readable was reported), otherwise code.
+func (a *App) finish(errs []error, code int) error {
+	if a.ReportErrors(errs) {
+		return &ExitError{Code: 2}
+	}
+	if code != 0 {
+		return &ExitError{Code: code}
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON and a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// errorJSON is the shape of an input error in the "errors" arrays.
+type errorJSON struct {
+	Source  string `json:"source"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+// errorsJSON converts input errors for JSON output (never null).
+func errorsJSON(errs []error) []errorJSON {
+	out := make([]errorJSON, 0, len(errs))
+	for _, err := range errs {
+		var de *wire.DecodeError
+		if errors.As(err, &de) {
+			out = append(out, errorJSON{Source: de.Source, Line: de.Line, Message: de.Msg})
+			continue
+		}
+		out = append(out, errorJSON{Message: err.Error()})
+	}
+	return out
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(f.Fd())
+}

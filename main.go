@@ -1,0 +1,174 @@
+// Command wirelens shows what a coding agent really sends to its model: the
+// trusted system prefix, the untrusted workspace fragments, the escapes
+// applied, the hazards left, and where the prompt-cache prefix breaks.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+// App is what every command shares: the global flags, the standard streams
+// and the interner that holds each distinct text once across all inputs.
+type App struct {
+	Format  string // --format
+	Theme   string // --theme
+	NoColor bool   // --no-color or NO_COLOR
+
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+
+	In *wire.Interner
+}
+
+// ExitError ends the program with Code. Msg, when set, is printed as one
+// "wirelens: ..." line on standard error.
+type ExitError struct {
+	Code int
+	Msg  string
+}
+
+func (e *ExitError) Error() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("exit status %d", e.Code)
+}
+
+// exitCode1 is the quiet "findings" / "differs" exit.
+var exitCode1 = &ExitError{Code: 1}
+
+// usageError is exit code 2 with a message.
+func usageError(format string, args ...any) error {
+	return &ExitError{Code: 2, Msg: fmt.Sprintf(format, args...)}
+}
+
+// commandMakers are registered by the cmd_*.go files' init functions.
+var commandMakers []func(*App) *cobra.Command
+
+// register adds a command to the root command.
+func register(mk func(*App) *cobra.Command) { commandMakers = append(commandMakers, mk) }
+
+// newRoot builds the command tree for app.
+func newRoot(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "wirelens [FILE...]",
+		Short: "See what a coding agent really sends to its model",
+		Long: `wirelens reads recorded model requests (OpenAI Chat and Responses, Anthropic Messages,
+Gemini, JSONL sessions, HAR exports, claude-trace logs, agent session recordings) or builds
+them live from a workspace, and shows the trusted system prefix, the untrusted workspace
+fragments, the escapes applied, the hazards left, and where the prompt-cache prefix breaks.
+
+With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
+		Example: `  wirelens demo
+  wirelens session.jsonl
+  wirelens inspect request.json --json
+  wirelens check --fail-on high wire.json
+  wirelens cache session.jsonl
+  wirelens diff before.json after.json`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if os.Getenv("NO_COLOR") != "" {
+				app.NoColor = true
+			}
+			switch app.Theme {
+			case "auto", "dark", "light", "mono", "high-contrast":
+			default:
+				return usageError("--theme must be auto, dark, light, high-contrast or mono, not %q", app.Theme)
+			}
+			if app.Format != "" && !knownFormat(app.Format) {
+				return usageError("unknown --format %q (known: %s)", app.Format, formatList())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			view, _, err := cmd.Root().Find([]string{"view"})
+			if err != nil || view == cmd.Root() {
+				return usageError("unknown command %q", args[0])
+			}
+			if err := view.ParseFlags(nil); err != nil {
+				return err
+			}
+			return view.RunE(view, args)
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&app.Format, "format", "", "input format, instead of detecting it by shape ("+formatList()+")")
+	pf.StringVar(&app.Theme, "theme", "auto", "colour theme: auto, dark, light, high-contrast or mono")
+	pf.BoolVar(&app.NoColor, "no-color", false, "no colour (also the NO_COLOR environment variable)")
+	for _, mk := range commandMakers {
+		root.AddCommand(mk(app))
+	}
+	return root
+}
+
+func knownFormat(f string) bool {
+	for _, k := range wire.Formats() {
+		if string(k) == f {
+			return true
+		}
+	}
+	return false
+}
+
+func formatList() string {
+	var names []string
+	for _, f := range wire.Formats() {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
+}
+
+// run executes the program with args and returns its exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, In: wire.NewInterner()}
+	root := newRoot(app)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	v := version
+	if v == "" {
+		v = "devel"
+	}
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(v),
+		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
+			var ee *ExitError
+			if errors.As(err, &ee) && ee.Msg == "" {
+				return
+			}
+			fmt.Fprintln(w, "wirelens: "+wire.VisibleLine(err.Error()))
+		}),
+	)
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return 2
+}
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,519 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Options control decoding.
+type Options struct {
+	// Source names the input in errors and in Request.Source.
+	Source string
+	// Format forces a format; FormatAuto detects it by shape.
+	Format Format
+	// Interner is shared by all inputs of one run so that their common text is
+	// held once; nil means a new one per call.
+	Interner *Interner
+}
+
+// DecodeError is one problem with an input. Decoding goes on after it where it
+// can: the other lines of a JSONL are still decoded.
+type DecodeError struct {
+	Source string
+	Line   int // 1-based line in the source, 0 when not known or not line based
+	Msg    string
+}
+
+func (e *DecodeError) Error() string {
+	loc := e.Source
+	if loc == "" {
+		loc = "<input>"
+	}
+	if e.Line > 0 {
+		loc += ":" + itoa(e.Line)
+	}
+	return loc + ": " + VisibleLine(e.Msg)
+}
+
+// MaxDepth is the deepest JSON nesting accepted; no real payload comes near it.
+const MaxDepth = 512
+
+// maxLine is the longest single line (or whole document) read: larger inputs
+// are reported, not held.
+const maxLine = 1 << 30
+
+var jsonOpts = []json.Options{
+	jsontext.AllowInvalidUTF8(true),
+	jsontext.AllowDuplicateNames(true),
+	json.RejectUnknownMembers(false),
+}
+
+// unmarshal decodes raw into v with the options every decoder shares.
+func unmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v, jsonOpts...) }
+
+// decoder is the state of one Decode call.
+type decoder struct {
+	opts  Options
+	index int // requests emitted so far
+	yield func(Request, error) bool
+	stop  bool
+}
+
+func (d *decoder) fail(line int, format string, args ...any) {
+	if d.stop {
+		return
+	}
+	if !d.yield(Request{}, &DecodeError{Source: d.opts.Source, Line: line, Msg: fmt.Sprintf(format, args...)}) {
+		d.stop = true
+	}
+}
+
+// emit numbers a request and hands it to the caller.
+func (d *decoder) emit(r Request) {
+	if d.stop {
+		return
+	}
+	d.index++
+	r.Index = d.index
+	r.Source = d.opts.Source
+	if !d.yield(r, nil) {
+		d.stop = true
+	}
+}
+
+// builder starts a request at the given place.
+func (d *decoder) builder(format Format, line int, off, length int64) *Builder {
+	return &Builder{Req: &Request{Format: format, Line: line, Offset: off, Length: length}, In: d.opts.Interner}
+}
+
+// Decode reads every request in r. Errors are yielded as they are met, with a
+// zero Request; decoding goes on after them where the input allows.
+func Decode(r io.Reader, opts Options) iter.Seq2[Request, error] {
+	if opts.Interner == nil {
+		opts.Interner = NewInterner()
+	}
+	return func(yield func(Request, error) bool) {
+		d := &decoder{opts: opts, yield: yield}
+		d.run(r)
+	}
+}
+
+func (d *decoder) run(r io.Reader) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	head, _ := br.Peek(8192)
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	switch {
+	case len(head) == 0:
+		d.fail(0, "empty input")
+		return
+	case len(trimmed) == 0 && len(head) < 8192:
+		d.fail(0, "empty input (only white space)")
+		return
+	case bytes.IndexByte(head, 0) >= 0:
+		d.fail(0, "binary data, not JSON (a NUL byte at byte %d)", bytes.IndexByte(head, 0))
+		return
+	case len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[':
+		d.fail(lineOf(head, len(head)-len(trimmed)), "not JSON (starts with %q)", firstRunes(trimmed, 12))
+		return
+	}
+	if sd := d.sessionDecoder(head); sd != nil {
+		d.runLines(br, sd)
+		return
+	}
+	// Read the first line: a complete JSON value on it means JSONL.
+	first, err := readLine(br)
+	if err != nil && err != io.EOF {
+		d.fail(1, "%v", err)
+		return
+	}
+	if isCompleteValue(first) {
+		rest, _ := br.Peek(1)
+		if len(rest) == 0 {
+			d.value(first, 1, 0)
+			return
+		}
+		d.value(first, 1, 0)
+		d.runJSONL(br, 2, int64(len(first)))
+		return
+	}
+	// A document spread over lines (a pretty-printed body, an array, a HAR).
+	var buf bytes.Buffer
+	buf.Write(first)
+	if _, err := io.Copy(&buf, io.LimitReader(br, maxLine)); err != nil {
+		d.fail(0, "%v", err)
+		return
+	}
+	doc := buf.Bytes()
+	if err := checkValue(doc); err == nil {
+		d.value(doc, 1, 0)
+		return
+	}
+	// Not one document. If several of its lines are values, it is a JSONL
+	// whose first line is broken.
+	if looksLikeJSONL(doc) {
+		d.runJSONL(bufio.NewReader(bytes.NewReader(doc)), 1, 0)
+		return
+	}
+	d.value(doc, 1, 0)
+}
+
+// runJSONL decodes one value per line; blank lines are skipped.
+func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
+	for !d.stop {
+		b, err := readLine(br)
+		if len(b) > 0 {
+			if len(bytes.TrimSpace(b)) > 0 {
+				d.value(b, line, off)
+			}
+			off += int64(len(b))
+			line++
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			d.fail(line, "%v", err)
+			return
+		}
+	}
+}
+
+// runLines feeds each line to a stateful session decoder.
+func (d *decoder) runLines(br *bufio.Reader, sd sessionDecoder) {
+	line := 1
+	var off int64
+	for !d.stop {
+		b, err := readLine(br)
+		if len(b) > 0 {
+			if t := bytes.TrimSpace(b); len(t) > 0 {
+				sd.line(d, t, line, off)
+			}
+			off += int64(len(b))
+			line++
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			d.fail(line, "%v", err)
+			return
+		}
+	}
+	if !d.stop {
+		sd.end(d)
+	}
+}
+
+// readLine reads one line including its newline; a line longer than maxLine
+// is an error.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if err == bufio.ErrBufferFull {
+			if len(out) > maxLine {
+				return out, fmt.Errorf("line longer than %d bytes", maxLine)
+			}
+			continue
+		}
+		return out, err
+	}
+}
+
+func isCompleteValue(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	return checkValue(t) == nil
+}
+
+// checkValue validates one JSON value (with surrounding white space).
+func checkValue(b []byte) error {
+	if at := depthExceeded(b, MaxDepth); at >= 0 {
+		return fmt.Errorf("JSON nested deeper than %d levels at byte %d", MaxDepth, at)
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowInvalidUTF8(true),
+		jsontext.AllowDuplicateNames(true))
+	if err := dec.SkipValue(); err != nil {
+		return err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return fmt.Errorf("unexpected data after the top-level value at byte %d", dec.InputOffset())
+	}
+	return nil
+}
+
+func looksLikeJSONL(doc []byte) bool {
+	valid, lines := 0, 0
+	for _, l := range bytes.Split(doc, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		lines++
+		if isCompleteValue(l) {
+			valid++
+		}
+		if lines >= 50 {
+			break
+		}
+	}
+	return valid >= 1 && lines >= 2
+}
+
+// value decodes one JSON value that starts on the given line at byte offset
+// off of the source: a body, an array of bodies, or a container (HAR, trace).
+func (d *decoder) value(raw []byte, line int, off int64) {
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(raw) {
+		at := invalidUTF8At(raw)
+		d.fail(line+bytes.Count(raw[:at], []byte("\n")), "invalid UTF-8 at byte %d (decoded with U+FFFD)", at)
+	}
+	trimmed := bytes.TrimSpace(raw)
+	lead := int64(bytes.Index(raw, trimmed[:min(1, len(trimmed))]))
+	if err := checkValue(trimmed); err != nil {
+		d.fail(line+lineOfErr(trimmed, err), "%s", describeJSONError(err))
+		return
+	}
+	v := jsontext.Value(trimmed)
+	switch v.Kind() {
+	case '[':
+		d.array(v, line, off+lead)
+	case '{':
+		d.object(v, line, off+lead)
+	default:
+		d.fail(line, "not a request: a JSON %s at the top level", kindName(v.Kind()))
+	}
+}
+
+// array decodes a JSON array of values (bodies or containers).
+func (d *decoder) array(v jsontext.Value, line int, off int64) {
+	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowInvalidUTF8(true),
+		jsontext.AllowDuplicateNames(true))
+	if _, err := dec.ReadToken(); err != nil {
+		d.fail(line, "%s", describeJSONError(err))
+		return
+	}
+	for dec.PeekKind() != ']' && !d.stop {
+		start := dec.InputOffset()
+		el, err := dec.ReadValue()
+		if err != nil {
+			d.fail(line+lineOf(v, int(start)), "%s", describeJSONError(err))
+			return
+		}
+		// Skip the separator white space to find where the element starts.
+		elStart := int(start) + bytes.IndexAny(v[start:], "{[\"tfn-0123456789")
+		elLine := line + lineOf(v, elStart)
+		if el.Kind() != '{' {
+			d.fail(elLine, "array element %d is a JSON %s, not a request body", d.index+1, kindName(el.Kind()))
+			continue
+		}
+		d.object(el, elLine, off+int64(elStart))
+	}
+}
+
+// object decodes one JSON object: a container or a body.
+func (d *decoder) object(v jsontext.Value, line int, off int64) {
+	format := d.opts.Format
+	if format == FormatAuto || containerDecoders[format] == nil && bodyDecoders[format] == nil {
+		f, err := DetectFormat(v)
+		if err != nil {
+			d.fail(line, "%v", err)
+			return
+		}
+		if format == FormatAuto || containerDecoders[f] != nil {
+			format = f
+		}
+	}
+	if cd := containerDecoders[format]; cd != nil {
+		cd(d, v, line, off)
+		return
+	}
+	d.body(format, v, line, off, nil)
+}
+
+// body decodes one request body of a known format and emits it.
+func (d *decoder) body(format Format, v jsontext.Value, line int, off int64, fill func(*Request)) {
+	dec := bodyDecoders[format]
+	if dec == nil {
+		d.fail(line, "no reader for format %q", format)
+		return
+	}
+	b := d.builder(format, line, off, int64(len(v)))
+	if err := dec(v, b); err != nil {
+		d.fail(line, "%s body: %s", format, describeJSONError(err))
+		return
+	}
+	if fill != nil {
+		fill(b.Req)
+	}
+	d.emit(*b.Req)
+}
+
+// bodyDecoder decodes one request body of its format, adding its parts to b
+// in wire order and setting b.Req.Model.
+type bodyDecoder func(v jsontext.Value, b *Builder) error
+
+// containerDecoder decodes a value that holds bodies (a HAR, a trace line),
+// emitting each with d.body or d.emit.
+type containerDecoder func(d *decoder, v jsontext.Value, line int, off int64)
+
+// sessionDecoder reads an agent's recording line by line; it emits requests
+// as the recording implies them.
+type sessionDecoder interface {
+	line(d *decoder, raw []byte, line int, off int64)
+	end(d *decoder)
+}
+
+var (
+	bodyDecoders      = map[Format]bodyDecoder{}
+	containerDecoders = map[Format]containerDecoder{}
+	// sessionDetectors recognise an agent recording from its first bytes and
+	// return a fresh decoder for it; sessionFormats make one by name.
+	sessionDetectors []func(head []byte) sessionDecoder
+	sessionFormats   = map[Format]func() sessionDecoder{}
+)
+
+func (d *decoder) sessionDecoder(head []byte) sessionDecoder {
+	if mk := sessionFormats[d.opts.Format]; mk != nil {
+		return mk()
+	}
+	if d.opts.Format != FormatAuto {
+		return nil
+	}
+	for _, det := range sessionDetectors {
+		if sd := det(head); sd != nil {
+			return sd
+		}
+	}
+	return nil
+}
+
+// Formats lists every format name --format accepts.
+func Formats() []Format {
+	return []Format{FormatOpenAIChat, FormatOpenAIResponses, FormatAnthropic, FormatGemini,
+		FormatHAR, FormatClaudeTrace, FormatKimiCLI, FormatKimiCode, FormatCodex, FormatClaudeCode}
+}
+
+// describeJSONError turns a json error into "invalid JSON at byte N: reason".
+func describeJSONError(err error) string {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		reason := se.Err
+		if errors.Is(reason, io.ErrUnexpectedEOF) || reason == nil {
+			return fmt.Sprintf("invalid JSON at byte %d: unexpected end of input", se.ByteOffset)
+		}
+		return fmt.Sprintf("invalid JSON at byte %d: %s", se.ByteOffset, strings.TrimPrefix(reason.Error(), "jsontext: "))
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "invalid JSON: unexpected end of input"
+	}
+	var me *json.SemanticError
+	if errors.As(err, &me) {
+		what := "unexpected JSON"
+		if me.JSONKind != 0 {
+			what = "unexpected JSON " + kindName(me.JSONKind)
+		}
+		at := ""
+		if me.JSONPointer != "" {
+			at = " at " + string(me.JSONPointer)
+		}
+		return fmt.Sprintf("%s%s (byte %d)", what, at, me.ByteOffset)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// lineOfErr is the 0-based line of a syntax error inside b.
+func lineOfErr(b []byte, err error) int {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) && se.ByteOffset >= 0 && se.ByteOffset <= int64(len(b)) {
+		return lineOf(b, int(se.ByteOffset))
+	}
+	return 0
+}
+
+// lineOf is the 0-based line of byte offset at in b.
+func lineOf(b []byte, at int) int {
+	if at > len(b) {
+		at = len(b)
+	}
+	return bytes.Count(b[:at], []byte("\n"))
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "value"
+}
+
+func firstRunes(b []byte, n int) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n])
+	}
+	return VisibleLine(s)
+}
+
+// depthExceeded returns the byte offset where nesting first goes deeper than
+// limit, or -1. Strings are skipped.
+func depthExceeded(b []byte, limit int) int {
+	depth := 0
+	inStr := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inStr {
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+			if depth > limit {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}

@@ -1,0 +1,219 @@
+// Package wire is the model of a model request as it travels on the wire, and
+// everything that reads it: decoders for each provider's payloads and for agent
+// recordings, the dialect classifier that gives every segment its kind and
+// trust, the hazard scanner, and the trust-boundary audit.
+//
+// Everything in a Request came from a payload or a workspace and is hostile
+// data: render it only through Visible or VisibleLine.
+package wire
+
+// Channel is where a segment sits on the wire.
+type Channel string
+
+// Channels, in the providers' cache order.
+const (
+	ChannelTools    Channel = "tools"
+	ChannelSystem   Channel = "system"
+	ChannelMessages Channel = "messages"
+)
+
+// CacheRank orders channels as providers hash them for prompt caching:
+// tools, then system, then messages.
+func (c Channel) CacheRank() int {
+	switch c {
+	case ChannelTools:
+		return 0
+	case ChannelSystem:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// Trust is where a segment's text came from.
+type Trust string
+
+// Trust levels of CONTRACT.md.
+const (
+	Trusted    Trust = "trusted"   // host-owned rules and facts
+	Untrusted  Trust = "untrusted" // workspace or tool-supplied data
+	TrustUser  Trust = "user"      // the person's own input
+	TrustModel Trust = "model"     // assistant output
+)
+
+// Kind is what a segment is.
+type Kind string
+
+// Kinds of CONTRACT.md.
+const (
+	KindHostRules      Kind = "host-rules"
+	KindTime           Kind = "time"
+	KindCwdListing     Kind = "cwd-listing"
+	KindAdditionalDirs Kind = "additional-dirs"
+	KindAgentsMD       Kind = "agents-md"
+	KindSkillsListing  Kind = "skills-listing"
+	KindSkillLoaded    Kind = "skill-loaded"
+	KindEnvironment    Kind = "environment"
+	KindReminder       Kind = "reminder"
+	KindUserInput      Kind = "user-input"
+	KindAssistant      Kind = "assistant"
+	KindToolCall       Kind = "tool-call"
+	KindToolResult     Kind = "tool-result"
+	KindToolSchema     Kind = "tool-schema"
+	KindOther          Kind = "other"
+)
+
+// WorkspaceDerived reports whether a kind carries text that comes from the
+// workspace (the kinds that must never sit in the trusted system channel).
+func (k Kind) WorkspaceDerived() bool {
+	switch k {
+	case KindCwdListing, KindAdditionalDirs, KindAgentsMD, KindSkillsListing, KindSkillLoaded:
+		return true
+	}
+	return false
+}
+
+// Format names a payload format (the values of --format).
+type Format string
+
+// Formats. The agent recordings are read by their own decoders.
+const (
+	FormatAuto            Format = ""
+	FormatOpenAIChat      Format = "openai-chat"
+	FormatOpenAIResponses Format = "openai-responses"
+	FormatAnthropic       Format = "anthropic"
+	FormatGemini          Format = "gemini"
+	FormatHAR             Format = "har"
+	FormatClaudeTrace     Format = "claude-trace"
+	FormatKimiCLI         Format = "kimi-cli"
+	FormatKimiCode        Format = "kimi-code"
+	FormatCodex           Format = "codex"
+	FormatClaudeCode      Format = "claude-code"
+)
+
+// Request is one model request as it was (or would be) sent.
+type Request struct {
+	Format Format // the body's format (for HAR and traces, the format of the body inside)
+	Model  string
+
+	// Segments in wire order; within a channel they keep the payload's order.
+	// Use CacheOrder for the providers' hashing order.
+	Segments []Segment
+
+	// Usage is the recorded usage of the response, when one was recorded.
+	Usage *Usage
+
+	// Where it came from.
+	Source string // the file name as given on the command line ("-" for stdin)
+	Index  int    // 1-based position of the request in its source
+	Line   int    // 1-based line of the body in the source (JSONL), 0 when not line based
+	Offset int64  // byte offset of the body's first byte in the source, -1 when unknown
+	Length int64  // byte length of the body in the source, 0 when unknown
+
+	// Endpoint is the URL a HAR or trace entry was sent to, when known.
+	Endpoint string
+
+	// Notes say what a recording could not tell (for example "system prompt not
+	// recorded") or what a decoder tolerated. They are hostile-free text written
+	// by wirelens, but may quote payload values: render through Visible.
+	Notes []string
+}
+
+// Usage is recorded token usage, normalised so that InputTokens always includes
+// cached tokens, whatever the provider's own convention.
+type Usage struct {
+	InputTokens      int `json:"input_tokens"`
+	CachedTokens     int `json:"cached_tokens"`
+	CacheWriteTokens int `json:"cache_write_tokens"`
+	OutputTokens     int `json:"output_tokens,omitempty"`
+}
+
+// Segment is a piece of a request with one trust.
+type Segment struct {
+	// ID names the segment: "system[0]", "messages[3].content[1]", "tools[2]",
+	// "messages[1].content[0]/untrusted_agents_md", "system[0]/agents-md",
+	// "messages[1].content[0]/0" for the text around envelopes.
+	ID string
+	// Part is the ID of the wire part the segment was cut from (equal to ID
+	// when the part was not split).
+	Part     string
+	Channel  Channel
+	Role     string // system, developer, user, assistant, tool, model, function
+	Kind     Kind
+	Trust    Trust
+	Envelope string // the tag wrapping the payload, or ""
+	// Label says where the text came from when the payload names it: the path
+	// of an AGENTS.md, a skill's name, a tool's name. Hostile text.
+	Label string
+	Text  string // interned; hostile text
+	Hash  uint64 // content hash of Text (see HashText)
+	// Start is the byte offset of Text inside its part's text.
+	Start int
+	// CacheBreakpoint is set on the last segment of a part that carries an
+	// explicit cache breakpoint (Anthropic cache_control).
+	CacheBreakpoint bool
+	// Escapes lists escapes already applied in the recorded text.
+	Escapes []Escape
+}
+
+// Escape is one escape applied to untrusted text: at Offset (a byte offset in
+// the segment's text) the text Text stands where Original was.
+type Escape struct {
+	Rule     string `json:"rule"` // entity, stripped, marker, truncated, ...
+	Offset   int    `json:"offset"`
+	Text     string `json:"text"`
+	Original string `json:"original,omitempty"`
+}
+
+// CacheOrder returns the segments in the providers' cache order (tools, then
+// system, then messages), keeping wire order within each channel.
+func (r *Request) CacheOrder() []Segment {
+	out := make([]Segment, 0, len(r.Segments))
+	for rank := 0; rank < 3; rank++ {
+		for _, s := range r.Segments {
+			if s.Channel.CacheRank() == rank {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Bytes is the total size of the request's segment text.
+func (r *Request) Bytes() int {
+	n := 0
+	for i := range r.Segments {
+		n += len(r.Segments[i].Text)
+	}
+	return n
+}
+
+// Name is how reports name the request: "file" or "file@N".
+func (r *Request) Name() string {
+	if r.Index <= 1 {
+		return r.Source
+	}
+	return r.Source + "@" + itoa(r.Index)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
