@@ -1,0 +1,89 @@
+package wire
+
+import (
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// TokenEncoding is the offline tokenizer used for every estimate. Counts are
+// estimates: each provider's own tokenizer differs.
+const TokenEncoding = "o200k_base"
+
+var (
+	tokOnce  sync.Once
+	tokCodec tokenizer.Codec
+	tokErr   error
+
+	tokMu    sync.Mutex
+	tokCache = map[uint64]tokEntry{}
+)
+
+type tokEntry struct {
+	n   int
+	len int // the text's length, a guard against hash collisions
+}
+
+func codec() (tokenizer.Codec, error) {
+	tokOnce.Do(func() {
+		tokCodec, tokErr = tokenizer.Get(tokenizer.O200kBase)
+		if tokErr == nil {
+			tokCodec.SetErrorMode(tokenizer.ErrorModeReplace)
+		}
+	})
+	return tokCodec, tokErr
+}
+
+// CountTokens estimates the tokens of text with o200k_base. Each distinct
+// text is counted once per process: the count is cached by content hash.
+func CountTokens(text string) int { return CountTokensHashed(text, HashText(text)) }
+
+// CountTokensHashed is CountTokens for a text whose hash is known (a
+// Segment's Hash), which saves hashing it again.
+func CountTokensHashed(text string, hash uint64) int {
+	if text == "" {
+		return 0
+	}
+	tokMu.Lock()
+	e, ok := tokCache[hash]
+	tokMu.Unlock()
+	if ok && e.len == len(text) {
+		return e.n
+	}
+	c, err := codec()
+	n := 0
+	if err == nil {
+		n, err = c.Count(text)
+	}
+	if err != nil {
+		// The tokenizer could not count: fall back to the usual rough ratio.
+		n = (len(text) + 3) / 4
+	}
+	tokMu.Lock()
+	tokCache[hash] = tokEntry{n: n, len: len(text)}
+	tokMu.Unlock()
+	return n
+}
+
+// Tokens is the estimated token count of the segment's text.
+func (s *Segment) Tokens() int { return CountTokensHashed(s.Text, s.Hash) }
+
+// Tokens is the estimated token count of the whole request.
+func (r *Request) Tokens() int {
+	n := 0
+	for i := range r.Segments {
+		n += r.Segments[i].Tokens()
+	}
+	return n
+}
+
+// EncodeTokens returns the token ids of text (for verification against
+// reference vectors).
+func EncodeTokens(text string) ([]uint, error) {
+	c, err := codec()
+	if err != nil {
+		return nil, err
+	}
+	ids, _, err := c.Encode(text)
+	return ids, err
+}
