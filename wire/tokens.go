@@ -66,7 +66,13 @@ func CountTokensHashed(text string, hash uint64) int {
 }
 
 // Tokens is the estimated token count of the segment's text.
-func (s *Segment) Tokens() int { return CountTokensHashed(s.Text, s.Hash) }
+// A segment built by hand without its Hash is hashed here.
+func (s *Segment) Tokens() int {
+	if s.Hash == 0 {
+		return CountTokens(s.Text)
+	}
+	return CountTokensHashed(s.Text, s.Hash)
+}
 
 // Tokens is the estimated token count of the whole request.
 func (r *Request) Tokens() int {
