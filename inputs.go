@@ -174,3 +174,6 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(f.Fd())
 }
+
+// termSize is the size of the terminal on fd.
+func termSize(fd uintptr) (int, int, error) { return term.GetSize(fd) }

@@ -76,19 +76,14 @@ func isPlain(s string, oneLine bool) bool {
 // sequence's printable bytes, C0 controls as control pictures, everything
 // else as [U+XXXX] or [0xNN].
 func writeHazard(b *strings.Builder, text string, h Hazard) {
-	switch h.Class {
-	case HazardEscape:
-		for _, r := range text {
-			writeRuneVisible(b, r)
-		}
-	case HazardInvalid:
-		for i := 0; i < len(text); i++ {
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && n <= 1 {
 			fmt.Fprintf(b, "[0x%02X]", text[i])
-		}
-	default:
-		for _, r := range text {
+		} else {
 			writeRuneVisible(b, r)
 		}
+		i += max(n, 1)
 	}
 }
 
@@ -103,8 +98,6 @@ func writeRuneVisible(b *strings.Builder, r rune) {
 		b.WriteString("␡")
 	case r >= 0x20 && r < 0x7f:
 		b.WriteRune(r)
-	case r == utf8.RuneError:
-		b.WriteString("[U+FFFD]")
 	default:
 		fmt.Fprintf(b, "[U+%04X]", r)
 	}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+func init() { register(newInspectCmd) }
+
+func newInspectCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "inspect FILE... [--json]",
+		Short: "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
+		Long: `inspect prints every request of the given files, one block per request and one line per
+segment: its id, channel, role, kind, trust, envelope, size in bytes and estimated tokens
+(o200k_base; providers' own tokenizers differ), and the escapes found in it.
+
+FILE may be "-" for standard input. Input problems are reported one line each on standard
+error (exit 2) and everything that could be read is still printed.`,
+		Example: `  wirelens inspect request.json
+  wirelens inspect session.jsonl --json | jq '.requests[].segments[] | select(.trust=="untrusted")'
+  wirelens build . | wirelens inspect -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l := app.Load(args)
+			var err error
+			if asJSON {
+				err = writeJSON(app.Stdout, inspectJSON(l))
+			} else {
+				err = writeInspectText(app.Stdout, l.Requests, terminalWidth(app.Stdout))
+			}
+			if err != nil {
+				return err
+			}
+			return app.finish(l.Errors, 0)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
+	return cmd
+}
+
+// inspectSegmentJSON is one segment in `inspect --json`.
+type inspectSegmentJSON struct {
+	ID         string        `json:"id"`
+	Channel    wire.Channel  `json:"channel"`
+	Role       string        `json:"role"`
+	Kind       wire.Kind     `json:"kind"`
+	Trust      wire.Trust    `json:"trust"`
+	Envelope   string        `json:"envelope"`
+	Label      string        `json:"label,omitempty"`
+	Bytes      int           `json:"bytes"`
+	Tokens     int           `json:"tokens"`
+	Breakpoint bool          `json:"cache_breakpoint,omitempty"`
+	Escapes    []wire.Escape `json:"escapes"`
+}
+
+type inspectRequestJSON struct {
+	Source   string               `json:"source"`
+	Index    int                  `json:"index"`
+	Line     int                  `json:"line,omitempty"`
+	Format   wire.Format          `json:"format"`
+	Model    string               `json:"model"`
+	Endpoint string               `json:"endpoint,omitempty"`
+	Tokens   int                  `json:"tokens"`
+	Bytes    int                  `json:"bytes"`
+	Segments []inspectSegmentJSON `json:"segments"`
+	Usage    *wire.Usage          `json:"usage,omitempty"`
+	Notes    []string             `json:"notes,omitempty"`
+}
+
+type inspectJSONDoc struct {
+	Requests []inspectRequestJSON `json:"requests"`
+	Errors   []errorJSON          `json:"errors"`
+}
+
+func inspectJSON(l *Loaded) inspectJSONDoc {
+	doc := inspectJSONDoc{Requests: make([]inspectRequestJSON, 0, len(l.Requests)), Errors: errorsJSON(l.Errors)}
+	for i := range l.Requests {
+		r := &l.Requests[i]
+		rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
+			Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
+			Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
+		for j := range r.Segments {
+			s := &r.Segments[j]
+			esc := s.Escapes
+			if esc == nil {
+				esc = []wire.Escape{}
+			}
+			n := s.Tokens()
+			rj.Tokens += n
+			rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
+				Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
+				Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
+		}
+		doc.Requests = append(doc.Requests, rj)
+	}
+	return doc
+}
+
+// writeInspectText prints one block per request and one line per segment.
+func writeInspectText(w io.Writer, reqs []wire.Request, width int) error {
+	var b strings.Builder
+	for i := range reqs {
+		r := &reqs[i]
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		model := r.Model
+		if model == "" {
+			model = "(no model)"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
+			wire.VisibleLine(r.Name()), r.Format, wire.VisibleLine(model), len(r.Segments),
+			groupDigits(r.Bytes()), groupDigits(r.Tokens()))
+		if r.Usage != nil {
+			fmt.Fprintf(&b, "  recorded usage: input %s (cached %s, cache write %s)\n",
+				groupDigits(r.Usage.InputTokens), groupDigits(r.Usage.CachedTokens), groupDigits(r.Usage.CacheWriteTokens))
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "  note: %s\n", wire.VisibleLine(n))
+		}
+		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
+		for j := range r.Segments {
+			s := &r.Segments[j]
+			env := s.Envelope
+			if env == "" {
+				env = "-"
+			}
+			id := s.ID
+			if s.CacheBreakpoint {
+				id += " ⚑"
+			}
+			rows = append(rows, []string{wire.VisibleLine(id), string(s.Channel), wire.VisibleLine(s.Role),
+				string(s.Kind), string(s.Trust), wire.VisibleLine(env), groupDigits(len(s.Text)),
+				groupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
+		}
+		writeTable(&b, rows, width, map[int]bool{6: true, 7: true, 8: true})
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTable writes rows as aligned columns indented by two spaces. The
+// first column is cut to fit width; right-aligned columns are marked.
+func writeTable(b *strings.Builder, rows [][]string, width int, right map[int]bool) {
+	if len(rows) == 0 {
+		return
+	}
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for c, cell := range row {
+			widths[c] = max(widths[c], ansi.StringWidth(cell))
+		}
+	}
+	if width > 0 {
+		rest := 2
+		for c := 1; c < len(widths); c++ {
+			rest += widths[c] + 2
+		}
+		if room := width - rest; room < widths[0] {
+			widths[0] = max(room, 12)
+		}
+	}
+	for _, row := range rows {
+		b.WriteString("  ")
+		for c, cell := range row {
+			cell = ansi.Truncate(cell, widths[c], "…")
+			pad := strings.Repeat(" ", widths[c]-ansi.StringWidth(cell))
+			if right[c] {
+				b.WriteString(pad + cell)
+			} else if c == len(row)-1 {
+				b.WriteString(cell)
+			} else {
+				b.WriteString(cell + pad)
+			}
+			if c < len(row)-1 {
+				b.WriteString("  ")
+			}
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// groupDigits writes n with thin separators: 12,345.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+// terminalWidth is the width of w when it is a terminal, else 0 (no limit).
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(interface{ Fd() uintptr }); ok && isTerminal(w) {
+		if cols, _, err := termSize(f.Fd()); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return 0
+}

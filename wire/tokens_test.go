@@ -1,0 +1,89 @@
+package wire
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// sharedPath is a path under ../shared beside the repository root; CI lays it
+// there, so a missing folder is a failure, not a skip.
+func sharedPath(t testing.TB, elem ...string) string {
+	t.Helper()
+	p := filepath.Join(append([]string{"..", "..", "shared"}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("the shared folder beside the repository is missing: %v", err)
+	}
+	return p
+}
+
+type tokenVector struct {
+	Text   string `json:"text"`
+	Tokens []uint `json:"tokens"`
+	Count  int    `json:"count"`
+}
+
+// TestTokensMatchReferenceVectors checks the offline tokenizer against ids
+// produced by a port of OpenAI's tiktoken, for both encodings it ships.
+func TestTokensMatchReferenceVectors(t *testing.T) {
+	raw, err := os.ReadFile(sharedPath(t, "reference", "token-vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	for _, enc := range []tokenizer.Encoding{tokenizer.O200kBase, tokenizer.Cl100kBase} {
+		var cases []tokenVector
+		if err := json.Unmarshal(vectors[string(enc)], &cases); err != nil {
+			t.Fatalf("%s: %v", enc, err)
+		}
+		if len(cases) == 0 {
+			t.Fatalf("%s: no vectors", enc)
+		}
+		c, err := tokenizer.Get(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			ids, _, err := c.Encode(tc.Text)
+			if err != nil {
+				t.Fatalf("%s %q: %v", enc, tc.Text, err)
+			}
+			if !slices.Equal(ids, tc.Tokens) {
+				t.Errorf("%s %q:\n got %v\nwant %v", enc, tc.Text, ids, tc.Tokens)
+			}
+			if len(tc.Tokens) != tc.Count {
+				t.Errorf("%s %q: vector count %d disagrees with its ids", enc, tc.Text, tc.Count)
+			}
+			if enc == TokenEncoding {
+				if n := CountTokens(tc.Text); n != tc.Count {
+					t.Errorf("CountTokens(%q) = %d, want %d", tc.Text, n, tc.Count)
+				}
+			}
+		}
+	}
+}
+
+func TestCountTokensCachesByContent(t *testing.T) {
+	a := "The current date and time is 2026-11-29T22:08:44Z."
+	n := CountTokens(a)
+	if n < 10 || n > 40 {
+		t.Fatalf("CountTokens = %d, not a plausible count for %q", n, a)
+	}
+	if _, ok := tokCache[HashText(a)]; !ok {
+		t.Fatal("count not cached by content hash")
+	}
+	s := Segment{Text: a}
+	if got := s.Tokens(); got != n {
+		t.Fatalf("unhashed segment counts %d, want %d", got, n)
+	}
+	if CountTokens("") != 0 {
+		t.Fatal("empty text has tokens")
+	}
+}
