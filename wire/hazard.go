@@ -213,7 +213,7 @@ func HasHazards(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 && c != '\n' && c != '\t' && c != '\r' || c >= 0x7f {
-			return len(ScanHazards(s[i:])) > 0 || len(ScanHazards(s)) > 0
+			return len(ScanHazards(s)) > 0
 		}
 	}
 	return false
