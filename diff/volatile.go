@@ -1,0 +1,739 @@
+package diff
+
+import "strings"
+
+// VolatileKind names a kind of value that changes from one request to the
+// next and so splits a prompt cache when it sits inside the cached prefix.
+type VolatileKind string
+
+// Volatile kinds, as they appear in `cache --json` ("volatile") and in the
+// volatile-in-prefix finding.
+const (
+	// VolatileTimestamp is a date with a time of day (ISO 8601, RFC 3339,
+	// RFC 1123, the Unix date(1) layout), a time of day with seconds, or an
+	// epoch in seconds or milliseconds.
+	VolatileTimestamp VolatileKind = "timestamp"
+	// VolatileDate is a calendar date without a time of day.
+	VolatileDate VolatileKind = "date"
+	// VolatileUUID is a UUID in its 8-4-4-4-12 hex form.
+	VolatileUUID VolatileKind = "uuid"
+	// VolatileRequestID is a provider or tracing id (req_..., msg_...,
+	// chatcmpl-..., or the value after "request id:", "session id:" ...).
+	VolatileRequestID VolatileKind = "request-id"
+	// VolatileHexID is a long hexadecimal id (a commit hash, a digest).
+	VolatileHexID VolatileKind = "hex-id"
+	// VolatileCounter is a number after a counting word ("turn 7",
+	// "request_count=12", "step: 3"), or a run of digits a break falls in.
+	VolatileCounter VolatileKind = "counter"
+)
+
+// Volatile is one changing value found in a text: Text[Start:End] (byte
+// offsets) is a value of Kind.
+type Volatile struct {
+	Start int
+	End   int
+	Kind  VolatileKind
+}
+
+// FindVolatile finds the changing values in text: timestamps, dates, UUIDs,
+// request ids, long hex ids and counters, in order of their start, never
+// overlapping. It runs in time linear in len(text) and never panics on any
+// input (invalid UTF-8 included).
+func FindVolatile(text string) []Volatile {
+	return findVolatileIn(text, 0, len(text), nil)
+}
+
+// VolatileAt returns the changing value of text that covers byte offset off
+// (Start <= off < End), if any. It looks only at a window around off, so it
+// is cheap on large texts.
+func VolatileAt(text string, off int) (Volatile, bool) {
+	if off < 0 || off > len(text) {
+		return Volatile{}, false
+	}
+	from := off - volatileMaxLen
+	if from < 0 {
+		from = 0
+	}
+	to := off + 1
+	if to > len(text) {
+		to = len(text)
+	}
+	for _, v := range findVolatileIn(text, from, to, nil) {
+		if v.Start <= off && off < v.End {
+			return v, true
+		}
+	}
+	return Volatile{}, false
+}
+
+// volatileMaxLen bounds how far before an offset a value covering it can
+// start (the longest date layouts and labelled ids are well under it).
+const volatileMaxLen = 160
+
+// findVolatileIn scans start positions in [from, to) of s (values may end
+// past to) and appends what it finds to out.
+func findVolatileIn(s string, from, to int, out []Volatile) []Volatile {
+	for i := from; i < to; {
+		c := s[i]
+		if !volIsWordByte(c) || (i > 0 && volIsWordByte(s[i-1])) {
+			i++
+			continue
+		}
+		if v, ok := volMatchAt(s, i); ok {
+			out = append(out, v)
+			if v.End <= i {
+				i++
+			} else {
+				i = v.End
+			}
+			continue
+		}
+		// Skip the rest of this word: no value starts inside a word.
+		i++
+		for i < to && volIsWordByte(s[i]) {
+			i++
+		}
+	}
+	return out
+}
+
+// volMatchAt tries every pattern at word start i.
+func volMatchAt(s string, i int) (Volatile, bool) {
+	c := s[i]
+	if end, ok := volUUID(s, i); ok {
+		return Volatile{i, end, VolatileUUID}, true
+	}
+	if volIsDigit(c) {
+		if end, timed, ok := volISODate(s, i); ok {
+			return Volatile{i, end, volDateKind(timed)}, true
+		}
+		if end, timed, ok := volDayMonthYear(s, i); ok {
+			return Volatile{i, end, volDateKind(timed)}, true
+		}
+		if end, ok := volTime(s, i, true); ok {
+			return Volatile{i, end, VolatileTimestamp}, true
+		}
+		if end, ok := volEpoch(s, i); ok {
+			return Volatile{i, end, VolatileTimestamp}, true
+		}
+	} else {
+		if end, timed, ok := volNamedDate(s, i); ok {
+			return Volatile{i, end, volDateKind(timed)}, true
+		}
+		if end, ok := volPrefixedID(s, i); ok {
+			return Volatile{i, end, VolatileRequestID}, true
+		}
+		if v, ok := volKeyword(s, i); ok {
+			return v, true
+		}
+	}
+	if end, ok := volHex(s, i); ok {
+		return Volatile{i, end, VolatileHexID}, true
+	}
+	return Volatile{}, false
+}
+
+func volDateKind(timed bool) VolatileKind {
+	if timed {
+		return VolatileTimestamp
+	}
+	return VolatileDate
+}
+
+func volIsDigit(c byte) bool { return c >= '0' && c <= '9' }
+func volIsAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func volIsHex(c byte) bool   { return volIsDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
+func volIsWordByte(c byte) bool {
+	return volIsDigit(c) || volIsAlpha(c) || c == '_'
+}
+
+// volEndsWord reports whether position j ends a word (end of text or a
+// non-word byte).
+func volEndsWord(s string, j int) bool { return j >= len(s) || !volIsWordByte(s[j]) }
+
+// volDigits reads exactly n digits at j and returns their value.
+func volDigits(s string, j, n int) (int, bool) {
+	if j+n > len(s) {
+		return 0, false
+	}
+	v := 0
+	for k := j; k < j+n; k++ {
+		if !volIsDigit(s[k]) {
+			return 0, false
+		}
+		v = v*10 + int(s[k]-'0')
+	}
+	return v, true
+}
+
+// volDigitRun reads 1 to max digits at j.
+func volDigitRun(s string, j, max int) (val, end int, ok bool) {
+	end = j
+	for end < len(s) && end-j < max && volIsDigit(s[end]) {
+		val = val*10 + int(s[end]-'0')
+		end++
+	}
+	if end == j || (end < len(s) && volIsDigit(s[end])) {
+		return 0, j, false
+	}
+	return val, end, true
+}
+
+// volUUID matches 8-4-4-4-12 hex digits.
+func volUUID(s string, i int) (int, bool) {
+	const n = 36
+	if i+n > len(s) {
+		return 0, false
+	}
+	for k := 0; k < n; k++ {
+		c := s[i+k]
+		switch k {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return 0, false
+			}
+		default:
+			if !volIsHex(c) {
+				return 0, false
+			}
+		}
+	}
+	if !volEndsWord(s, i+n) {
+		return 0, false
+	}
+	return i + n, true
+}
+
+// volISODate matches YYYY-MM-DD (or YYYY/MM/DD, or YYYY年M月D日), with an
+// optional time after "T" or a space.
+func volISODate(s string, i int) (end int, timed, ok bool) {
+	y, ok := volDigits(s, i, 4)
+	if !ok || y < 1900 || y > 2199 {
+		return 0, false, false
+	}
+	j := i + 4
+	if j < len(s) && (s[j] == '-' || s[j] == '/') {
+		sep := s[j]
+		m, ok1 := volDigits(s, j+1, 2)
+		if !ok1 || j+3 >= len(s) || s[j+3] != sep {
+			return 0, false, false
+		}
+		d, ok2 := volDigits(s, j+4, 2)
+		if !ok2 || m < 1 || m > 12 || d < 1 || d > 31 {
+			return 0, false, false
+		}
+		end = j + 6
+		if end < len(s) && volIsDigit(s[end]) {
+			return 0, false, false
+		}
+	} else if strings.HasPrefix(s[j:], "年") {
+		j += len("年")
+		m, e1, ok1 := volDigitRun(s, j, 2)
+		if !ok1 || m < 1 || m > 12 || !strings.HasPrefix(s[e1:], "月") {
+			return 0, false, false
+		}
+		d, e2, ok2 := volDigitRun(s, e1+len("月"), 2)
+		if !ok2 || d < 1 || d > 31 {
+			return 0, false, false
+		}
+		end = e2
+		if strings.HasPrefix(s[end:], "日") {
+			end += len("日")
+		}
+		k := end
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if k < len(s) && volIsDigit(s[k]) {
+			if e, ok := volTime(s, k, false); ok {
+				return e, true, true
+			}
+		}
+		return end, false, true
+	} else {
+		return 0, false, false
+	}
+	if end+1 < len(s) && (s[end] == 'T' || s[end] == ' ' || s[end] == 't') && volIsDigit(s[end+1]) {
+		if e, ok := volTime(s, end+1, false); ok {
+			return e, true, true
+		}
+	}
+	if !volEndsWord(s, end) {
+		return 0, false, false
+	}
+	return end, false, true
+}
+
+// volTime matches HH:MM[:SS[.frac]] with an optional AM/PM and zone. When
+// standalone is set (a time with no date before it), a time without seconds
+// is accepted only with a zone or AM/PM, so "see 3:16" is not a timestamp.
+func volTime(s string, i int, standalone bool) (int, bool) {
+	h, j, ok := volDigitRun(s, i, 2)
+	if !ok || h > 23 || j >= len(s) || s[j] != ':' {
+		return 0, false
+	}
+	m, ok := volDigits(s, j+1, 2)
+	if !ok || m > 59 {
+		return 0, false
+	}
+	j += 3
+	seconds := false
+	if j < len(s) && s[j] == ':' {
+		if sec, ok := volDigits(s, j+1, 2); ok && sec <= 60 {
+			j += 3
+			seconds = true
+			if j+1 < len(s) && (s[j] == '.' || s[j] == ',') && volIsDigit(s[j+1]) {
+				j++
+				for j < len(s) && volIsDigit(s[j]) {
+					j++
+				}
+			}
+		}
+	}
+	if j < len(s) && volIsDigit(s[j]) {
+		return 0, false
+	}
+	end, qualified := volZone(s, j)
+	if standalone && !seconds && !qualified {
+		return 0, false
+	}
+	if !volEndsWord(s, end) {
+		return 0, false
+	}
+	return end, true
+}
+
+// volZone reads what may follow a time: " AM"/" PM", then "Z", "+HH:MM",
+// "+HHMM", "+HH", or a space and a zone abbreviation (UTC, GMT, PST, CEST,
+// ...), optionally followed by an offset ("UTC+8"). It returns the end and
+// whether anything was read.
+func volZone(s string, j int) (int, bool) {
+	got := false
+	if k := volSkipSpace(s, j); k+1 < len(s) && (s[k]|0x20 == 'a' || s[k]|0x20 == 'p') {
+		if s[k+1]|0x20 == 'm' && volEndsWord(s, k+2) {
+			j, got = k+2, true
+		} else if k+3 < len(s) && s[k+1] == '.' && s[k+2]|0x20 == 'm' && s[k+3] == '.' {
+			j, got = k+4, true
+		}
+	}
+	if j < len(s) && s[j] == 'Z' && volEndsWord(s, j+1) {
+		return j + 1, true
+	}
+	if e, ok := volOffset(s, j); ok {
+		return e, true
+	}
+	if k := volSkipSpace(s, j); k > j || got {
+		if e, ok := volZoneName(s, k); ok {
+			if e2, ok := volOffset(s, e); ok {
+				return e2, true
+			}
+			return e, true
+		}
+		if k > j {
+			if e, ok := volOffset(s, k); ok {
+				return e, true
+			}
+		}
+	}
+	return j, got
+}
+
+func volSkipSpace(s string, j int) int {
+	if j < len(s) && s[j] == ' ' {
+		return j + 1
+	}
+	return j
+}
+
+// volOffset reads +HH:MM, +HHMM or +HH.
+func volOffset(s string, j int) (int, bool) {
+	if j >= len(s) || (s[j] != '+' && s[j] != '-') {
+		return 0, false
+	}
+	hh, ok := volDigits(s, j+1, 2)
+	if !ok || hh > 14 {
+		return 0, false
+	}
+	k := j + 3
+	if k < len(s) && s[k] == ':' {
+		if mm, ok := volDigits(s, k+1, 2); ok && mm < 60 {
+			k += 3
+		} else {
+			return 0, false
+		}
+	} else if mm, ok := volDigits(s, k, 2); ok && mm < 60 {
+		k += 2
+	}
+	if k < len(s) && volIsDigit(s[k]) {
+		return 0, false
+	}
+	return k, true
+}
+
+// volZoneName reads UTC, GMT or an upper-case abbreviation of 2 to 5
+// letters ending in T (PST, CEST, JST, ...).
+func volZoneName(s string, j int) (int, bool) {
+	k := j
+	for k < len(s) && k-j < 6 && s[k] >= 'A' && s[k] <= 'Z' {
+		k++
+	}
+	if !volEndsWord(s, k) || k-j < 2 || k-j > 5 {
+		return 0, false
+	}
+	name := s[j:k]
+	if name == "UTC" || name == "GMT" || name == "UT" || name[len(name)-1] == 'T' {
+		return k, true
+	}
+	return 0, false
+}
+
+// volEpoch matches a Unix time in seconds (10 digits, 2001 to 2036, an
+// optional fraction) or milliseconds (13 digits).
+func volEpoch(s string, i int) (int, bool) {
+	if i > 0 && (s[i-1] == '.' || s[i-1] == ',') {
+		return 0, false
+	}
+	j := i
+	for j < len(s) && volIsDigit(s[j]) {
+		j++
+	}
+	n := j - i
+	if n != 10 && n != 13 {
+		return 0, false
+	}
+	if s[i] != '1' && !(s[i] == '2' && s[i+1] == '0') {
+		return 0, false
+	}
+	if n == 10 && j+1 < len(s) && s[j] == '.' && volIsDigit(s[j+1]) {
+		j++
+		for j < len(s) && volIsDigit(s[j]) {
+			j++
+		}
+	}
+	if !volEndsWord(s, j) {
+		return 0, false
+	}
+	return j, true
+}
+
+// volWeekdays and volMonths hold the full, three-letter (and "sept") lower-case names.
+var volWeekdays, volMonths = volNameSet("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+	"sunday"), volNameSet("january", "february", "march", "april", "may", "june", "july", "august",
+	"september", "sept", "october", "november", "december")
+
+func volNameSet(names ...string) map[string]bool {
+	m := make(map[string]bool, 2*len(names))
+	for _, n := range names {
+		m[n] = true
+		m[n[:3]] = true
+	}
+	return m
+}
+
+// volName matches a full or three-letter weekday or month name at j
+// (upper-case first letter), ending a word, and returns its end.
+func volName(s string, j int, names map[string]bool) (int, bool) {
+	if j >= len(s) || s[j] < 'A' || s[j] > 'Z' {
+		return 0, false
+	}
+	k := j + 1
+	for k < len(s) && volIsAlpha(s[k]) && k-j <= 9 {
+		k++
+	}
+	if k-j < 3 || k-j > 9 || (k < len(s) && volIsAlpha(s[k])) {
+		return 0, false
+	}
+	var buf [10]byte
+	if !names[string(volLower(buf[:0], s[j:k]))] {
+		return 0, false
+	}
+	return k, true
+}
+
+// volSep skips ", " / " " / "," between date fields; it needs at least one.
+func volSep(s string, j int) (int, bool) {
+	k := j
+	if k < len(s) && s[k] == ',' {
+		k++
+	}
+	if k < len(s) && s[k] == '.' {
+		k++
+	}
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	return k, k > j
+}
+
+// volTimeAfter reads an optional time after a date, with "at" or "," or a
+// space between them.
+func volTimeAfter(s string, j int) (int, bool) {
+	k, ok := volSep(s, j)
+	if !ok {
+		return j, false
+	}
+	if strings.HasPrefix(s[k:], "at ") {
+		k += 3
+	}
+	if k < len(s) && volIsDigit(s[k]) {
+		if e, ok := volTime(s, k, false); ok {
+			return e, true
+		}
+	}
+	return j, false
+}
+
+// volYearAfter reads a separator and a four-digit year.
+func volYearAfter(s string, j int) (int, bool) {
+	k, ok := volSep(s, j)
+	if !ok {
+		return 0, false
+	}
+	y, ok := volDigits(s, k, 4)
+	if !ok || y < 1900 || y > 2199 || !volEndsWord(s, k+4) {
+		return 0, false
+	}
+	return k + 4, true
+}
+
+// volDayMonthYear matches "29 Nov 2026" and "29 November 2026 22:15:42 GMT".
+func volDayMonthYear(s string, i int) (end int, timed, ok bool) {
+	d, j, ok := volDigitRun(s, i, 2)
+	if !ok || d < 1 || d > 31 || j >= len(s) || s[j] != ' ' {
+		return 0, false, false
+	}
+	j, ok = volName(s, j+1, volMonths)
+	if !ok {
+		return 0, false, false
+	}
+	j, ok = volYearAfter(s, j)
+	if !ok {
+		return 0, false, false
+	}
+	if e, ok := volTimeAfter(s, j); ok {
+		return e, true, true
+	}
+	return j, false, true
+}
+
+// volNamedDate matches dates that start with a weekday or a month name:
+// RFC 1123 ("Sun, 29 Nov 2026 22:15:42 GMT"), the Unix date(1) and ANSI C
+// layouts ("Sun Nov 29 22:15:42 UTC 2026"), and "November 29, 2026".
+func volNamedDate(s string, i int) (end int, timed, ok bool) {
+	j := i
+	weekday := false
+	if e, ok := volName(s, i, volWeekdays); ok {
+		weekday = true
+		k, ok := volSep(s, e)
+		if !ok {
+			return 0, false, false
+		}
+		if k < len(s) && volIsDigit(s[k]) {
+			if e, timed, ok := volDayMonthYear(s, k); ok {
+				return e, timed, true
+			}
+			return 0, false, false
+		}
+		j = k
+	}
+	e, ok := volName(s, j, volMonths)
+	if !ok {
+		return 0, false, false
+	}
+	if e < len(s) && s[e] == '.' {
+		e++
+	}
+	k := e
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k == e {
+		return 0, false, false
+	}
+	d, k2, ok := volDigitRun(s, k, 2)
+	if !ok || d < 1 || d > 31 {
+		return 0, false, false
+	}
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if strings.HasPrefix(s[k2:], suf) {
+			k2 += 2
+			break
+		}
+	}
+	// "Nov 29, 2026" / "November 29 2026" [time]
+	if y, ok := volYearAfter(s, k2); ok {
+		if e, ok := volTimeAfter(s, y); ok {
+			return e, true, true
+		}
+		return y, false, true
+	}
+	// "Sun Nov 29 22:15:42 [UTC] 2026" (date(1), ANSI C)
+	if t, ok := volTimeAfter(s, k2); ok {
+		if y, ok := volYearAfter(s, t); ok {
+			return y, true, true
+		}
+		if weekday {
+			return t, true, true
+		}
+	}
+	return 0, false, false
+}
+
+// volIDPrefixes are the prefixes of provider and tracing ids, with the
+// separator that ends them.
+var volIDPrefixes = map[string]bool{"req_": true, "req-": true, "request_": true, "request-": true,
+	"msg_": true, "msg-": true, "chatcmpl-": true, "cmpl-": true, "resp_": true, "call_": true,
+	"toolu_": true, "srvtoolu_": true, "run_": true, "sess_": true, "session_": true, "trace_": true,
+	"span_": true, "evt_": true, "batch_": true, "file_": true, "thread_": true, "gen-": true,
+	"conv_": true, "rs_": true, "fc_": true}
+
+// volPrefixedID matches a known id prefix followed by at least 8 id
+// characters of which at least one is a digit.
+func volPrefixedID(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && j-i < 10 && s[j] >= 'a' && s[j] <= 'z' {
+		j++
+	}
+	if j == i || j >= len(s) || (s[j] != '_' && s[j] != '-') || !volIDPrefixes[s[i:j+1]] {
+		return 0, false
+	}
+	j++
+	digits := 0
+	k := j
+	for k < len(s) && (volIsWordByte(s[k]) || s[k] == '-') {
+		if volIsDigit(s[k]) {
+			digits++
+		}
+		k++
+	}
+	if k-j >= 8 && digits > 0 {
+		return k, true
+	}
+	return 0, false
+}
+
+// volIDWords label the id that follows them ("request id: ...").
+var volIDWords = map[string]bool{"request": true, "session": true, "trace": true, "conversation": true,
+	"correlation": true, "message": true, "response": true, "run": true, "span": true, "thread": true}
+
+// volCounterWords are words a changing count follows ("turn 7"). Words
+// common in stable instructions ("step 1") are left out on purpose.
+var volCounterWords = map[string]bool{"turn": true, "iteration": true, "attempt": true, "retry": true,
+	"tick": true, "seq": true, "counter": true}
+
+// volCounterSuffixes turn a word into a counter label when joined to it:
+// "request_count", "turn-number", "message_index".
+var volCounterSuffixes = map[string]bool{"count": true, "number": true, "num": true, "index": true,
+	"seq": true, "counter": true}
+
+// volKeyword matches a labelled id ("request id: X", "Request-Id: X",
+// "session_id=X", "requestId": the value is the span) and a labelled count
+// ("turn 7", "request_count=7", "Turn #7": the label and number are the
+// span).
+func volKeyword(s string, i int) (Volatile, bool) {
+	k := i
+	for k < len(s) && volIsAlpha(s[k]) && k-i <= 24 {
+		k++
+	}
+	if k == i || (k < len(s) && volIsAlpha(s[k])) {
+		return Volatile{}, false
+	}
+	var wb, sb [32]byte
+	word := volLower(wb[:0], s[i:k])
+	label, end := "", k
+	if len(word) > 2 && string(word[len(word)-2:]) == "id" && volIDWords[string(word[:len(word)-2])] {
+		label = "id" // "requestId"
+	} else if k+1 < len(s) && (s[k] == '_' || s[k] == '-' || s[k] == ' ') {
+		m := k + 1
+		for m < len(s) && volIsAlpha(s[m]) && m-k <= 12 {
+			m++
+		}
+		suf := volLower(sb[:0], s[k+1:m])
+		switch {
+		case string(suf) == "id" && volIDWords[string(word)]:
+			label, end = "id", m
+		case s[k] != ' ' && volCounterSuffixes[string(suf)]:
+			label, end = "count", m
+		}
+	}
+	if label == "" && volCounterWords[string(word)] {
+		label = "count"
+	}
+	switch label {
+	case "id":
+		v := volSkipLabelSep(s, end)
+		if v == end {
+			return Volatile{}, false
+		}
+		e := v
+		for e < len(s) && (volIsWordByte(s[e]) || s[e] == '-' || s[e] == '.') {
+			e++
+		}
+		for e > v && (s[e-1] == '.' || s[e-1] == '-') {
+			e--
+		}
+		if e-v >= 6 && volHasDigit(s[v:e]) {
+			return Volatile{v, e, VolatileRequestID}, true
+		}
+	case "count":
+		v := volSkipLabelSep(s, end)
+		if v < len(s) && s[v] == '#' {
+			v++
+		}
+		if v == end {
+			return Volatile{}, false // "turn7" is a name, not a count
+		}
+		if _, e, ok := volDigitRun(s, v, 12); ok && volEndsWord(s, e) {
+			return Volatile{i, e, VolatileCounter}, true
+		}
+	}
+	return Volatile{}, false
+}
+
+// volLower appends the ASCII lower case of w to buf (no allocation for
+// words that fit).
+func volLower(buf []byte, w string) []byte {
+	for i := 0; i < len(w); i++ {
+		buf = append(buf, w[i]|0x20)
+	}
+	return buf
+}
+
+// volSkipLabelSep skips the separator between a label and its value:
+// spaces, ':', '=', '#', '"'.
+func volSkipLabelSep(s string, j int) int {
+	n := 0
+	for j < len(s) && n < 4 && (s[j] == ' ' || s[j] == ':' || s[j] == '=' || s[j] == '"' || s[j] == '\'') {
+		j++
+		n++
+	}
+	return j
+}
+
+func volHasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if volIsDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// volHex matches 16 or more hex digits mixing letters and digits (commit
+// hashes, digests, opaque ids).
+func volHex(s string, i int) (int, bool) {
+	j := i
+	letters, digits := 0, 0
+	for j < len(s) && volIsHex(s[j]) {
+		if volIsDigit(s[j]) {
+			digits++
+		} else {
+			letters++
+		}
+		j++
+	}
+	if j-i < 16 || letters == 0 || digits == 0 || !volEndsWord(s, j) {
+		return 0, false
+	}
+	return j, true
+}
