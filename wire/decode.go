@@ -517,3 +517,47 @@ func depthExceeded(b []byte, limit int) int {
 	}
 	return -1
 }
+
+// decIndex is prefix[i], the path step of an array element in a part id.
+func decIndex(prefix string, i int) string { return prefix + "[" + itoa(i) + "]" }
+
+// decCompact is the compact JSON text of v as sent (strings and numbers kept
+// byte for byte), or "" for an absent value.
+func decCompact(v jsontext.Value) string {
+	if len(v) == 0 {
+		return ""
+	}
+	b := append(jsontext.Value(nil), v...)
+	if err := b.Compact(); err != nil {
+		return string(bytes.TrimSpace(v))
+	}
+	return string(b)
+}
+
+// decMedia is the short placeholder that stands for binary content (an
+// image, audio, a file) in a part's text: "[image: image/png, 1234 bytes base64]".
+func decMedia(what, mediaType string, base64Len int) string {
+	if mediaType == "" {
+		mediaType = "unknown type"
+	}
+	return "[" + what + ": " + mediaType + ", " + itoa(base64Len) + " bytes base64]"
+}
+
+// decMediaRef is the placeholder for binary content given by reference.
+func decMediaRef(what, ref string) string {
+	if ref == "" {
+		return "[" + what + "]"
+	}
+	return "[" + what + ": " + ref + "]"
+}
+
+// decDataURL describes a data: URL ("data:image/png;base64,....") or any
+// other URL as a placeholder.
+func decDataURL(what, url string) string {
+	if rest, ok := strings.CutPrefix(url, "data:"); ok {
+		meta, data, _ := strings.Cut(rest, ",")
+		mt, _, _ := strings.Cut(meta, ";")
+		return decMedia(what, mt, len(data))
+	}
+	return decMediaRef(what, url)
+}

@@ -1,0 +1,227 @@
+package wire
+
+import (
+	"fmt"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Anthropic Messages API request bodies (POST /v1/messages).
+
+func init() { bodyDecoders[FormatAnthropic] = decodeAnthropic }
+
+type decAnthropicBody struct {
+	Model    string                `json:"model"`
+	System   decAnthropicContent   `json:"system"`
+	Tools    []decTool             `json:"tools"`
+	Messages []decAnthropicMessage `json:"messages"`
+}
+
+type decAnthropicMessage struct {
+	Role    string              `json:"role"`
+	Content decAnthropicContent `json:"content"`
+}
+
+// decAnthropicContent is a content value: a string or an array of blocks.
+type decAnthropicContent struct {
+	Str    string
+	IsStr  bool
+	Blocks []decAnthropicBlock
+}
+
+func (c *decAnthropicContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch k := dec.PeekKind(); k {
+	case '"':
+		c.IsStr = true
+		return json.UnmarshalDecode(dec, &c.Str)
+	case '[':
+		return json.UnmarshalDecode(dec, &c.Blocks)
+	case 'n':
+		_, err := dec.ReadToken()
+		return err
+	default:
+		return fmt.Errorf("content at %s is a JSON %s, want a string or an array of blocks", dec.StackPointer(), kindName(k))
+	}
+}
+
+type decAnthropicBlock struct {
+	Type         string              `json:"type"`
+	Text         string              `json:"text"`
+	Thinking     string              `json:"thinking"`
+	Data         string              `json:"data"`
+	ID           string              `json:"id"`
+	Name         string              `json:"name"`
+	Input        jsontext.Value      `json:"input"`
+	ToolUseID    string              `json:"tool_use_id"`
+	Content      decAnthropicContent `json:"content"`
+	Source       *decAnthropicSource `json:"source"`
+	Title        string              `json:"title"`
+	CacheControl jsontext.Value      `json:"cache_control"`
+}
+
+type decAnthropicSource struct {
+	Type      string              `json:"type"`
+	MediaType string              `json:"media_type"`
+	Data      string              `json:"data"`
+	URL       string              `json:"url"`
+	FileID    string              `json:"file_id"`
+	Content   decAnthropicContent `json:"content"`
+}
+
+// decTool is one tool definition, kept as sent; its name is read from it.
+type decTool struct {
+	Raw  jsontext.Value
+	Name string
+	Type string
+	// CacheControl is set when the tool carries cache_control.
+	CacheControl bool
+	// Declarations are Gemini's functionDeclarations inside a tools entry.
+	Declarations []decTool
+}
+
+func (t *decTool) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if raw.Kind() != '{' {
+		return fmt.Errorf("tool at %s is a JSON %s, want an object", dec.StackPointer(), kindName(raw.Kind()))
+	}
+	var s struct {
+		Name         string         `json:"name"`
+		Type         string         `json:"type"`
+		CacheControl jsontext.Value `json:"cache_control"`
+		Function     struct {
+			Name string `json:"name"`
+		} `json:"function"`
+		Declarations  []decTool `json:"functionDeclarations"`
+		Declarations2 []decTool `json:"function_declarations"`
+	}
+	if err := unmarshal(raw, &s); err != nil {
+		return err
+	}
+	t.Raw = append(jsontext.Value(nil), raw...)
+	t.Name, t.Type = s.Name, s.Type
+	if t.Name == "" {
+		t.Name = s.Function.Name
+	}
+	t.CacheControl = decHasValue(s.CacheControl)
+	t.Declarations = append(s.Declarations, s.Declarations2...)
+	return nil
+}
+
+// decHasValue reports whether a raw member is present and not null.
+func decHasValue(v jsontext.Value) bool { return len(v) > 0 && v.Kind() != 'n' }
+
+// decAddTools adds one tools-channel part per tool definition.
+func decAddTools(b *Builder, tools []decTool) {
+	for i, t := range tools {
+		b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool",
+			Name: t.Name, Text: decCompact(t.Raw), CacheBreakpoint: t.CacheControl})
+	}
+}
+
+func decodeAnthropic(v jsontext.Value, b *Builder) error {
+	var body decAnthropicBody
+	if err := unmarshal(v, &body); err != nil {
+		return err
+	}
+	b.Req.Model = body.Model
+	decAddTools(b, body.Tools)
+	names := map[string]string{} // tool_use id -> tool name
+	if body.System.IsStr {
+		b.Add(Part{ID: "system", Channel: ChannelSystem, Role: "system", Type: "text", Text: body.System.Str})
+	} else {
+		for i := range body.System.Blocks {
+			decAnthropicBlockParts(b, decIndex("system", i), ChannelSystem, "system", &body.System.Blocks[i], names)
+		}
+	}
+	for i := range body.Messages {
+		m := &body.Messages[i]
+		id := decIndex("messages", i)
+		if m.Content.IsStr {
+			b.Add(Part{ID: id, Channel: ChannelMessages, Role: m.Role, Type: "text", Text: m.Content.Str})
+			continue
+		}
+		for j := range m.Content.Blocks {
+			decAnthropicBlockParts(b, decIndex(id+".content", j), ChannelMessages, m.Role, &m.Content.Blocks[j], names)
+		}
+	}
+	return nil
+}
+
+// decAnthropicBlockParts adds the part (or parts, for a tool_result with block
+// content) of one content block.
+func decAnthropicBlockParts(b *Builder, id string, ch Channel, role string, bl *decAnthropicBlock, names map[string]string) {
+	p := Part{ID: id, Channel: ch, Role: role, Type: bl.Type, CacheBreakpoint: decHasValue(bl.CacheControl)}
+	switch bl.Type {
+	case "text":
+		p.Text = bl.Text
+	case "thinking":
+		p.Text = bl.Thinking
+	case "redacted_thinking":
+		p.Text = "[redacted thinking: " + itoa(len(bl.Data)) + " bytes]"
+	case "tool_use", "server_tool_use":
+		names[bl.ID] = bl.Name
+		p.Name, p.Text = bl.Name, decCompact(bl.Input)
+	case "tool_result":
+		p.Name = names[bl.ToolUseID]
+		if !bl.Content.IsStr && len(bl.Content.Blocks) > 0 {
+			// Each block of the result is a part of its own; the cache
+			// breakpoint sits on the last.
+			for k := range bl.Content.Blocks {
+				inner := &bl.Content.Blocks[k]
+				q := Part{ID: decIndex(id+".content", k), Channel: ch, Role: role, Type: "tool_result",
+					Name: p.Name, Text: decAnthropicBlockText(inner),
+					CacheBreakpoint: decHasValue(inner.CacheControl) || (p.CacheBreakpoint && k == len(bl.Content.Blocks)-1)}
+				b.Add(q)
+			}
+			return
+		}
+		p.Text = bl.Content.Str
+	default:
+		p.Text = decAnthropicBlockText(bl)
+	}
+	b.Add(p)
+}
+
+// decAnthropicBlockText is the text that stands for a block inside a tool
+// result, or for a block type without text of its own.
+func decAnthropicBlockText(bl *decAnthropicBlock) string {
+	switch bl.Type {
+	case "text":
+		return bl.Text
+	case "image", "document":
+		if s := bl.Source; s != nil {
+			switch s.Type {
+			case "base64":
+				return decMedia(bl.Type, s.MediaType, len(s.Data))
+			case "url":
+				return decMediaRef(bl.Type, s.URL)
+			case "file":
+				return decMediaRef(bl.Type, "file "+s.FileID)
+			case "text":
+				return s.Data
+			case "content":
+				if s.Content.IsStr {
+					return s.Content.Str
+				}
+				out := ""
+				for i := range s.Content.Blocks {
+					if i > 0 {
+						out += "\n"
+					}
+					out += decAnthropicBlockText(&s.Content.Blocks[i])
+				}
+				return out
+			}
+		}
+		return decMediaRef(bl.Type, "")
+	case "thinking":
+		return bl.Thinking
+	case "search_result":
+		return bl.Title
+	}
+	return "[" + bl.Type + "]"
+}

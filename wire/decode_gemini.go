@@ -1,0 +1,164 @@
+package wire
+
+import (
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Gemini generateContent request bodies (POST .../models/M:generateContent
+// and :streamGenerateContent). The REST API accepts camelCase and
+// snake_case member names; both are read.
+
+func init() { bodyDecoders[FormatGemini] = decodeGemini }
+
+type decGeminiBody struct {
+	Model              string             `json:"model"`
+	SystemInstruction  *decGeminiContent  `json:"systemInstruction"`
+	SystemInstruction2 *decGeminiContent  `json:"system_instruction"`
+	Contents           []decGeminiContent `json:"contents"`
+	Tools              []decTool          `json:"tools"`
+}
+
+type decGeminiContent struct {
+	Role  string          `json:"role"`
+	Parts []decGeminiPart `json:"parts"`
+}
+
+type decGeminiPart struct {
+	Text              string           `json:"text"`
+	Thought           bool             `json:"thought"`
+	FunctionCall      *decGeminiCall   `json:"functionCall"`
+	FunctionCall2     *decGeminiCall   `json:"function_call"`
+	FunctionResponse  *decGeminiCall   `json:"functionResponse"`
+	FunctionResponse2 *decGeminiCall   `json:"function_response"`
+	InlineData        *decGeminiBlob   `json:"inlineData"`
+	InlineData2       *decGeminiBlob   `json:"inline_data"`
+	FileData          *decGeminiBlob   `json:"fileData"`
+	FileData2         *decGeminiBlob   `json:"file_data"`
+	ExecutableCode    *decGeminiCode   `json:"executableCode"`
+	ExecutableCode2   *decGeminiCode   `json:"executable_code"`
+	CodeResult        *decGeminiResult `json:"codeExecutionResult"`
+	CodeResult2       *decGeminiResult `json:"code_execution_result"`
+}
+
+type decGeminiCall struct {
+	Name     string         `json:"name"`
+	Args     jsontext.Value `json:"args"`
+	Response jsontext.Value `json:"response"`
+}
+
+type decGeminiBlob struct {
+	MimeType  string `json:"mimeType"`
+	MimeType2 string `json:"mime_type"`
+	Data      string `json:"data"`
+	FileURI   string `json:"fileUri"`
+	FileURI2  string `json:"file_uri"`
+}
+
+type decGeminiCode struct {
+	Language string `json:"language"`
+	Code     string `json:"code"`
+}
+
+type decGeminiResult struct {
+	Outcome string `json:"outcome"`
+	Output  string `json:"output"`
+}
+
+func decodeGemini(v jsontext.Value, b *Builder) error {
+	var body decGeminiBody
+	if err := unmarshal(v, &body); err != nil {
+		return err
+	}
+	b.Req.Model = decGeminiModel(body.Model)
+	for i, t := range body.Tools {
+		if len(t.Declarations) == 0 {
+			b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool",
+				Name: t.Name, Text: decCompact(t.Raw)})
+			continue
+		}
+		key := ".functionDeclarations"
+		if t.Raw != nil && !decHasMember(t.Raw, "functionDeclarations") {
+			key = ".function_declarations"
+		}
+		for j, fd := range t.Declarations {
+			b.Add(Part{ID: decIndex(decIndex("tools", i)+key, j), Channel: ChannelTools, Role: "tool", Type: "tool",
+				Name: fd.Name, Text: decCompact(fd.Raw)})
+		}
+	}
+	sys, key := body.SystemInstruction, "systemInstruction"
+	if sys == nil {
+		sys, key = body.SystemInstruction2, "system_instruction"
+	}
+	if sys != nil {
+		for j := range sys.Parts {
+			decGeminiAddPart(b, decIndex(key+".parts", j), ChannelSystem, "system", &sys.Parts[j])
+		}
+	}
+	for i := range body.Contents {
+		c := &body.Contents[i]
+		role := c.Role
+		if role == "" {
+			role = "user"
+		}
+		for j := range c.Parts {
+			decGeminiAddPart(b, decIndex(decIndex("contents", i)+".parts", j), ChannelMessages, role, &c.Parts[j])
+		}
+	}
+	return nil
+}
+
+// decGeminiModel strips the "models/" prefix a model name may carry.
+func decGeminiModel(m string) string {
+	if len(m) > 7 && m[:7] == "models/" {
+		return m[7:]
+	}
+	return m
+}
+
+// decHasMember reports whether the object v has a top-level member name.
+func decHasMember(v jsontext.Value, name string) bool {
+	var m map[string]jsontext.Value
+	if unmarshal(v, &m) != nil {
+		return false
+	}
+	_, ok := m[name]
+	return ok
+}
+
+func decGeminiAddPart(b *Builder, id string, ch Channel, role string, p *decGeminiPart) {
+	part := Part{ID: id, Channel: ch, Role: role, Type: "text", Text: p.Text}
+	first := func(a, b *decGeminiCall) *decGeminiCall {
+		if a != nil {
+			return a
+		}
+		return b
+	}
+	blob := func(a, b *decGeminiBlob) *decGeminiBlob {
+		if a != nil {
+			return a
+		}
+		return b
+	}
+	if fc := first(p.FunctionCall, p.FunctionCall2); fc != nil {
+		part.Type, part.Name, part.Text = "functionCall", fc.Name, decCompact(fc.Args)
+	} else if fr := first(p.FunctionResponse, p.FunctionResponse2); fr != nil {
+		part.Type, part.Name, part.Text = "functionResponse", fr.Name, decCompact(fr.Response)
+	} else if d := blob(p.InlineData, p.InlineData2); d != nil {
+		part.Type, part.Text = "inlineData", decMedia("inlineData", d.MimeType+d.MimeType2, len(d.Data))
+	} else if d := blob(p.FileData, p.FileData2); d != nil {
+		part.Type, part.Text = "fileData", decMediaRef("fileData", d.MimeType+d.MimeType2+" "+d.FileURI+d.FileURI2)
+	} else if c := p.ExecutableCode; c != nil || p.ExecutableCode2 != nil {
+		if c == nil {
+			c = p.ExecutableCode2
+		}
+		part.Type, part.Text = "executableCode", c.Code
+	} else if r := p.CodeResult; r != nil || p.CodeResult2 != nil {
+		if r == nil {
+			r = p.CodeResult2
+		}
+		part.Type, part.Text = "codeExecutionResult", r.Output
+	} else if p.Thought {
+		part.Type = "thinking"
+	}
+	b.Add(part)
+}
