@@ -1,13 +1,78 @@
 package wire
 
+import "strings"
+
 // Classify cuts a part into segments of one trust each and gives each its
-// kind, trust and envelope. Joining the segments' texts in order gives the
-// part's text back.
+// kind, trust, envelope and label. Joining the segments' texts in order gives
+// the part's text back; each segment's Start is its byte offset in the part's
+// text.
+//
+// A part is first given the kind and trust of its role and wire type
+// (baseKind). Text parts of the user, system and developer roles are then cut
+// at the top-level envelopes of known dialects (dialects.go): each envelope
+// body becomes a segment "<part>/<envelope>" ("#2", "#3" for later ones of
+// the same name) and the text around them segments "<part>/0", "<part>/1",
+// .... In the system channel, the legacy sections (legacy.go) of the text
+// outside envelopes become "<part>/time", "<part>/agents-md", ... and the rest
+// "<part>/host-rules" ("#2", ...). Tool results, tool calls, assistant text
+// and tool schemas are never cut: an envelope inside them was not written by
+// the host and stays in the untrusted (or model) text for the audit.
+//
+// Around envelopes, text in a user message is the user's, except when the
+// message starts with a host heading (# External Workspace Context, Codex's
+// # AGENTS.md instructions for) or the text is nothing but the envelopes'
+// tag lines: then it is host framing, kind other, trust trusted.
+//
+// A part that has nothing to cut stays one segment whose ID is the part's.
+// The part's cache breakpoint goes on its last segment. Segments of trust
+// untrusted list the escapes already applied in their text (ScanEscapes).
 func Classify(p Part) []Segment {
-	s := Segment{ID: p.ID, Part: p.ID, Channel: p.Channel, Role: p.Role, Label: p.Name,
-		Text: p.Text, CacheBreakpoint: p.CacheBreakpoint}
-	s.Kind, s.Trust = baseKind(p)
-	return []Segment{s}
+	kind, trust := baseKind(p)
+	text := p.Text
+	var pieces []clsPiece
+	if clsSplittable(kind, trust) {
+		if trust == TrustUser && clsIsTimeFringe(text) {
+			kind, trust = KindTime, Trusted
+		} else if clsMayHaveMarkup(text, p.Channel) {
+			pieces = clsCut(text, p.Channel == ChannelSystem, kind, trust)
+		}
+	}
+	if len(pieces) <= 1 {
+		s := Segment{ID: p.ID, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: kind, Trust: trust,
+			Label: p.Name, Text: text, CacheBreakpoint: p.CacheBreakpoint}
+		if trust == Untrusted {
+			s.Escapes = clsScanEscapes(text)
+		}
+		return []Segment{s}
+	}
+	out := make([]Segment, 0, len(pieces))
+	seen := make(map[string]int, len(pieces))
+	around := 0
+	for _, pc := range pieces {
+		var id string
+		if pc.name == "" {
+			id = p.ID + "/" + itoa(around)
+			around++
+		} else {
+			seen[pc.name]++
+			id = p.ID + "/" + pc.name
+			if n := seen[pc.name]; n > 1 {
+				id += "#" + itoa(n)
+			}
+		}
+		label := pc.label
+		if label == "" {
+			label = p.Name
+		}
+		s := Segment{ID: id, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: pc.kind, Trust: pc.trust,
+			Envelope: pc.envelope, Label: label, Text: text[pc.start:pc.end], Start: pc.start}
+		if s.Trust == Untrusted {
+			s.Escapes = clsScanEscapes(s.Text)
+		}
+		out = append(out, s)
+	}
+	out[len(out)-1].CacheBreakpoint = p.CacheBreakpoint
+	return out
 }
 
 // baseKind is the kind and trust of a part that carries no envelope.
@@ -37,4 +102,132 @@ func baseKind(p Part) (Kind, Trust) {
 		return KindHostRules, Trusted
 	}
 	return KindUserInput, TrustUser
+}
+
+// clsPiece is a stretch [start, end) of a part's text with one meaning.
+type clsPiece struct {
+	start, end int
+	kind       Kind
+	trust      Trust
+	envelope   string
+	label      string
+	// name makes the segment ID "<part>/<name>"; "" for text around
+	// envelopes ("<part>/0", "<part>/1", ...).
+	name string
+}
+
+// clsSplittable reports whether a part of this base kind is host or user
+// text that may carry envelopes or legacy sections.
+func clsSplittable(kind Kind, trust Trust) bool {
+	return kind == KindUserInput && trust == TrustUser || kind == KindHostRules && trust == Trusted
+}
+
+// clsMayHaveMarkup is the quick exit: outside the system channel, only a '<'
+// or a Gemini context line can start an envelope.
+func clsMayHaveMarkup(text string, ch Channel) bool {
+	if ch == ChannelSystem {
+		return true
+	}
+	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ")
+}
+
+// clsCut cuts text into pieces; nil (or one piece) when there is nothing to
+// cut. system is set for system-channel text, which gets legacy sections.
+func clsCut(text string, system bool, kind Kind, trust Trust) []clsPiece {
+	var envs []clsEnv
+	var unclosed []int
+	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
+		tags := clsScanTags(text, clsStartsWithHeading(text, clsHeadCodexMD))
+		envs, unclosed = clsFindEnvelopes(text, tags)
+	}
+	hostHead := trust == TrustUser && (clsStartsWithHeading(text, clsHeadWorkspace) || clsStartsWithHeading(text, clsHeadCodexMD))
+
+	// The stretches around envelopes, with the part of each that is neither
+	// the previous closer nor the next opener (its "middle").
+	type stretch struct{ start, end, midStart, midEnd int }
+	var arounds []stretch
+	prev, prevMid := 0, 0
+	for _, e := range envs {
+		arounds = append(arounds, stretch{prev, e.bodyStart, prevMid, e.open.start})
+		prev, prevMid = e.bodyEnd, e.close.end
+	}
+	arounds = append(arounds, stretch{prev, len(text), prevMid, len(text)})
+
+	// Legacy sections of the system text outside envelopes.
+	var legacy [][]Section
+	anyLegacy := false
+	if system {
+		legacy = make([][]Section, len(arounds))
+		for i, a := range arounds {
+			legacy[i] = LegacySections(text[a.start:a.end])
+			anyLegacy = anyLegacy || len(legacy[i]) > 0
+		}
+	}
+	if len(envs) == 0 && !anyLegacy {
+		return nil
+	}
+
+	aroundPiece := func(a, b int, mid stretch) clsPiece {
+		pc := clsPiece{start: a, end: b, kind: kind, trust: trust}
+		if anyLegacy {
+			pc.name = string(KindHostRules)
+		}
+		if trust == TrustUser && (hostHead || clsBlank(text[mid.midStart:max(mid.midStart, mid.midEnd)])) {
+			pc.kind, pc.trust = KindOther, Trusted
+		}
+		if pc.trust == Trusted {
+			for _, u := range unclosed {
+				if u >= a && u < b {
+					pc.kind, pc.trust = KindOther, Untrusted
+					break
+				}
+			}
+		}
+		return pc
+	}
+	var out []clsPiece
+	for i, a := range arounds {
+		if anyLegacy && len(legacy[i]) > 0 {
+			at := a.start
+			for _, sec := range legacy[i] {
+				s, e := a.start+sec.Start, a.start+sec.End
+				if s > at {
+					out = append(out, aroundPiece(at, s, a))
+				}
+				tr := Untrusted
+				if sec.Kind == KindTime {
+					tr = Trusted
+				}
+				out = append(out, clsPiece{start: s, end: e, kind: sec.Kind, trust: tr, label: sec.Label, name: string(sec.Kind)})
+				at = e
+			}
+			if at < a.end {
+				out = append(out, aroundPiece(at, a.end, a))
+			}
+		} else if a.end > a.start {
+			out = append(out, aroundPiece(a.start, a.end, a))
+		}
+		if i < len(envs) {
+			out = append(out, clsEnvPieces(text, envs[i])...)
+		}
+	}
+	return out
+}
+
+// clsEnvPieces classifies the body of one envelope.
+func clsEnvPieces(text string, e clsEnv) []clsPiece {
+	d := e.open.def
+	if d.name == "system-reminder" {
+		return clsReminderPieces(text, e.bodyStart, e.bodyEnd)
+	}
+	pc := clsPiece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.label, name: d.name}
+	switch d.name {
+	case "INSTRUCTIONS":
+		pc.label = clsCodexDir(text[:e.open.start])
+	case "skill":
+		if n := clsSkillName(text[e.bodyStart:e.bodyEnd]); n != "" {
+			pc.label = n
+		}
+	}
+	return []clsPiece{pc}
 }

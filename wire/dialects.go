@@ -1,0 +1,640 @@
+package wire
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file recognises the envelopes of known agents' dialects at the top
+// level of a text part and cuts the part at their boundaries.
+//
+// Rules (the classifier is a reader of hostile text, so every choice below
+// errs towards keeping untrusted text untrusted):
+//
+//   - An opener counts only at the start of a line (after spaces or tabs),
+//     written <name ...> with ASCII brackets; a closer </name> counts anywhere.
+//     Names match whatever their case; Segment.Envelope carries the canonical
+//     name. Look-alike or obfuscated tags are the audit's business, not
+//     structure.
+//   - The body of an envelope starts after its opener (and the newline that
+//     ends the opener's line) and ends where its closer starts.
+//   - Only top-level envelopes are split: whatever sits inside a body, tags of
+//     any name included, stays in that body, where the audit can see it.
+//   - The closer of an envelope is the first closer of its name that is
+//     followed, across whitespace only, by an opener of the same name (the
+//     next sibling, as in a chain of AGENTS.md files); when no such closer
+//     exists, it is the last closer of its name in the text. So a breakout
+//     closer planted in a body, with text after it, does not end the body.
+//     A body that closes and at once reopens the same envelope is split into
+//     two envelopes, both untrusted.
+//   - An opener without any closer of its name is not split: its text stays
+//     in the surrounding segment, and when that segment would be trusted host
+//     framing and the opener is of an untrusted envelope, the segment becomes
+//     untrusted (kind other) instead. An envelope with an empty body is not
+//     split either.
+
+// clsDef is what a recognised envelope means.
+type clsDef struct {
+	name  string // canonical tag name, reported as Segment.Envelope
+	kind  Kind
+	trust Trust
+}
+
+// clsDefs maps the lower-case tag names of known envelopes to their meaning.
+// Any other name starting with "untrusted_" is an untrusted envelope of kind
+// other.
+var clsDefs = map[string]clsDef{
+	"untrusted_cwd_listing":     {"untrusted_cwd_listing", KindCwdListing, Untrusted},
+	"untrusted_additional_dirs": {"untrusted_additional_dirs", KindAdditionalDirs, Untrusted},
+	"untrusted_agents_md":       {"untrusted_agents_md", KindAgentsMD, Untrusted},
+	"untrusted_skills_listing":  {"untrusted_skills_listing", KindSkillsListing, Untrusted},
+	"kimi-skill-loaded":         {"kimi-skill-loaded", KindSkillLoaded, Untrusted},
+	"system-reminder":           {"system-reminder", KindReminder, Trusted},
+	"instructions":              {"INSTRUCTIONS", KindAgentsMD, Untrusted},
+	"user_instructions":         {"user_instructions", KindAgentsMD, Untrusted},
+	"environment_context":       {"environment_context", KindEnvironment, Trusted},
+	"skills_instructions":       {"skills_instructions", KindSkillsListing, Untrusted},
+	"skill":                     {"skill", KindSkillLoaded, Untrusted},
+	"permissions instructions":  {"permissions instructions", KindHostRules, Trusted},
+}
+
+// clsContextFrom is the envelope name given to Gemini CLI's
+// "--- Context from: PATH ---" blocks.
+const clsContextFrom = "context-from"
+
+// Host headings: a user message that starts with one of these was written by
+// the host, so the text around its envelopes is host framing.
+const (
+	clsHeadWorkspace = "# External Workspace Context"
+	clsHeadCodexMD   = "# AGENTS.md instructions for "
+	clsHeadFringe    = "# Current time (fringe)"
+)
+
+// clsTag is one recognised tag (or Gemini context line) in a text.
+type clsTag struct {
+	start, end int // the tag's bytes
+	closer     bool
+	def        clsDef
+	label      string // from the opener's path (or name) attribute
+}
+
+// clsScanTags finds the openers and closers of known envelopes in text, in
+// order. INSTRUCTIONS tags count only in a Codex AGENTS.md message (codexMD).
+func clsScanTags(text string, codexMD bool) []clsTag {
+	var tags []clsTag
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		if t, ok := clsParseTag(text, i, codexMD); ok {
+			tags = append(tags, t)
+			i = t.end
+			continue
+		}
+		i++
+	}
+	if strings.Contains(text, "Context from: ") {
+		n := len(tags)
+		tags = clsScanContextFrom(text, tags)
+		if n > 0 && len(tags) > n {
+			slices.SortFunc(tags, func(a, b clsTag) int { return a.start - b.start })
+		}
+	}
+	return tags
+}
+
+// clsAtLineStart reports whether only spaces or tabs precede i on its line.
+func clsAtLineStart(text string, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		switch text[k] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// clsNameByte reports whether c may appear in a tag name.
+func clsNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == ':' || c == '.'
+}
+
+// clsLookup finds the meaning of a tag name given in any case.
+func clsLookup(name string) (clsDef, bool) {
+	var buf [64]byte
+	if len(name) > len(buf) {
+		return clsDef{}, false
+	}
+	for k := 0; k < len(name); k++ {
+		c := name[k]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[k] = c
+	}
+	low := buf[:len(name)]
+	if d, ok := clsDefs[string(low)]; ok {
+		return d, true
+	}
+	if len(low) > len(UntrustedPrefix) && string(low[:len(UntrustedPrefix)]) == UntrustedPrefix {
+		return clsDef{string(low), KindOther, Untrusted}, true
+	}
+	return clsDef{}, false
+}
+
+// clsParseTag reads a known envelope tag starting at text[i] == '<'.
+func clsParseTag(text string, i int, codexMD bool) (clsTag, bool) {
+	j := i + 1
+	closer := false
+	if j < len(text) && text[j] == '/' {
+		closer = true
+		j++
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+	}
+	ns := j
+	for j < len(text) && j-ns <= 64 && clsNameByte(text[j]) {
+		j++
+	}
+	if j == ns || j-ns > 64 {
+		return clsTag{}, false
+	}
+	name := text[ns:j]
+	if len(name) == len("permissions") && strings.EqualFold(name, "permissions") &&
+		len(text)-j >= len(" instructions") && strings.EqualFold(text[j:j+len(" instructions")], " instructions") {
+		j += len(" instructions")
+		name = "permissions instructions"
+	}
+	def, ok := clsLookup(name)
+	if !ok || (def.name == "INSTRUCTIONS" && !codexMD) {
+		return clsTag{}, false
+	}
+	if closer {
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != '>' {
+			return clsTag{}, false
+		}
+		return clsTag{start: i, end: j + 1, closer: true, def: def}, true
+	}
+	if !clsAtLineStart(text, i) || j >= len(text) {
+		return clsTag{}, false
+	}
+	if text[j] == '>' {
+		return clsTag{start: i, end: j + 1, def: def}, true
+	}
+	if text[j] != ' ' && text[j] != '\t' {
+		return clsTag{}, false
+	}
+	// Attributes, up to the '>' on the same line, outside quotes.
+	var quote byte
+	for k := j; k < len(text); k++ {
+		c := text[k]
+		switch {
+		case c == '\n':
+			return clsTag{}, false
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			if text[k-1] == '/' {
+				return clsTag{}, false // self-closing: no body
+			}
+			attrs := text[j:k]
+			label := clsAttr(attrs, "path")
+			if label == "" {
+				label = clsAttr(attrs, "name")
+			}
+			return clsTag{start: i, end: k + 1, def: def, label: label}, true
+		}
+	}
+	return clsTag{}, false
+}
+
+// clsAttr returns the value of attribute key in attrs (key="v", key='v' or
+// key=v), with character references decoded, or "".
+func clsAttr(attrs, key string) string {
+	for i := 0; i < len(attrs); {
+		for i < len(attrs) && (attrs[i] == ' ' || attrs[i] == '\t') {
+			i++
+		}
+		ks := i
+		for i < len(attrs) && attrs[i] != '=' && attrs[i] != ' ' && attrs[i] != '\t' {
+			i++
+		}
+		k := attrs[ks:i]
+		if i >= len(attrs) || attrs[i] != '=' {
+			if i == ks {
+				i++
+			}
+			continue
+		}
+		i++
+		var v string
+		if i < len(attrs) && (attrs[i] == '"' || attrs[i] == '\'') {
+			q := attrs[i]
+			e := strings.IndexByte(attrs[i+1:], q)
+			if e < 0 {
+				v, i = attrs[i+1:], len(attrs)
+			} else {
+				v, i = attrs[i+1:i+1+e], i+2+e
+			}
+		} else {
+			vs := i
+			for i < len(attrs) && attrs[i] != ' ' && attrs[i] != '\t' {
+				i++
+			}
+			v = attrs[vs:i]
+		}
+		if strings.EqualFold(k, key) {
+			return clsUnescape(v)
+		}
+	}
+	return ""
+}
+
+// clsUnescape decodes the character references of s.
+func clsUnescape(s string) string {
+	if strings.IndexByte(s, '&') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '&' {
+			if e, n := clsEntityAt(s, i); n > 0 && e.Original != "" {
+				b.WriteString(e.Original)
+				i += n
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// clsScanContextFrom adds Gemini CLI's "--- Context from: PATH ---" and
+// "--- End of Context from: PATH ---" lines to tags.
+func clsScanContextFrom(text string, tags []clsTag) []clsTag {
+	const key = "Context from: "
+	def := clsDef{clsContextFrom, KindAgentsMD, Untrusted}
+	for pos := 0; pos < len(text); {
+		k := strings.Index(text[pos:], key)
+		if k < 0 {
+			break
+		}
+		k += pos
+		pos = k + len(key)
+		var start int
+		closer := false
+		switch {
+		case k >= 4 && text[k-4:k] == "--- ":
+			start = k - 4
+		case k >= 11 && text[k-11:k] == "--- End of ":
+			start, closer = k-11, true
+		default:
+			continue
+		}
+		if start > 0 && text[start-1] != '\n' {
+			continue
+		}
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := strings.TrimRight(text[pos:end], " \t\r")
+		if !strings.HasSuffix(line, " ---") {
+			continue
+		}
+		t := clsTag{start: start, end: pos + len(line), closer: closer, def: def}
+		if !closer {
+			t.label = strings.TrimSpace(line[:len(line)-4])
+		}
+		tags = append(tags, t)
+		pos = t.end
+	}
+	return tags
+}
+
+// clsEnv is one top-level envelope found in a text.
+type clsEnv struct {
+	open, close clsTag
+	bodyStart   int
+	bodyEnd     int
+}
+
+// clsFindEnvelopes pairs the tags into top-level envelopes (see the rules at
+// the top of this file). It also returns the offsets of top-level openers of
+// untrusted envelopes that have no closer.
+func clsFindEnvelopes(text string, tags []clsTag) (envs []clsEnv, unclosed []int) {
+	n := len(tags)
+	if n < 2 {
+		if n == 1 && !tags[0].closer && tags[0].def.trust == Untrusted {
+			unclosed = append(unclosed, tags[0].start)
+		}
+		return nil, unclosed
+	}
+	// Backward pass: for each opener, the index of its closer.
+	closeFor := make([]int, n)
+	last := map[string]int{}     // last closer of a name
+	boundary := map[string]int{} // first sibling-boundary closer of a name after the current index
+	for j := n - 1; j >= 0; j-- {
+		t := tags[j]
+		name := t.def.name
+		if t.closer {
+			if _, ok := last[name]; !ok {
+				last[name] = j
+			}
+			if j+1 < n && !tags[j+1].closer && tags[j+1].def.name == name && clsBlank(text[t.end:tags[j+1].start]) {
+				boundary[name] = j
+			}
+			continue
+		}
+		closeFor[j] = -1
+		if b, ok := boundary[name]; ok {
+			closeFor[j] = b
+		} else if l, ok := last[name]; ok {
+			closeFor[j] = l
+		}
+	}
+	pos := 0
+	for i := 0; i < n; i++ {
+		t := tags[i]
+		if t.closer || t.start < pos {
+			continue
+		}
+		c := closeFor[i]
+		if c < 0 {
+			if t.def.trust == Untrusted {
+				unclosed = append(unclosed, t.start)
+			}
+			continue
+		}
+		bs := t.end
+		if strings.HasPrefix(text[bs:], "\r\n") {
+			bs += 2
+		} else if strings.HasPrefix(text[bs:], "\n") {
+			bs++
+		}
+		be := tags[c].start
+		if be <= bs {
+			continue
+		}
+		envs = append(envs, clsEnv{open: t, close: tags[c], bodyStart: bs, bodyEnd: be})
+		pos = tags[c].end
+		i = c
+	}
+	return envs, unclosed
+}
+
+// clsBlank reports whether s is only whitespace.
+func clsBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// clsStartsWithHeading reports whether text starts (after blank lines) with a
+// heading that only the host writes.
+func clsStartsWithHeading(text, heading string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	return strings.HasPrefix(t, heading)
+}
+
+// clsIsTimeFringe reports whether text is the isolated layout's time fringe:
+// the heading and one short line stating the time.
+func clsIsTimeFringe(text string) bool {
+	if len(text) > 512 || !strings.HasPrefix(text, clsHeadFringe+"\n") || strings.IndexByte(text, '<') >= 0 {
+		return false
+	}
+	rest := strings.TrimRight(text[len(clsHeadFringe)+1:], "\n")
+	return rest != "" && strings.IndexByte(rest, '\n') < 0 && clsHasYear(rest)
+}
+
+// clsCodexDir is the directory named by the last Codex "# AGENTS.md
+// instructions for DIR" heading in s, or "".
+func clsCodexDir(s string) string {
+	k := strings.LastIndex(s, clsHeadCodexMD)
+	if k < 0 {
+		return ""
+	}
+	line := s[k+len(clsHeadCodexMD):]
+	if e := strings.IndexByte(line, '\n'); e >= 0 {
+		line = line[:e]
+	}
+	return strings.TrimSpace(line)
+}
+
+// clsSkillName is the text of a Codex <skill> body's <name> child, or "".
+func clsSkillName(body string) string {
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
+	k := strings.Index(body, "<name>")
+	if k < 0 {
+		return ""
+	}
+	rest := body[k+len("<name>"):]
+	e := strings.Index(rest, "</name>")
+	if e < 0 || e > 512 {
+		return ""
+	}
+	return strings.TrimSpace(clsUnescape(rest[:e]))
+}
+
+// Claude Code's context block inside a <system-reminder>.
+const (
+	clsCCContext  = "you can use the following context:"
+	clsCCContents = "Contents of "
+	clsCCTrailer  = "IMPORTANT: this context may or may not be relevant"
+)
+
+// clsCCKeys are the section headings of Claude Code's context block that can
+// follow its claudeMd section.
+var clsCCKeys = []string{"# currentDate", "# gitStatus", "# directoryStructure", "# importantInstructionReminders", "# userEmail"}
+
+// clsCCFileMarkers are phrases of reminders that carry a workspace file's
+// contents rather than host text.
+var clsCCFileMarkers = []string{
+	"Result of calling the Read tool",
+	"was modified, either by the user or by a linter",
+	"Called the Read tool with the following input",
+}
+
+// clsReminderPieces classifies the body [bs, be) of a <system-reminder>:
+// host text is a trusted reminder; Claude Code's context block is cut so
+// that each CLAUDE.md body ("Contents of PATH (...):") becomes an untrusted
+// agents-md piece labelled with its path; a reminder that quotes a
+// workspace file is an untrusted reminder.
+func clsReminderPieces(text string, bs, be int) []clsPiece {
+	body := text[bs:be]
+	whole := func(t Trust) []clsPiece {
+		return []clsPiece{{start: bs, end: be, kind: KindReminder, trust: t, envelope: "system-reminder", name: "system-reminder"}}
+	}
+	ci := strings.Index(body, clsCCContext)
+	if ci < 0 {
+		for _, m := range clsCCFileMarkers {
+			if strings.Contains(body, m) {
+				return whole(Untrusted)
+			}
+		}
+		return whole(Trusted)
+	}
+	// Header lines "Contents of PATH (...):" after the context sentence.
+	first := clsLineWith(body, ci, clsCCContents)
+	if first < 0 {
+		return whole(Trusted)
+	}
+	// The untrusted region ends at the last known context key after the
+	// first header, else at the last trailer, else at the body's end.
+	regionEnd := len(body)
+	keyAt := -1
+	for _, k := range clsCCKeys {
+		if p := clsLastLineWith(body, first, k); p > keyAt {
+			keyAt = p
+		}
+	}
+	if keyAt >= 0 {
+		regionEnd = keyAt
+	} else if p := clsLastLineTrimmedWith(body, first, clsCCTrailer); p >= 0 {
+		regionEnd = p
+	}
+	var out []clsPiece
+	rem := func(a, b int) {
+		if b > a {
+			out = append(out, clsPiece{start: bs + a, end: bs + b, kind: KindReminder, trust: Trusted, envelope: "system-reminder", name: "system-reminder"})
+		}
+	}
+	cur := 0 // start of the pending host stretch
+	for h := first; h >= 0 && h < regionEnd; {
+		le := strings.IndexByte(body[h:], '\n')
+		if le < 0 {
+			break
+		}
+		hdrEnd := h + le + 1
+		for hdrEnd < regionEnd && (body[hdrEnd] == '\n' || strings.HasPrefix(body[hdrEnd:], "\r\n")) {
+			if body[hdrEnd] == '\r' {
+				hdrEnd++
+			}
+			hdrEnd++
+		}
+		label := clsContentsPath(body[h+len(clsCCContents) : h+le])
+		next := clsLineWith(body, hdrEnd, clsCCContents)
+		end := regionEnd
+		if next >= 0 && next < regionEnd {
+			end = next
+		}
+		if end <= hdrEnd {
+			h = next
+			continue
+		}
+		rem(cur, hdrEnd)
+		out = append(out, clsPiece{start: bs + hdrEnd, end: bs + end, kind: KindAgentsMD, trust: Untrusted, envelope: "system-reminder", label: label, name: string(KindAgentsMD)})
+		cur = end
+		if end == regionEnd {
+			break
+		}
+		h = next
+	}
+	if out == nil {
+		return whole(Trusted)
+	}
+	rem(cur, len(body))
+	return out
+}
+
+// clsContentsPath is the path of a "Contents of PATH (description):" line.
+func clsContentsPath(line string) string {
+	line = strings.TrimRight(line, " \t\r")
+	line = strings.TrimSuffix(line, ":")
+	if strings.HasSuffix(line, ")") {
+		if k := strings.LastIndex(line, " ("); k > 0 {
+			line = line[:k]
+		}
+	}
+	return strings.TrimSpace(line)
+}
+
+// clsLineWith is the offset of the first line at or after from that starts
+// with prefix, or -1.
+func clsLineWith(s string, from int, prefix string) int {
+	for from <= len(s) {
+		k := strings.Index(s[from:], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		if k == 0 || s[k-1] == '\n' {
+			return k
+		}
+		from = k + 1
+	}
+	return -1
+}
+
+// clsLastLineWith is the offset of the last line after from that is prefix
+// (followed by the end of the line), or -1.
+func clsLastLineWith(s string, from int, prefix string) int {
+	for end := len(s); end > from; {
+		k := strings.LastIndex(s[from:end], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		rest := strings.TrimRight(clsLineAt(s, k)[len(prefix):], " \t\r")
+		if (k == 0 || s[k-1] == '\n') && rest == "" {
+			return k
+		}
+		end = k
+	}
+	return -1
+}
+
+// clsLastLineTrimmedWith is the offset of the start of the last line after
+// from whose text, after leading blanks, starts with prefix, or -1.
+func clsLastLineTrimmedWith(s string, from int, prefix string) int {
+	for end := len(s); end > from; {
+		k := strings.LastIndex(s[from:end], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		ls := k
+		for ls > 0 && (s[ls-1] == ' ' || s[ls-1] == '\t') {
+			ls--
+		}
+		if ls == 0 || s[ls-1] == '\n' {
+			if ls < from {
+				return -1
+			}
+			return ls
+		}
+		end = k
+	}
+	return -1
+}
+
+// clsLineAt is the rest of the line starting at k, without its newline.
+func clsLineAt(s string, k int) string {
+	if e := strings.IndexByte(s[k:], '\n'); e >= 0 {
+		return s[k : k+e]
+	}
+	return s[k:]
+}
