@@ -1,0 +1,305 @@
+package wire
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// auditKindWhat names a workspace-derived kind for messages.
+func auditKindWhat(k Kind) string {
+	switch k {
+	case KindAgentsMD:
+		return "an AGENTS.md body"
+	case KindCwdListing:
+		return "a directory listing"
+	case KindAdditionalDirs:
+		return "a listing of additional directories"
+	case KindSkillsListing:
+		return "a skills listing"
+	case KindSkillLoaded:
+		return "a skill body"
+	case KindToolResult:
+		return "a tool result"
+	}
+	return "workspace text"
+}
+
+// auditEnvelopeFor is the envelope a workspace-derived kind belongs in.
+func auditEnvelopeFor(k Kind) string {
+	switch k {
+	case KindAgentsMD:
+		return "untrusted_agents_md"
+	case KindCwdListing:
+		return "untrusted_cwd_listing"
+	case KindAdditionalDirs:
+		return "untrusted_additional_dirs"
+	case KindSkillsListing:
+		return "untrusted_skills_listing"
+	case KindSkillLoaded:
+		return "kimi-skill-loaded"
+	}
+	return "untrusted_workspace"
+}
+
+// auditWhere describes a segment for messages: its kind and envelope.
+func auditWhere(s *Segment) string {
+	what := auditKindWhat(s.Kind)
+	if s.Kind == KindOther || s.Kind == KindUserInput {
+		what = "untrusted text"
+	}
+	if s.Envelope != "" {
+		return what + " (inside <" + s.Envelope + ">)"
+	}
+	return what
+}
+
+// segment runs every rule on segment i.
+func (c *auditRequest) segment(i int) {
+	s := &c.r.Segments[i]
+	a := c.a
+	untrusted := s.Trust == Untrusted || s.Kind.WorkspaceDerived()
+	sc := a.scan(s.Text, s.Hash)
+
+	// untrusted-in-system: the classifier's sections.
+	if s.Channel == ChannelSystem && untrusted {
+		where := auditKindWhat(s.Kind)
+		if s.Label != "" {
+			where += " from " + s.Label
+		}
+		c.add(i, RuleUntrustedInSystem, 0, min(len(s.Text), 60), string(s.Kind),
+			fmt.Sprintf("%s sits in the system channel with the host's authority; send it as a user message in an <%s> envelope (wirelens build --layout isolated)",
+				where, auditEnvelopeFor(s.Kind)))
+	}
+
+	// Exact workspace matches (--workspace).
+	if a.Workspace != nil && !untrusted {
+		switch {
+		case s.Channel == ChannelSystem:
+			for _, m := range a.wsOf(sc) {
+				c.add(i, RuleUntrustedInSystem, m.Offset, m.Len, "ws:"+m.Key,
+					fmt.Sprintf("%s sits verbatim in the system channel with the host's authority; send it as a user message in an <%s> envelope",
+						m.What, auditEnvelopeFor(m.Kind)))
+			}
+		case s.Channel == ChannelMessages && s.Envelope == "" && (s.Trust == TrustUser || s.Trust == Trusted):
+			for _, m := range a.wsOf(sc) {
+				c.add(i, RuleUnwrappedWorkspace, m.Offset, m.Len, "ws:"+m.Key,
+					fmt.Sprintf("%s sits in a user message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
+						m.What, auditEnvelopeFor(m.Kind)))
+			}
+		}
+	}
+
+	// unwrapped-workspace: workspace kinds or workspace-looking text in a
+	// user message without an envelope.
+	if s.Channel == ChannelMessages && s.Envelope == "" {
+		switch {
+		case s.Kind.WorkspaceDerived():
+			c.add(i, RuleUnwrappedWorkspace, 0, min(len(s.Text), 60), string(s.Kind),
+				fmt.Sprintf("%s sits in a message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
+					auditKindWhat(s.Kind), auditEnvelopeFor(s.Kind)))
+		case s.Trust == TrustUser:
+			for _, sp := range a.legacyOf(sc) {
+				c.add(i, RuleUnwrappedWorkspace, sp.Offset, 40, "legacy:"+string(sp.Kind),
+					fmt.Sprintf("%s (%s) sits in a user message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
+						auditKindWhat(sp.Kind), sp.What, auditEnvelopeFor(sp.Kind)))
+			}
+		}
+	}
+
+	// Reserved tags inside untrusted regions.
+	if untrusted {
+		for _, h := range a.tagsOf(sc) {
+			c.tagFinding(i, h, auditWhere(s))
+		}
+	} else if s.Trust == Trusted && s.Part != "" && s.Part != s.ID {
+		c.framing(i, a.tagsOf(sc))
+	}
+
+	// Hazards. bidi-control counts in untrusted content; the others in
+	// everything but the model's own output.
+	if s.Trust != TrustModel || untrusted {
+		for _, h := range a.hazardsOf(sc) {
+			c.hazardFinding(i, h, untrusted)
+		}
+		if untrusted {
+			for _, off := range sc.bareCR {
+				c.add(i, RuleControlChar, off, 1, "bare-cr",
+					"a carriage return that does not end a line returns to the line's start on a terminal and overwrites what came before; strip it or use line feeds")
+			}
+		}
+	}
+
+	// volatile-in-prefix.
+	if c.prefix[i] && a.FindVolatile != nil {
+		for _, v := range a.volatileOf(sc) {
+			if !a.volatileCounts(v.Kind) {
+				continue
+			}
+			val := s.Text[v.Start:v.End]
+			c.add(i, RuleVolatileInPrefix, v.Start, v.End-v.Start, v.Kind,
+				fmt.Sprintf("a %s (%s) in the trusted prefix changes from request to request and breaks the prompt cache here; move it to a time fringe message after the stable prefix",
+					v.Kind, VisibleLine(auditClip(val, 48))))
+		}
+	}
+}
+
+// volatileCounts reports whether a volatile kind counts for the rule.
+func (a *Auditor) volatileCounts(kind string) bool {
+	if a.VolatileKinds == nil {
+		switch kind {
+		case "timestamp", "date", "uuid", "request-id":
+			return true
+		}
+		return false
+	}
+	for _, k := range a.VolatileKinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// auditClip cuts s to at most n bytes on a rune boundary.
+func auditClip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// auditTagText shows a tag hit in its canonical ASCII form.
+func auditTagText(h TagHit) string {
+	switch {
+	case h.Token:
+		return "<|" + h.Name + "|>"
+	case h.Closing:
+		return "</" + h.Name + ">"
+	}
+	return "<" + h.Name + ">"
+}
+
+// tagFinding reports a reserved tag inside untrusted content.
+func (c *auditRequest) tagFinding(i int, h TagHit, where string) {
+	s := &c.r.Segments[i]
+	tag := auditTagText(h)
+	note := ""
+	if h.Obfuscated {
+		note = " (hidden with invisible characters inside the tag)"
+	}
+	key := tag
+	switch {
+	case h.Confusable:
+		c.add(i, RuleConfusableTag, h.Offset, h.Len, key,
+			fmt.Sprintf("look-alike brackets spell %s inside %s%s; a model may read it as the real tag: fold look-alikes to ASCII and escape them (&lt; &gt;)",
+				tag, where, note))
+	case h.Envelope && (h.Closing || !h.Authority || strings.EqualFold(h.Name, s.Envelope)):
+		c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, key,
+			fmt.Sprintf("unescaped %s inside %s%s can end the envelope early and let the rest read as host text; escape it as &lt;%s&gt;",
+				tag, where, note, strings.Trim(tag, "<>")))
+	default:
+		c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, key,
+			fmt.Sprintf("unescaped authority marker %s inside %s%s can pass for an instruction of the host; escape it as &lt;%s&gt;",
+				tag, where, note, strings.Trim(tag, "<>")))
+	}
+}
+
+// framing checks the trusted text around envelopes in a split part: only the
+// openers and closers of the neighbouring envelope segments belong there.
+// Any other reserved tag there was left behind by a breakout (a body that
+// closed its envelope early) or forged around the envelopes.
+func (c *auditRequest) framing(i int, hits []TagHit) {
+	if len(hits) == 0 {
+		return
+	}
+	segs := c.r.Segments
+	s := &segs[i]
+	var prevEnv, nextEnv string
+	if i > 0 && segs[i-1].Part == s.Part && segs[i-1].Envelope != "" {
+		prevEnv = strings.ToLower(segs[i-1].Envelope)
+	}
+	if i+1 < len(segs) && segs[i+1].Part == s.Part && segs[i+1].Envelope != "" {
+		nextEnv = strings.ToLower(segs[i+1].Envelope)
+	}
+	for k, h := range hits {
+		if !h.Confusable && !h.Obfuscated {
+			if k == 0 && h.Closing && h.Name == prevEnv && strings.TrimSpace(s.Text[:h.Offset]) == "" {
+				continue
+			}
+			if k == len(hits)-1 && !h.Closing && h.Name == nextEnv && strings.TrimSpace(s.Text[h.Offset+h.Len:]) == "" {
+				continue
+			}
+		}
+		tag := auditTagText(h)
+		switch {
+		case h.Confusable:
+			c.add(i, RuleConfusableTag, h.Offset, h.Len, tag,
+				fmt.Sprintf("look-alike brackets spell %s in the text around the envelopes; fold look-alikes and escape them", tag))
+		case h.Envelope:
+			c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, tag,
+				fmt.Sprintf("%s outside the envelope it belongs to: an envelope body closed its envelope early and the text after it reads as host text; escape < and > in envelope bodies (&lt; &gt;)", tag))
+		default:
+			c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, tag,
+				fmt.Sprintf("authority marker %s between envelopes, outside any of them: text that broke out of an envelope reads as host instruction; escape envelope bodies", tag))
+		}
+	}
+}
+
+// hazardFinding reports one hazard.
+func (c *auditRequest) hazardFinding(i int, h Hazard, untrusted bool) {
+	s := &c.r.Segments[i]
+	raw := s.Text[h.Offset : h.Offset+h.Len]
+	cp := fmt.Sprintf("U+%04X", h.Rune)
+	where := "untrusted text"
+	if !untrusted {
+		where = string(s.Trust) + " text"
+	}
+	switch h.Class {
+	case HazardBidi:
+		if !untrusted {
+			return
+		}
+		c.add(i, RuleBidiControl, h.Offset, h.Len, cp,
+			fmt.Sprintf("bidirectional control %s in %s makes it display in another order than a model reads it (Trojan Source); strip it or show it escaped", cp, where))
+	case HazardTag:
+		hidden := auditTagASCII(raw)
+		c.add(i, RuleTagSmuggling, h.Offset, h.Len, "tags:"+hidden,
+			fmt.Sprintf("%d invisible Unicode tag characters in %s spell %q, which a model can read and a reviewer cannot see; strip tag characters outside emoji flags",
+				utf8.RuneCountInString(raw), where, VisibleLine(auditClip(hidden, 60))))
+	case HazardInvisible:
+		c.add(i, RuleInvisibleChar, h.Offset, h.Len, cp,
+			fmt.Sprintf("invisible character %s in %s hides text from reviewers and splits words; strip it", cp, where))
+	case HazardVSRun:
+		n := utf8.RuneCountInString(raw)
+		msg := fmt.Sprintf("a run of %d variation selectors in %s can encode hidden data; strip them", n, where)
+		if n == 1 {
+			msg = fmt.Sprintf("variation selector %s with no base character in %s; strip it", cp, where)
+		}
+		c.add(i, RuleInvisibleChar, h.Offset, h.Len, fmt.Sprintf("vs:%d", n), msg)
+	case HazardEscape:
+		c.add(i, RuleControlChar, h.Offset, h.Len, "esc:"+VisibleLine(auditClip(raw, 16)),
+			fmt.Sprintf("terminal escape sequence %s in %s can rewrite the screen, the window title or the clipboard of whoever prints it; strip it or show it escaped",
+				VisibleLine(auditClip(raw, 24)), where))
+	case HazardControl:
+		c.add(i, RuleControlChar, h.Offset, h.Len, cp,
+			fmt.Sprintf("control character %s in %s can hide or overwrite text on a terminal; strip it", cp, where))
+	case HazardInvalid:
+		c.add(i, RuleControlChar, h.Offset, h.Len, fmt.Sprintf("0x%02X", h.Rune),
+			fmt.Sprintf("byte 0x%02X is not UTF-8 in %s; decoders and terminals disagree on what it means: strip or replace it", h.Rune, where))
+	}
+}
+
+// auditTagASCII decodes tag characters to the ASCII they shadow.
+func auditTagASCII(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0xE0020 && r <= 0xE007E {
+			b.WriteRune(r - 0xE0000)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,336 @@
+package wire
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// WorkspaceFile is a workspace file whose text the audit looks for
+// verbatim: an AGENTS.md.
+type WorkspaceFile struct {
+	Path string
+	Text string
+}
+
+// WorkspaceSkill is a skill found in a workspace.
+type WorkspaceSkill struct {
+	Name        string
+	Description string
+}
+
+// WorkspaceMarks is the text of one workspace that must never sit in the
+// system channel, nor unwrapped in a user message: the paragraphs of its
+// AGENTS.md files, the names of its directory listing and its skills'
+// descriptions. Matches are exact, so a finding from them is certain.
+type WorkspaceMarks struct {
+	needles  []auditNeedle
+	names    map[string]bool
+	minNames int
+}
+
+// auditNeedle is one text looked for verbatim.
+type auditNeedle struct {
+	text  string
+	kind  Kind
+	group string // what the needle belongs to (a file, "skills")
+}
+
+// auditWSMatch is a group of workspace text found in a segment.
+type auditWSMatch struct {
+	Offset, Len int
+	Kind        Kind
+	What        string // for the message, hostile-free but may quote paths
+	Key         string
+}
+
+// Minimum sizes for a verbatim match to count as certain.
+const (
+	auditMinParagraph   = 32
+	auditMinDescription = 16
+	auditMaxListingLine = 3
+	auditMaxFileBytes   = 1 << 20
+)
+
+// NewWorkspaceMarks builds the marks of a workspace from its AGENTS.md files,
+// the names of its directory listing and its skills.
+func NewWorkspaceMarks(agents []WorkspaceFile, listing []string, skills []WorkspaceSkill) *WorkspaceMarks {
+	m := &WorkspaceMarks{names: map[string]bool{}}
+	seen := map[string]bool{}
+	for _, f := range agents {
+		for _, p := range auditParagraphs(f.Text) {
+			if len(p) >= auditMinParagraph && !seen[p] {
+				seen[p] = true
+				m.needles = append(m.needles, auditNeedle{p, KindAgentsMD, f.Path})
+			}
+		}
+	}
+	for _, sk := range skills {
+		d := strings.TrimSpace(sk.Description)
+		if len(d) >= auditMinDescription && !seen[d] {
+			seen[d] = true
+			m.needles = append(m.needles, auditNeedle{d, KindSkillsListing, "skills"})
+		}
+	}
+	for _, n := range listing {
+		n = strings.TrimSuffix(strings.TrimSpace(n), "/")
+		if len(n) >= 2 {
+			m.names[n] = true
+		}
+	}
+	m.minNames = min(auditMaxListingLine, len(m.names))
+	return m
+}
+
+// auditParagraphs splits text at blank lines and trims each paragraph.
+func auditParagraphs(text string) []string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	var out []string
+	for _, p := range strings.Split(text, "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ReadWorkspaceMarks reads the marks of the workspace at dir, read-only: its
+// AGENTS.md, the names of its entries and the descriptions of the skills
+// under .agents/skills/*/SKILL.md.
+func ReadWorkspaceMarks(dir string) (*WorkspaceMarks, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", dir, describeOSError(err))
+	}
+	var names []string
+	var agents []WorkspaceFile
+	for _, e := range entries {
+		names = append(names, e.Name())
+		if strings.EqualFold(e.Name(), "AGENTS.md") && e.Type().IsRegular() {
+			p := filepath.Join(dir, e.Name())
+			text, err := auditReadCapped(p)
+			if err != nil {
+				return nil, err
+			}
+			agents = append(agents, WorkspaceFile{Path: p, Text: text})
+		}
+	}
+	var skills []WorkspaceSkill
+	skillDirs, _ := filepath.Glob(filepath.Join(dir, ".agents", "skills", "*", "SKILL.md"))
+	sort.Strings(skillDirs)
+	for _, p := range skillDirs {
+		text, err := auditReadCapped(p)
+		if err != nil {
+			return nil, err
+		}
+		name, desc := auditSkillFront(text)
+		if name == "" {
+			name = filepath.Base(filepath.Dir(p))
+		}
+		skills = append(skills, WorkspaceSkill{Name: name, Description: desc})
+	}
+	return NewWorkspaceMarks(agents, names, skills), nil
+}
+
+// auditReadCapped reads at most auditMaxFileBytes of a file.
+func auditReadCapped(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s", path, describeOSError(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, auditMaxFileBytes))
+	if err != nil {
+		return "", fmt.Errorf("%s: %s", path, describeOSError(err))
+	}
+	return string(b), nil
+}
+
+// auditSkillFront reads name and description from a SKILL.md front matter.
+func auditSkillFront(text string) (name, desc string) {
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 64*1024), auditMaxFileBytes)
+	first := true
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if first {
+			first = false
+			if strings.TrimSpace(line) != "---" {
+				return "", ""
+			}
+			continue
+		}
+		if strings.TrimSpace(line) == "---" {
+			break
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		switch strings.TrimSpace(k) {
+		case "name":
+			name = v
+		case "description":
+			desc = v
+		}
+	}
+	return name, desc
+}
+
+// find returns the workspace text found in text, one match per group (an
+// AGENTS.md file, the skills, the listing), in order of offset.
+func (m *WorkspaceMarks) find(text string) []auditWSMatch {
+	type group struct {
+		first, n, size int
+		kind           Kind
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, nd := range m.needles {
+		at := strings.Index(text, nd.text)
+		if at < 0 {
+			continue
+		}
+		g := groups[nd.group]
+		if g == nil {
+			g = &group{first: at, size: len(nd.text), kind: nd.kind}
+			groups[nd.group] = g
+			order = append(order, nd.group)
+		} else if at < g.first {
+			g.first, g.size = at, len(nd.text)
+		}
+		g.n++
+	}
+	var out []auditWSMatch
+	for _, name := range order {
+		g := groups[name]
+		what := fmt.Sprintf("%d paragraph(s) of %s", g.n, name)
+		if g.kind == KindSkillsListing {
+			what = fmt.Sprintf("%d skill description(s) of the workspace", g.n)
+		}
+		out = append(out, auditWSMatch{Offset: g.first, Len: g.size, Kind: g.kind, What: what,
+			Key: string(g.kind) + ":" + name})
+	}
+	if m.minNames > 0 {
+		if off, n := m.listingLines(text); n >= m.minNames {
+			out = append(out, auditWSMatch{Offset: off, Len: 0, Kind: KindCwdListing,
+				What: fmt.Sprintf("a listing of the workspace (%d of its entry names, one per line)", n), Key: "cwd-listing"})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
+	return out
+}
+
+// listingLines counts the distinct workspace entry names that stand alone
+// on a line of text (as a listing writes them: the name, a name ending a
+// long-format line, or a name after tree-drawing characters) and returns
+// the offset of the first such line.
+func (m *WorkspaceMarks) listingLines(text string) (first, n int) {
+	seen := map[string]bool{}
+	first = -1
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		line := strings.TrimSpace(text[off:end])
+		if line != "" && len(line) < 512 {
+			cand := strings.TrimSuffix(line, "/")
+			if !m.names[cand] {
+				f := strings.Fields(cand)
+				cand = strings.TrimSuffix(f[len(f)-1], "/")
+			}
+			if m.names[cand] {
+				if !seen[cand] {
+					seen[cand] = true
+					n++
+				}
+				if first < 0 {
+					first = off
+				}
+			}
+		}
+		off = end + 1
+	}
+	return first, n
+}
+
+// auditLegacyHints finds text that looks like the workspace sections of a
+// legacy prompt: an AGENTS.md body (a "<!-- From: .../AGENTS.md -->" line, or
+// a fenced block under a heading or sentence naming AGENTS.md), a fenced
+// directory listing, a skills list under a Skills heading.
+func auditLegacyHints(text string) []auditSpan {
+	if len(text) < 16 {
+		return nil
+	}
+	var out []auditSpan
+	lines := auditLines(text)
+	have := map[Kind]bool{}
+	addSpan := func(off int, k Kind, what string) {
+		if !have[k] {
+			have[k] = true
+			out = append(out, auditSpan{off, k, what})
+		}
+	}
+	fenceWithin := func(i, n int) int {
+		for j := i + 1; j < len(lines) && j <= i+n; j++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[j].text), "```") {
+				return j
+			}
+		}
+		return -1
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		lower := strings.ToLower(t)
+		switch {
+		case strings.HasPrefix(t, "<!-- From:") && strings.Contains(lower, "agents.md"):
+			addSpan(l.off, KindAgentsMD, "an AGENTS.md source marker")
+		case strings.Contains(lower, "agents.md") && (strings.HasPrefix(t, "#") || strings.HasSuffix(t, ":")):
+			if j := fenceWithin(i, 4); j >= 0 {
+				addSpan(lines[j].off, KindAgentsMD, "a fenced block introduced as AGENTS.md")
+			}
+		case strings.Contains(lower, "directory listing") || strings.Contains(lower, "current working directory is"):
+			if j := fenceWithin(i, 3); j >= 0 {
+				addSpan(lines[j].off, KindCwdListing, "a fenced block introduced as a directory listing")
+			}
+		case strings.HasPrefix(t, "#") && strings.TrimSpace(strings.TrimLeft(lower, "#")) == "skills":
+			for j := i + 1; j < len(lines) && j <= i+5; j++ {
+				u := strings.TrimSpace(lines[j].text)
+				if strings.HasPrefix(u, "- ") && strings.Contains(u, ": ") {
+					addSpan(lines[j].off, KindSkillsListing, "a list of skills under a Skills heading")
+					break
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
+	return out
+}
+
+type auditLine struct {
+	off  int
+	text string
+}
+
+// auditLines splits text into lines with their offsets.
+func auditLines(text string) []auditLine {
+	var out []auditLine
+	for off := 0; off <= len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			out = append(out, auditLine{off, text[off:]})
+			break
+		}
+		out = append(out, auditLine{off, text[off : off+end]})
+		off += end + 1
+	}
+	return out
+}
