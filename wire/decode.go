@@ -119,7 +119,7 @@ func (d *decoder) run(r io.Reader) {
 	case len(trimmed) == 0 && len(head) < 8192:
 		d.fail(0, "empty input (only white space)")
 		return
-	case bytes.IndexByte(head, 0) >= 0:
+	case bytes.IndexByte(head, 0) >= 0 && !d.recNULOnLine(head):
 		d.fail(0, "binary data, not JSON (a NUL byte at byte %d)", bytes.IndexByte(head, 0))
 		return
 	case len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[':

@@ -1,0 +1,525 @@
+package wire
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests of the readers of agents' own recordings. Fixtures live in
+// testdata/recordings, written from the shapes each agent records.
+
+const recTDir = "../testdata/recordings"
+
+var (
+	recTKimiCLI  = filepath.Join(recTDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "context.jsonl")
+	recTKimiWire = filepath.Join(recTDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "wire.jsonl")
+	recTCodex    = filepath.Join(recTDir, "codex", "2025", "10", "29", "rollout-2025-10-29T00-59-38-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl")
+)
+
+// recTDecode decodes a path with DecodePath.
+func recTDecode(t *testing.T, path string, opts Options) ([]Request, []error) {
+	t.Helper()
+	var reqs []Request
+	var errs []error
+	for r, err := range DecodePath(path, opts) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, errs
+}
+
+// recTParts lists the part ids of a request's segments in order.
+func recTParts(r Request) []string {
+	var ids []string
+	for _, s := range r.Segments {
+		if len(ids) == 0 || ids[len(ids)-1] != s.Part {
+			ids = append(ids, s.Part)
+		}
+	}
+	return ids
+}
+
+// recTPartText joins the text of the segments cut from one part.
+func recTPartText(r Request, part string) string {
+	var b strings.Builder
+	for _, s := range r.Segments {
+		if s.Part == part {
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
+}
+
+func recTSeg(r Request, part string) Segment {
+	for _, s := range r.Segments {
+		if s.Part == part {
+			return s
+		}
+	}
+	return Segment{}
+}
+
+func recTHasNote(r Request, sub string) bool {
+	for _, n := range r.Notes {
+		if strings.Contains(n, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func recTNoErrors(t *testing.T, errs []error) {
+	t.Helper()
+	for _, err := range errs {
+		t.Errorf("unexpected error: %v", err)
+	}
+}
+
+func TestRecordingKimiCLISession(t *testing.T) {
+	reqs, errs := recTDecode(t, recTKimiCLI, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3 (one per assistant message)", len(reqs))
+	}
+	want := [][]string{
+		{"system[0]", "messages[0]"},
+		{"system[0]", "messages[0]", "messages[1].content[0]", "messages[1].content[1]", "messages[1].tool_calls[0]", "messages[2].content[0]"},
+		{"system[0]", "messages[0]", "messages[1].content[0]", "messages[1].content[1]", "messages[1].tool_calls[0]", "messages[2].content[0]",
+			"messages[3]", "messages[4].content[0]", "messages[4].content[1]"},
+	}
+	lines := []int{4, 7, 12}
+	for i, r := range reqs {
+		if got := recTParts(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != FormatKimiCLI || r.Index != i+1 || r.Line != lines[i] || r.Source != recTKimiCLI {
+			t.Errorf("request %d: format %q index %d line %d source %q", i+1, r.Format, r.Index, r.Line, r.Source)
+		}
+		if !recTHasNote(r, "recording: kimi-cli wire protocol 1.3") || !recTHasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+		if recTHasNote(r, "system prompt not recorded") {
+			t.Errorf("request %d says the system prompt is not recorded, but it is", i+1)
+		}
+	}
+	r := reqs[2]
+	if s := recTSeg(r, "system[0]"); s.Channel != ChannelSystem || !strings.HasPrefix(s.Text, "You are Kimi CLI") {
+		t.Errorf("system part: channel %q text %q", s.Channel, s.Text)
+	}
+	if s := recTSeg(r, "messages[1].content[0]"); s.Kind != KindAssistant || s.Text != "I should run ls." {
+		t.Errorf("think part: kind %q text %q", s.Kind, s.Text)
+	}
+	if s := recTSeg(r, "messages[1].tool_calls[0]"); s.Kind != KindToolCall || s.Label != "Shell" || s.Text != `{"command":"ls"}` {
+		t.Errorf("tool call: kind %q label %q text %q", s.Kind, s.Label, s.Text)
+	}
+	if s := recTSeg(r, "messages[2].content[0]"); s.Kind != KindToolResult || s.Trust != Untrusted || s.Label != "Shell" {
+		t.Errorf("tool result: kind %q trust %q label %q", s.Kind, s.Trust, s.Label)
+	}
+	if got := recTPartText(r, "messages[4].content[1]"); !strings.HasPrefix(got, "[image: image/png") {
+		t.Errorf("image part text %q", got)
+	}
+	if !recTHasNote(r, "1 unknown records skipped (_notification)") {
+		t.Errorf("the unknown _notification line is not counted: %q", r.Notes)
+	}
+	// Requests of one recording share their common prefix, but a later
+	// request's segments never show through an earlier one's.
+	if len(reqs[0].Segments) >= len(reqs[1].Segments) || cap(reqs[0].Segments) != len(reqs[0].Segments) {
+		t.Errorf("request 1 has %d segments (cap %d), request 2 %d", len(reqs[0].Segments), cap(reqs[0].Segments), len(reqs[1].Segments))
+	}
+}
+
+func TestRecordingKimiCLIUsageFromWire(t *testing.T) {
+	reqs, errs := recTDecode(t, recTKimiCLI, Options{})
+	recTNoErrors(t, errs)
+	// The StatusUpdates with token_usage in wire.jsonl, in order; the one in
+	// a SubagentEvent and the one without token_usage are not steps of this
+	// context.
+	want := []*Usage{
+		{InputTokens: 1000 + 200 + 34, CachedTokens: 200, CacheWriteTokens: 34, OutputTokens: 50},
+		{InputTokens: 57 + 1234, CachedTokens: 1234, OutputTokens: 41},
+		{InputTokens: 300 + 1280, CachedTokens: 1280, OutputTokens: 12},
+	}
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Usage == nil || *r.Usage != *want[i] {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingKimiCLIWithoutWire(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context.jsonl")
+	recTCopy(t, recTKimiCLI, path)
+	data := recTRead(t, recTKimiCLI)
+	// Without the first line there is no _system_prompt.
+	_, rest, _ := bytes.Cut(data, []byte("\n"))
+	if err := os.WriteFile(path, rest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Usage != nil || !recTHasNote(r, "no wire.jsonl beside context.jsonl") || !recTHasNote(r, "system prompt not recorded") {
+			t.Errorf("usage %+v notes %q", r.Usage, r.Notes)
+		}
+		if got := recTParts(r); got[0] != "messages[0]" {
+			t.Errorf("parts %q start without the system prompt", got)
+		}
+	}
+}
+
+func TestRecordingKimiCLIWireAlone(t *testing.T) {
+	reqs, errs := recTDecode(t, recTKimiWire, Options{})
+	if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "give the context.jsonl beside it") {
+		t.Fatalf("requests %d errors %v", len(reqs), errs)
+	}
+}
+
+func TestRecordingCodexRollout(t *testing.T) {
+	reqs, errs := recTDecode(t, recTCodex, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3", len(reqs))
+	}
+	base := []string{"system[0]", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]", "messages[3].content[0]"}
+	want := [][]string{
+		base,
+		append(append([]string(nil), base...), "messages[4]", "messages[5]", "messages[6]"),
+		append(append([]string(nil), base...), "messages[4]", "messages[5]", "messages[6]", "messages[7].content[0]", "messages[8].content[0]"),
+	}
+	lines := []int{9, 13, 18}
+	for i, r := range reqs {
+		if got := recTParts(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != FormatCodex || r.Line != lines[i] || r.Model != "gpt-5-codex" {
+			t.Errorf("request %d: format %q line %d model %q", i+1, r.Format, r.Line, r.Model)
+		}
+		if !recTHasNote(r, "recording: codex 0.46.0") || !recTHasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	r := reqs[2]
+	if s := recTSeg(r, "system[0]"); s.Channel != ChannelSystem || s.Trust != Trusted || !strings.HasPrefix(s.Text, "You are Codex") {
+		t.Errorf("base instructions: %+v", s)
+	}
+	if s := recTSeg(r, "messages[0].content[0]"); s.Channel != ChannelSystem || s.Role != "developer" {
+		t.Errorf("developer message: channel %q role %q", s.Channel, s.Role)
+	}
+	if got := recTPartText(r, "messages[4]"); got != "**Reading main.go**" {
+		t.Errorf("reasoning text %q", got)
+	}
+	if s := recTSeg(r, "messages[5]"); s.Kind != KindToolCall || s.Label != "shell" || s.Text != `{"command":["cat","main.go"]}` {
+		t.Errorf("function call: %+v", s)
+	}
+	if s := recTSeg(r, "messages[6]"); s.Kind != KindToolResult || s.Label != "shell" || !strings.Contains(s.Text, `package main`) {
+		t.Errorf("function call output: %+v", s)
+	}
+	if got := recTPartText(r, "messages[8].content[0]"); got != "thanks" {
+		t.Errorf("last user message %q (the ghost snapshot must not take an index)", got)
+	}
+	if !recTHasNote(r, "1 unknown records skipped (future_record)") || !recTHasNote(r, "1 response items not sent or not known skipped (ghost_snapshot)") {
+		t.Errorf("notes %q", r.Notes)
+	}
+}
+
+func TestRecordingCodexUsage(t *testing.T) {
+	reqs, errs := recTDecode(t, recTCodex, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	// last_token_usage of the token_count after each response; the first
+	// token_count (info null) precedes any response; the last response has
+	// none after it.
+	want := []*Usage{
+		{InputTokens: 5000, CachedTokens: 4096, OutputTokens: 120},
+		{InputTokens: 5200, CachedTokens: 4992, OutputTokens: 30},
+		nil,
+	}
+	for i, r := range reqs {
+		if (r.Usage == nil) != (want[i] == nil) || (r.Usage != nil && *r.Usage != *want[i]) {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+	if !recTHasNote(reqs[2], "usage not recorded for this request") {
+		t.Errorf("notes %q", reqs[2].Notes)
+	}
+}
+
+func TestRecordingCodexLegacyTokenCountAndCompaction(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-old.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"id":"x","instructions":"Old instructions.","cli_version":"0.20.0"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","input_tokens":900,"cached_input_tokens":512,"output_tokens":7}}
+{"timestamp":"t","type":"compacted","payload":{"message":"Summary: the user said hi."}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"again"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello again"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	if u := reqs[0].Usage; u == nil || *u != (Usage{InputTokens: 900, CachedTokens: 512, OutputTokens: 7}) {
+		t.Errorf("flat token_count usage %+v", u)
+	}
+	if got := recTPartText(reqs[0], "system[0]"); got != "Old instructions." {
+		t.Errorf("instructions %q", got)
+	}
+	if got, want := recTParts(reqs[1]), []string{"system[0]", "messages[0]", "messages[1].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after compaction parts %q, want %q", got, want)
+	}
+	if got := recTPartText(reqs[1], "messages[0]"); got != "Summary: the user said hi." {
+		t.Errorf("summary %q", got)
+	}
+	if !recTHasNote(reqs[1], "history compacted 1 times") || recTHasNote(reqs[0], "compacted") {
+		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+}
+
+// recTCase is a recording fixture for the malformed-line tests.
+type recTCase struct {
+	name     string
+	path     string
+	format   Format
+	requests int
+	// utf8Line is a line whose text utf8From is corrupted to utf8To.
+	utf8Line           int
+	utf8From, utf8To   string
+	utf8Part, utf8Want string
+}
+
+func recTCases() []recTCase {
+	return []recTCase{
+		{name: "kimi-cli", path: recTKimiCLI, format: FormatKimiCLI, requests: 3,
+			utf8Line: 3, utf8From: "list the files", utf8To: "list the fi\xffles",
+			utf8Part: "messages[0]", utf8Want: "list the fi\uFFFDles"},
+		{name: "codex", path: recTCodex, format: FormatCodex, requests: 3,
+			utf8Line: 5, utf8From: "what is in main.go?", utf8To: "what is in main\xff.go?",
+			utf8Part: "messages[3].content[0]", utf8Want: "what is in main\uFFFD.go?"},
+	}
+}
+
+func recTRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func recTCopy(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, recTRead(t, from), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recTLines splits a fixture into its lines (without newlines).
+func recTLines(b []byte) [][]byte {
+	return bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
+}
+
+func recTJoin(lines [][]byte) []byte {
+	return append(bytes.Join(lines, []byte("\n")), '\n')
+}
+
+func TestRecordingMalformedLines(t *testing.T) {
+	for _, c := range recTCases() {
+		lines := recTLines(recTRead(t, c.path))
+		insert := func(bad []byte) []byte {
+			out := append([][]byte{}, lines[:2]...)
+			out = append(out, bad)
+			return recTJoin(append(out, lines[2:]...))
+		}
+		half := lines[1][:len(lines[1])/2]
+		last := lines[len(lines)-1]
+		variants := []struct {
+			name    string
+			data    []byte
+			line    int
+			msg     string
+			lessReq int // requests lost with the broken line
+		}{
+			{"truncated line in the middle", insert(half), 3, "unexpected end of input", 0},
+			{"invalid JSON in the middle", insert([]byte(`{"type": nope, "role": "user"}`)), 3, "invalid JSON at byte", 0},
+			{"binary line", insert([]byte("\x00\x01\x02\x03PK\x03\x04")), 3, "binary data", 0},
+			{"a JSON array line", insert([]byte(`[1,2,3]`)), 3, "not a record: a JSON array", 0},
+			{"nested too deep", insert([]byte(`{"x":` + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + `}`)), 3, "nested deeper", 0},
+			{"truncated last line", append(recTJoin(lines[:len(lines)-1]), last[:len(last)/2]...), len(lines), "unexpected end of input", 1},
+		}
+		for _, v := range variants {
+			t.Run(c.name+"/"+v.name, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+				if err := os.WriteFile(path, v.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, format := range []Format{FormatAuto, c.format} {
+					reqs, errs := recTDecode(t, path, Options{Format: format})
+					if len(errs) != 1 {
+						t.Fatalf("format %q: got %d errors %v, want 1", format, len(errs), errs)
+					}
+					msg := errs[0].Error()
+					prefix := path + ":" + itoa(v.line) + ": "
+					if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, v.msg) || strings.Contains(msg, "\n") {
+						t.Errorf("format %q: error %q, want one line starting %q containing %q", format, msg, prefix, v.msg)
+					}
+					if len(reqs) != c.requests-v.lessReq {
+						t.Errorf("format %q: %d requests decoded around the broken line, want %d", format, len(reqs), c.requests-v.lessReq)
+					}
+				}
+			})
+		}
+		t.Run(c.name+"/invalid UTF-8", func(t *testing.T) {
+			bad := append([][]byte{}, lines...)
+			bad[c.utf8Line-1] = bytes.Replace(bad[c.utf8Line-1], []byte(c.utf8From), []byte(c.utf8To), 1)
+			if bytes.Equal(bad[c.utf8Line-1], lines[c.utf8Line-1]) {
+				t.Fatalf("fixture line %d has no %q", c.utf8Line, c.utf8From)
+			}
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, recTJoin(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			reqs, errs := recTDecode(t, path, Options{})
+			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), path+":"+itoa(c.utf8Line)+": invalid UTF-8") {
+				t.Fatalf("errors %v", errs)
+			}
+			if len(reqs) != c.requests {
+				t.Fatalf("%d requests, want %d", len(reqs), c.requests)
+			}
+			if got := recTPartText(reqs[len(reqs)-1], c.utf8Part); got != c.utf8Want {
+				t.Errorf("text %q, want %q", got, c.utf8Want)
+			}
+		})
+		t.Run(c.name+"/empty file", func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []Format{FormatAuto, c.format} {
+				reqs, errs := recTDecode(t, path, Options{Format: format})
+				if len(reqs) != 0 || len(errs) != 1 || errs[0].Error() != path+": empty input" {
+					t.Errorf("format %q: %d requests, errors %v", format, len(reqs), errs)
+				}
+			}
+		})
+		t.Run(c.name+"/binary file", func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, []byte("\x7fELF\x02\x01\x01\x00\x00\x00"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			reqs, errs := recTDecode(t, path, Options{Format: c.format})
+			if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "binary data") {
+				t.Errorf("%d requests, errors %v", len(reqs), errs)
+			}
+		})
+	}
+}
+
+func TestRecordingWrongFormatForced(t *testing.T) {
+	for _, c := range recTCases() {
+		for _, other := range recTCases() {
+			if other.format == c.format {
+				continue
+			}
+			reqs, errs := recTDecode(t, c.path, Options{Format: other.format})
+			if len(reqs) != 0 || len(errs) == 0 || !strings.Contains(errs[len(errs)-1].Error(), "not a") {
+				t.Errorf("%s read as %s: %d requests, errors %v", c.name, other.format, len(reqs), errs)
+			}
+		}
+	}
+}
+
+func TestRecordingDetect(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want Format
+	}{
+		{recTKimiCLI, FormatKimiCLI},
+		{recTKimiWire, recKimiCLIWire},
+		{recTCodex, FormatCodex},
+	} {
+		if got := recDetectFile(c.path); got != c.want {
+			t.Errorf("%s: detected %q, want %q", c.path, got, c.want)
+		}
+	}
+	if got := recDetect([]byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}` + "\n")); got != "" {
+		t.Errorf("a request body detected as %q", got)
+	}
+}
+
+func TestRecordingSessionDirectories(t *testing.T) {
+	root := t.TempDir()
+	kimi := filepath.Join(root, "kimi", "3f2a9c", "s1")
+	recTCopy(t, recTKimiCLI, filepath.Join(kimi, "context.jsonl"))
+	recTCopy(t, recTKimiWire, filepath.Join(kimi, "wire.jsonl"))
+	codex := filepath.Join(root, "codex", "2025", "10", "29", "rollout-a.jsonl")
+	recTCopy(t, recTCodex, codex)
+	if err := os.WriteFile(filepath.Join(root, "notes.jsonl"), []byte(`{"hello":"world"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(kimi, "context.jsonl"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(codex, old.Add(time.Hour), old.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+
+	reqs, errs := recTDecode(t, root, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 6 {
+		t.Fatalf("got %d requests, want 6", len(reqs))
+	}
+	// Newest first: the rollout, then the kimi-cli context.
+	for i, r := range reqs {
+		want := codex
+		if i >= 3 {
+			want = filepath.Join(kimi, "context.jsonl")
+		}
+		if r.Source != want || r.Index != i%3+1 {
+			t.Errorf("request %d from %q index %d, want %q index %d", i, r.Source, r.Index, want, i%3+1)
+		}
+	}
+	// The kimi-cli session directory itself; usage still comes from its wire.jsonl.
+	reqs, errs = recTDecode(t, kimi, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CacheWriteTokens != 34 {
+		t.Fatalf("session dir: %d requests, first usage %+v", len(reqs), reqs)
+	}
+	// A format narrows the walk.
+	reqs, _ = recTDecode(t, root, Options{Format: FormatCodex})
+	if len(reqs) != 3 || reqs[0].Format != FormatCodex {
+		t.Errorf("--format codex over the root: %d requests", len(reqs))
+	}
+	// A directory without recordings is one error.
+	empty := t.TempDir()
+	reqs, errs = recTDecode(t, empty, Options{})
+	if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "no agent recordings") {
+		t.Errorf("empty dir: %d requests, errors %v", len(reqs), errs)
+	}
+}
