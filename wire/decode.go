@@ -119,7 +119,7 @@ func (d *decoder) run(r io.Reader) {
 	case len(trimmed) == 0 && len(head) < 8192:
 		d.fail(0, "empty input (only white space)")
 		return
-	case bytes.IndexByte(head, 0) >= 0 && !d.recNULOnLine(head):
+	case bytes.IndexByte(head, 0) >= 0:
 		d.fail(0, "binary data, not JSON (a NUL byte at byte %d)", bytes.IndexByte(head, 0))
 		return
 	case len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[':
@@ -421,13 +421,20 @@ func describeJSONError(err error) string {
 	}
 	var me *json.SemanticError
 	if errors.As(err, &me) {
-		what := "unexpected JSON"
-		if me.JSONKind != 0 {
-			what = "unexpected JSON " + kindName(me.JSONKind)
-		}
 		at := ""
 		if me.JSONPointer != "" {
 			at = " at " + string(me.JSONPointer)
+		}
+		var what string
+		switch {
+		case me.Err != nil && !errors.Is(me.Err, json.ErrUnknownName):
+			what = strings.TrimPrefix(me.Err.Error(), "json: ")
+		case me.JSONKind != 0 && me.GoType != nil:
+			what = "a JSON " + kindName(me.JSONKind) + " where " + decGoKind(me.GoType.Kind().String()) + " belongs"
+		case me.JSONKind != 0:
+			what = "unexpected JSON " + kindName(me.JSONKind)
+		default:
+			what = "unexpected JSON"
 		}
 		return fmt.Sprintf("%s%s (byte %d)", what, at, me.ByteOffset)
 	}
@@ -560,4 +567,21 @@ func decDataURL(what, url string) string {
 		return decMedia(what, mt, len(data))
 	}
 	return decMediaRef(what, url)
+}
+
+// decGoKind names what a Go kind expects in JSON terms.
+func decGoKind(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "struct", "map":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	case "bool":
+		return "a boolean"
+	case "int", "int64", "int32", "uint", "uint64", "float64":
+		return "a number"
+	}
+	return "another kind of value"
 }

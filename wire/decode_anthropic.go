@@ -41,7 +41,7 @@ func (c *decAnthropicContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		_, err := dec.ReadToken()
 		return err
 	default:
-		return fmt.Errorf("content at %s is a JSON %s, want a string or an array of blocks", dec.StackPointer(), kindName(k))
+		return fmt.Errorf("content is a JSON %s, want a string or an array of blocks", kindName(k))
 	}
 }
 
@@ -86,7 +86,7 @@ func (t *decTool) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	if raw.Kind() != '{' {
-		return fmt.Errorf("tool at %s is a JSON %s, want an object", dec.StackPointer(), kindName(raw.Kind()))
+		return fmt.Errorf("tool is a JSON %s, want an object", kindName(raw.Kind()))
 	}
 	var s struct {
 		Name         string         `json:"name"`

@@ -89,7 +89,7 @@ func (c *decChatContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		_, err := dec.ReadToken()
 		return err
 	default:
-		return fmt.Errorf("content at %s is a JSON %s, want a string or an array of parts", dec.StackPointer(), kindName(k))
+		return fmt.Errorf("content is a JSON %s, want a string or an array of parts", kindName(k))
 	}
 }
 

@@ -64,7 +64,7 @@ func (it *decRespItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	if raw.Kind() != '{' {
-		return fmt.Errorf("input item at %s is a JSON %s, want an object", dec.StackPointer(), kindName(raw.Kind()))
+		return fmt.Errorf("input item is a JSON %s, want an object", kindName(raw.Kind()))
 	}
 	type plain decRespItem
 	if err := unmarshal(raw, (*plain)(it)); err != nil {

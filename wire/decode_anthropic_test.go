@@ -1,0 +1,75 @@
+package wire
+
+import "testing"
+
+const decReadFileTool = `{"name":"read_file","description":"Read a file from the workspace.","input_schema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}`
+const decBashTool = `{"name":"bash","description":"Run a shell command.","input_schema":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]},"cache_control":{"type":"ephemeral"}}`
+
+// decAnthropicMessagesParts is what testdata/payloads/anthropic-messages.json
+// holds, part by part.
+var decAnthropicMessagesParts = []decWantPart{
+	{id: "tools[0]", channel: ChannelTools, role: "tool", kind: KindToolSchema, trust: Trusted, name: "read_file", text: decReadFileTool},
+	{id: "tools[1]", channel: ChannelTools, role: "tool", kind: KindToolSchema, trust: Trusted, name: "bash", text: decBashTool, bp: true},
+	{id: "system[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted,
+		text: "You are a coding agent running in a terminal. Follow the host rules below."},
+	{id: "system[1]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted,
+		text: "Never run destructive commands without asking.", bp: true},
+	{id: "messages[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "What does main.go do?"},
+	{id: "messages[1].content[0]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "I should read main.go first."},
+	{id: "messages[1].content[1]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "Let me read it."},
+	{id: "messages[1].content[2]", channel: ChannelMessages, role: "assistant", kind: KindToolCall, trust: TrustModel, name: "read_file", text: `{"path":"main.go"}`},
+	{id: "messages[2].content[0]", channel: ChannelMessages, role: "user", kind: KindToolResult, trust: Untrusted, name: "read_file", text: "package main\n\nfunc main() {}\n"},
+	{id: "messages[2].content[1]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Also check the logo.", bp: true},
+	{id: "messages[3].content[0]", channel: ChannelMessages, role: "assistant", kind: KindToolCall, trust: TrustModel, name: "bash", text: `{"command":"file logo.png"}`},
+	{id: "messages[4].content[0].content[0]", channel: ChannelMessages, role: "user", kind: KindToolResult, trust: Untrusted, name: "bash", text: "logo.png: PNG image data, 1 x 1"},
+	{id: "messages[4].content[0].content[1]", channel: ChannelMessages, role: "user", kind: KindToolResult, trust: Untrusted, name: "bash", text: "[image: image/png, 96 bytes base64]"},
+	{id: "messages[4].content[1]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "[image: image/png, 96 bytes base64]"},
+}
+
+var decAnthropicStringParts = []decWantPart{
+	{id: "system", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "You are a helpful assistant."},
+	{id: "messages[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Hello"},
+	{id: "messages[1]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "Hi! How can I help?"},
+	{id: "messages[2]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Summarise README.md"},
+}
+
+func TestDecodeAnthropic(t *testing.T) {
+	cases := []struct {
+		file  string
+		model string
+		parts []decWantPart
+	}{
+		{"anthropic-messages.json", "claude-sonnet-4-5", decAnthropicMessagesParts},
+		{"anthropic-system-string.json", "claude-haiku-4-5", decAnthropicStringParts},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			reqs, errs := decAll(t, decFixture(c.file), Options{})
+			if len(errs) > 0 || len(reqs) != 1 {
+				t.Fatalf("got %d requests, errors %v; want 1 request", len(reqs), errs)
+			}
+			r := reqs[0]
+			if r.Format != FormatAnthropic || r.Model != c.model || r.Index != 1 || r.Line != 1 || r.Offset != 0 {
+				t.Errorf("format %q model %q index %d line %d offset %d", r.Format, r.Model, r.Index, r.Line, r.Offset)
+			}
+			decCheckParts(t, r, c.parts)
+			decCheckUsage(t, r, nil)
+		})
+	}
+}
+
+// A body whose content is neither a string nor an array is reported with
+// the member it is at.
+func TestDecodeAnthropicBadContent(t *testing.T) {
+	in := `{"model":"claude-x","system":"s","messages":[{"role":"user","content":42}]}`
+	var got []string
+	for _, err := range Decode(stringsReaderDec(in), Options{Source: "x.json", Format: FormatAnthropic}) {
+		if err != nil {
+			got = append(got, err.Error())
+		}
+	}
+	want := "x.json:1: anthropic body: content is a JSON number, want a string or an array of blocks at /messages/0/content (byte 70)"
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("errors %q, want [%q]", got, want)
+	}
+}

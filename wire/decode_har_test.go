@@ -1,0 +1,125 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+)
+
+// capture.har holds, in order: a GET of a web page, an Anthropic streamed
+// request, an OpenAI Chat request with a JSON response, a POST to a
+// telemetry host, a Moonshot streamed request (body base64-encoded), a Gemini
+// streamGenerateContent over SSE, a Responses stream, and an Anthropic
+// count_tokens call. The four non-model entries are ignored.
+func TestDecodeHAR(t *testing.T) {
+	reqs, errs := decAll(t, decFixture("capture.har"), Options{})
+	if len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	want := []struct {
+		format   Format
+		model    string
+		endpoint string
+		usage    *Usage
+		first    decWantPart
+	}{
+		{FormatAnthropic, "claude-haiku-4-5", "https://api.anthropic.com/v1/messages?beta=true",
+			// message_start: input 12, cache write 400, cache read 2048; message_delta: output 57
+			&Usage{InputTokens: 12 + 400 + 2048, CachedTokens: 2048, CacheWriteTokens: 400, OutputTokens: 57},
+			decAnthropicStringParts[0]},
+		{FormatOpenAIChat, "gpt-4.1", "https://api.openai.com/v1/chat/completions",
+			&Usage{InputTokens: 1320, CachedTokens: 1024, OutputTokens: 5},
+			decOpenAIChatParts[0]},
+		{FormatOpenAIChat, "kimi-k2-turbo-preview", "https://api.moonshot.ai/v1/chat/completions",
+			&Usage{InputTokens: 300, CachedTokens: 256, OutputTokens: 2},
+			decWantPart{id: "messages[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "You are Kimi."}},
+		{FormatGemini, "gemini-2.5-flash", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+			// the last chunk's usageMetadata; output counts candidates and thoughts
+			&Usage{InputTokens: 5000, CachedTokens: 4096, OutputTokens: 2 + 10},
+			decWantPart{id: "systemInstruction.parts[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "Be kind."}},
+		{FormatOpenAIResponses, "gpt-5", "https://api.openai.com/v1/responses",
+			&Usage{InputTokens: 2200, CachedTokens: 2048, OutputTokens: 20},
+			decWantPart{id: "instructions", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "Be terse."}},
+	}
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests, want %d", len(reqs), len(want))
+	}
+	prevLine := 0
+	for i, w := range want {
+		r := reqs[i]
+		if r.Format != w.format || r.Model != w.model || r.Endpoint != w.endpoint || r.Index != i+1 {
+			t.Errorf("request %d: format %q model %q endpoint %q index %d", i+1, r.Format, r.Model, r.Endpoint, r.Index)
+		}
+		if r.Line <= prevLine {
+			t.Errorf("request %d: line %d does not follow %d", i+1, r.Line, prevLine)
+		}
+		prevLine = r.Line
+		decCheckUsage(t, r, w.usage)
+		if len(r.Segments) == 0 || r.Segments[0].Part != w.first.id || r.Segments[0].Text != w.first.text {
+			t.Errorf("request %d: first segment %+v, want part %s %q", i+1, r.Segments, w.first.id, w.first.text)
+		}
+	}
+	// The first model entry starts where its object opens in the file.
+	if reqs[0].Segments[0].Channel != ChannelSystem {
+		t.Errorf("channel %s", reqs[0].Segments[0].Channel)
+	}
+}
+
+func TestDecodeHARBadEntries(t *testing.T) {
+	in := `{"log": {"version": "1.2", "entries": [
+  {"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "postData": {"text": "{\"model\": \"gpt\", \"messages\": ["}},
+   "response": {"content": {"text": ""}}},
+  {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages"}, "response": {}},
+  {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "postData": {"text": "%%%", "encoding": "base64"}}, "response": {}},
+  {"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "postData": {"text": "{\"model\":\"ok\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"}},
+   "response": {"content": {"mimeType": "application/json", "text": "{\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":1}}"}}}
+]}}`
+	var got []string
+	var reqs []Request
+	for r, err := range Decode(stringsReaderDec(in), Options{Source: "cap.har"}) {
+		if err != nil {
+			got = append(got, err.Error())
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	want := []string{
+		"cap.har:2: HAR entry 1: request body: invalid JSON at byte 30: unexpected end of input",
+		"cap.har:4: HAR entry 2: POST https://api.anthropic.com/v1/messages has no recorded body",
+		"cap.har:5: HAR entry 3: request body: invalid base64: illegal base64 data at input byte 0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(reqs) != 1 || reqs[0].Model != "ok" || reqs[0].Line != 6 {
+		t.Fatalf("requests %+v, want the one good entry at line 6", reqs)
+	}
+	decCheckUsage(t, reqs[0], &Usage{InputTokens: 7, OutputTokens: 1})
+}
+
+func TestDecodeEndpointFormat(t *testing.T) {
+	cases := []struct {
+		url    string
+		format Format
+		model  string
+		ok     bool
+	}{
+		{"https://api.openai.com/v1/chat/completions", FormatOpenAIChat, "", true},
+		{"https://api.moonshot.cn/v1/chat/completions", FormatOpenAIChat, "", true},
+		{"https://openrouter.ai/api/v1/chat/completions", FormatOpenAIChat, "", true},
+		{"http://localhost:8080/chat/completions", FormatOpenAIChat, "", true},
+		{"https://api.openai.com/v1/responses", FormatOpenAIResponses, "", true},
+		{"https://api.anthropic.com/v1/messages?beta=true", FormatAnthropic, "", true},
+		{"https://api.moonshot.ai/anthropic/v1/messages", FormatAnthropic, "", true},
+		{"https://api.anthropic.com/v1/messages/count_tokens", "", "", false},
+		{"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent", FormatGemini, "gemini-2.5-pro", true},
+		{"https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/google/models/gemini-2.0-flash:streamGenerateContent?alt=sse", FormatGemini, "gemini-2.0-flash", true},
+		{"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:countTokens", "", "", false},
+		{"https://example.com/v1/events", "", "", false},
+	}
+	for _, c := range cases {
+		f, m, ok := EndpointFormat(c.url)
+		if f != c.format || m != c.model || ok != c.ok {
+			t.Errorf("%s: %q %q %v, want %q %q %v", c.url, f, m, ok, c.format, c.model, c.ok)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package wire
+
+import "testing"
+
+const decShellTool = `{"type":"function","name":"shell","description":"Run a command.","parameters":{"type":"object","properties":{"command":{"type":"array","items":{"type":"string"}}},"required":["command"]},"strict":false}`
+
+func TestDecodeOpenAIResponses(t *testing.T) {
+	cases := []struct {
+		file  string
+		model string
+		parts []decWantPart
+	}{
+		{"openai-responses.json", "gpt-5-codex", []decWantPart{
+			{id: "tools[0]", channel: ChannelTools, role: "tool", kind: KindToolSchema, trust: Trusted, name: "shell", text: decShellTool},
+			{id: "instructions", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "You are Codex, a coding agent."},
+			// Codex's permissions message: the classifier may cut it at its tag.
+			{id: "input[0].content[0]", channel: ChannelSystem, role: "developer",
+				text: "<permissions instructions>Sandbox: workspace-write.</permissions instructions>"},
+			{id: "input[1].content[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Run the tests."},
+			{id: "input[2]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "Run go test."},
+			{id: "input[3]", channel: ChannelMessages, role: "assistant", kind: KindToolCall, trust: TrustModel, name: "shell", text: `{"command":["go","test","./..."]}`},
+			{id: "input[4]", channel: ChannelMessages, role: "tool", kind: KindToolResult, trust: Untrusted, name: "shell", text: "ok  \texample.com/app\t0.01s"},
+			{id: "input[5].content[0]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "All tests pass."},
+			{id: "input[6]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Thanks"},
+		}},
+		{"openai-responses-string.json", "gpt-4.1-mini", []decWantPart{
+			{id: "instructions", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "Answer in one word."},
+			{id: "input", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "What colour is the sky?"},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			reqs, errs := decAll(t, decFixture(c.file), Options{})
+			if len(errs) > 0 || len(reqs) != 1 {
+				t.Fatalf("got %d requests, errors %v; want 1 request", len(reqs), errs)
+			}
+			if reqs[0].Format != FormatOpenAIResponses || reqs[0].Model != c.model {
+				t.Errorf("format %q model %q", reqs[0].Format, reqs[0].Model)
+			}
+			decCheckParts(t, reqs[0], c.parts)
+		})
+	}
+}
+
+// Encrypted-only reasoning gets a placeholder; an output given as parts, and
+// items of other types, are kept.
+func TestDecodeOpenAIResponsesItems(t *testing.T) {
+	in := `{"model":"m","input":[
+ {"type":"reasoning","summary":[],"encrypted_content":"abcdef"},
+ {"type":"custom_tool_call","call_id":"k","name":"apply_patch","input":"*** Begin Patch"},
+ {"type":"custom_tool_call_output","call_id":"k","output":[{"type":"input_text","text":"done"}]},
+ {"type":"web_search_call","id":"ws_1","status":"completed"}]}`
+	var reqs []Request
+	for r, err := range Decode(stringsReaderDec(in), Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 1 || reqs[0].Format != FormatOpenAIResponses {
+		t.Fatalf("got %v", reqs)
+	}
+	decCheckParts(t, reqs[0], []decWantPart{
+		{id: "input[0]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "[encrypted reasoning: 6 bytes]"},
+		{id: "input[1]", channel: ChannelMessages, role: "assistant", kind: KindToolCall, trust: TrustModel, name: "apply_patch", text: "*** Begin Patch"},
+		{id: "input[2].output[0]", channel: ChannelMessages, role: "tool", kind: KindToolResult, trust: Untrusted, name: "apply_patch", text: "done"},
+		{id: "input[3]", channel: ChannelMessages, role: "assistant", text: `{"type":"web_search_call","id":"ws_1","status":"completed"}`},
+	})
+}

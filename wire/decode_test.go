@@ -1,0 +1,111 @@
+package wire
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// decFixture is the path of a payload fixture.
+func decFixture(name string) string { return filepath.Join("..", "testdata", "payloads", name) }
+
+// decAll decodes a file and returns its requests and errors.
+func decAll(t *testing.T, path string, opts Options) ([]Request, []error) {
+	t.Helper()
+	var reqs []Request
+	var errs []error
+	for r, err := range DecodePath(path, opts) {
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("%s: error %v is a %T, not a *DecodeError", path, err, err)
+			}
+			errs = append(errs, err)
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, errs
+}
+
+// decWantPart is what one wire part must have become. Kind and Trust are
+// checked only when set (parts that carry envelopes are cut further by the
+// classifier, whose kinds are its own business).
+type decWantPart struct {
+	id      string
+	channel Channel
+	role    string
+	kind    Kind
+	trust   Trust
+	name    string
+	text    string
+	bp      bool
+}
+
+// decCheckParts compares a request's segments, grouped by part, with want.
+func decCheckParts(t *testing.T, r Request, want []decWantPart) {
+	t.Helper()
+	var order []string
+	byPart := map[string][]Segment{}
+	for _, s := range r.Segments {
+		if _, ok := byPart[s.Part]; !ok {
+			order = append(order, s.Part)
+		}
+		byPart[s.Part] = append(byPart[s.Part], s)
+	}
+	var wantIDs []string
+	for _, w := range want {
+		wantIDs = append(wantIDs, w.id)
+	}
+	if strings.Join(order, " ") != strings.Join(wantIDs, " ") {
+		t.Fatalf("%s: parts\n got  %v\n want %v", r.Name(), order, wantIDs)
+	}
+	for _, w := range want {
+		segs := byPart[w.id]
+		var text strings.Builder
+		bp := false
+		for _, s := range segs {
+			text.WriteString(s.Text)
+			bp = bp || s.CacheBreakpoint
+			if s.Channel != w.channel || s.Role != w.role {
+				t.Errorf("%s %s: channel/role %s/%s, want %s/%s", r.Name(), s.ID, s.Channel, s.Role, w.channel, w.role)
+			}
+			if s.Hash != HashText(s.Text) {
+				t.Errorf("%s %s: hash does not match the text", r.Name(), s.ID)
+			}
+		}
+		if text.String() != w.text {
+			t.Errorf("%s %s: text %q, want %q", r.Name(), w.id, text.String(), w.text)
+		}
+		if bp != w.bp {
+			t.Errorf("%s %s: cache breakpoint %v, want %v", r.Name(), w.id, bp, w.bp)
+		}
+		if w.name != "" && segs[0].Label != w.name {
+			t.Errorf("%s %s: name %q, want %q", r.Name(), w.id, segs[0].Label, w.name)
+		}
+		if w.kind != "" {
+			if len(segs) != 1 || segs[0].ID != w.id {
+				t.Errorf("%s %s: cut into %d segments, want the whole part", r.Name(), w.id, len(segs))
+				continue
+			}
+			if segs[0].Kind != w.kind || segs[0].Trust != w.trust {
+				t.Errorf("%s %s: kind/trust %s/%s, want %s/%s", r.Name(), w.id, segs[0].Kind, segs[0].Trust, w.kind, w.trust)
+			}
+		}
+	}
+}
+
+func decCheckUsage(t *testing.T, r Request, want *Usage) {
+	t.Helper()
+	switch {
+	case want == nil && r.Usage != nil:
+		t.Errorf("%s: usage %+v, want none", r.Name(), *r.Usage)
+	case want != nil && r.Usage == nil:
+		t.Errorf("%s: no usage, want %+v", r.Name(), *want)
+	case want != nil && *r.Usage != *want:
+		t.Errorf("%s: usage %+v, want %+v", r.Name(), *r.Usage, *want)
+	}
+}
+
+func stringsReaderDec(s string) *strings.Reader { return strings.NewReader(s) }
