@@ -1,0 +1,665 @@
+// Package assemble builds the wire live from a workspace: Collect reads the
+// workspace into baseline payloads, Bind renders the baseline, host rules and
+// a history into one wire.Request for a layout (legacy: everything in the
+// system prompt; isolated: a byte-stable system prefix, the time and the
+// workspace as request-time user fragments in <untrusted_*> envelopes), and
+// Refresh re-collects and reports what changed.
+//
+// Everything read from a workspace is hostile. Collect reads it only through
+// an fs.FS rooted at the workspace (os.OpenRoot for a directory on disk), so
+// nothing outside the workspace is read; symbolic links are listed, never
+// followed out. Collect never writes.
+package assemble
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits of what Collect reads and lists.
+const (
+	// MaxFileBytes is the most of an AGENTS.md or SKILL.md that is read; the
+	// rest is replaced by the truncation note.
+	MaxFileBytes = 64 << 10
+	// MaxDepth is how deep the directory listings go (1: the top level only).
+	MaxDepth = 3
+	// MaxEntries is the most entries one listing shows.
+	MaxEntries = 200
+	// maxLinkHops bounds the symbolic links followed to reach one file.
+	maxLinkHops = 16
+)
+
+// Dir is a directory as Collect reads it: the absolute path shown on the wire
+// and a file system rooted at it.
+type Dir struct {
+	Path string
+	FS   fs.FS
+}
+
+// Input is what Collect reads.
+type Input struct {
+	// Workspace is the working directory.
+	Workspace Dir
+	// Ancestors are the directories above the workspace up to and including
+	// the repository root, outermost first; only their AGENTS.md is read.
+	Ancestors []Dir
+	// AddDirs are the additional directories (--add-dir).
+	AddDirs []Dir
+	// SkillsDirs hold skills as NAME/SKILL.md (--skills-dir).
+	SkillsDirs []Dir
+	// Now is the time of the request.
+	Now time.Time
+}
+
+// Baseline is the workspace as the agent would send it, before any layout.
+// All text in it is hostile.
+type Baseline struct {
+	Workspace string // absolute path of the working directory
+	Now       time.Time
+	// Listing is the working directory's listing.
+	Listing string
+	// AddDirs are the listings of the additional directories.
+	AddDirs []Listing
+	// AgentsMD is the AGENTS.md chain, outermost first.
+	AgentsMD []File
+	// Skills are the skills found, sorted by name.
+	Skills []Skill
+	// Notes say what could not be read or was cut, for the user.
+	Notes []string
+}
+
+// Listing is the listing of one directory.
+type Listing struct {
+	Path string
+	Text string
+}
+
+// File is one file read for the baseline.
+type File struct {
+	Path string // absolute path
+	Text string // valid UTF-8, capped, with visible notes
+}
+
+// Skill is a skill found under .agents/skills/NAME/SKILL.md or a skills dir.
+type Skill struct {
+	Name        string
+	Description string
+	Dir         string // absolute path of the skill's directory
+	Source      string // "project" (the workspace) or "user" (--skills-dir)
+	Body        string // SKILL.md without its front matter
+}
+
+// OpenDir opens a directory on disk as a Dir rooted at it. The caller closes
+// the returned closer when Collect is done.
+func OpenDir(dir string) (Dir, io.Closer, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Dir{}, nil, fmt.Errorf("%s: no such directory", dir)
+	case err != nil:
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, collOSError(err))
+	case !st.IsDir():
+		return Dir{}, nil, fmt.Errorf("%s: not a directory", dir)
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, collOSError(err))
+	}
+	return Dir{Path: abs, FS: root.FS()}, root, nil
+}
+
+// OpenInput opens a workspace on disk with its AGENTS.md ancestors (up to the
+// directory holding .git, never above it; none when there is no repository),
+// additional directories and skills directories. close releases them all.
+func OpenInput(workspace string, addDirs, skillsDirs []string, now time.Time) (in Input, close func(), err error) {
+	var closers []io.Closer
+	close = func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}
+	open := func(p string) (Dir, error) {
+		d, c, err := OpenDir(p)
+		if err == nil {
+			closers = append(closers, c)
+		}
+		return d, err
+	}
+	in.Now = now
+	if in.Workspace, err = open(workspace); err != nil {
+		close()
+		return Input{}, nil, err
+	}
+	for _, a := range collRepoAncestors(in.Workspace.Path) {
+		d, err := open(a)
+		if err != nil {
+			continue // an unreadable ancestor contributes no AGENTS.md
+		}
+		in.Ancestors = append(in.Ancestors, d)
+	}
+	for _, a := range addDirs {
+		d, err := open(a)
+		if err != nil {
+			close()
+			return Input{}, nil, fmt.Errorf("--add-dir %v", err)
+		}
+		in.AddDirs = append(in.AddDirs, d)
+	}
+	for _, s := range skillsDirs {
+		d, err := open(s)
+		if err != nil {
+			close()
+			return Input{}, nil, fmt.Errorf("--skills-dir %v", err)
+		}
+		in.SkillsDirs = append(in.SkillsDirs, d)
+	}
+	return in, close, nil
+}
+
+// collRepoAncestors lists the directories above ws up to the repository root
+// (the nearest directory holding .git), outermost first. Outside a repository
+// the chain is the workspace alone, so it returns nothing.
+func collRepoAncestors(ws string) []string {
+	if _, err := os.Lstat(filepath.Join(ws, ".git")); err == nil {
+		return nil
+	}
+	var up []string
+	for d := filepath.Dir(ws); ; d = filepath.Dir(d) {
+		up = append(up, d)
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			slices.Reverse(up)
+			return up
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// Collect reads the baseline. Problems with single files become visible notes
+// in the payload and in Notes; only an unusable workspace is an error.
+func Collect(in Input) (*Baseline, error) {
+	if in.Workspace.FS == nil {
+		return nil, errors.New("no workspace")
+	}
+	if _, err := fs.ReadDir(in.Workspace.FS, "."); err != nil {
+		return nil, fmt.Errorf("%s: %v", in.Workspace.Path, collOSError(err))
+	}
+	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now}
+	c := &collector{b: b}
+	b.Listing = c.listing(in.Workspace, true)
+	for _, d := range in.AddDirs {
+		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d, false)})
+	}
+	for _, d := range in.Ancestors {
+		c.agentsMD(d)
+	}
+	c.agentsMD(in.Workspace)
+	c.skills(in.Workspace, ".agents/skills", "project")
+	for _, d := range in.SkillsDirs {
+		c.skills(d, ".", "user")
+	}
+	slices.SortStableFunc(b.Skills, func(x, y Skill) int { return strings.Compare(x.Name, y.Name) })
+	return b, nil
+}
+
+type collector struct{ b *Baseline }
+
+func (c *collector) note(format string, args ...any) {
+	c.b.Notes = append(c.b.Notes, fmt.Sprintf(format, args...))
+}
+
+// agentsMD reads AGENTS.md (or agents.md) in the top of d.
+func (c *collector) agentsMD(d Dir) {
+	for _, name := range []string{"AGENTS.md", "agents.md"} {
+		if _, err := fs.Lstat(d.FS, name); err != nil {
+			continue
+		}
+		full := collJoin(d.Path, name)
+		text, _ := c.readFile(d, name, full)
+		c.b.AgentsMD = append(c.b.AgentsMD, File{Path: full, Text: text})
+		return
+	}
+}
+
+// readFile reads a text file of d for the baseline: symbolic links are
+// followed only while they stay inside d, the size is capped, binary data
+// is not shown, invalid UTF-8 becomes U+FFFD. Every such change leaves a
+// visible note in the text. ok is false when nothing could be read.
+func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
+	real, err := collResolve(d.FS, name)
+	if err != nil {
+		c.note("%s: %v", full, err)
+		return fmt.Sprintf("[wirelens: not read: %v]\n", err), false
+	}
+	f, err := d.FS.Open(real)
+	if err != nil {
+		c.note("%s: %v", full, collOSError(err))
+		return fmt.Sprintf("[wirelens: not read: %v]\n", collOSError(err)), false
+	}
+	defer f.Close()
+	st, stErr := f.Stat()
+	if stErr == nil && !st.Mode().IsRegular() {
+		c.note("%s: not a regular file", full)
+		return "[wirelens: not read: not a regular file]\n", false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		c.note("%s: %v", full, collOSError(err))
+		return fmt.Sprintf("[wirelens: not read: %v]\n", collOSError(err)), false
+	}
+	size := int64(len(data))
+	if stErr == nil && st.Size() > size {
+		size = st.Size()
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		c.note("%s: binary data (a NUL byte at byte %d), not shown", full, i)
+		return fmt.Sprintf("[wirelens: binary file, NUL byte at byte %d]\n%s\n", i, TruncationNote(size)), true
+	}
+	cut := int64(0)
+	if len(data) > MaxFileBytes {
+		keep := MaxFileBytes
+		for keep > 0 && !utf8.RuneStart(data[keep]) {
+			keep--
+		}
+		data = data[:keep]
+		cut = size - int64(keep)
+		c.note("%s: %d bytes, only the first %d shown", full, size, keep)
+	}
+	text = string(data)
+	if !utf8.ValidString(text) {
+		n := collInvalidCount(data)
+		text = strings.ToValidUTF8(text, "\uFFFD")
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += fmt.Sprintf("[wirelens: invalid UTF-8, %d bytes replaced with U+FFFD]\n", n)
+		c.note("%s: invalid UTF-8, %d bytes replaced with U+FFFD", full, n)
+	}
+	if cut > 0 {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += TruncationNote(cut) + "\n"
+	}
+	return text, true
+}
+
+// TruncationNote is the line that stands where text was cut.
+func TruncationNote(n int64) string {
+	return fmt.Sprintf("[wirelens: truncated, %d bytes not shown]", n)
+}
+
+// collInvalidCount counts the bytes of data that are not UTF-8.
+func collInvalidCount(data []byte) int {
+	n := 0
+	for i := 0; i < len(data); {
+		r, w := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && w <= 1 {
+			n++
+		}
+		i += w
+	}
+	return n
+}
+
+var (
+	errOutside = errors.New("symbolic link points outside the directory, not followed")
+	errLoop    = errors.New("too many symbolic links (a loop?), not followed")
+)
+
+// collResolve follows the symbolic links of name inside fsys, refusing any
+// that leave it and giving up after maxLinkHops.
+func collResolve(fsys fs.FS, name string) (string, error) {
+	for hop := 0; hop <= maxLinkHops; hop++ {
+		fi, err := fs.Lstat(fsys, name)
+		if err != nil {
+			return "", errors.New(collOSError(err))
+		}
+		if fi.Mode().Type() != fs.ModeSymlink {
+			return name, nil
+		}
+		target, err := fs.ReadLink(fsys, name)
+		if err != nil {
+			return "", errors.New(collOSError(err))
+		}
+		target = filepath.ToSlash(target)
+		if path.IsAbs(target) || filepath.IsAbs(target) {
+			return "", errOutside
+		}
+		next := path.Join(path.Dir(name), target)
+		if !fs.ValidPath(next) {
+			return "", errOutside
+		}
+		name = next
+	}
+	return "", errLoop
+}
+
+// collJoin joins a display path and a slash-separated name.
+func collJoin(dir, name string) string {
+	if name == "." || name == "" {
+		return dir
+	}
+	if strings.HasSuffix(dir, "/") {
+		return dir + name
+	}
+	return dir + "/" + name
+}
+
+// collOSError is the reason of an I/O error without the path.
+func collOSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	}
+	return err.Error()
+}
+
+// listing lists d: sorted, at most MaxDepth deep and MaxEntries long, with
+// .git (and, for the workspace, what the root .gitignore ignores) skipped.
+// Symbolic links are shown as "name -> target" and never entered.
+func (c *collector) listing(d Dir, workspace bool) string {
+	l := &collLister{c: c, d: d}
+	if workspace {
+		l.ignore = collReadGitignore(d.FS)
+	}
+	l.walk(".", 0)
+	if l.cut > 0 {
+		fmt.Fprintf(&l.out, "[wirelens: listing cut, %d more entries not shown]\n", l.cut)
+		c.note("%s: listing cut at %d entries", d.Path, MaxEntries)
+	}
+	if l.deep {
+		fmt.Fprintf(&l.out, "[wirelens: directories deeper than %d levels not listed]\n", MaxDepth)
+	}
+	return l.out.String()
+}
+
+type collLister struct {
+	c      *collector
+	d      Dir
+	ignore []collIgnoreRule
+	out    strings.Builder
+	n      int  // entries written
+	cut    int  // entries not written
+	deep   bool // some directory was not entered for depth
+}
+
+func (l *collLister) walk(dir string, depth int) {
+	ents, err := fs.ReadDir(l.d.FS, dir)
+	indent := strings.Repeat("  ", depth)
+	if err != nil && len(ents) == 0 {
+		fmt.Fprintf(&l.out, "%s[wirelens: not listed: %s]\n", indent, collOSError(err))
+		l.c.note("%s: not listed: %s", collJoin(l.d.Path, dir), collOSError(err))
+		return
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, e := range ents {
+		name := e.Name()
+		rel := name
+		if dir != "." {
+			rel = dir + "/" + name
+		}
+		isDir := e.IsDir()
+		if name == ".git" || collIgnored(l.ignore, rel, isDir) {
+			continue
+		}
+		if l.n >= MaxEntries {
+			l.cut++
+			continue
+		}
+		l.n++
+		shown := collShowName(name)
+		if shown != name {
+			l.c.note("%s: a name that is not plain text (shown escaped)", collJoin(l.d.Path, dir))
+		}
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := fs.ReadLink(l.d.FS, rel)
+			if err != nil {
+				target = "[wirelens: unreadable link]"
+			}
+			fmt.Fprintf(&l.out, "%s%s -> %s\n", indent, shown, collShowName(target))
+		case isDir:
+			fmt.Fprintf(&l.out, "%s%s/\n", indent, shown)
+			if depth+1 < MaxDepth {
+				l.walk(rel, depth+1)
+			} else if sub, err := fs.ReadDir(l.d.FS, rel); err == nil && len(sub) > 0 {
+				l.deep = true
+			}
+		default:
+			fmt.Fprintf(&l.out, "%s%s\n", indent, shown)
+		}
+	}
+}
+
+// collShowName makes a file name one line of valid UTF-8: line breaks and
+// tabs are written as \n, \r, \t, invalid bytes become U+FFFD. Other hostile
+// code points stay for the envelope sanitiser (the legacy layout shows them
+// raw, as agents did).
+func collShowName(name string) string {
+	if utf8.ValidString(name) && !strings.ContainsAny(name, "\n\r\t") {
+		return name
+	}
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(name)
+}
+
+// collIgnoreRule is one line of a .gitignore.
+type collIgnoreRule struct {
+	pattern  string // without the leading "!" "/" and trailing "/"
+	negate   bool
+	dirOnly  bool
+	anchored bool // contains a slash: matched against the whole path
+}
+
+// collReadGitignore reads the workspace's root .gitignore (small, never
+// followed through a link out of the workspace).
+func collReadGitignore(fsys fs.FS) []collIgnoreRule {
+	real, err := collResolve(fsys, ".gitignore")
+	if err != nil {
+		return nil
+	}
+	f, err := fsys.Open(real)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, 256<<10))
+	var rules []collIgnoreRule
+	for line := range strings.SplitSeq(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimRight(line, " ")
+		var r collIgnoreRule
+		if strings.HasPrefix(line, "!") {
+			r.negate = true
+			line = line[1:]
+		} else if strings.HasPrefix(line, `\`) {
+			line = line[1:]
+		}
+		if strings.HasSuffix(line, "/") {
+			r.dirOnly = true
+			line = strings.TrimRight(line, "/")
+		}
+		if strings.Contains(line, "/") {
+			r.anchored = true
+			line = strings.TrimPrefix(line, "/")
+		}
+		if line == "" {
+			continue
+		}
+		r.pattern = line
+		rules = append(rules, r)
+	}
+	return rules
+}
+
+// collIgnored applies the rules to a slash path; the last match wins.
+func collIgnored(rules []collIgnoreRule, rel string, isDir bool) bool {
+	ignored := false
+	for _, r := range rules {
+		if r.dirOnly && !isDir {
+			continue
+		}
+		var m bool
+		if r.anchored {
+			m = collGlob(r.pattern, rel)
+		} else {
+			m = collGlob(r.pattern, path.Base(rel))
+		}
+		if m {
+			ignored = !r.negate
+		}
+	}
+	return ignored
+}
+
+// collGlob matches a gitignore pattern (with ** for any number of
+// directories) against a slash path.
+func collGlob(pattern, name string) bool {
+	if !strings.Contains(pattern, "**") {
+		ok, err := path.Match(pattern, name)
+		return err == nil && ok
+	}
+	pp := strings.Split(pattern, "/")
+	np := strings.Split(name, "/")
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		if i == len(pp) {
+			return j == len(np)
+		}
+		if pp[i] == "**" {
+			for k := j; k <= len(np); k++ {
+				if match(i+1, k) {
+					return true
+				}
+			}
+			return false
+		}
+		if j == len(np) {
+			return false
+		}
+		ok, err := path.Match(pp[i], np[j])
+		return err == nil && ok && match(i+1, j+1)
+	}
+	return match(0, 0)
+}
+
+// skills finds NAME/SKILL.md under dir of d.
+func (c *collector) skills(d Dir, dir, source string) {
+	ents, err := fs.ReadDir(d.FS, dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.note("%s: skills not read: %s", collJoin(d.Path, dir), collOSError(err))
+		}
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue // a symlinked skill directory is not followed
+		}
+		rel := path.Join(dir, e.Name(), "SKILL.md")
+		if _, err := fs.Lstat(d.FS, rel); err != nil {
+			continue
+		}
+		full := collJoin(d.Path, rel)
+		text, ok := c.readFile(d, rel, full)
+		if !ok {
+			continue
+		}
+		name, desc, body := ParseSkill(text)
+		if name == "" {
+			name = collShowName(e.Name())
+		}
+		c.b.Skills = append(c.b.Skills, Skill{Name: name, Description: desc,
+			Dir: collJoin(d.Path, path.Join(dir, e.Name())), Source: source, Body: body})
+	}
+}
+
+// ParseSkill reads the name and description of a SKILL.md's front matter
+// (simple "key: value" lines, quoted or not, with ">" and "|" blocks) and
+// returns the body after it.
+func ParseSkill(text string) (name, desc, body string) {
+	t := strings.TrimPrefix(text, "\uFEFF")
+	if !strings.HasPrefix(t, "---\n") && !strings.HasPrefix(t, "---\r\n") {
+		return "", "", text
+	}
+	lines := strings.SplitAfter(t, "\n")
+	end := -1
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimRight(lines[i], "\r\n") == "---" {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return "", "", text
+	}
+	fields := map[string]string{}
+	for i := 1; i < end; i++ {
+		l := strings.TrimRight(lines[i], "\r\n")
+		if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+			continue
+		}
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		k = strings.TrimSpace(k)
+		v = strings.TrimSpace(v)
+		if v == ">" || v == "|" || v == ">-" || v == "|-" {
+			var parts []string
+			for i+1 < end {
+				nl := strings.TrimRight(lines[i+1], "\r\n")
+				if nl != "" && nl[0] != ' ' && nl[0] != '\t' {
+					break
+				}
+				parts = append(parts, strings.TrimSpace(nl))
+				i++
+			}
+			sep := " "
+			if v[0] == '|' {
+				sep = "\n"
+			}
+			v = strings.TrimSpace(strings.Join(parts, sep))
+		} else if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+			q := v[0]
+			v = v[1 : len(v)-1]
+			if q == '"' {
+				v = strings.NewReplacer(`\"`, `"`, `\\`, `\`, `\n`, "\n", `\t`, "\t").Replace(v)
+			} else {
+				v = strings.ReplaceAll(v, "''", "'")
+			}
+		}
+		fields[k] = v
+	}
+	body = strings.TrimLeft(strings.Join(lines[end+1:], ""), "\r\n")
+	return fields["name"], fields["description"], body
+}

@@ -1,0 +1,227 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Draft is a request of text blocks before it is put on the wire: system
+// blocks and messages. The assemble package builds one and turns it into a
+// Request with Draft.Request, so that its parts get exactly the ids a decoder
+// of the chosen format gives the encoded body.
+type Draft struct {
+	Model    string
+	System   []DraftBlock
+	Messages []DraftMessage
+}
+
+// DraftMessage is one message of text blocks.
+type DraftMessage struct {
+	Role   string // user or assistant
+	Blocks []DraftBlock
+}
+
+// DraftBlock is one text block.
+type DraftBlock struct {
+	Text string
+	// CacheBreakpoint asks for an explicit cache breakpoint after the block
+	// (Anthropic cache_control; other formats have none).
+	CacheBreakpoint bool
+}
+
+// EncodeFormats are the formats Encode writes.
+var EncodeFormats = []Format{FormatAnthropic, FormatOpenAIChat, FormatOpenAIResponses, FormatGemini}
+
+// encoder writes one format.
+type encoder struct {
+	// normalise, when set, reshapes a draft to what the format can carry.
+	normalise func(d Draft) Draft
+	// ids names the parts of a draft as the format's decoder names them.
+	ids func(d *Draft) (system []string, messages [][]string)
+	// body is the JSON value of the request.
+	body func(d *Draft) any
+}
+
+var encoders = map[Format]encoder{}
+
+// For returns d as the format api can carry it (Responses joins the system
+// blocks into one instructions string; the others keep d as it is).
+func (d Draft) For(api Format) (Draft, error) {
+	enc, ok := encoders[api]
+	if !ok {
+		return Draft{}, encUnknown(api)
+	}
+	if enc.normalise != nil {
+		d = enc.normalise(d)
+	}
+	return d, nil
+}
+
+// PartIDs returns the ids the parts of d.For(api) get on the wire of api:
+// one per system block, and one per block of each message.
+func (d Draft) PartIDs(api Format) (system []string, messages [][]string, err error) {
+	d, err = d.For(api)
+	if err != nil {
+		return nil, nil, err
+	}
+	system, messages = encoders[api].ids(&d)
+	return system, messages, nil
+}
+
+// Request builds the Request of d.For(api) for api through a Builder, so
+// that its segments are classified exactly like decoded ones.
+func (d Draft) Request(api Format, in *Interner) (Request, error) {
+	d, err := d.For(api)
+	if err != nil {
+		return Request{}, err
+	}
+	sys, msgs, _ := d.PartIDs(api)
+	b := &Builder{Req: &Request{Format: api, Model: d.Model, Offset: -1}, In: in}
+	for i, blk := range d.System {
+		b.Add(Part{ID: sys[i], Channel: ChannelSystem, Role: "system", Type: "text", Text: blk.Text,
+			CacheBreakpoint: blk.CacheBreakpoint && api == FormatAnthropic})
+	}
+	for i, m := range d.Messages {
+		role := encRole(api, m.Role)
+		for j, blk := range m.Blocks {
+			b.Add(Part{ID: msgs[i][j], Channel: ChannelMessages, Role: role, Type: "text", Text: blk.Text,
+				CacheBreakpoint: blk.CacheBreakpoint && api == FormatAnthropic})
+		}
+	}
+	return *b.Req, nil
+}
+
+// encRole is the wire name of a role in api.
+func encRole(api Format, role string) string {
+	if api == FormatGemini && role == "assistant" {
+		return "model"
+	}
+	if api != FormatGemini && role == "model" {
+		return "assistant"
+	}
+	return role
+}
+
+// Encode writes r as the JSON body of api: indented, deterministic (the same
+// request gives the same bytes), and safe to print: every hazardous code
+// point wire.ScanHazards finds is written as a \u escape, never raw.
+//
+// It encodes text: system text and user and assistant messages. Tool
+// definitions, tool calls and results, reasoning and media are not encoded
+// (an error says so).
+func Encode(r Request, api Format) ([]byte, error) {
+	enc, ok := encoders[api]
+	if !ok {
+		return nil, encUnknown(api)
+	}
+	d, err := DraftOf(r)
+	if err != nil {
+		return nil, err
+	}
+	if enc.normalise != nil {
+		d = enc.normalise(d)
+	}
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetIndent("", "  ")
+	e.SetEscapeHTML(false)
+	if err := e.Encode(enc.body(&d)); err != nil {
+		return nil, err
+	}
+	return encEscapeHazards(buf.Bytes()), nil
+}
+
+func encUnknown(api Format) error {
+	var names []string
+	for _, f := range EncodeFormats {
+		names = append(names, string(f))
+	}
+	return fmt.Errorf("cannot encode %q (known: %s)", api, strings.Join(names, ", "))
+}
+
+// DraftOf regroups a request's segments into a draft: the segments of one
+// part are joined back into its text, system-channel parts become system
+// blocks, and message parts are grouped into messages by the id they share
+// before the first "." ("messages[3]" of "messages[3].content[1]").
+func DraftOf(r Request) (Draft, error) {
+	d := Draft{Model: r.Model}
+	lastMsg := ""
+	for i := 0; i < len(r.Segments); {
+		s := r.Segments[i]
+		var text strings.Builder
+		bp := false
+		j := i
+		for ; j < len(r.Segments) && r.Segments[j].Part == s.Part && r.Segments[j].Channel == s.Channel; j++ {
+			text.WriteString(r.Segments[j].Text)
+			bp = bp || r.Segments[j].CacheBreakpoint
+		}
+		i = j
+		switch s.Kind {
+		case KindToolSchema, KindToolCall, KindToolResult:
+			return Draft{}, fmt.Errorf("%s: cannot encode a %s segment (only text is encoded)", s.ID, s.Kind)
+		}
+		blk := DraftBlock{Text: text.String(), CacheBreakpoint: bp}
+		if s.Channel == ChannelTools {
+			return Draft{}, fmt.Errorf("%s: cannot encode tool definitions (only text is encoded)", s.ID)
+		}
+		if s.Channel == ChannelSystem {
+			d.System = append(d.System, blk)
+			lastMsg = ""
+			continue
+		}
+		key, _, _ := strings.Cut(s.Part, ".")
+		role := s.Role
+		if role == "model" {
+			role = "assistant"
+		}
+		if role != "user" && role != "assistant" {
+			return Draft{}, fmt.Errorf("%s: cannot encode a message of role %q (only user and assistant text)", s.ID, s.Role)
+		}
+		if key != lastMsg || len(d.Messages) == 0 || d.Messages[len(d.Messages)-1].Role != role {
+			d.Messages = append(d.Messages, DraftMessage{Role: role})
+			lastMsg = key
+		}
+		m := &d.Messages[len(d.Messages)-1]
+		m.Blocks = append(m.Blocks, blk)
+	}
+	return d, nil
+}
+
+// encEscapeHazards rewrites every hazard ScanHazards finds in a JSON text as
+// \u escapes. JSON structure is ASCII and encoding/json already escapes the
+// C0 controls, so what is left are code points inside strings.
+func encEscapeHazards(b []byte) []byte {
+	s := string(b)
+	hz := ScanHazards(s)
+	if len(hz) == 0 {
+		return b
+	}
+	var out bytes.Buffer
+	out.Grow(len(b) + len(hz)*12)
+	last := 0
+	for _, h := range hz {
+		out.WriteString(s[last:h.Offset])
+		seg := s[h.Offset : h.Offset+h.Len]
+		for i := 0; i < len(seg); {
+			r, n := utf8.DecodeRuneInString(seg[i:])
+			if r == utf8.RuneError && n <= 1 {
+				r = utf8.RuneError // invalid bytes cannot be in a JSON string
+			}
+			if r < 0x80 && r >= 0x20 && r != 0x7f {
+				out.WriteRune(r) // the printable tail of an escape sequence
+			} else if r > 0xFFFF {
+				r -= 0x10000
+				fmt.Fprintf(&out, `\u%04x\u%04x`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
+			} else {
+				fmt.Fprintf(&out, `\u%04x`, r)
+			}
+			i += n
+		}
+		last = h.Offset + h.Len
+	}
+	out.WriteString(s[last:])
+	return out.Bytes()
+}
