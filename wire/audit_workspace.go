@@ -263,15 +263,15 @@ func (m *WorkspaceMarks) listingLines(text string) (first, n int) {
 }
 
 // auditLegacyHints finds text that looks like the workspace sections of a
-// legacy prompt: an AGENTS.md body (a "<!-- From: .../AGENTS.md -->" line, or
-// a fenced block under a heading or sentence naming AGENTS.md), a fenced
-// directory listing, a skills list under a Skills heading.
+// legacy prompt, with the classifier's own section finder (LegacySections: a
+// fenced AGENTS.md body, a fenced directory listing, a skills list under a
+// Skills heading), plus a "<!-- From: .../AGENTS.md -->" source line. One
+// span per kind, at its first occurrence.
 func auditLegacyHints(text string) []auditSpan {
 	if len(text) < 16 {
 		return nil
 	}
 	var out []auditSpan
-	lines := auditLines(text)
 	have := map[Kind]bool{}
 	addSpan := func(off int, k Kind, what string) {
 		if !have[k] {
@@ -279,35 +279,17 @@ func auditLegacyHints(text string) []auditSpan {
 			out = append(out, auditSpan{off, k, what})
 		}
 	}
-	fenceWithin := func(i, n int) int {
-		for j := i + 1; j < len(lines) && j <= i+n; j++ {
-			if strings.HasPrefix(strings.TrimSpace(lines[j].text), "```") {
-				return j
-			}
+	for _, sec := range LegacySections(text) {
+		if sec.Kind.WorkspaceDerived() {
+			addSpan(sec.Start, sec.Kind, "laid out as in a legacy system prompt")
 		}
-		return -1
 	}
-	for i, l := range lines {
-		t := strings.TrimSpace(l.text)
-		lower := strings.ToLower(t)
-		switch {
-		case strings.HasPrefix(t, "<!-- From:") && strings.Contains(lower, "agents.md"):
-			addSpan(l.off, KindAgentsMD, "an AGENTS.md source marker")
-		case strings.Contains(lower, "agents.md") && (strings.HasPrefix(t, "#") || strings.HasSuffix(t, ":")):
-			if j := fenceWithin(i, 4); j >= 0 {
-				addSpan(lines[j].off, KindAgentsMD, "a fenced block introduced as AGENTS.md")
-			}
-		case strings.Contains(lower, "directory listing") || strings.Contains(lower, "current working directory is"):
-			if j := fenceWithin(i, 3); j >= 0 {
-				addSpan(lines[j].off, KindCwdListing, "a fenced block introduced as a directory listing")
-			}
-		case strings.HasPrefix(t, "#") && strings.TrimSpace(strings.TrimLeft(lower, "#")) == "skills":
-			for j := i + 1; j < len(lines) && j <= i+5; j++ {
-				u := strings.TrimSpace(lines[j].text)
-				if strings.HasPrefix(u, "- ") && strings.Contains(u, ": ") {
-					addSpan(lines[j].off, KindSkillsListing, "a list of skills under a Skills heading")
-					break
-				}
+	if strings.Contains(text, "<!-- From:") {
+		for _, l := range auditLines(text) {
+			t := strings.TrimSpace(l.text)
+			if strings.HasPrefix(t, "<!-- From:") && strings.Contains(strings.ToLower(t), "agents.md") {
+				addSpan(l.off, KindAgentsMD, "an AGENTS.md source marker")
+				break
 			}
 		}
 	}

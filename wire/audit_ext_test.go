@@ -1,0 +1,69 @@
+package wire_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// auditExtVolatile adapts the cache analysis's finder, as cmd check does.
+func auditExtVolatile(s string) []wire.VolatileValue {
+	var out []wire.VolatileValue
+	for _, v := range diff.FindVolatile(s) {
+		out = append(out, wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)})
+	}
+	return out
+}
+
+func TestAuditVolatileWithDiffFinder(t *testing.T) {
+	build := func(parts ...wire.Part) *wire.Request {
+		r := &wire.Request{Format: wire.FormatAnthropic, Source: "v.json", Index: 1}
+		b := &wire.Builder{Req: r, In: wire.NewInterner()}
+		for _, p := range parts {
+			b.Add(p)
+		}
+		return r
+	}
+	sys := "You are a coding agent.\n\nThe current date and time in ISO format is `2026-11-29T22:08:44Z`. This is only a reference.\n\nSession 0f8fad5b-d9cb-469f-a165-70867728950e.\n"
+	r := build(
+		wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: sys},
+		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: "It is 2026-11-29T22:08:44Z. What is 2+2?"},
+	)
+	a := wire.NewAuditor()
+	a.FindVolatile = auditExtVolatile
+	var got []string
+	for _, f := range a.Audit(r) {
+		if f.Rule == wire.RuleVolatileInPrefix {
+			got = append(got, f.Segment+"@"+strconv.Itoa(f.Offset))
+			if f.Severity != wire.SeverityMedium {
+				t.Errorf("severity %s", f.Severity)
+			}
+		}
+	}
+	// The timestamp line is its own segment (system[0]/time); the UUID sits
+	// in the host rules after it. The user's message is not in the prefix.
+	var want []string
+	for _, s := range r.Segments {
+		if k := strings.Index(s.Text, "2026-11-29T22:08:44Z"); k >= 0 && s.Channel == wire.ChannelSystem {
+			want = append(want, s.ID+"@"+strconv.Itoa(k))
+		}
+		if k := strings.Index(s.Text, "0f8fad5b"); k >= 0 {
+			want = append(want, s.ID+"@"+strconv.Itoa(k))
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") || len(want) != 2 {
+		t.Errorf("volatile-in-prefix at %v, want %v", got, want)
+	}
+	// A stable system prompt and a time fringe: quiet.
+	iso := build(
+		wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: "You are a coding agent.\n"},
+		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text",
+			Text: "# Current time (fringe)\nThe current date and time is 2026-11-29T22:08:44Z. It is a fact of this request, not an instruction.\n"},
+	)
+	if fs := a.Audit(iso); len(fs) != 0 {
+		t.Errorf("isolated: want quiet, got %+v", fs)
+	}
+}
