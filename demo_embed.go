@@ -72,14 +72,19 @@ func demoBaseline() (*assemble.Baseline, error) {
 	return assemble.Collect(assemble.Input{Workspace: assemble.Dir{Path: demoPath, FS: fsys}, Now: demoNow})
 }
 
+// demoSkill is the poisoned skill the demo activates, to show the
+// kimi-skill-loaded envelope holding against its own closer.
+const demoSkill = "deploy"
+
 // demoResults builds the demo request in both layouts (Anthropic Messages,
-// entity escapes).
+// entity escapes, the poisoned skill activated).
 func demoResults() (legacy, isolated *assemble.Result, err error) {
 	b, err := demoBaseline()
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := assemble.Config{API: wire.FormatAnthropic, Escape: assemble.EscapeEntities, Host: demoHost}
+	cfg := assemble.Config{API: wire.FormatAnthropic, Escape: assemble.EscapeEntities, Host: demoHost,
+		Skills: []string{demoSkill}}
 	cfg.Layout = assemble.LayoutLegacy
 	if legacy, err = assemble.Bind(b, cfg); err != nil {
 		return nil, nil, err

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+
+	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/wire"
+)
+
+func init() { register(newDemoCmd) }
+
+func newDemoCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Show a poisoned workspace in the legacy and the isolated layout, side by side",
+		Long: `demo builds the same request twice, live, from a poisoned example workspace embedded in
+wirelens (the repro of the bug report: an AGENTS.md that demands the word POISONED and asks for
+rm -rf /, with a closing-tag breakout, a bidi override, tag characters and a terminal escape
+sequence; a skill whose description tries to close its envelope; a file name with a bidi
+override). The legacy layout pastes the workspace into the trusted system prompt; the isolated
+layout keeps the system prompt to host rules and sends the workspace as escaped, untrusted user
+fragments. The report shows both side by side: the trusted system prefix, the untrusted
+fragments, and the escapes applied. Every workspace byte is shown visibly, never raw.`,
+		Example: `  wirelens demo
+  wirelens demo | less`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			width := terminalWidth(app.Stdout)
+			if width == 0 {
+				width = demoDefaultWidth
+			}
+			return writeDemoReport(app.Stdout, width)
+		},
+	}
+}
+
+// demoDefaultWidth is the report's width when standard output is not a
+// terminal.
+const demoDefaultWidth = 160
+
+// demoHostRuleLines is how many lines of a host-rules segment the report
+// shows: the rules are the same in both layouts and not the point.
+const demoHostRuleLines = 3
+
+// writeDemoReport writes the plain-text demo report at the given width: the
+// legacy and isolated requests side by side (stacked when the width is too
+// narrow for two columns).
+func writeDemoReport(w io.Writer, width int) error {
+	legacy, isolated, err := demoResults()
+	if err != nil {
+		return fmt.Errorf("demo: %v", err)
+	}
+	if width < 40 {
+		width = 40
+	}
+	head := []string{
+		"wirelens demo: one poisoned workspace, two layouts",
+		"workspace " + wire.VisibleLine(demoPath) + " (embedded), time " + assemble.FormatTime(demoNow) +
+			", api anthropic, escape entities, skill " + demoSkill + " activated",
+		"",
+	}
+	for _, l := range head {
+		if _, err := fmt.Fprintln(w, ansi.Truncate(l, width, "…")); err != nil {
+			return err
+		}
+	}
+	const gap = " │ "
+	if width < 2*36+len(gap) {
+		for _, col := range [][]string{
+			demoColumn("LEGACY (before the fix)", legacy, width),
+			{""},
+			demoColumn("ISOLATED (the fix)", isolated, width),
+		} {
+			for _, l := range col {
+				if _, err := fmt.Fprintln(w, l); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	cw := (width - ansi.StringWidth(gap)) / 2
+	left := demoColumn("LEGACY (before the fix)", legacy, cw)
+	right := demoColumn("ISOLATED (the fix)", isolated, cw)
+	for i := 0; i < max(len(left), len(right)); i++ {
+		var l, r string
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		line := l + strings.Repeat(" ", max(0, cw-ansi.StringWidth(l))) + gap + r
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// demoColumn renders one layout as lines at most width cells wide. Every
+// payload byte goes through wire.Visible or wire.VisibleLine.
+func demoColumn(title string, res *assemble.Result, width int) []string {
+	var out []string
+	add := func(s string) { out = append(out, demoWrap(s, width)...) }
+	rule := func(s string) {
+		out = append(out, "")
+		s = "── " + s + " "
+		out = append(out, s+strings.Repeat("─", max(0, width-ansi.StringWidth(s))))
+	}
+	r := &res.Request
+	add(title)
+	sys := 0
+	for _, s := range r.Segments {
+		if s.Channel == wire.ChannelSystem {
+			sys += len(s.Text)
+		}
+	}
+	add(fmt.Sprintf("system prompt %d bytes; %d segments; %d escapes", sys, len(r.Segments), len(res.Log)))
+
+	rule("TRUSTED SYSTEM PREFIX (system channel)")
+	for _, s := range r.Segments {
+		if s.Channel == wire.ChannelSystem {
+			demoSegment(&out, s, width)
+		}
+	}
+
+	rule("REQUEST-TIME MESSAGES (messages channel)")
+	untrusted := 0
+	for _, s := range r.Segments {
+		if s.Channel != wire.ChannelMessages {
+			continue
+		}
+		if s.Trust == wire.Untrusted {
+			untrusted++
+		}
+		demoSegment(&out, s, width)
+	}
+	if untrusted == 0 {
+		add("No untrusted fragment: the workspace went into the trusted system prompt above, raw.")
+	}
+
+	rule("ESCAPES APPLIED")
+	if len(res.Log) == 0 {
+		add("None: the workspace is sent as it was read, breakouts, bidi controls, tag characters and escape sequences included.")
+	}
+	for _, e := range res.Log {
+		repl := "(removed)"
+		if e.Replacement != "" {
+			repl = wire.VisibleLine(e.Replacement)
+		}
+		add(fmt.Sprintf("%-9s %s @%d: %s → %s", e.Rule, wire.VisibleLine(demoShortFragment(e.Fragment)),
+			e.SourceOffset, demoQuote(e.Original), repl))
+	}
+
+	rule("CHECK FINDINGS")
+	findings := wire.Audit(r)
+	if len(findings) == 0 {
+		add("None.")
+	}
+	counts := map[string]int{}
+	sev := map[string]wire.Severity{}
+	for _, f := range findings {
+		counts[f.Rule]++
+		sev[f.Rule] = f.Severity
+	}
+	var rules []string
+	for k := range counts {
+		rules = append(rules, k)
+	}
+	sort.Strings(rules)
+	for _, k := range rules {
+		add(fmt.Sprintf("%-6s %s ×%d", sev[k], k, counts[k]))
+	}
+	return out
+}
+
+// demoSegment writes one segment: a header line and its text (host rules
+// cut to a few lines).
+func demoSegment(out *[]string, s wire.Segment, width int) {
+	trust := string(s.Trust)
+	if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
+		trust = "UNTRUSTED IN SYSTEM"
+	}
+	env := ""
+	if s.Envelope != "" {
+		env = " <" + wire.VisibleLine(s.Envelope) + ">"
+	}
+	esc := ""
+	if len(s.Escapes) > 0 {
+		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
+	}
+	*out = append(*out, "")
+	*out = append(*out, demoWrap(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", wire.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
+	text := strings.TrimRight(s.Text, "\n")
+	lines := strings.Split(text, "\n")
+	if s.Kind == wire.KindHostRules && len(lines) > demoHostRuleLines {
+		rest := len(lines) - demoHostRuleLines
+		lines = append(lines[:demoHostRuleLines:demoHostRuleLines], fmt.Sprintf("… %d more lines of host rules", rest))
+	}
+	for _, l := range lines {
+		for _, wl := range demoWrap(wire.VisibleLine(l), width-2) {
+			*out = append(*out, "  "+wl)
+		}
+	}
+}
+
+// demoWrap wraps one line of safe text to width cells.
+func demoWrap(s string, width int) []string {
+	if width < 8 {
+		width = 8
+	}
+	if ansi.StringWidth(s) <= width {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, width, " "), "\n")
+}
+
+// demoQuote shows an escaped original: visible, quoted, cut when long.
+func demoQuote(s string) string {
+	v := wire.VisibleLine(s)
+	if ansi.StringWidth(v) > 40 {
+		v = ansi.Truncate(v, 40, "…")
+	}
+	return "“" + v + "”"
+}
+
+// demoShortFragment names a fragment without the workspace path.
+func demoShortFragment(f string) string {
+	return strings.ReplaceAll(f, demoPath+"/", "")
+}
