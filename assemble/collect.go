@@ -282,8 +282,8 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	}
 	text = string(data)
 	if !utf8.ValidString(text) {
-		n := collInvalidCount(data)
-		text = strings.ToValidUTF8(text, "\uFFFD")
+		var n int
+		text, n = collValidUTF8(data)
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
@@ -304,17 +304,23 @@ func TruncationNote(n int64) string {
 	return fmt.Sprintf("[wirelens: truncated, %d bytes not shown]", n)
 }
 
-// collInvalidCount counts the bytes of data that are not UTF-8.
-func collInvalidCount(data []byte) int {
+// collValidUTF8 replaces each byte of data that is not UTF-8 with U+FFFD
+// and counts them.
+func collValidUTF8(data []byte) (string, int) {
+	var b strings.Builder
+	b.Grow(len(data) + 16)
 	n := 0
 	for i := 0; i < len(data); {
 		r, w := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && w <= 1 {
+			b.WriteString("\uFFFD")
 			n++
+		} else {
+			b.Write(data[i : i+w])
 		}
 		i += w
 	}
-	return n
+	return b.String(), n
 }
 
 var (
@@ -465,7 +471,7 @@ func collShowName(name string) string {
 	if utf8.ValidString(name) && !strings.ContainsAny(name, "\n\r\t") {
 		return name
 	}
-	name = strings.ToValidUTF8(name, "\uFFFD")
+	name, _ = collValidUTF8([]byte(name))
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(name)
 }
 
