@@ -18,6 +18,7 @@ const recTDir = "../testdata/recordings"
 var (
 	recTKimiCLI  = filepath.Join(recTDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "context.jsonl")
 	recTKimiWire = filepath.Join(recTDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "wire.jsonl")
+	recTKimiCode = filepath.Join(recTDir, "kimi-code", "c2a1f0", "0f9e8d7c-aaaa-4bbb-8ccc-123456789abc", "agents", "main", "wire.jsonl")
 	recTCodex    = filepath.Join(recTDir, "codex", "2025", "10", "29", "rollout-2025-10-29T00-59-38-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl")
 )
 
@@ -314,6 +315,9 @@ func recTCases() []recTCase {
 		{name: "kimi-cli", path: recTKimiCLI, format: FormatKimiCLI, requests: 3,
 			utf8Line: 3, utf8From: "list the files", utf8To: "list the fi\xffles",
 			utf8Part: "messages[0]", utf8Want: "list the fi\uFFFDles"},
+		{name: "kimi-code", path: recTKimiCode, format: FormatKimiCode, requests: 4,
+			utf8Line: 5, utf8From: "solve it", utf8To: "sol\xffve it",
+			utf8Part: "messages[0].content[0]", utf8Want: "sol\uFFFDve it"},
 		{name: "codex", path: recTCodex, format: FormatCodex, requests: 3,
 			utf8Line: 5, utf8From: "what is in main.go?", utf8To: "what is in main\xff.go?",
 			utf8Part: "messages[3].content[0]", utf8Want: "what is in main\uFFFD.go?"},
@@ -462,6 +466,7 @@ func TestRecordingDetect(t *testing.T) {
 		{recTKimiCLI, FormatKimiCLI},
 		{recTKimiWire, recKimiCLIWire},
 		{recTCodex, FormatCodex},
+		{recTKimiCode, FormatKimiCode},
 	} {
 		if got := recDetectFile(c.path); got != c.want {
 			t.Errorf("%s: detected %q, want %q", c.path, got, c.want)
@@ -521,5 +526,109 @@ func TestRecordingSessionDirectories(t *testing.T) {
 	reqs, errs = recTDecode(t, empty, Options{})
 	if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "no agent recordings") {
 		t.Errorf("empty dir: %d requests, errors %v", len(reqs), errs)
+	}
+}
+
+func TestRecordingKimiCodeSession(t *testing.T) {
+	reqs, errs := recTDecode(t, recTKimiCode, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests, want 4 (one per llm.request)", len(reqs))
+	}
+	tools := []string{"tools[0]", "tools[1]", "system[0]"}
+	first := append(append([]string(nil), tools...), "messages[0].content[0]", "messages[1].content[0]")
+	second := append(append([]string(nil), first...), "messages[2].content[0]", "messages[2].tool_calls[0]", "messages[3].content[0]", "messages[4].content[0]")
+	third := append(append([]string{"tools[0]", "system[0]"}, second[3:]...), "messages[5].content[0]", "messages[6].content[0]")
+	want := [][]string{first, second, third, {"system[0]", "messages[0].content[0]", "messages[1].content[0]"}}
+	lines := []int{9, 17, 27, 28}
+	for i, r := range reqs {
+		if got := recTParts(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != FormatKimiCode || r.Line != lines[i] || r.Model != "kimi-k2-0905" {
+			t.Errorf("request %d: format %q line %d model %q", i+1, r.Format, r.Line, r.Model)
+		}
+		if !recTHasNote(r, "recording: kimi-code 1.5") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	r := reqs[1]
+	if s := recTSeg(r, "messages[1].content[0]"); s.Role != "user" || !strings.Contains(recTPartText(r, "messages[1].content[0]"), "auto mode") {
+		t.Errorf("injection message: %+v", s)
+	}
+	if s := recTSeg(r, "messages[2].tool_calls[0]"); s.Kind != KindToolCall || s.Label != "Bash" || s.Text != `{"command":"ls -la"}` {
+		t.Errorf("tool call: %+v", s)
+	}
+	if s := recTSeg(r, "messages[3].content[0]"); s.Kind != KindToolResult || s.Label != "Bash" || s.Text != "total 0" {
+		t.Errorf("tool result: %+v", s)
+	}
+	// The steer sent while the tool ran waits for the result, as the agent
+	// holds it back.
+	if got := recTPartText(r, "messages[4].content[0]"); got != "also check git" {
+		t.Errorf("deferred message %q", got)
+	}
+	// Two user prompts in a row go on the wire as one.
+	if got := recTPartText(reqs[2], "messages[6].content[0]"); got != "next\n\nand quickly" {
+		t.Errorf("merged prompts %q", got)
+	}
+	if got := recTPartText(reqs[2], "system[0]"); !strings.Contains(got, "(v2)") {
+		t.Errorf("request 3 system prompt %q, want the latest config.update", got)
+	}
+	if recTHasNote(reqs[0], "unknown records") || recTHasNote(reqs[0], "other agents") {
+		t.Errorf("request 1 notes counted records it had not seen yet: %q", reqs[0].Notes)
+	}
+	if !recTHasNote(reqs[2], "1 unknown records skipped (future.thing)") || !recTHasNote(reqs[2], "1 records of other agents skipped") {
+		t.Errorf("request 3 notes %q", reqs[2].Notes)
+	}
+	if !recTHasNote(reqs[3], "compaction request") || !recTHasNote(reqs[3], "the request counted 2 messages of the 7 recorded") {
+		t.Errorf("request 4 notes %q", reqs[3].Notes)
+	}
+}
+
+func TestRecordingKimiCodeHashes(t *testing.T) {
+	reqs, errs := recTDecode(t, recTKimiCode, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	// Requests 1 and 2: both hashes match what the log recorded.
+	for _, r := range reqs[:2] {
+		if recTHasNote(r, "mismatch") {
+			t.Errorf("request %d: %q", r.Index, r.Notes)
+		}
+	}
+	// Request 3 names the first system prompt's hash after a config.update
+	// changed it, and a tools snapshot whose hash is not its content's.
+	if !recTHasNote(reqs[2], "system prompt hash mismatch") || !recTHasNote(reqs[2], "tools snapshot hash mismatch: recorded deadbeefdeadbeef") {
+		t.Errorf("request 3 notes %q", reqs[2].Notes)
+	}
+	// Request 4: the system prompt matches again; its tools were never
+	// snapshotted.
+	if recTHasNote(reqs[3], "system prompt hash mismatch") || !recTHasNote(reqs[3], "tools snapshot 0123456789abcdef... not recorded") {
+		t.Errorf("request 4 notes %q", reqs[3].Notes)
+	}
+	// The baseline fragments counted in messageCount but not recorded.
+	if !recTHasNote(reqs[0], "request-time baseline fragments not recorded (1 messages)") ||
+		!recTHasNote(reqs[1], "request-time baseline fragments not recorded (1 messages)") ||
+		recTHasNote(reqs[2], "baseline fragments") {
+		t.Errorf("gap notes: %q / %q / %q", reqs[0].Notes, reqs[1].Notes, reqs[2].Notes)
+	}
+}
+
+func TestRecordingKimiCodeUsage(t *testing.T) {
+	reqs, errs := recTDecode(t, recTKimiCode, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	want := []*Usage{
+		{InputTokens: 19491 + 256, CachedTokens: 256, OutputTokens: 243},
+		{InputTokens: 1612 + 18432, CachedTokens: 18432, OutputTokens: 53},
+		nil, nil,
+	}
+	for i, r := range reqs {
+		if (r.Usage == nil) != (want[i] == nil) || (r.Usage != nil && *r.Usage != *want[i]) {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
 	}
 }

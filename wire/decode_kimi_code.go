@@ -1,0 +1,622 @@
+package wire
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// kimi-code, ~/.kimi-code/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl:
+// an append-only log of records {"type": ..., "time": ms}, first a metadata
+// record. config.update and profile.bind carry the system prompt;
+// context.append_message and context.append_loop_event (step.begin,
+// content.part, tool.call, tool.result, step.end) build the history;
+// llm.tools_snapshot holds each distinct tool table by its hash; llm.request
+// marks every outbound request with the hashes of its system prompt and
+// tools and its message count; step.end and usage.record carry usage.
+//
+// Each llm.request is rebuilt from the system prompt, the snapshot with its
+// tools hash and the first messageCount messages of the history as the agent
+// projects it for the wire (empty messages dropped, consecutive user prompts
+// merged). Both hashes (sha256 hex of the system prompt text and of the tools
+// JSON) are verified. Fragments the agent adds at request time are counted in
+// messageCount but not recorded: the gap is noted, never invented.
+
+func init() { recRegister(FormatKimiCode, func() sessionDecoder { return newRecKimiCode() }) }
+
+type recKimiCode struct {
+	scratch recSeq
+	version string
+	agent   string // the agent whose records these are; others' are skipped
+
+	system     string
+	systemSeen bool
+	sysHash    struct{ text, hash string } // the last hash computed
+	sysSegs    []Segment
+	sysSegsFor string
+
+	snapshots map[string]*recKCSnapshot
+
+	history  []*recKCMsg
+	open     map[string]*recKCMsg // open steps by uuid
+	waiting  map[string]bool      // tool calls awaiting their result
+	deferred []*recKCMsg          // messages appended during a tool exchange
+	names    map[string]string    // tool call id -> name
+
+	pending *Request
+	unknown recCounts
+	others  int // records of other agents
+	events  recCounts
+	notes   []string // said once on every later request (micro compaction, undo)
+	known   bool
+}
+
+func newRecKimiCode() *recKimiCode {
+	return &recKimiCode{snapshots: map[string]*recKCSnapshot{}, open: map[string]*recKCMsg{},
+		waiting: map[string]bool{}, names: map[string]string{}}
+}
+
+type recKCSnapshot struct {
+	segs []Segment
+	note string // a hash mismatch, or ""
+}
+
+// recKCMsg is one message of the history, and the segments it was last
+// built into (at index idx), reused while it does not change.
+type recKCMsg struct {
+	role      string
+	origin    string
+	parts     []Part // ID unset: set when the message gets its index
+	calls     []Part
+	partial   bool
+	segs      []Segment
+	idx       int
+	mergeable bool
+	str       bool // the content was a string, not a list of parts
+}
+
+type recKCRecord struct {
+	Type            string         `json:"type"`
+	AgentID         string         `json:"agentId"`
+	ProtocolVersion string         `json:"protocol_version"`
+	SystemPrompt    *string        `json:"systemPrompt"`
+	Message         *recKCMessage  `json:"message"`
+	Event           *recKCEvent    `json:"event"`
+	Hash            string         `json:"hash"`
+	Tools           jsontext.Value `json:"tools"`
+	// llm.request
+	Kind             string `json:"kind"`
+	Model            string `json:"model"`
+	SystemPromptHash string `json:"systemPromptHash"`
+	ToolsHash        string `json:"toolsHash"`
+	MessageCount     *int   `json:"messageCount"`
+	// usage.record
+	Usage *recKCUsage `json:"usage"`
+	// context.apply_compaction, context.undo, micro_compaction.apply
+	Summary        string `json:"summary"`
+	CompactedCount int    `json:"compactedCount"`
+	Count          int    `json:"count"`
+}
+
+type recKCMessage struct {
+	Role        string          `json:"role"`
+	Content     jsontext.Value  `json:"content"`
+	ToolCalls   []recKCToolCall `json:"toolCalls"`
+	ToolCalls2  []recKCToolCall `json:"tool_calls"`
+	ToolCallID  string          `json:"toolCallId"`
+	ToolCallID2 string          `json:"tool_call_id"`
+	Origin      *struct {
+		Kind string `json:"kind"`
+	} `json:"origin"`
+	Partial bool `json:"partial"`
+	IsError bool `json:"isError"`
+}
+
+type recKCToolCall struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Arguments jsontext.Value `json:"arguments"`
+	Function  *struct {
+		Name      string         `json:"name"`
+		Arguments jsontext.Value `json:"arguments"`
+	} `json:"function"`
+}
+
+type recKCEvent struct {
+	Type       string         `json:"type"`
+	UUID       string         `json:"uuid"`
+	StepUUID   string         `json:"stepUuid"`
+	Part       jsontext.Value `json:"part"`
+	ToolCallID string         `json:"toolCallId"`
+	Name       string         `json:"name"`
+	Args       jsontext.Value `json:"args"`
+	Result     *struct {
+		Output  jsontext.Value `json:"output"`
+		IsError bool           `json:"isError"`
+	} `json:"result"`
+	Usage *recKCUsage `json:"usage"`
+}
+
+type recKCUsage struct {
+	InputOther         int `json:"inputOther"`
+	Output             int `json:"output"`
+	InputCacheRead     int `json:"inputCacheRead"`
+	InputCacheCreation int `json:"inputCacheCreation"`
+}
+
+func (u *recKCUsage) usage() *Usage {
+	return recUsage(u.InputOther+u.InputCacheRead+u.InputCacheCreation, u.InputCacheRead, u.InputCacheCreation, u.Output)
+}
+
+// Tool result texts the agent puts on the wire for errors and empty output.
+const (
+	recKCToolError      = "<system>ERROR: Tool execution failed.</system>"
+	recKCToolEmpty      = "<system>Tool output is empty.</system>"
+	recKCToolEmptyError = "<system>ERROR: Tool execution failed. Tool output is empty.</system>"
+)
+
+// Record families that change nothing a request holds.
+var recKCQuiet = []string{"turn.", "permission.", "tools.", "goal.", "plan_mode.", "swarm_mode.",
+	"full_compaction.", "mcp.", "cron.", "skill.", "plugin.", "context_size.", "monitor.", "background."}
+
+func (k *recKimiCode) line(d *decoder, raw []byte, line int, off int64) {
+	if k.scratch.scratch.In == nil {
+		k.scratch.init(d.opts.Interner)
+	}
+	var r recKCRecord
+	if !recLine(d, raw, line, &r) {
+		return
+	}
+	if r.AgentID != "" {
+		if k.agent == "" {
+			k.agent = r.AgentID
+		} else if r.AgentID != k.agent {
+			k.others++
+			return
+		}
+	}
+	switch r.Type {
+	case "metadata":
+		k.known = true
+		k.version = r.ProtocolVersion
+	case "config.update", "profile.bind":
+		k.known = true
+		if r.SystemPrompt != nil {
+			k.system, k.systemSeen = *r.SystemPrompt, true
+		}
+	case "context.append_message":
+		k.known = true
+		if r.Message != nil {
+			k.appendMessage(k.message(r.Message))
+		}
+	case "context.append_loop_event":
+		k.known = true
+		if r.Event != nil {
+			k.loopEvent(r.Event)
+		}
+	case "context.clear":
+		k.known = true
+		k.history, k.deferred = nil, nil
+		clear(k.open)
+		clear(k.waiting)
+	case "context.apply_compaction":
+		k.known = true
+		n := min(max(r.CompactedCount, 0), len(k.history))
+		summary := &recKCMsg{role: "assistant", origin: "compaction_summary",
+			parts: []Part{{Channel: ChannelMessages, Role: "assistant", Type: "text", Text: r.Summary}}}
+		k.history = append([]*recKCMsg{summary}, k.history[n:]...)
+		clear(k.open)
+		k.flushDeferred()
+	case "context.undo":
+		k.known = true
+		k.addNote("context.undo was recorded: the undone messages are not removed here, so later requests may show them")
+	case "micro_compaction.apply":
+		k.known = true
+		k.addNote("micro compaction was applied: older tool results went on the wire shortened, shown here as recorded")
+	case "llm.tools_snapshot":
+		k.known = true
+		k.snapshot(&r)
+	case "llm.request":
+		k.known = true
+		k.request(d, &r, line, off, int64(len(raw)))
+	case "usage.record":
+		k.known = true
+		if r.Usage != nil && k.pending != nil && k.pending.Usage == nil {
+			k.pending.Usage = r.Usage.usage()
+		}
+	case "forked", "turn.ended":
+		k.known = true
+	default:
+		for _, p := range recKCQuiet {
+			if strings.HasPrefix(r.Type, p) {
+				k.known = true
+				return
+			}
+		}
+		k.unknown.add(r.Type)
+	}
+}
+
+func (k *recKimiCode) addNote(n string) {
+	for _, have := range k.notes {
+		if have == n {
+			return
+		}
+	}
+	k.notes = append(k.notes, n)
+}
+
+// message turns a recorded message into a history message.
+func (k *recKimiCode) message(m *recKCMessage) *recKCMsg {
+	msg := &recKCMsg{role: m.Role, partial: m.Partial}
+	if m.Origin != nil {
+		msg.origin = m.Origin.Kind
+	}
+	ch := ChannelMessages
+	if m.Role == "system" {
+		ch = ChannelSystem
+	}
+	callID := m.ToolCallID + m.ToolCallID2
+	name := ""
+	if m.Role == "tool" {
+		name = k.names[callID]
+	}
+	parts, ok := recKimiContent(m.Content, "", ch, m.Role, name)
+	if !ok {
+		parts = []Part{{Channel: ch, Role: m.Role, Type: "unknown", Name: name, Text: decCompact(m.Content)}}
+	}
+	msg.str = len(m.Content) > 0 && m.Content.Kind() == '"'
+	msg.parts = parts
+	for _, tc := range append(m.ToolCalls, m.ToolCalls2...) {
+		name, args := tc.Name, tc.Arguments
+		if tc.Function != nil {
+			name, args = tc.Function.Name, tc.Function.Arguments
+		}
+		k.names[tc.ID] = name
+		msg.calls = append(msg.calls, Part{Channel: ch, Role: m.Role, Type: "tool_call", Name: name, Text: recArguments(args)})
+	}
+	msg.mergeable = m.Role == "user" && msg.origin == "user"
+	return msg
+}
+
+// appendMessage adds a message, or holds it back while a tool exchange is
+// open, as the agent does.
+func (k *recKimiCode) appendMessage(m *recKCMsg) {
+	if len(k.waiting) > 0 {
+		k.deferred = append(k.deferred, m)
+		return
+	}
+	k.history = append(k.history, m)
+}
+
+func (k *recKimiCode) flushDeferred() {
+	if len(k.waiting) > 0 || len(k.deferred) == 0 {
+		return
+	}
+	k.history = append(k.history, k.deferred...)
+	k.deferred = nil
+}
+
+func (k *recKimiCode) loopEvent(e *recKCEvent) {
+	switch e.Type {
+	case "step.begin":
+		m := &recKCMsg{role: "assistant"}
+		k.history = append(k.history, m)
+		k.open[e.UUID] = m
+	case "step.end":
+		delete(k.open, e.UUID)
+		if e.Usage != nil && k.pending != nil && k.pending.Usage == nil {
+			k.pending.Usage = e.Usage.usage()
+		}
+		k.flushDeferred()
+	case "content.part":
+		m := k.open[e.StepUUID]
+		if m == nil {
+			k.events.add("content.part of an unknown step")
+			return
+		}
+		parts, _ := recKimiContent(jsontext.Value("["+string(e.Part)+"]"), "", ChannelMessages, "assistant", "")
+		m.parts = append(m.parts, parts...)
+		m.segs = nil
+	case "tool.call":
+		m := k.open[e.StepUUID]
+		if m == nil {
+			k.events.add("tool.call of an unknown step")
+			return
+		}
+		args := ""
+		if len(e.Args) > 0 && e.Args.Kind() != 'n' {
+			args = decCompact(e.Args)
+		}
+		k.names[e.ToolCallID] = e.Name
+		m.calls = append(m.calls, Part{Channel: ChannelMessages, Role: "assistant", Type: "tool_call", Name: e.Name, Text: args})
+		m.segs = nil
+		k.waiting[e.ToolCallID] = true
+	case "tool.result":
+		m := &recKCMsg{role: "tool"}
+		var out jsontext.Value
+		isErr := false
+		if e.Result != nil {
+			out, isErr = e.Result.Output, e.Result.IsError
+		}
+		m.parts = recKCToolOutput(out, isErr, k.names[e.ToolCallID])
+		k.history = append(k.history, m)
+		delete(k.waiting, e.ToolCallID)
+		k.flushDeferred()
+	default:
+		k.events.add(e.Type)
+	}
+}
+
+// recKCToolOutput is the tool message content the agent sends for a result.
+func recKCToolOutput(out jsontext.Value, isErr bool, name string) []Part {
+	text := func(s string) []Part {
+		return []Part{{Channel: ChannelMessages, Role: "tool", Type: "text", Name: name, Text: s}}
+	}
+	if len(out) == 0 || out.Kind() == 'n' || out.Kind() == '"' {
+		var s string
+		if len(out) > 0 && out.Kind() == '"' {
+			_ = unmarshal(out, &s)
+		}
+		switch {
+		case isErr && s == "":
+			return text(recKCToolEmptyError)
+		case isErr && strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "<system>ERROR:"):
+			return text(s)
+		case isErr:
+			return text(recKCToolError + "\n" + s)
+		case s == "" || strings.TrimSpace(s) == "Tool output is empty.":
+			return text(recKCToolEmpty)
+		}
+		return text(s)
+	}
+	parts, ok := recKimiContent(out, "", ChannelMessages, "tool", name)
+	if !ok {
+		return text(decCompact(out))
+	}
+	if len(parts) == 0 {
+		if isErr {
+			return text(recKCToolEmptyError)
+		}
+		return text(recKCToolEmpty)
+	}
+	if isErr {
+		return append(text(recKCToolError), parts...)
+	}
+	return parts
+}
+
+// snapshot keeps a tool table by its hash, verifying the hash.
+func (k *recKimiCode) snapshot(r *recKCRecord) {
+	s := &recKCSnapshot{}
+	var tools []jsontext.Value
+	if len(r.Tools) > 0 && unmarshal(r.Tools, &tools) == nil {
+		parts := make([]Part, 0, len(tools))
+		for i, t := range tools {
+			var n struct {
+				Name string `json:"name"`
+			}
+			_ = unmarshal(t, &n)
+			parts = append(parts, Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool",
+				Name: n.Name, Text: decCompact(t)})
+		}
+		s.segs = k.scratch.build(parts...)
+	}
+	if got := recSHA256(string(r.Tools)); got != r.Hash && recSHA256(decCompact(r.Tools)) != r.Hash {
+		s.note = "tools snapshot hash mismatch: recorded " + recShort(r.Hash) + ", its tools JSON hashes to " + recShort(got)
+	}
+	k.snapshots[r.Hash] = s
+}
+
+func recSHA256(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// recShort abbreviates a hash for a note.
+func recShort(h string) string {
+	if h == "" {
+		return `""`
+	}
+	if len(h) > 16 {
+		return h[:16] + "..."
+	}
+	return h
+}
+
+// recKCProjected is one message as the agent puts it on the wire, with the
+// history messages it was made from.
+type recKCProjected struct {
+	msg  *recKCMsg
+	from int // how many history messages were merged into it
+}
+
+// project is the history as the agent puts it on the wire: partial and empty
+// messages and blank text parts dropped, consecutive user prompts merged.
+func (k *recKimiCode) project() []recKCProjected {
+	out := make([]recKCProjected, 0, len(k.history))
+	for _, m := range k.history {
+		if m.partial {
+			continue
+		}
+		p := m
+		if recKCBlank(m.parts) {
+			p = &recKCMsg{role: m.role, origin: m.origin, calls: m.calls, mergeable: m.mergeable, str: m.str}
+			for _, part := range m.parts {
+				if !(part.Type == "text" && strings.TrimSpace(part.Text) == "") {
+					p.parts = append(p.parts, part)
+				}
+			}
+		}
+		if len(p.calls) == 0 && recKCVacuous(p.parts) {
+			continue
+		}
+		if n := len(out); n > 0 && p.mergeable && out[n-1].msg.mergeable {
+			out[n-1] = recKCProjected{msg: recKCMerge(out[n-1].msg, p), from: out[n-1].from + 1}
+			continue
+		}
+		out = append(out, recKCProjected{msg: p, from: 1})
+	}
+	return out
+}
+
+// recKCBlank reports whether some text part is blank.
+func recKCBlank(parts []Part) bool {
+	for _, p := range parts {
+		if p.Type == "text" && strings.TrimSpace(p.Text) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// recKCVacuous reports whether parts carry nothing for the wire.
+func recKCVacuous(parts []Part) bool {
+	for _, p := range parts {
+		switch {
+		case p.Type == "text" && strings.TrimSpace(p.Text) == "":
+		case p.Type == "thinking" && strings.TrimSpace(p.Text) == "":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// recKCMerge joins two user prompts the way the agent does: their texts
+// joined by a blank line, then their other parts.
+func recKCMerge(a, b *recKCMsg) *recKCMsg {
+	var texts []string
+	var rest []Part
+	for _, m := range []*recKCMsg{a, b} {
+		var t strings.Builder
+		for _, p := range m.parts {
+			if p.Type == "text" {
+				t.WriteString(p.Text)
+			} else {
+				rest = append(rest, p)
+			}
+		}
+		texts = append(texts, t.String())
+	}
+	text := Part{Channel: ChannelMessages, Role: "user", Type: "text", Text: strings.Join(texts, "\n\n")}
+	return &recKCMsg{role: "user", origin: a.origin, mergeable: true, parts: append([]Part{text}, rest...)}
+}
+
+// segments are the message's segments at index i, built once per index.
+func (k *recKimiCode) segments(m *recKCMsg, i int) []Segment {
+	if m.segs != nil && m.idx == i {
+		return m.segs
+	}
+	id := decIndex("messages", i)
+	parts := make([]Part, 0, len(m.parts)+len(m.calls))
+	for j, p := range m.parts {
+		if m.str && len(m.parts) == 1 {
+			p.ID = id
+		} else {
+			p.ID = decIndex(id+".content", j)
+		}
+		parts = append(parts, p)
+	}
+	for j, c := range m.calls {
+		c.ID = decIndex(id+".tool_calls", j)
+		parts = append(parts, c)
+	}
+	m.segs, m.idx = k.scratch.build(parts...), i
+	return m.segs
+}
+
+// request rebuilds the request an llm.request record marks.
+func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length int64) {
+	k.flush(d)
+	req := d.builder(FormatKimiCode, line, off, length).Req
+	req.Model = r.Model
+	var notes []string
+	var segs []Segment
+
+	// Tools.
+	if s := k.snapshots[r.ToolsHash]; s != nil {
+		segs = append(segs, s.segs...)
+		if s.note != "" {
+			notes = append(notes, s.note)
+		}
+	} else if r.ToolsHash != "" {
+		notes = append(notes, "tools snapshot "+recShort(r.ToolsHash)+" not recorded")
+	} else {
+		notes = append(notes, "tool schemas not recorded (no toolsHash)")
+	}
+
+	// System prompt.
+	system, have := k.system, k.systemSeen
+	if r.SystemPrompt != nil {
+		system, have = *r.SystemPrompt, true
+	}
+	if have {
+		if k.sysSegs == nil || k.sysSegsFor != system {
+			k.sysSegs = k.scratch.build(Part{ID: "system[0]", Channel: ChannelSystem, Role: "system", Type: "text", Text: system})
+			k.sysSegsFor = system
+		}
+		segs = append(segs, k.sysSegs...)
+		if r.SystemPromptHash != "" {
+			if k.sysHash.text != system || k.sysHash.hash == "" {
+				k.sysHash.text, k.sysHash.hash = system, recSHA256(system)
+			}
+			if k.sysHash.hash != r.SystemPromptHash {
+				notes = append(notes, "system prompt hash mismatch: the request recorded "+recShort(r.SystemPromptHash)+
+					", the latest recorded system prompt hashes to "+recShort(k.sysHash.hash))
+			}
+		}
+	} else {
+		notes = append(notes, "system prompt not recorded")
+	}
+
+	// Messages.
+	proj := k.project()
+	n := len(proj)
+	switch {
+	case r.MessageCount == nil:
+		notes = append(notes, "messageCount not recorded: every message of the history is shown")
+	case *r.MessageCount > n:
+		notes = append(notes, "request-time baseline fragments not recorded ("+itoa(*r.MessageCount-n)+" messages)")
+	case *r.MessageCount < n:
+		notes = append(notes, "the request counted "+itoa(*r.MessageCount)+" messages of the "+itoa(n)+" recorded: the first "+itoa(*r.MessageCount)+" are shown")
+		n = max(*r.MessageCount, 0)
+	}
+	for i := 0; i < n; i++ {
+		segs = append(segs, k.segments(proj[i].msg, i)...)
+	}
+	if r.Kind == "compaction" {
+		notes = append(notes, "compaction request: the summarising instruction is not recorded")
+	}
+	req.Segments = segs
+	req.Notes = notes
+	k.pending = req
+}
+
+// flush emits the pending request.
+func (k *recKimiCode) flush(d *decoder) {
+	if k.pending == nil {
+		return
+	}
+	req := k.pending
+	k.pending = nil
+	others := ""
+	if k.others > 0 {
+		others = itoa(k.others) + " records of other agents skipped"
+	}
+	head := recHeader(FormatKimiCode, k.version, k.unknown.note("unknown records"), k.events.note("unknown loop events"), others)
+	req.Notes = append(append([]string{head}, req.Notes...), k.notes...)
+	if req.Usage == nil {
+		req.Notes = append(req.Notes, "usage not recorded for this request")
+	}
+	d.emit(*req)
+}
+
+func (k *recKimiCode) end(d *decoder) {
+	k.flush(d)
+	if !k.known {
+		d.fail(0, "not a kimi-code wire.jsonl (no metadata, config.update, context or llm records)")
+	}
+}
