@@ -1,0 +1,402 @@
+// Package diff compares model requests: the prompt-cache prefix each request
+// shares with the one before it (where it breaks, and why), the provider's
+// predicted cache reads against the recorded ones, and segment-aligned
+// diffs of two requests.
+//
+// The work grows with the distinct content of a session, not its size:
+// consecutive requests are compared segment by segment by content hash, the
+// bytes of a segment are read only where the hashes differ, token counts
+// come from wire's content-addressed cache, and no concatenated prefix is
+// ever built.
+package diff
+
+import (
+	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// BreakCause says why the cached prefix ends where it does.
+type BreakCause string
+
+// Break causes.
+const (
+	CauseChanged   BreakCause = "changed"   // the segment's text changed
+	CauseAdded     BreakCause = "added"     // a segment was inserted before the previous request's end
+	CauseRemoved   BreakCause = "removed"   // a segment of the previous request is gone
+	CauseReordered BreakCause = "reordered" // the same segments in another order
+	CauseModel     BreakCause = "model"     // another model: its cache is not shared
+	CauseProvider  BreakCause = "provider"  // another provider altogether
+)
+
+// Break is where a request stops sharing the previous request's prefix.
+type Break struct {
+	// Segment, Channel and Kind are those of the segment the break falls in
+	// (in the current request; in the previous one for a removed segment).
+	Segment string
+	Channel wire.Channel
+	Kind    wire.Kind
+	Label   string
+	// Offset is the byte offset of the first differing byte in the segment.
+	Offset int
+	// Before and After are short excerpts around Offset in the previous and
+	// the current request (hostile text: render through wire.Visible*).
+	Before, After string
+	// Volatile names the changing value the break falls in, or "".
+	Volatile VolatileKind
+	Cause    BreakCause
+	// Position is the segment's index in cache order.
+	Position int
+}
+
+// Step is the comparison of one request with the one before it.
+type Step struct {
+	Source string
+	Index  int
+	Line   int
+	Format wire.Format
+	Model  string
+	// PrevModel is the previous request's model.
+	PrevModel string
+	Rule      CacheRule
+
+	TotalTokens int // estimated tokens of the request
+	TotalBytes  int
+	PrevTokens  int // estimated tokens of the previous request
+	// PrefixTokens and PrefixBytes are what the request shares with the
+	// previous one in cache order (0 when the model or provider changed).
+	PrefixTokens int
+	PrefixBytes  int
+	// TextPrefixTokens is the shared prefix by text alone, which differs
+	// from PrefixTokens only when the model or provider changed.
+	TextPrefixTokens int
+	// Break is nil when the request starts with the whole previous request.
+	Break *Break
+	// TextBreak is the text break when Break names a model or provider
+	// change (nil when the texts share the whole previous request).
+	TextBreak *Break
+	// Reprocessed is the tokens of the previous request that are processed
+	// again because of the break.
+	Reprocessed int
+
+	Prediction Prediction
+	// Recorded is the recorded cache read, nil when nothing was recorded.
+	Recorded *int
+	// Disagreement states plainly how prediction and record differ, or "".
+	Disagreement string
+	Notes        []string
+}
+
+// excerptLen is how much text each side of a break's excerpt holds.
+const excerptLen = 40
+
+// seqView is one request prepared for comparison: its segments in cache
+// order and the running token and byte totals.
+type seqView struct {
+	segs   []wire.Segment
+	cumTok []int // cumTok[i] is the tokens of segs[:i+1]
+	cumLen []int // cumLen[i] is the bytes of segs[:i+1]
+	block  []int // block[i] is the index of the content block (wire part) of segs[i]
+	bps    []int // indices of segments that end a cache breakpoint
+	// readAt is the segment index of the cache entry this request was
+	// predicted to read (explicit caching), -1 for none.
+	readAt int
+	req    *wire.Request
+	rule   CacheRule
+}
+
+func newSeqView(r *wire.Request) *seqView {
+	v := &seqView{segs: r.CacheOrder(), req: r, rule: RuleFor(r.Format, r.Model), readAt: -1}
+	n := len(v.segs)
+	v.cumTok = make([]int, n)
+	v.cumLen = make([]int, n)
+	v.block = make([]int, n)
+	tok, ln, blk := 0, 0, -1
+	prevPart := "\x00"
+	for i := range v.segs {
+		s := &v.segs[i]
+		if s.Hash == 0 && s.Text != "" {
+			s.Hash = wire.HashText(s.Text)
+		}
+		tok += s.Tokens()
+		ln += len(s.Text)
+		part := s.Part
+		if part == "" {
+			part = s.ID
+		}
+		if part != prevPart || s.Start == 0 {
+			blk++
+			prevPart = part
+		}
+		v.cumTok[i], v.cumLen[i], v.block[i] = tok, ln, blk
+		if s.CacheBreakpoint {
+			v.bps = append(v.bps, i)
+		}
+	}
+	return v
+}
+
+func (v *seqView) tokens() int { return v.tokensTo(len(v.segs)) }
+func (v *seqView) bytes() int {
+	if len(v.segs) == 0 {
+		return 0
+	}
+	return v.cumLen[len(v.segs)-1]
+}
+
+// tokensTo is the tokens of segs[:n].
+func (v *seqView) tokensTo(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return v.cumTok[n-1]
+}
+
+func (v *seqView) bytesTo(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return v.cumLen[n-1]
+}
+
+// sameSeg reports whether two segments put the same bytes on the wire:
+// same text (by hash and length), same place and the same part boundary.
+func sameSeg(a, b *wire.Segment) bool {
+	return a.Hash == b.Hash && len(a.Text) == len(b.Text) && a.Channel == b.Channel && a.Role == b.Role &&
+		(a.Start == 0) == (b.Start == 0)
+}
+
+// Sequence compares each request with the one before it, as they arrive.
+// It holds only the previous request.
+type Sequence struct {
+	prev  *seqView
+	count int
+	sum   summaryAcc
+}
+
+// Add compares r with the previous request added and returns the step, or
+// nil for the first request of the sequence.
+func (q *Sequence) Add(r *wire.Request) *Step {
+	cur := newSeqView(r)
+	q.count++
+	prev := q.prev
+	q.prev = cur
+	if prev == nil {
+		return nil
+	}
+	st := compareViews(prev, cur)
+	q.sum.add(st)
+	return st
+}
+
+// Count is the number of requests added.
+func (q *Sequence) Count() int { return q.count }
+
+// Compare compares cur with prev (the request sent before it).
+func Compare(prev, cur *wire.Request) *Step {
+	return compareViews(newSeqView(prev), newSeqView(cur))
+}
+
+func compareViews(prev, cur *seqView) *Step {
+	r := cur.req
+	st := &Step{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
+		PrevModel: prev.req.Model, Rule: cur.rule,
+		TotalTokens: cur.tokens(), TotalBytes: cur.bytes(), PrevTokens: prev.tokens()}
+
+	n, brk := commonPrefix(prev, cur)
+	st.TextPrefixTokens, st.PrefixTokens, st.PrefixBytes = n.tokens, n.tokens, n.bytes
+	st.Break = brk
+
+	prevProv, curProv := prev.rule.Provider, cur.rule.Provider
+	switched := true
+	switch {
+	case prevProv != curProv:
+		st.Break = modelBreak(cur, CauseProvider, prevProv+" "+prev.req.Model, curProv+" "+r.Model)
+	case prev.req.Model != "" && r.Model != "" && prev.req.Model != r.Model:
+		st.Break = modelBreak(cur, CauseModel, prev.req.Model, r.Model)
+	default:
+		switched = false
+	}
+	if switched {
+		st.TextBreak = brk
+		st.PrefixTokens, st.PrefixBytes = 0, 0
+	}
+	if st.Break != nil {
+		st.Reprocessed = st.PrevTokens - st.PrefixTokens
+		if st.Reprocessed < 0 {
+			st.Reprocessed = 0
+		}
+	}
+	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
+		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))
+	}
+	st.Prediction = predict(prev, cur, n.segs, st.PrefixTokens, switched)
+	st.Notes = append(st.Notes, st.Prediction.Notes...)
+	if r.Usage != nil {
+		rec := r.Usage.CachedTokens
+		st.Recorded = &rec
+		st.Disagreement = disagreement(st.Prediction.Cached, rec, cur.rule)
+	}
+	return st
+}
+
+// modelBreak is a break at the very start: the provider keeps one cache
+// per model, so nothing of the previous request is reused.
+func modelBreak(cur *seqView, cause BreakCause, from, to string) *Break {
+	b := &Break{Cause: cause, Before: from, After: to}
+	if len(cur.segs) > 0 {
+		s := &cur.segs[0]
+		b.Segment, b.Channel, b.Kind, b.Label = s.ID, s.Channel, s.Kind, s.Label
+	}
+	return b
+}
+
+// shared is the extent of a common prefix.
+type shared struct {
+	segs   int // whole segments identical
+	tokens int
+	bytes  int
+}
+
+// commonPrefix finds how much of prev cur starts with, in cache order, and
+// the break when it does not start with all of it.
+func commonPrefix(prev, cur *seqView) (shared, *Break) {
+	a, b := prev.segs, cur.segs
+	i := 0
+	for i < len(a) && i < len(b) && sameSeg(&a[i], &b[i]) {
+		i++
+	}
+	n := shared{segs: i, tokens: prev.tokensTo(i), bytes: prev.bytesTo(i)}
+	if i == len(a) {
+		return n, nil
+	}
+	if i == len(b) {
+		// cur ends where prev went on: prev's segment i is gone.
+		s := &a[i]
+		return n, &Break{Segment: s.ID, Channel: s.Channel, Kind: s.Kind, Label: s.Label, Position: i,
+			Before: excerpt(s.Text, 0), Cause: CauseRemoved}
+	}
+	sa, sb := &a[i], &b[i]
+	if sa.Channel != sb.Channel {
+		// One request has more segments in the earlier channel.
+		if sa.Channel.CacheRank() < sb.Channel.CacheRank() {
+			return n, &Break{Segment: sa.ID, Channel: sa.Channel, Kind: sa.Kind, Label: sa.Label, Position: i,
+				Before: excerpt(sa.Text, 0), After: excerpt(sb.Text, 0), Cause: CauseRemoved}
+		}
+		return n, &Break{Segment: sb.ID, Channel: sb.Channel, Kind: sb.Kind, Label: sb.Label, Position: i,
+			Before: excerpt(sa.Text, 0), After: excerpt(sb.Text, 0), Cause: CauseAdded}
+	}
+	off := 0
+	if sa.Role == sb.Role && (sa.Start == 0) == (sb.Start == 0) {
+		off = commonPrefixLen(sa.Text, sb.Text)
+		if off == len(sa.Text) && i == len(a)-1 {
+			// prev's last segment goes on in cur: cur starts with all of prev.
+			return shared{segs: i, tokens: prev.tokens(), bytes: prev.bytes()}, nil
+		}
+	}
+	brk := &Break{Segment: sb.ID, Channel: sb.Channel, Kind: sb.Kind, Label: sb.Label, Position: i,
+		Offset: off, Before: excerpt(sa.Text, off), After: excerpt(sb.Text, off),
+		Cause: changeCause(a, b, i)}
+	brk.Volatile = volatileAtBreak(sa.Text, sb.Text, off)
+	if off > 0 {
+		n.tokens += partialTokens(sb.Text, off)
+		n.bytes += off
+	}
+	return n, brk
+}
+
+// changeCause tells an edit from an insertion, a removal or a reordering
+// at position i, by looking for each side's segment later in the other.
+func changeCause(a, b []wire.Segment, i int) BreakCause {
+	inLater := func(h uint64, segs []wire.Segment, from int, ch wire.Channel) bool {
+		for j := from; j < len(segs); j++ {
+			if segs[j].Hash == h && segs[j].Channel == ch {
+				return true
+			}
+		}
+		return false
+	}
+	ch := b[i].Channel
+	prevLater := inLater(a[i].Hash, b, i+1, ch) // prev's segment is still there, later
+	curEarlier := inLater(b[i].Hash, a, i+1, ch)
+	switch {
+	case prevLater && curEarlier:
+		return CauseReordered
+	case prevLater:
+		return CauseAdded
+	case curEarlier:
+		return CauseRemoved
+	}
+	return CauseChanged
+}
+
+// commonPrefixLen is the length of the common byte prefix of a and b, moved
+// back to the start of a UTF-8 sequence.
+func commonPrefixLen(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	// Compare eight bytes at a time while they agree.
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	for i > 0 && i < len(b) && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	return i
+}
+
+// partialTokens estimates the tokens of text[:off]. Short prefixes are
+// counted (and cached by content, so a break that stays in the same place
+// costs nothing the next time); long ones are estimated in proportion.
+func partialTokens(text string, off int) int {
+	const countUpTo = 256 << 10
+	if off <= countUpTo {
+		return wire.CountTokens(text[:off])
+	}
+	all := wire.CountTokens(text)
+	return int(int64(all) * int64(off) / int64(len(text)))
+}
+
+// volatileAtBreak names the changing value a break at off falls in, in
+// either text; a break between two digit runs with no other name is a
+// counter.
+func volatileAtBreak(a, b string, off int) VolatileKind {
+	for _, t := range []string{a, b} {
+		if v, ok := VolatileAt(t, off); ok {
+			return v.Kind
+		}
+		// The first differing byte may follow the value's last shared byte
+		// (a number that grew a digit).
+		if off > 0 {
+			if v, ok := VolatileAt(t, off-1); ok && v.End >= off {
+				return v.Kind
+			}
+		}
+	}
+	digitAt := func(s string, i int) bool { return i >= 0 && i < len(s) && volIsDigit(s[i]) }
+	if (digitAt(a, off) || digitAt(a, off-1)) && (digitAt(b, off) || digitAt(b, off-1)) &&
+		(digitAt(a, off) || digitAt(b, off)) {
+		return VolatileCounter
+	}
+	return ""
+}
+
+// excerpt is up to excerptLen bytes each side of off, cut at UTF-8
+// boundaries.
+func excerpt(s string, off int) string {
+	if off > len(s) {
+		off = len(s)
+	}
+	from := max(0, off-excerptLen)
+	for from > 0 && from < len(s) && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	to := min(len(s), off+excerptLen)
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	return s[from:to]
+}

@@ -1,0 +1,389 @@
+package diff
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// cacheTestRules is a long block of host rules (well over 1024 tokens).
+var cacheTestRules = func() string {
+	var b strings.Builder
+	for i := 1; i <= 80; i++ {
+		fmt.Fprintf(&b, "Rule %d: keep every edit small, explain it, and run the tests of package p%d first.\n", i, i)
+	}
+	return b.String()
+}()
+
+// cacheTestReq builds a request from parts through the wire Builder, so
+// segments are classified and hashed as decoded ones are.
+func cacheTestReq(in *wire.Interner, index int, format wire.Format, model string, parts ...wire.Part) wire.Request {
+	r := &wire.Request{Format: format, Model: model, Source: "session.jsonl", Index: index, Line: index}
+	b := wire.Builder{Req: r, In: in}
+	for _, p := range parts {
+		b.Add(p)
+	}
+	return *r
+}
+
+func cacheSys(text string) wire.Part {
+	return wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: text}
+}
+
+func cacheMsg(i int, role, text string) wire.Part {
+	return wire.Part{ID: fmt.Sprintf("messages[%d]", i), Channel: wire.ChannelMessages, Role: role, Type: "text", Text: text}
+}
+
+func cacheTool(i int, name string) wire.Part {
+	return wire.Part{ID: fmt.Sprintf("tools[%d]", i), Channel: wire.ChannelTools, Type: "tool", Name: name,
+		Text: fmt.Sprintf(`{"name":%q,"description":"Tool %s reads and writes files in the workspace.","input_schema":{"type":"object"}}`, name, name)}
+}
+
+// cacheConversation is the user/assistant history of request n (n >= 1):
+// n user turns and n-1 answers.
+func cacheConversation(n int) []wire.Part {
+	var ps []wire.Part
+	for k := 0; k < n; k++ {
+		ps = append(ps, cacheMsg(2*k, "user", fmt.Sprintf("Question %s: what does file %c.go do?", strings.Repeat("x", k+1), 'a'+k)))
+		if k < n-1 {
+			ps = append(ps, cacheMsg(2*k+1, "assistant", fmt.Sprintf("It sets up part %c of the program.", 'a'+k)))
+		}
+	}
+	return ps
+}
+
+// TestCacheLegacyTimestamp: a legacy session puts the time in the middle
+// of the system prompt; it changes every request, so every request breaks
+// in system, inside the timestamp.
+func TestCacheLegacyTimestamp(t *testing.T) {
+	in := wire.NewInterner()
+	head := "You are a coding agent.\n" + cacheTestRules[:len(cacheTestRules)/2]
+	tail := cacheTestRules[len(cacheTestRules)/2:]
+	var reqs []wire.Request
+	for n := 1; n <= 5; n++ {
+		sys := fmt.Sprintf("%sThe current time is 2026-11-29T22:15:%02dZ.\n%s", head, 10+n, tail)
+		parts := append([]wire.Part{cacheSys(sys)}, cacheConversation(n)...)
+		reqs = append(reqs, cacheTestReq(in, n, wire.FormatAnthropic, "claude-sonnet-4-5", parts...))
+	}
+	// The first byte that differs is the tens... no: the units digit of the
+	// seconds (11, 12, 13, ...), right after "22:15:1".
+	wantOff := len(head) + len("The current time is 2026-11-29T22:15:1")
+	steps, sum := Analyze(reqs)
+	if len(steps) != 4 {
+		t.Fatalf("got %d steps, want 4 (the first request is not listed)", len(steps))
+	}
+	for _, st := range steps {
+		b := st.Break
+		if b == nil {
+			t.Fatalf("request %d: no break", st.Index)
+		}
+		if b.Channel != wire.ChannelSystem || !strings.HasPrefix(b.Segment, "system[0]") {
+			t.Errorf("request %d: break in %s %s, want system", st.Index, b.Channel, b.Segment)
+		}
+		if b.Volatile != VolatileTimestamp {
+			t.Errorf("request %d: volatile %q, want timestamp", st.Index, b.Volatile)
+		}
+		if b.Cause != CauseChanged {
+			t.Errorf("request %d: cause %q, want changed", st.Index, b.Cause)
+		}
+		if st.PrefixBytes != wantOff {
+			t.Errorf("request %d: prefix %d bytes, want %d", st.Index, st.PrefixBytes, wantOff)
+		}
+		if want := wire.CountTokens(reqs[0].Segments[0].Text[:0] + head); st.PrefixTokens < want {
+			t.Errorf("request %d: prefix %d tokens, fewer than the %d of the text before the time", st.Index, st.PrefixTokens, want)
+		}
+		if !strings.Contains(b.Before, "22:15:") || !strings.Contains(b.After, "22:15:") || b.Before == b.After {
+			t.Errorf("request %d: excerpts %q / %q should show both times", st.Index, b.Before, b.After)
+		}
+		if st.Reprocessed <= 0 || st.Reprocessed != st.PrevTokens-st.PrefixTokens {
+			t.Errorf("request %d: reprocessed %d, want %d", st.Index, st.Reprocessed, st.PrevTokens-st.PrefixTokens)
+		}
+	}
+	if sum.Requests != 5 || sum.Compared != 4 || sum.Breaks != 4 {
+		t.Errorf("summary counts: %+v", sum)
+	}
+	if sum.BreaksByChannel["system"] != 4 || len(sum.BreaksByChannel) != 1 {
+		t.Errorf("breaks by channel %v, want system: 4", sum.BreaksByChannel)
+	}
+	if sum.BreaksByVolatile["timestamp"] != 4 {
+		t.Errorf("breaks by volatile %v, want timestamp: 4", sum.BreaksByVolatile)
+	}
+	if sum.ReuseRatio <= 0 || sum.ReuseRatio >= 0.6 {
+		t.Errorf("reuse ratio %.3f: the time sits mid-system, so well under 0.6 is reused", sum.ReuseRatio)
+	}
+	if len(sum.Worst) == 0 || sum.Worst[0].Reprocessed < sum.Worst[len(sum.Worst)-1].Reprocessed {
+		t.Errorf("worst requests not ordered: %+v", sum.Worst)
+	}
+}
+
+// TestCacheIsolatedGrowsCleanly: an isolated session keeps the system
+// prefix byte-stable and only appends; no request breaks.
+func TestCacheIsolatedGrowsCleanly(t *testing.T) {
+	in := wire.NewInterner()
+	sys := "You are a coding agent.\n" + cacheTestRules
+	if wire.CountTokens(sys) < 1024 {
+		t.Fatal("the test's system prompt must reach OpenAI's 1024-token minimum")
+	}
+	var reqs []wire.Request
+	for n := 1; n <= 6; n++ {
+		parts := []wire.Part{cacheTool(0, "read_file"), cacheTool(1, "bash"), cacheSys(sys)}
+		parts = append(parts, cacheConversation(n)...)
+		reqs = append(reqs, cacheTestReq(in, n, wire.FormatOpenAIChat, "gpt-5", parts...))
+	}
+	steps, sum := Analyze(reqs)
+	wantPrefix, wantTotal := 0, 0
+	for i, st := range steps {
+		if st.Break != nil {
+			t.Errorf("request %d: unexpected break %+v", st.Index, *st.Break)
+		}
+		prevTok, curTok := reqs[i].Tokens(), reqs[i+1].Tokens()
+		if st.PrefixTokens != prevTok || st.TotalTokens != curTok {
+			t.Errorf("request %d: prefix %d of %d, want %d of %d", st.Index, st.PrefixTokens, st.TotalTokens, prevTok, curTok)
+		}
+		if st.PrefixBytes != reqs[i].Bytes() {
+			t.Errorf("request %d: prefix %d bytes, want %d", st.Index, st.PrefixBytes, reqs[i].Bytes())
+		}
+		// OpenAI: whole 128-token steps of a shared prefix of 1024 or more.
+		want := 0
+		if prevTok >= 1024 {
+			want = prevTok / 128 * 128
+		}
+		if st.Prediction.Cached != want {
+			t.Errorf("request %d: predicted %d cached, want %d", st.Index, st.Prediction.Cached, want)
+		}
+		wantPrefix += prevTok
+		wantTotal += curTok
+	}
+	if sum.Breaks != 0 || sum.ReprocessedTokens != 0 {
+		t.Errorf("summary: %d breaks, %d reprocessed; want none", sum.Breaks, sum.ReprocessedTokens)
+	}
+	if want := float64(wantPrefix) / float64(wantTotal); fmt.Sprintf("%.6f", sum.ReuseRatio) != fmt.Sprintf("%.6f", want) {
+		t.Errorf("reuse ratio %.6f, want %.6f", sum.ReuseRatio, want)
+	}
+}
+
+// TestCacheToolsReordered: the tools list is reordered mid-session, so the
+// cache breaks at the very start, in tools.
+func TestCacheToolsReordered(t *testing.T) {
+	in := wire.NewInterner()
+	sys := "You are a coding agent.\n" + cacheTestRules
+	order := [][]string{{"read_file", "bash", "grep"}, {"read_file", "bash", "grep"}, {"bash", "read_file", "grep"}, {"bash", "read_file", "grep"}}
+	var reqs []wire.Request
+	for n, names := range order {
+		var parts []wire.Part
+		for i, name := range names {
+			parts = append(parts, cacheTool(i, name))
+		}
+		parts = append(parts, cacheSys(sys))
+		parts = append(parts, cacheConversation(n+1)...)
+		reqs = append(reqs, cacheTestReq(in, n+1, wire.FormatAnthropic, "claude-sonnet-4-5", parts...))
+	}
+	steps, sum := Analyze(reqs)
+	if steps[0].Break != nil || steps[2].Break != nil {
+		t.Errorf("requests 2 and 4 keep the order of the one before them: breaks %+v, %+v", steps[0].Break, steps[2].Break)
+	}
+	b := steps[1].Break
+	if b == nil {
+		t.Fatal("request 3: no break")
+	}
+	if b.Channel != wire.ChannelTools || b.Segment != "tools[0]" || b.Cause != CauseReordered || b.Offset != len(`{"name":"`) {
+		t.Errorf("request 3: break %+v, want tools[0] reordered at the name", *b)
+	}
+	if steps[1].PrefixBytes != len(`{"name":"`) || sum.BreaksByChannel["tools"] != 1 {
+		t.Errorf("request 3: prefix %d bytes, breaks %v", steps[1].PrefixBytes, sum.BreaksByChannel)
+	}
+}
+
+// TestCacheRecordedMatched decodes a claude-trace recording whose responses
+// carry usage: each recorded cache read lands on its own request, agrees
+// with the prediction where the cache was read, and a read of nothing where
+// a read was predicted is said in words.
+func TestCacheRecordedMatched(t *testing.T) {
+	path := filepath.Join("..", "testdata", "cache", "recorded.claude-trace.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var q Sequence
+	var steps []*Step
+	for r, err := range wire.Decode(f, wire.Options{Source: path}) {
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if st := q.Add(&r); st != nil {
+			steps = append(steps, st)
+		}
+	}
+	if len(steps) != 2 {
+		t.Fatalf("got %d steps, want 2", len(steps))
+	}
+	// The fixture records cache_read_input_tokens 2080 for request 2 and 0
+	// for request 3.
+	if steps[0].Index != 2 || steps[0].Recorded == nil || *steps[0].Recorded != 2080 {
+		t.Fatalf("request 2: recorded %v", steps[0].Recorded)
+	}
+	if steps[1].Index != 3 || steps[1].Recorded == nil || *steps[1].Recorded != 0 {
+		t.Fatalf("request 3: recorded %v", steps[1].Recorded)
+	}
+	if steps[0].Rule.Provider != "anthropic" || steps[0].Rule.MinTokens != 1024 {
+		t.Errorf("rule for claude-sonnet-4-5: %+v", steps[0].Rule)
+	}
+	// Request 1 wrote an entry at its last breakpoint (tools, system and the
+	// first question); request 2 shares all of it and its own breakpoint is
+	// two blocks later: the read is the tokens up to that entry.
+	r1 := steps[0]
+	if r1.Prediction.Cached <= 1024 || r1.Prediction.Cached > r1.PrefixTokens {
+		t.Errorf("request 2: predicted %d cached of a %d-token shared prefix", r1.Prediction.Cached, r1.PrefixTokens)
+	}
+	if r1.Disagreement != "" {
+		t.Errorf("request 2: prediction %d and record 2080 should agree within the estimate: %s", r1.Prediction.Cached, r1.Disagreement)
+	}
+	r2 := steps[1]
+	if r2.Prediction.Cached == 0 || !strings.Contains(r2.Disagreement, "no cached tokens recorded") {
+		t.Errorf("request 3: predicted %d, disagreement %q", r2.Prediction.Cached, r2.Disagreement)
+	}
+	sum := q.Summary()
+	if sum.RecordedRequests != 2 || sum.Recorded != 2080 || sum.Disagreements != 1 {
+		t.Errorf("summary: recorded %d over %d requests, %d disagreements", sum.Recorded, sum.RecordedRequests, sum.Disagreements)
+	}
+}
+
+// TestCacheModelChange: another model shares no cache, whatever the text.
+func TestCacheModelChange(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	a := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", append([]wire.Part{sys}, cacheConversation(1)...)...)
+	b := cacheTestReq(in, 2, wire.FormatOpenAIChat, "gpt-5-mini", append([]wire.Part{sys}, cacheConversation(2)...)...)
+	c := cacheTestReq(in, 3, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sys}, cacheConversation(3)...)...)
+	steps, sum := Analyze([]wire.Request{a, b, c})
+	if b := steps[0].Break; b == nil || b.Cause != CauseModel || b.Before != "gpt-5" || b.After != "gpt-5-mini" {
+		t.Fatalf("model change: break %+v", steps[0].Break)
+	}
+	if steps[0].PrefixTokens != 0 || steps[0].TextPrefixTokens != a.Tokens() || steps[0].Prediction.Cached != 0 {
+		t.Errorf("model change: prefix %d, text prefix %d (want %d), predicted %d",
+			steps[0].PrefixTokens, steps[0].TextPrefixTokens, a.Tokens(), steps[0].Prediction.Cached)
+	}
+	if b := steps[1].Break; b == nil || b.Cause != CauseProvider {
+		t.Errorf("provider change: break %+v", steps[1].Break)
+	}
+	if len(steps[1].Notes) == 0 || !strings.Contains(strings.Join(steps[1].Notes, "\n"), "format changed") {
+		t.Errorf("format change not noted: %v", steps[1].Notes)
+	}
+	if sum.BreaksByCause["model"] != 1 || sum.BreaksByCause["provider"] != 1 {
+		t.Errorf("breaks by cause %v", sum.BreaksByCause)
+	}
+}
+
+// TestCacheSingleRequest: one request has nothing to compare.
+func TestCacheSingleRequest(t *testing.T) {
+	in := wire.NewInterner()
+	r := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", cacheSys("rules"), cacheMsg(0, "user", "hi"))
+	steps, sum := Analyze([]wire.Request{r})
+	if len(steps) != 0 || sum.Requests != 1 || sum.Compared != 0 || sum.ReuseRatio != 0 {
+		t.Errorf("single request: %d steps, summary %+v", len(steps), sum)
+	}
+}
+
+// TestCacheTruncatedAndInserted covers a request that drops the end of the
+// previous one (compaction) and one that inserts a message mid-history.
+func TestCacheTruncatedAndInserted(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	full := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", append([]wire.Part{sys}, cacheConversation(3)...)...)
+	short := cacheTestReq(in, 2, wire.FormatOpenAIChat, "gpt-5", append([]wire.Part{sys}, cacheConversation(2)...)...)
+	st := Compare(&full, &short)
+	if st.Break == nil || st.Break.Cause != CauseRemoved || st.Break.Channel != wire.ChannelMessages {
+		t.Fatalf("truncated: break %+v", st.Break)
+	}
+	conv := cacheConversation(2)
+	ins := append([]wire.Part{sys, conv[0], cacheMsg(1, "user", "An inserted reminder.")}, conv[1:]...)
+	inserted := cacheTestReq(in, 2, wire.FormatOpenAIChat, "gpt-5", ins...)
+	st = Compare(&short, &inserted)
+	if st.Break == nil || st.Break.Cause != CauseAdded || st.Break.Segment != "messages[1]" {
+		t.Fatalf("inserted: break %+v", st.Break)
+	}
+}
+
+// TestCacheExplicitBreakpoints checks the Anthropic rules on hand-built
+// requests: no breakpoint caches nothing, more than four is refused, and
+// an entry more than 20 blocks before every breakpoint is not found.
+func TestCacheExplicitBreakpoints(t *testing.T) {
+	in := wire.NewInterner()
+	sysBP := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	sysBP.CacheBreakpoint = true
+	sysPlain := cacheSys(sysBP.Text)
+	conv := func(n int, bpLast bool) []wire.Part {
+		ps := cacheConversation(n)
+		ps[len(ps)-1].CacheBreakpoint = bpLast
+		return ps
+	}
+	a := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysBP}, conv(1, false)...)...)
+	// No breakpoint at all: nothing cached.
+	b := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysPlain}, conv(2, false)...)...)
+	if st := Compare(&a, &b); st.Prediction.Cached != 0 || !strings.Contains(strings.Join(st.Notes, " "), "no cache_control") {
+		t.Errorf("no breakpoint: predicted %d, notes %v", st.Prediction.Cached, st.Notes)
+	}
+	// The breakpoint on the system prompt is found again: the read is the
+	// tokens up to the end of the system prompt.
+	c := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysBP}, conv(2, true)...)...)
+	if st := Compare(&a, &c); st.Prediction.Cached != c.Segments[0].Tokens() {
+		t.Errorf("system breakpoint: predicted %d, want %d", st.Prediction.Cached, c.Segments[0].Tokens())
+	}
+	// 30 more blocks after the system prompt and the only later breakpoint
+	// at the end: the system entry is more than 20 blocks back.
+	far := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysPlain}, conv(16, true)...)...)
+	if st := Compare(&a, &far); st.Prediction.Cached != 0 {
+		t.Errorf("entry beyond the 20-block look-back: predicted %d, want 0", st.Prediction.Cached)
+	}
+	// Five breakpoints: the API refuses.
+	five := []wire.Part{sysBP}
+	for i, p := range conv(3, true) {
+		p.CacheBreakpoint = true
+		five = append(five, p)
+		_ = i
+	}
+	d := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", five...)
+	if st := Compare(&a, &d); !strings.Contains(strings.Join(st.Notes, " "), "at most 4") {
+		t.Errorf("five breakpoints: notes %v", st.Notes)
+	}
+}
+
+func TestCacheRuleTable(t *testing.T) {
+	cases := []struct {
+		format wire.Format
+		model  string
+		prov   string
+		min    int
+		step   int
+	}{
+		{wire.FormatAnthropic, "claude-sonnet-4-5-20250929", "anthropic", 1024, 1},
+		{wire.FormatAnthropic, "claude-haiku-4-5", "anthropic", 4096, 1},
+		{wire.FormatAnthropic, "claude-3-5-haiku-latest", "anthropic", 2048, 1},
+		{wire.FormatOpenAIResponses, "gpt-5-codex", "openai", 1024, 128},
+		{wire.FormatOpenAIChat, "", "openai", 1024, 128},
+		{wire.FormatGemini, "gemini-2.5-pro", "gemini", 2048, 1},
+		{wire.FormatGemini, "gemini-3-pro-preview", "gemini", 4096, 1},
+		{wire.FormatGemini, "gemini-2.0-flash", "gemini", 0, 0},
+		{wire.FormatOpenAIChat, "kimi-k2.6", "moonshot", 256, 256},
+		{wire.FormatAnthropic, "kimi-for-coding", "moonshot", 256, 256},
+	}
+	for _, c := range cases {
+		r := RuleFor(c.format, c.model)
+		if r.Provider != c.prov || r.MinTokens != c.min || r.Step != c.step {
+			t.Errorf("%s %q: got %s min %d step %d, want %s min %d step %d", c.format, c.model, r.Provider, r.MinTokens, r.Step, c.prov, c.min, c.step)
+		}
+	}
+	for _, r := range CacheRules {
+		if r.Note == "" || r.Provider == "" {
+			t.Errorf("rule without provider or note: %+v", r)
+		}
+		if r.Mode == CacheExplicit && (r.MaxBreakpoints != 4 || r.LookbackBlocks != 20) {
+			t.Errorf("explicit rule %q: %d breakpoints, %d blocks look-back", r.Note, r.MaxBreakpoints, r.LookbackBlocks)
+		}
+	}
+}
