@@ -66,6 +66,10 @@ type decoder struct {
 	index int // requests emitted so far
 	yield func(Request, error) bool
 	stop  bool
+	// lineMode is set while a JSONL is read line by line; whole while the
+	// object being read is the whole input.
+	lineMode int
+	whole    bool
 }
 
 func (d *decoder) fail(line int, format string, args ...any) {
@@ -119,11 +123,17 @@ func (d *decoder) run(r io.Reader) {
 	case len(trimmed) == 0 && len(head) < 8192:
 		d.fail(0, "empty input (only white space)")
 		return
-	case bytes.IndexByte(head, 0) >= 0:
-		d.fail(0, "binary data, not JSON (a NUL byte at byte %d)", bytes.IndexByte(head, 0))
+	case bytes.IndexByte(head, 0) >= 0 && !d.recNULOnLine(head):
+		at := bytes.IndexByte(head, 0)
+		d.fail(1+lineOf(head, at), "binary data, not JSON (a NUL byte at byte %d)", at)
 		return
 	case len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[':
-		d.fail(lineOf(head, len(head)-len(trimmed)), "not JSON (starts with %q)", firstRunes(trimmed, 12))
+		line := 1 + lineOf(head, len(head)-len(trimmed))
+		if v := jsontext.Value(bytes.TrimSpace(trimmed)); len(head) < 8192 && checkValue(v) == nil {
+			d.fail(line, "not a request: a JSON %s at the top level", kindName(v.Kind()))
+			return
+		}
+		d.fail(line, "not JSON (starts with %q)", firstRunes(trimmed, 12))
 		return
 	}
 	if sd := d.sessionDecoder(head); sd != nil {
@@ -142,7 +152,9 @@ func (d *decoder) run(r io.Reader) {
 			d.value(first, 1, 0)
 			return
 		}
+		d.lineMode++
 		d.value(first, 1, 0)
+		d.lineMode--
 		d.runJSONL(br, 2, int64(len(first)))
 		return
 	}
@@ -169,6 +181,8 @@ func (d *decoder) run(r io.Reader) {
 
 // runJSONL decodes one value per line; blank lines are skipped.
 func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
+	d.lineMode++
+	defer func() { d.lineMode-- }()
 	for !d.stop {
 		b, err := readLine(br)
 		if len(b) > 0 {
@@ -291,7 +305,9 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 	case '[':
 		d.array(v, line, off+lead)
 	case '{':
+		d.whole = d.lineMode == 0
 		d.object(v, line, off+lead)
+		d.whole = false
 	default:
 		d.fail(line, "not a request: a JSON %s at the top level", kindName(v.Kind()))
 	}
@@ -305,7 +321,11 @@ func (d *decoder) array(v jsontext.Value, line int, off int64) {
 		d.fail(line, "%s", describeJSONError(err))
 		return
 	}
-	for dec.PeekKind() != ']' && !d.stop {
+	if dec.PeekKind() == ']' {
+		d.fail(line, "an empty JSON array: no request bodies in it")
+		return
+	}
+	for n := 1; dec.PeekKind() != ']' && !d.stop; n++ {
 		start := dec.InputOffset()
 		el, err := dec.ReadValue()
 		if err != nil {
@@ -316,7 +336,7 @@ func (d *decoder) array(v jsontext.Value, line int, off int64) {
 		elStart := int(start) + bytes.IndexAny(v[start:], "{[\"tfn-0123456789")
 		elLine := line + lineOf(v, elStart)
 		if el.Kind() != '{' {
-			d.fail(elLine, "array element %d is a JSON %s, not a request body", d.index+1, kindName(el.Kind()))
+			d.fail(elLine, "array element %d is a JSON %s, not a request body", n, kindName(el.Kind()))
 			continue
 		}
 		d.object(el, elLine, off+int64(elStart))
@@ -326,14 +346,30 @@ func (d *decoder) array(v jsontext.Value, line int, off int64) {
 // object decodes one JSON object: a container or a body.
 func (d *decoder) object(v jsontext.Value, line int, off int64) {
 	format := d.opts.Format
-	if format == FormatAuto || containerDecoders[format] == nil && bodyDecoders[format] == nil {
+	switch {
+	case format == FormatAuto || containerDecoders[format] == nil && bodyDecoders[format] == nil:
 		f, err := DetectFormat(v)
 		if err != nil {
+			if d.whole {
+				line = 0 // the file is one document: its name says where
+			}
 			d.fail(line, "%v", err)
 			return
 		}
 		if format == FormatAuto || containerDecoders[f] != nil {
 			format = f
+		}
+	case bodyDecoders[format] != nil:
+		// A forced body format still reads the bodies inside a HAR or a
+		// trace; a body of another shape is an error, not an empty request.
+		if f := detectContainer(v); f != FormatAuto {
+			format = f
+		} else if !hasBodyMembers(format, v) {
+			if d.whole {
+				line = 0
+			}
+			d.fail(line, "not a %s request body (looked for %s)", format, bodyMembers[format])
+			return
 		}
 	}
 	if cd := containerDecoders[format]; cd != nil {

@@ -1,0 +1,221 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+const decGoodAnthropic = `{"model":"claude-x","system":"s","messages":[{"role":"user","content":"hi"}]}`
+
+// decRun decodes in and returns the models of the requests and the error
+// texts, in order.
+func decRun(t *testing.T, in []byte, opts Options) (models []string, errs []string) {
+	t.Helper()
+	for r, err := range Decode(bytes.NewReader(in), opts) {
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %v is a %T, not a *DecodeError", err, err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error is more than one line: %q", err.Error())
+			}
+			errs = append(errs, err.Error())
+			continue
+		}
+		models = append(models, r.Model)
+	}
+	return models, errs
+}
+
+func TestDecodeBadInput(t *testing.T) {
+	deep := `{"model":"x","messages":[{"role":"user","content":"a","x":` + strings.Repeat("[", MaxDepth+10) +
+		strings.Repeat("]", MaxDepth+10) + `}]}`
+	cases := []struct {
+		name   string
+		in     string
+		format Format
+		models []string // requests still decoded
+		errs   []string
+	}{
+		{name: "truncated body", in: `{"model":"claude-x","system":"s","messages":[{"role":"user","content":"hel`,
+			errs: []string{"x.json:1: invalid JSON at byte 74: unexpected end of input"}},
+		{name: "truncated pretty body", in: "{\n  \"model\": \"gpt\",\n  \"messages\": [\n    {\"role\": \"user\",",
+			errs: []string{"x.json:4: invalid JSON at byte 56: unexpected end of input"}},
+		{name: "invalid JSON", in: `{"model": "x", "messages": [}`,
+			errs: []string{"x.json:1: invalid JSON at byte 28: invalid character '}' at start of value"}},
+		{name: "broken line in the middle", in: decGoodAnthropic + "\n" + `{"model":"cut","messages":[` + "\n" +
+			strings.Replace(decGoodAnthropic, "claude-x", "claude-y", 1) + "\n",
+			models: []string{"claude-x", "claude-y"},
+			errs:   []string{"x.json:2: invalid JSON at byte 27: unexpected end of input"}},
+		{name: "broken first line", in: `{"model":` + "\n" + decGoodAnthropic + "\n" +
+			strings.Replace(decGoodAnthropic, "claude-x", "claude-y", 1) + "\n",
+			models: []string{"claude-x", "claude-y"},
+			errs:   []string{"x.json:1: invalid JSON at byte 9: unexpected end of input"}},
+		{name: "empty file", in: "", errs: []string{"x.json: empty input"}},
+		{name: "only white space", in: " \n\t\n", errs: []string{"x.json: empty input (only white space)"}},
+		{name: "binary data", in: "\x7fELF\x02\x01\x01\x00\x00\x00", errs: []string{"x.json:1: binary data, not JSON (a NUL byte at byte 7)"}},
+		{name: "plain text", in: "hello world\n", errs: []string{`x.json:1: not JSON (starts with "hello world␤")`}},
+		{name: "unknown shape", in: `{"foo": 1, "bar": [1, 2]}`,
+			errs: []string{"x.json: not a recognised request format (looked for messages, input, instructions, contents, systemInstruction, log.entries, request.body)"}},
+		{name: "unknown shape on a JSONL line", in: decGoodAnthropic + "\n" + `{"foo": 1}` + "\n",
+			models: []string{"claude-x"},
+			errs:   []string{"x.json:2: not a recognised request format (looked for messages, input, instructions, contents, systemInstruction, log.entries, request.body)"}},
+		{name: "too deep", in: deep, errs: []string{"x.json:1: JSON nested deeper than 512 levels at byte 567"}},
+		{name: "top-level number", in: "42\n", errs: []string{"x.json:1: not a request: a JSON number at the top level"}},
+		{name: "top-level string", in: `"hello"`, errs: []string{"x.json:1: not a request: a JSON string at the top level"}},
+		{name: "array with non-object elements", in: "[" + decGoodAnthropic + ",\n 7,\n \"x\"]",
+			models: []string{"claude-x"},
+			errs: []string{"x.json:2: array element 2 is a JSON number, not a request body",
+				"x.json:3: array element 3 is a JSON string, not a request body"}},
+		{name: "empty array", in: "[]", errs: []string{"x.json:1: an empty JSON array: no request bodies in it"}},
+		{name: "forced format of another shape", in: decGoodAnthropic, format: FormatGemini,
+			errs: []string{"x.json: not a gemini request body (looked for contents, systemInstruction)"}},
+		{name: "content of the wrong kind", in: `{"model":"gpt","messages":[{"role":"system","content":true}]}`,
+			errs: []string{"x.json:1: openai-chat body: content is a JSON boolean, want a string or an array of parts at /messages/0/content (byte 54)"}},
+		{name: "model of the wrong kind", in: `{"model":7,"system":"s","messages":[]}`,
+			errs: []string{"x.json:1: anthropic body: a JSON number where a string belongs at /model (byte 9)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			models, errs := decRun(t, []byte(c.in), Options{Source: "x.json", Format: c.format})
+			if strings.Join(models, ",") != strings.Join(c.models, ",") {
+				t.Errorf("requests %q, want %q", models, c.models)
+			}
+			if strings.Join(errs, "\n") != strings.Join(c.errs, "\n") {
+				t.Errorf("errors\n %q\nwant\n %q", errs, c.errs)
+			}
+		})
+	}
+}
+
+// Invalid UTF-8 is reported once and the text is decoded with U+FFFD.
+func TestDecodeInvalidUTF8(t *testing.T) {
+	in := []byte(`{"model":"claude-x","system":"s","messages":[{"role":"user","content":"caf` + "\xe9" + ` ok"}]}`)
+	var reqs []Request
+	var errs []string
+	for r, err := range Decode(bytes.NewReader(in), Options{Source: "u.json"}) {
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	if len(errs) != 1 || errs[0] != "u.json:1: invalid UTF-8 at byte 74 (decoded with U+FFFD)" {
+		t.Errorf("errors %q", errs)
+	}
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	got := reqs[0].Segments[len(reqs[0].Segments)-1].Text
+	if got != "caf\uFFFD ok" || !utf8.ValidString(got) {
+		t.Errorf("text %q, want %q", got, "caf\uFFFD ok")
+	}
+}
+
+func TestDecodePathBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		path string
+		errs []string
+	}{
+		{filepath.Join(dir, "missing.json"), []string{filepath.Join(dir, "missing.json") + ": no such file"}},
+	}
+	for _, c := range cases {
+		_, errs := decAll(t, c.path, Options{})
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.Error())
+		}
+		if strings.Join(got, "\n") != strings.Join(c.errs, "\n") {
+			t.Errorf("%s: errors %q, want %q", c.path, got, c.errs)
+		}
+	}
+	// A directory holding no recordings is one error naming it.
+	_, errs := decAll(t, dir, Options{})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), dir+": is a directory") {
+		t.Errorf("directory: errors %v", errs)
+	}
+	// The session fixture with a broken second line.
+	reqs, errs := decAll(t, filepath.Join("..", "testdata", "sessions", "broken.jsonl"), Options{})
+	if len(reqs) != 3 || len(errs) != 1 ||
+		errs[0].Error() != filepath.Join("..", "testdata", "sessions", "broken.jsonl")+":2: invalid JSON at byte 74: unexpected end of input" {
+		t.Fatalf("broken.jsonl: %d requests, errors %v", len(reqs), errs)
+	}
+	for i, want := range []int{1, 3, 4} {
+		if reqs[i].Line != want || reqs[i].Index != i+1 {
+			t.Errorf("request %d: line %d index %d, want line %d", i+1, reqs[i].Line, reqs[i].Index, want)
+		}
+	}
+	if n := len(reqs[2].Segments); n != 6 {
+		t.Errorf("last request has %d segments, want 6", n)
+	}
+}
+
+// decSeeds are fuzz seeds: the fixtures, the raw byte seeds of the shared
+// corpora, and the hostile strings inside request bodies.
+func decSeeds(t testing.TB) [][]byte {
+	var seeds [][]byte
+	for _, dir := range []string{filepath.Join("..", "testdata", "payloads"), filepath.Join("..", "testdata", "sessions")} {
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatalf("fixtures: %v", err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seeds = append(seeds, b)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "raw-byte-seeds.hex"))
+	if err != nil {
+		t.Fatalf("the shared corpora must sit beside the clone: %v", err)
+	}
+	for _, line := range strings.Fields(string(raw)) {
+		b, err := hex.DecodeString(line)
+		if err != nil {
+			t.Fatalf("raw-byte-seeds.hex: %v", err)
+		}
+		seeds = append(seeds, b)
+		body := append([]byte(`{"model":"claude-x","system":"`), b...)
+		seeds = append(seeds, append(body, `","messages":[{"role":"user","content":"x"}]}`...))
+	}
+	return seeds
+}
+
+// FuzzDecode: no input makes Decode panic, and every error is a
+// *DecodeError of one line.
+func FuzzDecode(f *testing.F) {
+	for _, s := range decSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, format := range []Format{FormatAuto, FormatHAR} {
+			for r, err := range Decode(bytes.NewReader(in), Options{Source: "f.json", Format: format}) {
+				if err != nil {
+					var de *DecodeError
+					if !errors.As(err, &de) {
+						t.Fatalf("error %v is a %T", err, err)
+					}
+					if msg := err.Error(); strings.ContainsAny(msg, "\n\r") || !strings.HasPrefix(msg, "f.json") {
+						t.Fatalf("error not one line naming the file: %q", msg)
+					}
+					continue
+				}
+				for _, s := range r.Segments {
+					if s.Hash != HashText(s.Text) {
+						t.Fatalf("segment %s: hash mismatch", s.ID)
+					}
+				}
+			}
+		}
+	})
+}
