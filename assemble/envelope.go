@@ -16,7 +16,9 @@ const (
 	// EscapeEntities turns every &, < and > of a body into an entity.
 	EscapeEntities EscapeMode = "entities"
 	// EscapeTargeted neutralises only the bracket that opens a reserved tag
-	// (an envelope or authority marker), leaving code samples readable.
+	// (an envelope or authority marker, in any case, with whitespace or
+	// invisibles inside, with look-alike brackets), leaving code samples
+	// readable.
 	EscapeTargeted EscapeMode = "targeted"
 )
 
@@ -158,36 +160,47 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 			Offset: b.Len(), Original: t[at : at+n], Replacement: with})
 		b.WriteString(with)
 	}
-	switch mode {
-	case EscapeTargeted:
-		last := 0
-		for _, h := range wire.FindReservedTags(t) {
-			_, n := utf8.DecodeRuneInString(t[h.Offset:])
-			copyTo(last, h.Offset)
-			replace(h.Offset, n, "&lt;")
-			last = h.Offset + n
-		}
-		copyTo(last, len(t))
-	default:
-		last := 0
-		for i := 0; i < len(t); i++ {
-			var with string
-			switch t[i] {
-			case '&':
-				with = "&amp;"
-			case '<':
-				with = "&lt;"
-			case '>':
-				with = "&gt;"
-			default:
-				continue
-			}
+	// Every reserved tag loses its opening bracket: '<' becomes &lt;, a
+	// look-alike bracket a numeric reference (in both modes, so that no
+	// envelope or authority tag survives, whatever its brackets).
+	hits := wire.FindReservedTags(t)
+	last, next := 0, 0
+	for i := 0; i < len(t); {
+		if next < len(hits) && hits[next].Offset == i {
+			r, n := utf8.DecodeRuneInString(t[i:])
+			next++
 			copyTo(last, i)
-			replace(i, 1, with)
-			last = i + 1
+			if r == '<' {
+				replace(i, n, "&lt;")
+			} else {
+				replace(i, n, fmt.Sprintf("&#x%X;", r))
+			}
+			i += n
+			last = i
+			continue
 		}
-		copyTo(last, len(t))
+		if mode == EscapeTargeted {
+			i++
+			continue
+		}
+		var with string
+		switch t[i] {
+		case '&':
+			with = "&amp;"
+		case '<':
+			with = "&lt;"
+		case '>':
+			with = "&gt;"
+		default:
+			i++
+			continue
+		}
+		copyTo(last, i)
+		replace(i, 1, with)
+		i++
+		last = i
 	}
+	copyTo(last, len(t))
 	tpos = append(tpos, b.Len())
 	for i := range strip {
 		strip[i].Fragment = fragment
