@@ -286,16 +286,25 @@ func (a *Auditor) Audit(r *Request) []Finding {
 	for i := range r.Segments {
 		ctx.segment(i)
 	}
-	sort.SliceStable(ctx.out, func(i, j int) bool {
-		fi, fj := ctx.out[i], ctx.out[j]
+	idx := make([]int, len(ctx.out))
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		fi, fj := &ctx.out[idx[i]], &ctx.out[idx[j]]
 		if ri, rj := fi.Severity.Rank(), fj.Severity.Rank(); ri != rj {
 			return ri > rj
 		}
-		if ctx.order[i] != ctx.order[j] {
-			return ctx.order[i] < ctx.order[j]
+		if oi, oj := ctx.order[idx[i]], ctx.order[idx[j]]; oi != oj {
+			return oi < oj
 		}
 		return fi.Offset < fj.Offset
 	})
+	sorted := make([]Finding, len(idx))
+	for k, at := range idx {
+		sorted[k] = ctx.out[at]
+	}
+	ctx.out = sorted
 	return ctx.out
 }
 
@@ -369,6 +378,10 @@ func (c *auditRequest) add(i int, rule string, off, n int, key, msg string) {
 	c.order = append(c.order, i)
 }
 
+// auditMaxExcerpt caps an excerpt's printed bytes (hazards print as
+// [U+XXXX], several bytes each).
+const auditMaxExcerpt = 160
+
 // AuditExcerpt is a short window of text around [off, off+n), made safe to
 // print with VisibleLine; "…" marks text cut at either end.
 func AuditExcerpt(text string, off, n int) string {
@@ -399,8 +412,17 @@ func AuditExcerpt(text string, off, n int) string {
 	if start > 0 {
 		b.WriteString("…")
 	}
-	b.WriteString(VisibleLine(text[start:end]))
-	if end < len(text) {
+	vis := VisibleLine(text[start:end])
+	cut := false
+	if len(vis) > auditMaxExcerpt {
+		k := auditMaxExcerpt
+		for k > 0 && !utf8.RuneStart(vis[k]) {
+			k--
+		}
+		vis, cut = vis[:k], true
+	}
+	b.WriteString(vis)
+	if cut || end < len(text) {
 		b.WriteString("…")
 	}
 	return b.String()

@@ -198,9 +198,13 @@ func (c *auditRequest) tagFinding(i int, h TagHit, where string) {
 			fmt.Sprintf("look-alike brackets spell %s inside %s%s; a model may read it as the real tag: fold look-alikes to ASCII and escape them (&lt; &gt;)",
 				tag, where, note))
 	case h.Envelope && (h.Closing || !h.Authority || strings.EqualFold(h.Name, s.Envelope)):
+		effect := "can end the envelope early and let the rest read as host text"
+		if !h.Closing {
+			effect = "can forge an envelope boundary and confuse where the workspace text ends"
+		}
 		c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, key,
-			fmt.Sprintf("unescaped %s inside %s%s can end the envelope early and let the rest read as host text; escape it as &lt;%s&gt;",
-				tag, where, note, strings.Trim(tag, "<>")))
+			fmt.Sprintf("unescaped %s inside %s%s %s; escape it as &lt;%s&gt;",
+				tag, where, note, effect, strings.Trim(tag, "<>")))
 	default:
 		c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, key,
 			fmt.Sprintf("unescaped authority marker %s inside %s%s can pass for an instruction of the host; escape it as &lt;%s&gt;",

@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -393,25 +391,11 @@ func TestAuditUnwrappedWorkspace(t *testing.T) {
 }
 
 func TestAuditWorkspaceMarks(t *testing.T) {
-	dir := t.TempDir()
 	para := "Never push to main without running the release checklist first."
 	agents := "# Project\n\n" + para + "\n\nShort.\n"
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(agents), 0o644))
-	must(os.WriteFile(filepath.Join(dir, "main.go"), nil, 0o644))
-	must(os.WriteFile(filepath.Join(dir, "go.mod"), nil, 0o644))
-	must(os.MkdirAll(filepath.Join(dir, ".agents", "skills", "deploy"), 0o755))
-	must(os.WriteFile(filepath.Join(dir, ".agents", "skills", "deploy", "SKILL.md"),
-		[]byte("---\nname: deploy\ndescription: Ships the service to production safely\n---\nbody\n"), 0o644))
-	m, err := ReadWorkspaceMarks(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := NewWorkspaceMarks([]WorkspaceFile{{Path: "/w/AGENTS.md", Text: agents}},
+		[]string{".agents/", "  skills/", "AGENTS.md", "main.go", "go.mod"},
+		[]WorkspaceSkill{{Name: "deploy", Description: "Ships the service to production safely"}})
 	sys := "You are an agent.\n\n" + para + "\n\nFiles:\nAGENTS.md\n-rw-r--r-- 1 u u 0 main.go\ngo.mod\n\n- deploy: Ships the service to production safely\n"
 	a := NewAuditor()
 	a.Workspace = m
@@ -425,18 +409,22 @@ func TestAuditWorkspaceMarks(t *testing.T) {
 			t.Errorf("finding %d at %d, want %d (%s)", k, f.Offset, offs[k], f.Message)
 		}
 	}
+	if !strings.Contains(fs[0].Message, "/w/AGENTS.md") {
+		t.Errorf("message should name the file: %q", fs[0].Message)
+	}
 	// The same text as the user's message, without an envelope.
 	u := auditSeg("messages[0].content[0]", ChannelMessages, "user", KindUserInput, TrustUser, "", para)
 	if got := auditHas(a.Audit(auditReq(u)), RuleUnwrappedWorkspace); len(got) != 1 {
 		t.Errorf("unwrapped: got %+v", got)
 	}
-	// Host rules that share no paragraph, and only one or two names, stay quiet.
+	// Inside its envelope it is where it belongs.
+	if got := a.Audit(auditReq(auditBody(para))); len(got) != 0 {
+		t.Errorf("enveloped: want quiet, got %+v", got)
+	}
+	// Host rules that share no paragraph, and only two names, stay quiet.
 	quiet := "You are an agent. Never push to main.\nmain.go\ngo.mod\nShort.\n"
 	if got := a.Audit(auditReq(auditSeg("system[0]", ChannelSystem, "system", KindHostRules, Trusted, "", quiet))); len(got) != 0 {
 		t.Errorf("want quiet, got %+v", got)
-	}
-	if _, err := ReadWorkspaceMarks(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "missing") {
-		t.Errorf("missing dir: err %v", err)
 	}
 }
 
@@ -525,6 +513,7 @@ func TestAuditClassifiedLayouts(t *testing.T) {
 	if strings.Join(sys, " ") != "system[0]/cwd-listing system[0]/agents-md system[0]/skills-listing" {
 		t.Errorf("legacy: untrusted-in-system on %v (segments %v)", sys, auditSegIDs(legacy))
 	}
+	auditCheckOrder(t, legacy, fs)
 	if sp := auditHas(fs, RuleAuthoritySpoof); len(sp) != 1 || sp[0].Segment != "system[0]/agents-md" {
 		t.Errorf("legacy: want the </system> in the AGENTS.md body, got %+v", sp)
 	}
@@ -560,4 +549,26 @@ func auditSegIDs(r *Request) []string {
 		out = append(out, s.ID+"("+string(s.Kind)+","+string(s.Trust)+")")
 	}
 	return out
+}
+
+// auditCheckOrder asserts findings are most severe first, then in wire order
+// of their segments, then by offset.
+func auditCheckOrder(t *testing.T, r *Request, fs []Finding) {
+	t.Helper()
+	pos := map[string]int{}
+	for i, s := range r.Segments {
+		pos[s.ID] = i
+	}
+	for k := 1; k < len(fs); k++ {
+		a, b := fs[k-1], fs[k]
+		ra, rb := a.Severity.Rank(), b.Severity.Rank()
+		switch {
+		case ra < rb:
+			t.Errorf("finding %d (%s) before a more severe one (%s)", k-1, a.Rule, b.Rule)
+		case ra == rb && pos[a.Segment] > pos[b.Segment]:
+			t.Errorf("finding on %s listed before one on earlier segment %s", a.Segment, b.Segment)
+		case ra == rb && a.Segment == b.Segment && a.Offset > b.Offset:
+			t.Errorf("offsets out of order on %s: %d then %d", a.Segment, a.Offset, b.Offset)
+		}
+	}
 }

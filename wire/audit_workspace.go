@@ -1,11 +1,7 @@
 package wire
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -53,7 +49,6 @@ const (
 	auditMinParagraph   = 32
 	auditMinDescription = 16
 	auditMaxListingLine = 3
-	auditMaxFileBytes   = 1 << 20
 )
 
 // NewWorkspaceMarks builds the marks of a workspace from its AGENTS.md files,
@@ -96,90 +91,6 @@ func auditParagraphs(text string) []string {
 		}
 	}
 	return out
-}
-
-// ReadWorkspaceMarks reads the marks of the workspace at dir, read-only: its
-// AGENTS.md, the names of its entries and the descriptions of the skills
-// under .agents/skills/*/SKILL.md.
-func ReadWorkspaceMarks(dir string) (*WorkspaceMarks, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", dir, describeOSError(err))
-	}
-	var names []string
-	var agents []WorkspaceFile
-	for _, e := range entries {
-		names = append(names, e.Name())
-		if strings.EqualFold(e.Name(), "AGENTS.md") && e.Type().IsRegular() {
-			p := filepath.Join(dir, e.Name())
-			text, err := auditReadCapped(p)
-			if err != nil {
-				return nil, err
-			}
-			agents = append(agents, WorkspaceFile{Path: p, Text: text})
-		}
-	}
-	var skills []WorkspaceSkill
-	skillDirs, _ := filepath.Glob(filepath.Join(dir, ".agents", "skills", "*", "SKILL.md"))
-	sort.Strings(skillDirs)
-	for _, p := range skillDirs {
-		text, err := auditReadCapped(p)
-		if err != nil {
-			return nil, err
-		}
-		name, desc := auditSkillFront(text)
-		if name == "" {
-			name = filepath.Base(filepath.Dir(p))
-		}
-		skills = append(skills, WorkspaceSkill{Name: name, Description: desc})
-	}
-	return NewWorkspaceMarks(agents, names, skills), nil
-}
-
-// auditReadCapped reads at most auditMaxFileBytes of a file.
-func auditReadCapped(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %s", path, describeOSError(err))
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, auditMaxFileBytes))
-	if err != nil {
-		return "", fmt.Errorf("%s: %s", path, describeOSError(err))
-	}
-	return string(b), nil
-}
-
-// auditSkillFront reads name and description from a SKILL.md front matter.
-func auditSkillFront(text string) (name, desc string) {
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 64*1024), auditMaxFileBytes)
-	first := true
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if first {
-			first = false
-			if strings.TrimSpace(line) != "---" {
-				return "", ""
-			}
-			continue
-		}
-		if strings.TrimSpace(line) == "---" {
-			break
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		v = strings.Trim(strings.TrimSpace(v), `"'`)
-		switch strings.TrimSpace(k) {
-		case "name":
-			name = v
-		case "description":
-			desc = v
-		}
-	}
-	return name, desc
 }
 
 // find returns the workspace text found in text, one match per group (an

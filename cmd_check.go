@@ -1,0 +1,430 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire"
+)
+
+func init() { register(newCheckCmd) }
+
+// checkFlags are the flags of `wirelens check`.
+type checkFlags struct {
+	asJSON, asSARIF bool
+	failOn          string
+	workspace       string
+	before, after   string
+	rules           bool
+}
+
+func newCheckCmd(app *App) *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check FILE... [--json | --sarif] [--fail-on SEV] [--workspace DIR]",
+		Short: "Report trust-boundary findings; exit 1 when any is at or above --fail-on",
+		Long: `check audits every request of the given files for trust-boundary problems: workspace text in
+the system channel (untrusted-in-system), envelope breakouts and forged authority markers in
+untrusted text, bidi controls, Unicode tag smuggling, look-alike tags, invisible and control
+characters, changing values in the cached prefix, and workspace text pasted into a user message
+without an envelope. Rule IDs and severities are listed by "wirelens check --rules".
+
+Findings are printed grouped by request, most severe first, one line each, safe to print;
+--json and --sarif (SARIF 2.1.0) are for scripts and code-scanning tools.
+
+--workspace DIR adds exact matches of that workspace's AGENTS.md paragraphs, listing lines
+and skill descriptions found in the system channel (or unwrapped in a user message). The
+workspace is only read.
+
+--before A --after B compares two versions of the wire (for example built before and after a
+patch with "wirelens build"): it lists the findings fixed and the findings introduced, and
+exits 1 when a finding at or above --fail-on was introduced. A and B may name one request
+(FILE@N).
+
+Exit codes: 0 no finding at or above --fail-on (default high), 1 findings, 2 usage or input
+errors (what could be read is still reported).`,
+		Example: `  wirelens check request.json
+  wirelens check --fail-on medium --json session.jsonl
+  wirelens build . --layout legacy | wirelens check -
+  wirelens check --sarif wire.json > wirelens.sarif
+  wirelens check --before before.json --after after.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.rules {
+				writeCheckRules(app.Stdout)
+				return nil
+			}
+			return runCheck(app, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
+	fl.BoolVar(&f.asSARIF, "sarif", false, "print SARIF 2.1.0 for code-scanning tools")
+	fl.StringVar(&f.failOn, "fail-on", "high", "exit 1 when a finding is at or above this severity: high, medium or low")
+	fl.StringVar(&f.workspace, "workspace", "", "a workspace whose text must not sit in the system channel (exact matches)")
+	fl.StringVar(&f.before, "before", "", "the wire before a change (FILE or FILE@N); use with --after")
+	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
+	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
+	return cmd
+}
+
+// writeCheckRules prints the rule table.
+func writeCheckRules(w io.Writer) {
+	var b strings.Builder
+	for _, r := range wire.Rules {
+		fmt.Fprintf(&b, "%-20s %-6s  %s\n", r.ID, r.Severity, r.Short)
+		fmt.Fprintf(&b, "%28s%s\n\n", "", r.Help)
+	}
+	io.WriteString(w, b.String())
+}
+
+// runCheck is `wirelens check`.
+func runCheck(app *App, f checkFlags, args []string) error {
+	failOn, ok := wire.ParseSeverity(f.failOn)
+	if !ok {
+		return usageError("--fail-on must be high, medium or low, not %q", f.failOn)
+	}
+	if f.asJSON && f.asSARIF {
+		return usageError("--json and --sarif cannot be used together")
+	}
+	compare := f.before != "" || f.after != ""
+	switch {
+	case compare && (f.before == "" || f.after == ""):
+		return usageError("--before and --after go together")
+	case compare && len(args) > 0:
+		return usageError("--before/--after take no FILE arguments (got %q)", args[0])
+	case !compare && len(args) == 0:
+		return usageError("check needs a FILE (or - for standard input), or --before A --after B")
+	}
+	aud, err := checkAuditor(f.workspace)
+	if err != nil {
+		return err
+	}
+	if compare {
+		return runCheckCompare(app, aud, f, failOn)
+	}
+	res := checkSources(app, aud, args)
+	switch {
+	case f.asJSON:
+		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: checkSummarize(res.findings),
+			Errors: errorsJSON(res.errs)})
+	case f.asSARIF:
+		err = writeSARIF(app.Stdout, res.findings, nil, res.errs)
+	default:
+		err = writeCheckText(app.Stdout, res)
+	}
+	if err != nil {
+		return err
+	}
+	return app.finish(res.errs, checkExit(res.findings, failOn))
+}
+
+// checkAuditor makes the auditor: the cache analysis's volatile finder and,
+// with --workspace, the workspace's marks read with the build's collector.
+func checkAuditor(workspace string) (*wire.Auditor, error) {
+	aud := wire.NewAuditor()
+	aud.FindVolatile = checkVolatile
+	if workspace == "" {
+		return aud, nil
+	}
+	in, closeIn, err := assemble.OpenInput(workspace, nil, nil, time.Now())
+	if err != nil {
+		return nil, usageError("--workspace: %v", err)
+	}
+	defer closeIn()
+	b, err := assemble.Collect(in)
+	if err != nil {
+		return nil, usageError("--workspace: %v", err)
+	}
+	aud.Workspace = checkMarks(b)
+	return aud, nil
+}
+
+// checkMarks turns a collected workspace into the audit's marks.
+func checkMarks(b *assemble.Baseline) *wire.WorkspaceMarks {
+	var agents []wire.WorkspaceFile
+	for _, f := range b.AgentsMD {
+		agents = append(agents, wire.WorkspaceFile{Path: f.Path, Text: f.Text})
+	}
+	var names []string
+	for _, l := range strings.Split(b.Listing, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "[wirelens:") {
+			names = append(names, t)
+		}
+	}
+	var skills []wire.WorkspaceSkill
+	for _, s := range b.Skills {
+		skills = append(skills, wire.WorkspaceSkill{Name: s.Name, Description: s.Description})
+	}
+	return wire.NewWorkspaceMarks(agents, names, skills)
+}
+
+// checkVolatile adapts diff.FindVolatile, the one finder of changing values.
+func checkVolatile(s string) []wire.VolatileValue {
+	vs := diff.FindVolatile(s)
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]wire.VolatileValue, len(vs))
+	for i, v := range vs {
+		out[i] = wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)}
+	}
+	return out
+}
+
+// checkResult is what check found in its sources.
+type checkResult struct {
+	requests int
+	findings []wire.Finding
+	errs     []error
+}
+
+// checkSources audits every request of the sources as they stream in; only
+// the findings are kept.
+func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
+	res := &checkResult{}
+	for _, src := range sources {
+		app.decode(src, func(r wire.Request, err error) bool {
+			if err != nil {
+				res.errs = append(res.errs, err)
+				return true
+			}
+			res.requests++
+			res.findings = append(res.findings, aud.Audit(&r)...)
+			return true
+		})
+	}
+	return res
+}
+
+// checkRef audits what a --before/--after reference names: a whole file, or
+// one request of it (FILE@N).
+func checkRef(app *App, aud *wire.Auditor, ref string) *checkResult {
+	file, n, err := splitRef(ref)
+	if err != nil {
+		return &checkResult{errs: []error{err}}
+	}
+	if file == ref && n == 1 {
+		return checkSources(app, aud, []string{ref})
+	}
+	r, errs, err := app.LoadRef(ref)
+	res := &checkResult{errs: errs}
+	if err != nil {
+		res.errs = append(res.errs, err)
+		return res
+	}
+	res.requests = 1
+	res.findings = aud.Audit(&r)
+	return res
+}
+
+// checkExit is 1 when a finding is at or above failOn.
+func checkExit(fs []wire.Finding, failOn wire.Severity) int {
+	for _, f := range fs {
+		if f.Severity.Rank() >= failOn.Rank() {
+			return 1
+		}
+	}
+	return 0
+}
+
+// checkSummary counts findings by severity.
+type checkSummary struct {
+	High   int `json:"high"`
+	Medium int `json:"medium"`
+	Low    int `json:"low"`
+}
+
+func checkSummarize(fs []wire.Finding) checkSummary {
+	var s checkSummary
+	for _, f := range fs {
+		switch f.Severity {
+		case wire.SeverityHigh:
+			s.High++
+		case wire.SeverityMedium:
+			s.Medium++
+		case wire.SeverityLow:
+			s.Low++
+		}
+	}
+	return s
+}
+
+// checkJSON is `check --json`.
+type checkJSON struct {
+	Findings []wire.Finding `json:"findings"`
+	Summary  checkSummary   `json:"summary"`
+	Errors   []errorJSON    `json:"errors"`
+}
+
+// checkCompareJSON is `check --before A --after B --json`.
+type checkCompareJSON struct {
+	Before     string         `json:"before"`
+	After      string         `json:"after"`
+	Fixed      []wire.Finding `json:"fixed"`
+	Introduced []wire.Finding `json:"introduced"`
+	Unchanged  int            `json:"unchanged"`
+	Summary    checkSummary   `json:"summary"` // of the introduced findings
+	Errors     []errorJSON    `json:"errors"`
+}
+
+func nonNil(fs []wire.Finding) []wire.Finding {
+	if fs == nil {
+		return []wire.Finding{}
+	}
+	return fs
+}
+
+// checkCompare splits findings into fixed (only before), introduced (only
+// after) and unchanged, matching them by Key as a multiset: ids and offsets
+// move when a layout changes, the rule, kind and text found do not.
+func checkCompare(before, after []wire.Finding) (fixed, introduced, unchanged []wire.Finding) {
+	left := map[string]int{}
+	for _, f := range before {
+		left[f.Key]++
+	}
+	for _, f := range after {
+		if left[f.Key] > 0 {
+			left[f.Key]--
+			unchanged = append(unchanged, f)
+		} else {
+			introduced = append(introduced, f)
+		}
+	}
+	right := map[string]int{}
+	for _, f := range after {
+		right[f.Key]++
+	}
+	for _, f := range before {
+		if right[f.Key] > 0 {
+			right[f.Key]--
+		} else {
+			fixed = append(fixed, f)
+		}
+	}
+	return fixed, introduced, unchanged
+}
+
+// runCheckCompare is `check --before A --after B`.
+func runCheckCompare(app *App, aud *wire.Auditor, f checkFlags, failOn wire.Severity) error {
+	b := checkRef(app, aud, f.before)
+	a := checkRef(app, aud, f.after)
+	errs := append(append([]error{}, b.errs...), a.errs...)
+	fixed, introduced, unchanged := checkCompare(b.findings, a.findings)
+	var err error
+	switch {
+	case f.asJSON:
+		err = writeJSON(app.Stdout, checkCompareJSON{Before: f.before, After: f.after, Fixed: nonNil(fixed),
+			Introduced: nonNil(introduced), Unchanged: len(unchanged), Summary: checkSummarize(introduced),
+			Errors: errorsJSON(errs)})
+	case f.asSARIF:
+		all := append(append(append([]wire.Finding{}, introduced...), unchanged...), fixed...)
+		states := make([]string, 0, len(all))
+		for i := range all {
+			switch {
+			case i < len(introduced):
+				states = append(states, "new")
+			case i < len(introduced)+len(unchanged):
+				states = append(states, "unchanged")
+			default:
+				states = append(states, "absent")
+			}
+		}
+		err = writeSARIF(app.Stdout, all, states, errs)
+	default:
+		err = writeCheckCompareText(app.Stdout, f.before, f.after, fixed, introduced, len(unchanged))
+	}
+	if err != nil {
+		return err
+	}
+	return app.finish(errs, checkExit(introduced, failOn))
+}
+
+// checkLine is one finding as a line of text, safe to print.
+func checkLine(f wire.Finding) string {
+	return fmt.Sprintf("%-6s  %-19s  %s@%d  %s  | %s", f.Severity, f.Rule, wire.VisibleLine(f.Segment), f.Offset,
+		wire.VisibleLine(f.Message), wire.VisibleLine(f.Excerpt))
+}
+
+// checkRequestHead names a request in the text report.
+func checkRequestHead(f wire.Finding) string {
+	head := wire.VisibleLine(f.Ref())
+	if f.Line > 0 {
+		head += fmt.Sprintf(" (line %d)", f.Line)
+	}
+	return head
+}
+
+// writeCheckText prints the findings grouped by request (in input order),
+// most severe first within a request, then a summary line.
+func writeCheckText(w io.Writer, res *checkResult) error {
+	var b strings.Builder
+	cur := ""
+	for _, f := range res.findings {
+		key := f.Source + "\x00" + fmt.Sprint(f.Request)
+		if key != cur {
+			if cur != "" {
+				b.WriteByte('\n')
+			}
+			cur = key
+			fmt.Fprintf(&b, "%s\n", checkRequestHead(f))
+		}
+		b.WriteString("  " + checkLine(f) + "\n")
+	}
+	s := checkSummarize(res.findings)
+	if len(res.findings) > 0 {
+		b.WriteByte('\n')
+	}
+	reqs := "requests"
+	if res.requests == 1 {
+		reqs = "request"
+	}
+	if len(res.findings) == 0 {
+		fmt.Fprintf(&b, "%d %s checked: no findings\n", res.requests, reqs)
+	} else {
+		fmt.Fprintf(&b, "%d %s checked: %d findings (%d high, %d medium, %d low)\n",
+			res.requests, reqs, len(res.findings), s.High, s.Medium, s.Low)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeCheckCompareText prints the findings a change fixed and introduced.
+func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced []wire.Finding, unchanged int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "before %s, after %s: %d fixed, %d introduced, %d unchanged\n",
+		wire.VisibleLine(before), wire.VisibleLine(after), len(fixed), len(introduced), unchanged)
+	for _, part := range []struct {
+		name string
+		fs   []wire.Finding
+	}{{"fixed", fixed}, {"introduced", introduced}} {
+		if len(part.fs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s:\n", part.name)
+		for _, f := range checkBySeverity(part.fs) {
+			fmt.Fprintf(&b, "  %s  %s\n", checkLine(f), checkRequestHead(f))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// checkBySeverity orders findings most severe first, keeping their order
+// otherwise.
+func checkBySeverity(fs []wire.Finding) []wire.Finding {
+	out := make([]wire.Finding, 0, len(fs))
+	for rank := 3; rank >= 0; rank-- {
+		for _, f := range fs {
+			if f.Severity.Rank() == rank {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

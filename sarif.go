@@ -1,0 +1,269 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// SARIF 2.1.0 output of `check --sarif`: one run, one rule entry per audit
+// rule with its help text, one result per finding located in the source file
+// (at the request's line when it is line based) and at a logical location
+// naming the request and the segment.
+
+const (
+	sarifVersion = "2.1.0"
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifInfoURI = "https://github.com/wirelens/wirelens"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifMessage struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string             `json:"id"`
+	Name                 string             `json:"name"`
+	ShortDescription     sarifMessage       `json:"shortDescription"`
+	FullDescription      sarifMessage       `json:"fullDescription"`
+	Help                 sarifMessage       `json:"help"`
+	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+	Properties           sarifRuleProps     `json:"properties"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifRuleProps struct {
+	Tags             []string `json:"tags"`
+	Precision        string   `json:"precision"`
+	SecuritySeverity string   `json:"security-severity"`
+	Severity         string   `json:"wirelens-severity"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string         `json:"level"`
+	Message   sarifMessage   `json:"message"`
+	Locations []sarifLocPhys `json:"locations,omitempty"`
+}
+
+type sarifLocPhys struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	BaselineState       string            `json:"baselineState,omitempty"`
+	Properties          sarifResultProps  `json:"properties"`
+}
+
+type sarifResultProps struct {
+	Severity string `json:"severity"`
+	Request  int    `json:"request"`
+	Segment  string `json:"segment"`
+	Offset   int    `json:"offset"`
+	Excerpt  string `json:"excerpt"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical  `json:"physicalLocation"`
+	LogicalLocations []sarifLogical `json:"logicalLocations"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+}
+
+type sarifLogical struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(s wire.Severity) string {
+	switch s {
+	case wire.SeverityHigh:
+		return "error"
+	case wire.SeverityMedium:
+		return "warning"
+	}
+	return "note"
+}
+
+// sarifSecuritySeverity is the score code-scanning tools sort by.
+func sarifSecuritySeverity(s wire.Severity) string {
+	switch s {
+	case wire.SeverityHigh:
+		return "8.0"
+	case wire.SeverityMedium:
+		return "5.0"
+	}
+	return "3.0"
+}
+
+// sarifRuleName is a rule ID in PascalCase ("untrusted-in-system" ->
+// "UntrustedInSystem").
+func sarifRuleName(id string) string {
+	var b strings.Builder
+	for _, w := range strings.Split(id, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
+}
+
+// sarifURI makes a source name a URI reference: a relative path stays
+// relative, an absolute one becomes a file URI; characters are escaped.
+func sarifURI(source string) string {
+	if source == "-" {
+		return "stdin"
+	}
+	p := filepath.ToSlash(source)
+	if filepath.IsAbs(source) {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	u := (&url.URL{Path: p}).String()
+	if strings.HasPrefix(u, "./") {
+		return u[2:]
+	}
+	return u
+}
+
+// sarifRules is the rule table of the driver.
+func sarifRules() []sarifRule {
+	out := make([]sarifRule, 0, len(wire.Rules))
+	for _, r := range wire.Rules {
+		precision := "very-high"
+		if r.ID == wire.RuleUnwrappedWorkspace || r.ID == wire.RuleVolatileInPrefix {
+			precision = "medium"
+		}
+		out = append(out, sarifRule{
+			ID:               r.ID,
+			Name:             sarifRuleName(r.ID),
+			ShortDescription: sarifMessage{Text: r.Short},
+			FullDescription:  sarifMessage{Text: r.Help},
+			Help: sarifMessage{Text: r.Help,
+				Markdown: "**" + r.ID + "** (" + string(r.Severity) + "): " + r.Help},
+			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(r.Severity)},
+			Properties: sarifRuleProps{Tags: []string{"security", "prompt-injection"}, Precision: precision,
+				SecuritySeverity: sarifSecuritySeverity(r.Severity), Severity: string(r.Severity)},
+		})
+	}
+	return out
+}
+
+// writeSARIF writes findings as a SARIF 2.1.0 log. states, when not nil,
+// gives each finding's baselineState (new, unchanged, absent). Input errors
+// become tool execution notifications.
+func writeSARIF(w io.Writer, findings []wire.Finding, states []string, errs []error) error {
+	index := map[string]int{}
+	for i, r := range wire.Rules {
+		index[r.ID] = i
+	}
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "wirelens", Version: sarifToolVersion(),
+			InformationURI: sarifInfoURI, Rules: sarifRules()}},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: len(errs) == 0}},
+		Results:     make([]sarifResult, 0, len(findings)),
+	}
+	for _, err := range errs {
+		n := sarifNotification{Level: "error", Message: sarifMessage{Text: wire.VisibleLine(err.Error())}}
+		var de *wire.DecodeError
+		if errors.As(err, &de) && de.Source != "" {
+			loc := sarifLocPhys{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(de.Source)}}}
+			if de.Line > 0 {
+				loc.PhysicalLocation.Region = &sarifRegion{StartLine: de.Line}
+			}
+			n.Locations = []sarifLocPhys{loc}
+		}
+		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications, n)
+	}
+	for i, f := range findings {
+		phys := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Source)}}
+		if f.Line > 0 {
+			phys.Region = &sarifRegion{StartLine: f.Line}
+		}
+		ref := f.Source + "@" + strconv.Itoa(f.Request)
+		sum := sha256.Sum256([]byte(f.Key))
+		res := sarifResult{
+			RuleID:    f.Rule,
+			RuleIndex: index[f.Rule],
+			Level:     sarifLevel(f.Severity),
+			Message:   sarifMessage{Text: f.Message + " [" + f.Excerpt + "]"},
+			Locations: []sarifLocation{{
+				PhysicalLocation: phys,
+				LogicalLocations: []sarifLogical{{Name: f.Segment,
+					FullyQualifiedName: wire.VisibleLine(ref) + "/" + f.Segment, Kind: "member"}},
+			}},
+			PartialFingerprints: map[string]string{"wirelensFinding/v1": hex.EncodeToString(sum[:16])},
+			Properties: sarifResultProps{Severity: string(f.Severity), Request: f.Request, Segment: f.Segment,
+				Offset: f.Offset, Excerpt: f.Excerpt},
+		}
+		if states != nil && i < len(states) {
+			res.BaselineState = states[i]
+		}
+		run.Results = append(run.Results, res)
+	}
+	return writeJSON(w, sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// sarifToolVersion is the program's version for the driver.
+func sarifToolVersion() string {
+	if version == "" {
+		return "devel"
+	}
+	return version
+}
