@@ -19,6 +19,7 @@ var (
 	recTKimiCLI  = filepath.Join(recTDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "context.jsonl")
 	recTKimiWire = filepath.Join(recTDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "wire.jsonl")
 	recTKimiCode = filepath.Join(recTDir, "kimi-code", "c2a1f0", "0f9e8d7c-aaaa-4bbb-8ccc-123456789abc", "agents", "main", "wire.jsonl")
+	recTClaude   = filepath.Join(recTDir, "claude-code", "-home-dev-repo", "5f0c2a6e-1b7d-4c3e-9f10-2a3b4c5d6e7f.jsonl")
 	recTCodex    = filepath.Join(recTDir, "codex", "2025", "10", "29", "rollout-2025-10-29T00-59-38-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl")
 )
 
@@ -308,19 +309,25 @@ type recTCase struct {
 	utf8Line           int
 	utf8From, utf8To   string
 	utf8Part, utf8Want string
+	utf8Req            int // the request (1-based) that shows utf8Part; 0 for the last
+	// lastLost is how many requests are lost with a truncated last line.
+	lastLost int
 }
 
 func recTCases() []recTCase {
 	return []recTCase{
 		{name: "kimi-cli", path: recTKimiCLI, format: FormatKimiCLI, requests: 3,
 			utf8Line: 3, utf8From: "list the files", utf8To: "list the fi\xffles",
-			utf8Part: "messages[0]", utf8Want: "list the fi\uFFFDles"},
+			utf8Part: "messages[0]", utf8Want: "list the fi\uFFFDles", lastLost: 1},
 		{name: "kimi-code", path: recTKimiCode, format: FormatKimiCode, requests: 4,
 			utf8Line: 5, utf8From: "solve it", utf8To: "sol\xffve it",
-			utf8Part: "messages[0].content[0]", utf8Want: "sol\uFFFDve it"},
+			utf8Part: "messages[0].content[0]", utf8Want: "sol\uFFFDve it", lastLost: 1},
+		{name: "claude-code", path: recTClaude, format: FormatClaudeCode, requests: 4,
+			utf8Line: 2, utf8From: "list the files", utf8To: "list the\xfffiles",
+			utf8Part: "messages[0]", utf8Want: "list the\uFFFDfiles", utf8Req: 1},
 		{name: "codex", path: recTCodex, format: FormatCodex, requests: 3,
 			utf8Line: 5, utf8From: "what is in main.go?", utf8To: "what is in main\xff.go?",
-			utf8Part: "messages[3].content[0]", utf8Want: "what is in main\uFFFD.go?"},
+			utf8Part: "messages[3].content[0]", utf8Want: "what is in main\uFFFD.go?", lastLost: 1},
 	}
 }
 
@@ -374,7 +381,7 @@ func TestRecordingMalformedLines(t *testing.T) {
 			{"binary line", insert([]byte("\x00\x01\x02\x03PK\x03\x04")), 3, "binary data", 0},
 			{"a JSON array line", insert([]byte(`[1,2,3]`)), 3, "not a record: a JSON array", 0},
 			{"nested too deep", insert([]byte(`{"x":` + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + `}`)), 3, "nested deeper", 0},
-			{"truncated last line", append(recTJoin(lines[:len(lines)-1]), last[:len(last)/2]...), len(lines), "unexpected end of input", 1},
+			{"truncated last line", append(recTJoin(lines[:len(lines)-1]), last[:len(last)/2]...), len(lines), "unexpected end of input", c.lastLost},
 		}
 		for _, v := range variants {
 			t.Run(c.name+"/"+v.name, func(t *testing.T) {
@@ -415,7 +422,11 @@ func TestRecordingMalformedLines(t *testing.T) {
 			if len(reqs) != c.requests {
 				t.Fatalf("%d requests, want %d", len(reqs), c.requests)
 			}
-			if got := recTPartText(reqs[len(reqs)-1], c.utf8Part); got != c.utf8Want {
+			at := len(reqs) - 1
+			if c.utf8Req > 0 {
+				at = c.utf8Req - 1
+			}
+			if got := recTPartText(reqs[at], c.utf8Part); got != c.utf8Want {
 				t.Errorf("text %q, want %q", got, c.utf8Want)
 			}
 		})
@@ -467,6 +478,7 @@ func TestRecordingDetect(t *testing.T) {
 		{recTKimiWire, recKimiCLIWire},
 		{recTCodex, FormatCodex},
 		{recTKimiCode, FormatKimiCode},
+		{recTClaude, FormatClaudeCode},
 	} {
 		if got := recDetectFile(c.path); got != c.want {
 			t.Errorf("%s: detected %q, want %q", c.path, got, c.want)
@@ -484,30 +496,38 @@ func TestRecordingSessionDirectories(t *testing.T) {
 	recTCopy(t, recTKimiWire, filepath.Join(kimi, "wire.jsonl"))
 	codex := filepath.Join(root, "codex", "2025", "10", "29", "rollout-a.jsonl")
 	recTCopy(t, recTCodex, codex)
+	kimiCode := filepath.Join(root, "kimi-code", "key", "sess", "agents", "main", "wire.jsonl")
+	recTCopy(t, recTKimiCode, kimiCode)
+	claude := filepath.Join(root, "claude", "-home-dev-repo", "s.jsonl")
+	recTCopy(t, recTClaude, claude)
 	if err := os.WriteFile(filepath.Join(root, "notes.jsonl"), []byte(`{"hello":"world"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	old := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := os.Chtimes(filepath.Join(kimi, "context.jsonl"), old, old); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(codex, old.Add(time.Hour), old.Add(time.Hour)); err != nil {
-		t.Fatal(err)
+	order := []struct {
+		path     string
+		requests int
+	}{{claude, 4}, {kimiCode, 4}, {codex, 3}, {filepath.Join(kimi, "context.jsonl"), 3}}
+	for i, f := range order {
+		mod := old.Add(time.Duration(len(order)-i) * time.Hour)
+		if err := os.Chtimes(f.path, mod, mod); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	reqs, errs := recTDecode(t, root, Options{})
 	recTNoErrors(t, errs)
-	if len(reqs) != 6 {
-		t.Fatalf("got %d requests, want 6", len(reqs))
+	if len(reqs) != 14 {
+		t.Fatalf("got %d requests, want 14", len(reqs))
 	}
-	// Newest first: the rollout, then the kimi-cli context.
-	for i, r := range reqs {
-		want := codex
-		if i >= 3 {
-			want = filepath.Join(kimi, "context.jsonl")
-		}
-		if r.Source != want || r.Index != i%3+1 {
-			t.Errorf("request %d from %q index %d, want %q index %d", i, r.Source, r.Index, want, i%3+1)
+	// Newest first, each file numbered from 1.
+	at := 0
+	for _, f := range order {
+		for i := 1; i <= f.requests; i++ {
+			if r := reqs[at]; r.Source != f.path || r.Index != i {
+				t.Errorf("request %d from %q index %d, want %q index %d", at, r.Source, r.Index, f.path, i)
+			}
+			at++
 		}
 	}
 	// The kimi-cli session directory itself; usage still comes from its wire.jsonl.
@@ -628,6 +648,89 @@ func TestRecordingKimiCodeUsage(t *testing.T) {
 	}
 	for i, r := range reqs {
 		if (r.Usage == nil) != (want[i] == nil) || (r.Usage != nil && *r.Usage != *want[i]) {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingClaudeCodeSession(t *testing.T) {
+	reqs, errs := recTDecode(t, recTClaude, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests, want 4 (one per response on the active branch)", len(reqs))
+	}
+	second := []string{"messages[0]", "messages[1].content[0]", "messages[1].content[1]", "messages[2].content[0]"}
+	third := append(append([]string(nil), second...), "messages[3].content[0]", "messages[4].content[0]", "messages[4].content[1]")
+	want := [][]string{{"messages[0]"}, second, third, {"messages[0]"}}
+	lines := []int{3, 7, 13, 18}
+	for i, r := range reqs {
+		if got := recTParts(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != FormatClaudeCode || r.Line != lines[i] || r.Model != "claude-sonnet-4-5-20250929" {
+			t.Errorf("request %d: format %q line %d model %q", i+1, r.Format, r.Line, r.Model)
+		}
+		if !recTHasNote(r, "recording: claude-code 2.0.14") || !recTHasNote(r, "system prompt not recorded") || !recTHasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+		for _, s := range r.Segments {
+			if s.Channel == ChannelSystem || s.Channel == ChannelTools {
+				t.Errorf("request %d has a %s segment %q the recording does not hold", i+1, s.Channel, s.Part)
+			}
+		}
+	}
+	r := reqs[2]
+	// The two entries of msg_01 are one message: thinking, then the tool use.
+	if s := recTSeg(r, "messages[1].content[1]"); s.Kind != KindToolCall || s.Label != "Bash" {
+		t.Errorf("tool use: %+v", s)
+	}
+	if s := recTSeg(r, "messages[2].content[0]"); s.Kind != KindToolResult || s.Label != "Bash" || s.Text != "README.md\nmain.go" {
+		t.Errorf("tool result: %+v", s)
+	}
+	// The rewound branch (delete main.go) is not on the active one; the
+	// user message and the local command output after it are one message.
+	if got := recTPartText(r, "messages[4].content[0]"); got != "actually, show README.md" {
+		t.Errorf("messages[4].content[0] %q", got)
+	}
+	if got := recTPartText(r, "messages[4].content[1]"); got != "<local-command-stdout>ok</local-command-stdout>" {
+		t.Errorf("messages[4].content[1] %q", got)
+	}
+	for _, q := range reqs {
+		for _, s := range q.Segments {
+			if strings.Contains(s.Text, "delete main.go") || strings.Contains(s.Text, "subagent task") {
+				t.Errorf("request %d holds %q from off the active branch", q.Index, s.Text)
+			}
+		}
+	}
+	if !recTHasNote(r, "2 entries off the active branch skipped") || !recTHasNote(r, "1 sidechain (subagent) entries skipped") ||
+		!recTHasNote(r, "1 unknown entries skipped (future-entry)") {
+		t.Errorf("notes %q", r.Notes)
+	}
+	// After the compact boundary only the summary is sent.
+	if got := recTPartText(reqs[3], "messages[0]"); !strings.HasPrefix(got, "This session is being continued") {
+		t.Errorf("request 4 starts with %q", got)
+	}
+	if !recTHasNote(reqs[3], "after 1 compactions") || recTHasNote(reqs[2], "compactions") {
+		t.Errorf("compaction notes %q / %q", reqs[2].Notes, reqs[3].Notes)
+	}
+}
+
+func TestRecordingClaudeCodeUsage(t *testing.T) {
+	reqs, errs := recTDecode(t, recTClaude, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	// Anthropic's input_tokens leaves out cache reads and writes; the last
+	// entry of a message carries its final output count.
+	want := []Usage{
+		{InputTokens: 3 + 12000 + 1500, CachedTokens: 12000, CacheWriteTokens: 1500, OutputTokens: 42},
+		{InputTokens: 8 + 13500 + 60, CachedTokens: 13500, CacheWriteTokens: 60, OutputTokens: 5},
+		{InputTokens: 20 + 13600, CachedTokens: 13600, OutputTokens: 9},
+		{InputTokens: 100 + 2000, CacheWriteTokens: 2000, OutputTokens: 4},
+	}
+	for i, r := range reqs {
+		if r.Usage == nil || *r.Usage != want[i] {
 			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
 		}
 	}
