@@ -176,8 +176,13 @@ func sarifURI(source string) string {
 		return (&url.URL{Scheme: "file", Path: p}).String()
 	}
 	u := (&url.URL{Path: p}).String()
-	if strings.HasPrefix(u, "./") {
-		return u[2:]
+	// URL.String writes "./" before a first segment with a colon (so it
+	// does not read as a scheme); keep it there only.
+	if rest, ok := strings.CutPrefix(u, "./"); ok {
+		first, _, _ := strings.Cut(rest, "/")
+		if !strings.Contains(first, ":") {
+			return rest
+		}
 	}
 	return u
 }

@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// checkRun runs the program and returns its exit code and output.
+func checkRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// checkBuild builds the poisoned workspace in a layout into a temp file.
+func checkBuild(t *testing.T, layout string) string {
+	t.Helper()
+	code, out, errs := checkRun(t, "build", filepath.Join("testdata", "workspaces", "poisoned"),
+		"--layout", layout, "--now", "2026-11-29T22:08:44Z")
+	if code != 0 || out == "" {
+		t.Fatalf("build --layout %s: exit %d, stderr %q", layout, code, errs)
+	}
+	p := filepath.Join(t.TempDir(), layout+".json")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// checkDecodeJSON decodes `check --json` output.
+func checkDecodeJSON(t *testing.T, out string) checkJSON {
+	t.Helper()
+	var doc checkJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("check --json output is not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+// TestCheckPoisonedLayouts is the acceptance test of the issue: the isolated
+// build of the poisoned workspace passes --fail-on high, the legacy build
+// fails it with untrusted-in-system.
+func TestCheckPoisonedLayouts(t *testing.T) {
+	legacy := checkBuild(t, "legacy")
+	isolated := checkBuild(t, "isolated")
+
+	code, out, errs := checkRun(t, "check", "--fail-on", "high", isolated)
+	if code != 0 || errs != "" {
+		t.Errorf("isolated: exit %d (want 0), stderr %q\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, "1 request checked") {
+		t.Errorf("isolated: summary missing:\n%s", out)
+	}
+
+	code, out, _ = checkRun(t, "check", "--fail-on", "high", legacy)
+	if code != 1 {
+		t.Errorf("legacy: exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{"untrusted-in-system  system[0]/agents-md@0", "untrusted-in-system  system[0]/cwd-listing@0",
+		"untrusted-in-system  system[0]/skills-listing@0", "tag-smuggling", "bidi-control"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("legacy: %q missing from\n%s", want, out)
+		}
+	}
+	// The report is safe to print: the poisoned AGENTS.md carries escapes,
+	// bidi controls and tag characters.
+	for _, bad := range []string{"\x1b", "\x07", "\u202e", "\u2066", "\U000E0069"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("legacy report prints %q raw", bad)
+		}
+	}
+	// Most severe first within the request.
+	lines := strings.Split(out, "\n")
+	seenMedium := false
+	for _, l := range lines {
+		if strings.HasPrefix(l, "  medium") {
+			seenMedium = true
+		}
+		if strings.HasPrefix(l, "  high") && seenMedium {
+			t.Errorf("high finding after a medium one: %q", l)
+		}
+	}
+
+	// JSON agrees with the text report.
+	code, out, _ = checkRun(t, "check", "--json", legacy)
+	doc := checkDecodeJSON(t, out)
+	if code != 1 || doc.Summary.High == 0 || len(auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)) != 3 {
+		t.Errorf("legacy --json: exit %d, summary %+v, findings %d", code, doc.Summary, len(doc.Findings))
+	}
+	code, out, _ = checkRun(t, "check", "--json", "--fail-on", "low", isolated)
+	if doc := checkDecodeJSON(t, out); code != 0 || len(doc.Findings) != 0 {
+		t.Errorf("isolated --fail-on low: exit %d, findings %+v", code, doc.Findings)
+	}
+}
+
+func auditRulesOf(fs []wire.Finding, rule string) []wire.Finding {
+	var out []wire.Finding
+	for _, f := range fs {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestCheckJSONShape(t *testing.T) {
+	src := filepath.Join("testdata", "check", "tool-breakout.json")
+	code, out, _ := checkRun(t, "check", "--json", src)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if strings.Join(keys, ",") != "errors,findings,summary" {
+		t.Errorf("top-level keys %v", keys)
+	}
+	var findings []map[string]any
+	if err := json.Unmarshal(raw["findings"], &findings); err != nil {
+		t.Fatal(err)
+	}
+	if len(findings) != 3 {
+		t.Fatalf("want 3 findings, got %d", len(findings))
+	}
+	for _, f := range findings {
+		var fk []string
+		for k := range f {
+			fk = append(fk, k)
+		}
+		sort.Strings(fk)
+		if strings.Join(fk, ",") != "excerpt,message,offset,request,rule,segment,severity,source" {
+			t.Errorf("finding keys %v", fk)
+		}
+		if f["source"] != src || f["request"] != 1.0 || f["segment"] != "messages[2].content[0]" {
+			t.Errorf("finding %v", f)
+		}
+	}
+	// Offsets are byte offsets into the segment's text.
+	body, _ := os.ReadFile(src)
+	var req struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	var parts []struct {
+		Content string `json:"content"`
+	}
+	if err := json.Unmarshal(req.Messages[2].Content, &parts); err != nil {
+		t.Fatal(err)
+	}
+	text := parts[0].Content
+	if got, want := findings[0]["offset"], float64(strings.Index(text, "</untrusted_agents_md>")); got != want {
+		t.Errorf("first offset %v, want %v", got, want)
+	}
+	if got, want := findings[1]["offset"], float64(strings.Index(text, "<system-reminder>")); got != want || findings[1]["rule"] != "authority-spoof" {
+		t.Errorf("second finding %v, want authority-spoof at %v", findings[1], want)
+	}
+	var sum checkSummary
+	if err := json.Unmarshal(raw["summary"], &sum); err != nil || sum != (checkSummary{High: 3}) {
+		t.Errorf("summary %+v (%v)", sum, err)
+	}
+	if string(raw["errors"]) != "[]" {
+		t.Errorf("errors %s, want []", raw["errors"])
+	}
+}
+
+func TestCheckFailOn(t *testing.T) {
+	src := filepath.Join("testdata", "check", "medium-only.json")
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{nil, 0},
+		{[]string{"--fail-on", "high"}, 0},
+		{[]string{"--fail-on", "medium"}, 1},
+		{[]string{"--fail-on", "low"}, 1},
+		{[]string{"--fail-on", "MEDIUM"}, 1},
+		{[]string{"--fail-on", "critical"}, 2},
+	} {
+		code, out, errs := checkRun(t, append(append([]string{"check"}, c.args...), src)...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d\n%s%s", c.args, code, c.code, out, errs)
+		}
+	}
+	code, out, _ := checkRun(t, "check", src)
+	if code != 0 || !strings.Contains(out, "2 findings (0 high, 2 medium, 0 low)") || !strings.Contains(out, "invisible-char") {
+		t.Errorf("report:\n%s", out)
+	}
+	// The emoji ZWJ sequence in the same text is not reported.
+	if strings.Count(out, "invisible-char") != 2 {
+		t.Errorf("want exactly the two ZWSP findings:\n%s", out)
+	}
+}
+
+func TestCheckInputErrors(t *testing.T) {
+	src := filepath.Join("testdata", "check", "session.jsonl")
+	code, out, errs := checkRun(t, "check", src)
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errs, "wirelens: "+src+":3: ") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("stderr should be one line naming %s:3, got %q", src, errs)
+	}
+	if !strings.Contains(out, src+"@2 (line 2)") || !strings.Contains(out, "bidi-control") || !strings.Contains(out, "2 requests checked") {
+		t.Errorf("what could be read is still reported:\n%s", out)
+	}
+	code, out, _ = checkRun(t, "check", "--json", src)
+	doc := checkDecodeJSON(t, out)
+	if code != 2 || len(doc.Errors) != 1 || doc.Errors[0].Line != 3 || doc.Errors[0].Source != src || doc.Summary.High != 4 {
+		t.Errorf("--json: exit %d, errors %+v, summary %+v", code, doc.Errors, doc.Summary)
+	}
+	for _, args := range [][]string{
+		{"check"},
+		{"check", "--json", "--sarif", src},
+		{"check", "--before", src},
+		{"check", "--before", src, "--after", src, src},
+		{"check", filepath.Join("testdata", "check", "no-such-file.json")},
+		{"check", "--workspace", filepath.Join("testdata", "no-such-dir"), src},
+	} {
+		if code, _, errs := checkRun(t, args...); code != 2 || !strings.HasPrefix(errs, "wirelens: ") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+func TestCheckWorkspace(t *testing.T) {
+	src := filepath.Join("testdata", "check", "workspace-pasted.json")
+	if code, out, _ := checkRun(t, "check", "--fail-on", "low", src); code != 0 {
+		t.Errorf("without --workspace the pasted paragraph is not recognisable: exit %d\n%s", code, out)
+	}
+	code, out, _ := checkRun(t, "check", "--json", "--workspace", filepath.Join("testdata", "workspaces", "clean"), src)
+	doc := checkDecodeJSON(t, out)
+	fs := auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)
+	if code != 1 || len(fs) != 1 || fs[0].Segment != "system" {
+		t.Fatalf("with --workspace: exit %d, findings %+v", code, doc.Findings)
+	}
+	body, _ := os.ReadFile(src)
+	var req struct {
+		System string `json:"system"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Index(req.System, "- Run `go test"); fs[0].Offset != want {
+		t.Errorf("offset %d, want %d", fs[0].Offset, want)
+	}
+	if !strings.Contains(fs[0].Message, "AGENTS.md") {
+		t.Errorf("message %q should name the AGENTS.md", fs[0].Message)
+	}
+}
+
+func TestCheckBeforeAfter(t *testing.T) {
+	legacy := checkBuild(t, "legacy")
+	isolated := checkBuild(t, "isolated")
+	code, out, errs := checkRun(t, "check", "--before", legacy, "--after", isolated)
+	if code != 0 || errs != "" {
+		t.Errorf("the fix: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, ", 0 introduced") || !strings.Contains(out, "\nfixed:\n") || strings.Contains(out, "introduced:\n") {
+		t.Errorf("the fix should list fixed findings only:\n%s", out)
+	}
+	code, out, _ = checkRun(t, "check", "--json", "--before", isolated, "--after", legacy)
+	var doc checkCompareJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || len(doc.Fixed) != 0 || len(auditRulesOf(doc.Introduced, wire.RuleUntrustedInSystem)) != 3 || doc.Summary.High == 0 {
+		t.Errorf("the regression: exit %d, fixed %d, introduced %+v", code, len(doc.Fixed), doc.Introduced)
+	}
+	// The same wire on both sides changes nothing.
+	code, out, _ = checkRun(t, "check", "--before", legacy, "--after", legacy)
+	if code != 0 || !strings.Contains(out, "0 fixed, 0 introduced") {
+		t.Errorf("same wire: exit %d\n%s", code, out)
+	}
+	// A finding whose offset moved is unchanged, not fixed and introduced.
+	a := []wire.Finding{{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "x", Offset: 3, Key: "k1"}}
+	b := []wire.Finding{{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "y", Offset: 9, Key: "k1"},
+		{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "y", Offset: 20, Key: "k1"}}
+	fixed, introduced, unchanged := checkCompare(a, b)
+	if len(fixed) != 0 || len(introduced) != 1 || introduced[0].Offset != 20 || len(unchanged) != 1 {
+		t.Errorf("checkCompare: fixed %v introduced %v unchanged %v", fixed, introduced, unchanged)
+	}
+}
+
+func TestCheckStdinAndRules(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "check", "tool-breakout.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"check", "-"}, bytes.NewReader(body), &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), "- (line 1)\n  high    envelope-breakout") {
+		t.Errorf("stdin: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	code, rules, _ := checkRun(t, "check", "--rules")
+	if code != 0 {
+		t.Errorf("--rules: exit %d", code)
+	}
+	for _, r := range wire.Rules {
+		if !strings.Contains(rules, r.ID) || !strings.Contains(rules, r.Short) {
+			t.Errorf("--rules misses %s", r.ID)
+		}
+	}
+}
