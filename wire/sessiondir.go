@@ -58,40 +58,80 @@ func (*recKimiCLIWireFile) end(d *decoder) {
 	d.fail(0, "a kimi-cli wire.jsonl holds events and usage, not requests: give the context.jsonl beside it, or the session directory")
 }
 
-// recHeadRecord holds the members of a record that tell the recordings apart.
+// recHeadRecord holds the top-level members of a record that tell the
+// recordings apart: the string ones by value, the others by presence.
 type recHeadRecord struct {
-	Role            string `json:"role"`
-	Type            string `json:"type"`
-	ProtocolVersion string `json:"protocol_version"`
-	CreatedAt       any    `json:"created_at"`
-	Payload         any    `json:"payload"`
-	Message         any    `json:"message"`
-	Timestamp       any    `json:"timestamp"`
-	UUID            string `json:"uuid"`
-	SessionID       string `json:"sessionId"`
-	LeafUUID        string `json:"leafUuid"`
+	Role, Type, ProtocolVersion, UUID, SessionID, LeafUUID string
+
+	CreatedAt, Payload, Message, Timestamp bool
+}
+
+// recHead reads the top-level members of one line, as far as the line goes:
+// the first line of a recording may be longer than the head read for
+// detection (a system prompt), and the members before the cut still tell.
+func recHead(line []byte) (r recHeadRecord, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return r, false
+	}
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil || tok.Kind() != '"' {
+			return r, true
+		}
+		key := tok.String()
+		var str *string
+		switch key {
+		case "role":
+			str = &r.Role
+		case "type":
+			str = &r.Type
+		case "protocol_version":
+			str = &r.ProtocolVersion
+		case "uuid":
+			str = &r.UUID
+		case "sessionId":
+			str = &r.SessionID
+		case "leafUuid":
+			str = &r.LeafUUID
+		case "created_at":
+			r.CreatedAt = true
+		case "payload":
+			r.Payload = true
+		case "message":
+			r.Message = true
+		case "timestamp":
+			r.Timestamp = true
+		}
+		if str != nil && dec.PeekKind() == '"' {
+			v, err := dec.ReadToken()
+			if err != nil {
+				return r, true
+			}
+			*str = v.String()
+			continue
+		}
+		if dec.SkipValue() != nil {
+			return r, true
+		}
+	}
 }
 
 // recDetect names the recording format of a file from its first bytes, or
-// returns "" when they are not a known agent's recording. Only complete lines
-// of the head are looked at.
+// returns "" when they are not a known agent's recording.
 func recDetect(head []byte) Format {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	lines := 0
-	var metadata bool
-	for len(head) > 0 && lines < 12 {
-		nl := bytes.IndexByte(head, '\n')
-		if nl < 0 {
-			break // an incomplete last line: the type key may still be seen raw below
-		}
-		ln := bytes.TrimSpace(head[:nl])
-		head = head[nl+1:]
+	metadata := false
+	for lines := 0; len(head) > 0 && lines < 12; {
+		ln, rest, _ := bytes.Cut(head, []byte("\n"))
+		head = rest
+		ln = bytes.TrimSpace(ln)
 		if len(ln) == 0 {
 			continue
 		}
 		lines++
-		var r recHeadRecord
-		if ln[0] != '{' || unmarshal(ln, &r) != nil {
+		r, ok := recHead(ln)
+		if !ok {
 			continue
 		}
 		switch {
@@ -99,31 +139,22 @@ func recDetect(head []byte) Format {
 			return FormatKimiCLI
 		case r.Type == "metadata" && r.ProtocolVersion != "":
 			metadata = true
-			if r.CreatedAt != nil {
+			if r.CreatedAt {
 				return FormatKimiCode
 			}
-		case metadata && r.Message != nil && r.Timestamp != nil && r.Type == "":
+		case metadata && r.Message && r.Timestamp && r.Type == "":
 			return recKimiCLIWire
-		case metadata && strings.Contains(r.Type, "."), metadata && r.Type == "profile.bind":
+		case metadata && (strings.Contains(r.Type, ".") || r.Type == "forked"):
 			return FormatKimiCode
-		case r.Type == "session_meta" && r.Payload != nil:
+		case r.Type == "session_meta" && r.Payload:
 			return FormatCodex
-		case r.Payload != nil && r.Timestamp != nil &&
+		case r.Payload && r.Timestamp &&
 			(r.Type == "response_item" || r.Type == "event_msg" || r.Type == "turn_context" || r.Type == "compacted"):
 			return FormatCodex
 		case r.Type == "summary" && r.LeafUUID != "":
 			return FormatClaudeCode
-		case r.UUID != "" && r.SessionID != "" && r.Type != "":
+		case r.SessionID != "" && r.Type != "" && (r.UUID != "" || r.Message || r.Type == "queue-operation"):
 			return FormatClaudeCode
-		}
-	}
-	if metadata {
-		// kimi-code writes its records with the type first; a long first
-		// record (the system prompt) may not fit in the head.
-		for _, t := range []string{`{"type":"config.update"`, `{"type":"profile.bind"`, `{"type":"context.`, `{"type":"llm.`} {
-			if bytes.Contains(head, []byte(t)) {
-				return FormatKimiCode
-			}
 		}
 	}
 	return ""

@@ -1,0 +1,151 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// recTGenRollout writes a Codex rollout of the given number of turns: each
+// turn a user message, reasoning, a function call, a token_count, the call's
+// output (outBytes of text) and the answer. A rollout grows with its turns,
+// while the requests it implies grow with their square.
+func recTGenRollout(w io.Writer, turns, outBytes int) error {
+	bw := bufio.NewWriter(w)
+	line := func(typ string, payload any) {
+		// Members in Codex's order: the type comes before the payload.
+		b, _ := json.Marshal(struct {
+			Timestamp string `json:"timestamp"`
+			Type      string `json:"type"`
+			Payload   any    `json:"payload"`
+		}{"2025-10-29T00:59:38.317Z", typ, payload})
+		bw.Write(b)
+		bw.WriteByte('\n')
+	}
+	line("session_meta", map[string]any{"id": "019a2d7a", "cli_version": "0.46.0",
+		"base_instructions": map[string]any{"text": strings.Repeat("You are Codex, a coding agent. Follow the rules. ", 200)}})
+	line("response_item", map[string]any{"type": "message", "role": "user", "content": []any{
+		map[string]any{"type": "input_text", "text": "<environment_context>\n  <cwd>/home/dev/repo</cwd>\n</environment_context>"}}})
+	line("turn_context", map[string]any{"model": "gpt-5-codex", "summary": "auto"})
+	input := 12000
+	for t := 0; t < turns; t++ {
+		line("response_item", map[string]any{"type": "message", "role": "user", "content": []any{
+			map[string]any{"type": "input_text", "text": fmt.Sprintf("step %d: look at file_%d.go and fix the bug", t, t)}}})
+		line("response_item", map[string]any{"type": "reasoning", "summary": []any{
+			map[string]any{"type": "summary_text", "text": fmt.Sprintf("**Inspecting file_%d.go**", t)}}, "encrypted_content": "gAAAA"})
+		line("response_item", map[string]any{"type": "function_call", "name": "shell", "call_id": fmt.Sprintf("call_%d", t),
+			"arguments": fmt.Sprintf(`{"command":["cat","file_%d.go"]}`, t)})
+		line("event_msg", map[string]any{"type": "token_count", "info": map[string]any{
+			"last_token_usage": map[string]any{"input_tokens": input, "cached_input_tokens": input - 300, "output_tokens": 80}}})
+		body := fmt.Sprintf("// file_%d.go\n", t) + strings.Repeat(fmt.Sprintf("func f%d() { return %d }\n", t, t), outBytes/20+1)
+		line("response_item", map[string]any{"type": "function_call_output", "call_id": fmt.Sprintf("call_%d", t), "output": body[:outBytes]})
+		line("response_item", map[string]any{"type": "message", "role": "assistant", "content": []any{
+			map[string]any{"type": "output_text", "text": fmt.Sprintf("Fixed file_%d.go.", t)}}})
+		line("event_msg", map[string]any{"type": "token_count", "info": map[string]any{
+			"last_token_usage": map[string]any{"input_tokens": input + outBytes/4, "cached_input_tokens": input, "output_tokens": 20}}})
+		input += outBytes/4 + 120
+	}
+	return bw.Flush()
+}
+
+// recTGenFile writes a generated rollout into dir and returns its path and size.
+func recTGenFile(tb testing.TB, dir string, turns, outBytes int) (string, int64) {
+	tb.Helper()
+	path := filepath.Join(dir, "rollout-generated.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := recTGenRollout(f, turns, outBytes); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, st.Size()
+}
+
+// A long rollout holds its distinct text once: the requests it implies
+// repeat each other, but share their text and their common segments.
+func TestRecordingCodexLongRolloutSharesText(t *testing.T) {
+	const turns = 200
+	path, size := recTGenFile(t, t.TempDir(), turns, 2000)
+	in := NewInterner()
+	var reqs []Request
+	for r, err := range DecodePath(path, Options{Interner: in}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	// Two requests per turn: the call, and the answer after its output.
+	if len(reqs) != 2*turns {
+		t.Fatalf("got %d requests, want %d", len(reqs), 2*turns)
+	}
+	total := 0
+	for i := range reqs {
+		total += reqs[i].Bytes()
+		if reqs[i].Usage == nil {
+			t.Fatalf("request %d has no usage", i+1)
+		}
+	}
+	if int64(total) < 50*size {
+		t.Fatalf("the requests hold %d bytes of text in all, expected far more than the %d-byte file", total, size)
+	}
+	if in.Bytes > size {
+		t.Errorf("the interner holds %d bytes, more than the %d-byte recording: text is held twice", in.Bytes, size)
+	}
+	last, prev := reqs[len(reqs)-1].Segments, reqs[len(reqs)-2].Segments
+	if len(prev) == 0 || &last[0] != &prev[0] {
+		t.Errorf("consecutive requests do not share their common segments")
+	}
+	// The last request: instructions, the environment, then five items a turn
+	// but the last turn's answer (the request is for it).
+	if got, want := len(recTParts(reqs[len(reqs)-1])), 1+1+5*turns-1; got != want {
+		t.Errorf("last request has %d parts, want %d", got, want)
+	}
+	// Usage of request 2k+1 is the call's token_count of turn k.
+	if u := reqs[2*7].Usage; u.InputTokens != 12000+7*(500+120) || u.OutputTokens != 80 {
+		t.Errorf("turn 7 call usage %+v", u)
+	}
+}
+
+func BenchmarkRecordingCodexRollout(b *testing.B) {
+	for _, c := range []struct {
+		name            string
+		turns, outBytes int
+	}{{"300x8KB", 300, 8 << 10}, {"2000x16KB", 2000, 16 << 10}} {
+		b.Run(c.name, func(b *testing.B) {
+			path, size := recTGenFile(b, b.TempDir(), c.turns, c.outBytes)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				n := 0
+				for r, err := range Decode(bytes.NewReader(data), Options{Source: path}) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n += len(r.Segments)
+				}
+				if n == 0 {
+					b.Fatal("no segments")
+				}
+			}
+		})
+	}
+}
