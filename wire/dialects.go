@@ -124,6 +124,14 @@ func clsNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == ':' || c == '.'
 }
 
+// clsNameLead marks the first letters of known envelope names, either case.
+var clsNameLead = func() (t [256]bool) {
+	for _, c := range "ukesip" {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
+
 // clsLookup finds the meaning of a tag name given in any case.
 func clsLookup(name string) (clsDef, bool) {
 	var buf [64]byte
@@ -158,6 +166,9 @@ func clsParseTag(text string, i int, codexMD bool) (clsTag, bool) {
 			j++
 		}
 	}
+	if j >= len(text) || !clsNameLead[text[j]] || !closer && !clsAtLineStart(text, i) {
+		return clsTag{}, false
+	}
 	ns := j
 	for j < len(text) && j-ns <= 64 && clsNameByte(text[j]) {
 		j++
@@ -184,7 +195,7 @@ func clsParseTag(text string, i int, codexMD bool) (clsTag, bool) {
 		}
 		return clsTag{start: i, end: j + 1, closer: true, def: def}, true
 	}
-	if !clsAtLineStart(text, i) || j >= len(text) {
+	if j >= len(text) {
 		return clsTag{}, false
 	}
 	if text[j] == '>' {

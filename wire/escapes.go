@@ -27,7 +27,38 @@ const (
 // escape stands for when it can be known.
 func ScanEscapes(s string) []Escape {
 	var out []Escape
+	// Next candidate offset of each lead byte ('&', '[', 0xE2, 0xEF), found
+	// with the vectorised IndexByte; -1 when none is left.
+	var next [4]int
+	leads := [4]byte{'&', '[', 0xE2, 0xEF}
+	find := func(k, from int) {
+		if next[k] < 0 {
+			return
+		}
+		if j := strings.IndexByte(s[from:], leads[k]); j >= 0 {
+			next[k] = from + j
+		} else {
+			next[k] = -1
+		}
+	}
+	for k := range next {
+		find(k, 0)
+	}
 	for i := 0; i < len(s); {
+		// Jump to the nearest lead at or after i.
+		best := -1
+		for k := range next {
+			if next[k] >= 0 && next[k] < i {
+				find(k, i)
+			}
+			if next[k] >= 0 && (best < 0 || next[k] < best) {
+				best = next[k]
+			}
+		}
+		if best < 0 {
+			break
+		}
+		i = best
 		c := s[i]
 		switch c {
 		case '&':
