@@ -181,6 +181,15 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 			f.Part = part
 			res.Fragments = append(res.Fragments, f)
 		}
+		if len(m.envs) > 0 {
+			// The escape log is the authority on what was escaped here:
+			// it replaces what the classifier recognised in the text.
+			for j := range res.Request.Segments {
+				if res.Request.Segments[j].Part == part {
+					res.Request.Segments[j].Escapes = nil
+				}
+			}
+		}
 		for _, env := range m.envs {
 			res.Fragments = append(res.Fragments, Fragment{Name: env.Fragment(), Source: env.Source,
 				Text: env.Body, Part: part, Log: env.Log})
