@@ -251,7 +251,17 @@ func (c *recCodex) start(d *decoder, line int, off, length int64) {
 	req := d.builder(FormatCodex, line, off, length).Req
 	req.Model = c.model
 	req.Segments = c.seq.snapshot()
-	c.pending, c.pendingCompact = req, c.compact
+	// The notes count what was read up to this request.
+	req.Notes = append(req.Notes, recHeader(FormatCodex, c.version,
+		c.unknown.note("unknown records"), c.skipped.note("response items not sent or not known")))
+	if !c.sysSeen {
+		req.Notes = append(req.Notes, "system prompt not recorded (session_meta has no base instructions)")
+	}
+	req.Notes = append(req.Notes, "tool schemas not recorded")
+	if c.compact > 0 {
+		req.Notes = append(req.Notes, "history compacted "+itoa(c.compact)+" times before this request: what the compaction kept is shown as recorded")
+	}
+	c.pending = req
 }
 
 // usage attaches a token_count to the request whose response it counts.
@@ -307,15 +317,6 @@ func (c *recCodex) flush(d *decoder) {
 	}
 	req := c.pending
 	c.pending = nil
-	req.Notes = append(req.Notes, recHeader(FormatCodex, c.version,
-		c.unknown.note("unknown records"), c.skipped.note("response items not sent or not known")))
-	if !c.sysSeen {
-		req.Notes = append(req.Notes, "system prompt not recorded (session_meta has no base instructions)")
-	}
-	req.Notes = append(req.Notes, "tool schemas not recorded")
-	if c.pendingCompact > 0 {
-		req.Notes = append(req.Notes, "history compacted "+itoa(c.pendingCompact)+" times before this request: what the compaction kept is shown as recorded")
-	}
 	if req.Usage == nil {
 		req.Notes = append(req.Notes, "usage not recorded for this request (no token_count after it)")
 	}

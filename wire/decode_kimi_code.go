@@ -590,8 +590,13 @@ func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length 
 	if r.Kind == "compaction" {
 		notes = append(notes, "compaction request: the summarising instruction is not recorded")
 	}
+	others := ""
+	if k.others > 0 {
+		others = itoa(k.others) + " records of other agents skipped"
+	}
+	head := recHeader(FormatKimiCode, k.version, k.unknown.note("unknown records"), k.events.note("unknown loop events"), others)
 	req.Segments = segs
-	req.Notes = notes
+	req.Notes = append(append([]string{head}, notes...), k.notes...)
 	k.pending = req
 }
 
@@ -602,12 +607,6 @@ func (k *recKimiCode) flush(d *decoder) {
 	}
 	req := k.pending
 	k.pending = nil
-	others := ""
-	if k.others > 0 {
-		others = itoa(k.others) + " records of other agents skipped"
-	}
-	head := recHeader(FormatKimiCode, k.version, k.unknown.note("unknown records"), k.events.note("unknown loop events"), others)
-	req.Notes = append(append([]string{head}, req.Notes...), k.notes...)
 	if req.Usage == nil {
 		req.Notes = append(req.Notes, "usage not recorded for this request")
 	}

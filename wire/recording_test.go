@@ -237,6 +237,10 @@ func TestRecordingCodexRollout(t *testing.T) {
 	if !recTHasNote(r, "1 unknown records skipped (future_record)") || !recTHasNote(r, "1 response items not sent or not known skipped (ghost_snapshot)") {
 		t.Errorf("notes %q", r.Notes)
 	}
+	// Request 2 was made before those records were written.
+	if recTHasNote(reqs[1], "future_record") || recTHasNote(reqs[1], "ghost_snapshot") {
+		t.Errorf("request 2 counts records read after it: %q", reqs[1].Notes)
+	}
 }
 
 func TestRecordingCodexUsage(t *testing.T) {
@@ -594,8 +598,8 @@ func TestRecordingKimiCodeSession(t *testing.T) {
 	if got := recTPartText(reqs[2], "system[0]"); !strings.Contains(got, "(v2)") {
 		t.Errorf("request 3 system prompt %q, want the latest config.update", got)
 	}
-	if recTHasNote(reqs[0], "unknown records") || recTHasNote(reqs[0], "other agents") {
-		t.Errorf("request 1 notes counted records it had not seen yet: %q", reqs[0].Notes)
+	if recTHasNote(reqs[1], "unknown records") || recTHasNote(reqs[1], "other agents") {
+		t.Errorf("request 2 notes counted records read after it: %q", reqs[1].Notes)
 	}
 	if !recTHasNote(reqs[2], "1 unknown records skipped (future.thing)") || !recTHasNote(reqs[2], "1 records of other agents skipped") {
 		t.Errorf("request 3 notes %q", reqs[2].Notes)
@@ -733,5 +737,83 @@ func TestRecordingClaudeCodeUsage(t *testing.T) {
 		if r.Usage == nil || *r.Usage != want[i] {
 			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
 		}
+	}
+}
+
+func TestRecordingDetectLongFirstRecord(t *testing.T) {
+	long := strings.Repeat("host rules ", 3000) // longer than the detection head
+	for _, c := range []struct {
+		first string
+		want  Format
+	}{
+		{`{"role":"_system_prompt","content":"` + long + `"}`, FormatKimiCLI},
+		{`{"timestamp":"t","type":"session_meta","payload":{"base_instructions":{"text":"` + long + `"}}}`, FormatCodex},
+		{`{"parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"` + long + `"},"uuid":"u1"}`, FormatClaudeCode},
+	} {
+		head := []byte(c.first + "\n")[:8192]
+		if got := recDetect(head); got != c.want {
+			t.Errorf("%.40s...: detected %q, want %q", c.first, got, c.want)
+		}
+	}
+	kimiCode := `{"type":"metadata","protocol_version":"1.4"}` + "\n" + `{"type":"config.update","systemPrompt":"` + long + `"}` + "\n"
+	if got := recDetect([]byte(kimiCode)[:8192]); got != FormatKimiCode {
+		t.Errorf("kimi-code with a long system prompt: detected %q", got)
+	}
+	// End to end: a rollout whose session_meta does not fit in the head.
+	path := filepath.Join(t.TempDir(), "rollout-long.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"cli_version":"0.50.0","base_instructions":{"text":"` + long + `"}}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 1 || recTPartText(reqs[0], "system[0]") != long {
+		t.Fatalf("%d requests", len(reqs))
+	}
+}
+
+func TestRecordingClaudeCodeBlocks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	data := `{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"version":"1.0.98","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-1","content":[{"type":"redacted_thinking","data":"abcd"},{"type":"tool_use","id":"t1","name":"Read","input":{"path":"a.png"}}],"usage":{"input_tokens":5,"output_tokens":2}}}
+{"type":"user","sessionId":"s","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"an image:"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"AAAA"}}]}]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","model":"claude-opus-4-1","content":[{"type":"text","text":"done"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	r := reqs[1]
+	want := []string{"messages[0].content[0]", "messages[0].content[1]", "messages[1].content[0]", "messages[1].content[1]",
+		"messages[2].content[0].content[0]", "messages[2].content[0].content[1]"}
+	if got := recTParts(r); !reflect.DeepEqual(got, want) {
+		t.Fatalf("parts %q, want %q", got, want)
+	}
+	for part, text := range map[string]string{
+		"messages[0].content[1]":            "[image: image/png, 12 bytes base64]",
+		"messages[1].content[0]":            "[redacted thinking: 4 bytes]",
+		"messages[1].content[1]":            `{"path":"a.png"}`,
+		"messages[2].content[0].content[0]": "an image:",
+		"messages[2].content[0].content[1]": "[image: image/jpeg, 4 bytes base64]",
+	} {
+		if got := recTPartText(r, part); got != text {
+			t.Errorf("%s: %q, want %q", part, got, text)
+		}
+	}
+	if s := recTSeg(r, "messages[2].content[0].content[0]"); s.Kind != KindToolResult || s.Label != "Read" {
+		t.Errorf("tool result block: %+v", s)
+	}
+	if u := reqs[0].Usage; u == nil || *u != (Usage{InputTokens: 5, OutputTokens: 2}) {
+		t.Errorf("usage without cache fields %+v", u)
+	}
+	if reqs[1].Usage != nil || !recTHasNote(reqs[1], "usage not recorded") {
+		t.Errorf("request 2 usage %+v notes %q", reqs[1].Usage, reqs[1].Notes)
 	}
 }

@@ -245,14 +245,6 @@ func (s *recSeq) add(parts ...Part) {
 	s.scratch.Req.Segments = nil
 }
 
-// with lets f add parts to the sequence through a Builder.
-func (s *recSeq) with(f func(b *Builder)) {
-	s.scratch.Req.Segments = s.segs
-	f(&s.scratch)
-	s.segs = s.scratch.Req.Segments
-	s.scratch.Req.Segments = nil
-}
-
 // addSegs appends segments already built.
 func (s *recSeq) addSegs(segs []Segment) { s.segs = append(s.segs, segs...) }
 
