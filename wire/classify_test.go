@@ -275,7 +275,7 @@ func TestClassifyLegacyKimiOld(t *testing.T) {
 		{id: "system[0]/host-rules", at: "You are an interactive agent", kind: KindHostRules, trust: Trusted},
 		{id: "system[0]/time", at: "The current date and time in ISO format is `2025", kind: KindTime, trust: Trusted},
 		{id: "system[0]/host-rules#2", at: "\n\n## Working Directory", kind: KindHostRules, trust: Trusted},
-		{id: "system[0]/cwd-listing", at: "package.json", kind: KindCwdListing, trust: Untrusted, exact: "package.json\nsrc/\nREADME.md\n"},
+		{id: "system[0]/cwd-listing", at: "package.json", kind: KindCwdListing, trust: Untrusted, label: "/Users/li/web-app", exact: "package.json\nsrc/\nREADME.md\n"},
 		{id: "system[0]/host-rules#3", at: "```\n\nUse this", kind: KindHostRules, trust: Trusted},
 		{id: "system[0]/agents-md", at: "# web-app", kind: KindAgentsMD, trust: Untrusted, label: "/Users/li/web-app/AGENTS.md"},
 		{id: "system[0]/host-rules#4", at: "`````````\n\nIf the file", kind: KindHostRules, trust: Trusted},

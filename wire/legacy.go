@@ -45,6 +45,7 @@ func LegacySections(text string) []Section {
 		out []Section
 
 		heading        string // text of the last heading
+		headingEnd     int    // offset after the last heading line
 		paraStart      = -1   // the paragraph being read
 		lastPara       string // the last complete paragraph
 		fence          byte   // fence character while inside a fence, else 0
@@ -122,7 +123,7 @@ func LegacySections(text string) []Section {
 		}
 
 		if lvl > 0 {
-			heading = htext
+			heading, headingEnd = htext, next
 			lastPara, paraStart = "", -1
 			low := strings.ToLower(htext)
 			if skillMode == 0 {
@@ -145,7 +146,14 @@ func LegacySections(text string) []Section {
 				paraStart = -1
 			}
 			fence, fenceLen, fenceBody = c, n, next
-			fenceKind, fenceLabel = clsFenceKind(ctx, heading, c, n), ctx
+			fenceKind = clsFenceKind(ctx, heading, c, n)
+			// The label is looked for in the paragraph before the fence, then
+			// in the whole stretch under the current heading.
+			under := text[headingEnd:ls]
+			if len(under) > 2048 {
+				under = under[len(under)-2048:]
+			}
+			fenceLabel = ctx + "\n" + under
 			ls = next
 			continue
 		}
@@ -262,7 +270,8 @@ func clsFenceKind(ctx, heading string, c byte, n int) Kind {
 	case has(ctx, "agents.md", "claude.md", "gemini.md", "agent.md", "project instructions"),
 		c == '`' && n >= 6 && has(heading, "project", "agents"):
 		return KindAgentsMD
-	case has(ctx, "directory listing", "listing of", "directory structure", "directory tree", "file tree",
+	case has(ctx, "directory listing", "listing of the current", "listing of current", "listing of the working",
+		"listing of the project", "listing of the workspace", "directory contents", "directory structure", "directory tree", "file tree",
 		"project structure", "files in the current", "files in the working", "contents of the current directory",
 		"contents of the working directory"),
 		has(heading, "directory structure", "project structure", "file tree", "directory listing"):
