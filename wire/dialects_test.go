@@ -322,6 +322,11 @@ func TestClassifyLegacySections(t *testing.T) {
 			want: nil,
 		},
 		{
+			name: "listing-of-tools-is-host-text",
+			text: "Here is a listing of the tools you may call:\n\n```\nRead\nWrite\n```\n",
+			want: nil,
+		},
+		{
 			name: "time-in-a-code-example-is-not-a-fact",
 			text: "Example:\n\n```\nThe current date is 2024-01-01\n```\n",
 			want: nil,
