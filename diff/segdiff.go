@@ -126,8 +126,18 @@ func Requests(a, b *wire.Request) *RequestDiff {
 			}
 		}
 	}
+	rankA := 0 // as[:rankA] are flushed up to the channel of the current b segment
 	for j := range bs {
 		sb := &bs[j]
+		// Removed segments of an earlier channel come before this one.
+		for ; rankA < len(as) && as[rankA].Channel.CacheRank() < sb.Channel.CacheRank(); rankA++ {
+			if ma[rankA] < 0 && !emitted[rankA] {
+				emitted[rankA] = true
+				s := &as[rankA]
+				d.Segments = append(d.Segments, SegmentDiff{ID: s.ID, Status: StatusRemoved, A: s,
+					Hunks: []Hunk{{Op: OpDelete, Text: s.Text}}})
+			}
+		}
 		i := mb[j]
 		if i < 0 {
 			d.Segments = append(d.Segments, SegmentDiff{ID: sb.ID, Status: StatusAdded, B: sb,

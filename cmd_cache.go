@@ -1,0 +1,486 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire"
+)
+
+func init() { register(newCacheCmd) }
+
+func newCacheCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "cache FILE... [--json]",
+		Short: "Prompt-cache stability over a sequence of requests",
+		Long: `cache compares each request with the one before it in the provider's cache order (tools,
+then system, then messages): how much of the previous request it starts with, in bytes and
+estimated tokens (o200k_base; providers' own tokenizers differ), and where and why the shared
+prefix breaks: the segment, its channel and kind, the offset, and the changing value it falls
+in (a timestamp, a UUID, a counter, ...). A change of model is named as a cause: providers keep
+one cache per model.
+
+From the provider's cache rules (OpenAI automatic prefix caching, Anthropic cache_control
+breakpoints, Gemini implicit caching, Moonshot/Kimi automatic caching) it predicts the cached
+tokens of each request and sets the recorded cache reads beside them, saying plainly where
+they disagree. The summary gives the reuse ratio, the tokens re-processed because of breaks,
+the breaks grouped by cause, and the worst requests.
+
+All FILE arguments form one sequence, in the order given (a JSONL session, a HAR export, a
+recording, or one request per file). FILE may be "-" for standard input.`,
+		Example: `  wirelens cache session.jsonl
+  wirelens cache capture.har --json | jq '.summary.reuse_ratio'
+  wirelens cache req1.json req2.json req3.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var (
+				seq   diff.Sequence
+				steps []*diff.Step
+				errs  []error
+			)
+			for _, src := range args {
+				app.decode(src, func(r wire.Request, err error) bool {
+					if err != nil {
+						errs = append(errs, err)
+						return true
+					}
+					if st := seq.Add(&r); st != nil {
+						steps = append(steps, st)
+					}
+					return true
+				})
+			}
+			sum := seq.Summary()
+			var err error
+			if asJSON {
+				err = writeJSON(app.Stdout, cacheJSON(steps, sum, errs))
+			} else {
+				err = writeCacheText(app.Stdout, steps, sum, terminalWidth(app.Stdout), cacheUnicode())
+			}
+			if err != nil {
+				return err
+			}
+			return app.finish(errs, 0)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
+	return cmd
+}
+
+// cacheBreakJSON is a break in `cache --json`.
+type cacheBreakJSON struct {
+	Segment  string `json:"segment"`
+	Channel  string `json:"channel"`
+	Kind     string `json:"kind"`
+	Offset   int    `json:"offset"`
+	Before   string `json:"before"`
+	After    string `json:"after"`
+	Volatile string `json:"volatile"`
+	Cause    string `json:"cause"`
+	Label    string `json:"label,omitempty"`
+}
+
+// cacheRequestJSON is one compared request in `cache --json`.
+type cacheRequestJSON struct {
+	Source                    string          `json:"source"`
+	Index                     int             `json:"index"`
+	Line                      int             `json:"line,omitempty"`
+	Format                    string          `json:"format"`
+	Model                     string          `json:"model"`
+	Provider                  string          `json:"provider"`
+	TotalTokens               int             `json:"total_tokens"`
+	PrefixTokens              int             `json:"prefix_tokens"`
+	PrefixBytes               int             `json:"prefix_bytes"`
+	Break                     *cacheBreakJSON `json:"break"`
+	TextBreak                 *cacheBreakJSON `json:"text_break,omitempty"`
+	PredictedCachedTokens     int             `json:"predicted_cached_tokens"`
+	PredictedCacheWriteTokens int             `json:"predicted_cache_write_tokens,omitempty"`
+	RecordedCachedTokens      *int            `json:"recorded_cached_tokens"`
+	ReprocessedTokens         int             `json:"reprocessed_tokens"`
+	Disagreement              string          `json:"disagreement,omitempty"`
+	Notes                     []string        `json:"notes,omitempty"`
+}
+
+type cacheWorstJSON struct {
+	Source            string `json:"source"`
+	Index             int    `json:"index"`
+	ReprocessedTokens int    `json:"reprocessed_tokens"`
+	Segment           string `json:"segment"`
+	Cause             string `json:"cause"`
+	Volatile          string `json:"volatile"`
+}
+
+type cacheSummaryJSON struct {
+	Requests              int              `json:"requests"`
+	ReuseRatio            float64          `json:"reuse_ratio"`
+	Breaks                map[string]int   `json:"breaks"`
+	ReprocessedTokens     int              `json:"reprocessed_tokens"`
+	BreaksByKind          map[string]int   `json:"breaks_by_kind"`
+	BreaksByVolatile      map[string]int   `json:"breaks_by_volatile"`
+	BreaksByCause         map[string]int   `json:"breaks_by_cause"`
+	Worst                 []cacheWorstJSON `json:"worst"`
+	PredictedCachedTokens int              `json:"predicted_cached_tokens"`
+	RecordedCachedTokens  *int             `json:"recorded_cached_tokens"`
+	Disagreements         int              `json:"disagreements"`
+	Note                  string           `json:"note,omitempty"`
+}
+
+type cacheJSONDoc struct {
+	Requests []cacheRequestJSON `json:"requests"`
+	Summary  cacheSummaryJSON   `json:"summary"`
+	Errors   []errorJSON        `json:"errors"`
+}
+
+func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
+	if b == nil {
+		return nil
+	}
+	return &cacheBreakJSON{Segment: wire.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
+		Offset: b.Offset, Before: wire.VisibleLine(b.Before), After: wire.VisibleLine(b.After),
+		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: wire.VisibleLine(b.Label)}
+}
+
+func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc {
+	doc := cacheJSONDoc{Requests: make([]cacheRequestJSON, 0, len(steps)), Errors: errorsJSON(errs)}
+	for _, st := range steps {
+		rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
+			Model: wire.VisibleLine(st.Model), Provider: st.Rule.Provider, TotalTokens: st.TotalTokens,
+			PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
+			TextBreak:             cacheBreakToJSON(st.TextBreak),
+			PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
+			RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
+			Disagreement: wire.VisibleLine(st.Disagreement)}
+		for _, n := range st.Notes {
+			rj.Notes = append(rj.Notes, wire.VisibleLine(n))
+		}
+		doc.Requests = append(doc.Requests, rj)
+	}
+	s := cacheSummaryJSON{Requests: sum.Requests, ReuseRatio: math.Round(sum.ReuseRatio*10000) / 10000,
+		Breaks: sum.BreaksByChannel, ReprocessedTokens: sum.ReprocessedTokens, BreaksByKind: sum.BreaksByKind,
+		BreaksByVolatile: sum.BreaksByVolatile, BreaksByCause: sum.BreaksByCause,
+		Worst: make([]cacheWorstJSON, 0, len(sum.Worst)), PredictedCachedTokens: sum.Predicted,
+		Disagreements: sum.Disagreements}
+	if sum.RecordedRequests > 0 {
+		rec := sum.Recorded
+		s.RecordedCachedTokens = &rec
+	}
+	for _, st := range sum.Worst {
+		w := cacheWorstJSON{Source: st.Source, Index: st.Index, ReprocessedTokens: st.Reprocessed}
+		if st.Break != nil {
+			w.Segment, w.Cause, w.Volatile = wire.VisibleLine(st.Break.Segment), string(st.Break.Cause), string(st.Break.Volatile)
+		}
+		s.Worst = append(s.Worst, w)
+	}
+	switch sum.Requests {
+	case 0:
+		s.Note = "no request read"
+	case 1:
+		s.Note = "one request: nothing to compare"
+	}
+	doc.Summary = s
+	return doc
+}
+
+// cacheUnicode reports whether the locale can show block characters: yes
+// unless it names a character set other than UTF-8.
+func cacheUnicode() bool {
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := os.Getenv(k); v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8") || v == "c.utf-8"
+		}
+	}
+	return true
+}
+
+// cacheBarWidth is the width of the bar when the terminal leaves room.
+const cacheBarWidth = 24
+
+// cacheBar draws cached, shared-but-not-cached and new tokens of total in
+// width cells.
+func cacheBar(cached, shared, total, width int, unicode bool) string {
+	full, mid, empty := "█", "▒", "░"
+	if !unicode {
+		full, mid, empty = "#", "+", "."
+	}
+	if total <= 0 || width <= 0 {
+		return strings.Repeat(empty, max(width, 0))
+	}
+	shared = min(max(shared, 0), total)
+	cached = min(max(cached, 0), shared)
+	c := cached * width / total
+	s := shared * width / total
+	if cached > 0 && c == 0 {
+		c = 1
+	}
+	if shared > cached && s == c && s < width {
+		s = c + 1
+	}
+	s = max(s, c)
+	return strings.Repeat(full, c) + strings.Repeat(mid, s-c) + strings.Repeat(empty, width-s)
+}
+
+// cacheBreakShort is the break column: "system[0]/time timestamp".
+func cacheBreakShort(b *diff.Break) string {
+	if b == nil {
+		return "-"
+	}
+	switch b.Cause {
+	case diff.CauseModel, diff.CauseProvider:
+		return string(b.Cause) + " changed"
+	}
+	s := wire.VisibleLine(b.Segment) + " " + string(b.Cause)
+	if b.Volatile != "" {
+		s += " (" + string(b.Volatile) + ")"
+	}
+	return s
+}
+
+// cacheBreakSentence says what broke the cache in words.
+func cacheBreakSentence(b *diff.Break) string {
+	where := fmt.Sprintf("%s (%s, %s)", wire.VisibleLine(b.Segment), b.Channel, b.Kind)
+	switch b.Cause {
+	case diff.CauseModel:
+		return fmt.Sprintf("the model changed from %s to %s: providers keep one cache per model", wire.VisibleLine(b.Before), wire.VisibleLine(b.After))
+	case diff.CauseProvider:
+		return fmt.Sprintf("the provider changed (%s to %s): nothing is shared", wire.VisibleLine(b.Before), wire.VisibleLine(b.After))
+	case diff.CauseAdded:
+		return where + " was inserted before the end of the previous request"
+	case diff.CauseRemoved:
+		return where + " of the previous request is gone"
+	case diff.CauseReordered:
+		return where + " moved: the same segments in another order"
+	}
+	if b.Volatile != "" {
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(b.Volatile[0])) {
+			article = "an"
+		}
+		return fmt.Sprintf("%s %s in %s changed at byte %d", article, b.Volatile, where, b.Offset)
+	}
+	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
+}
+
+// writeCacheText prints the per-request table, the breaks in words and the
+// summary.
+func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int, unicode bool) error {
+	var b strings.Builder
+	switch sum.Requests {
+	case 0:
+		b.WriteString("no request read: nothing to compare\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	case 1:
+		b.WriteString("one request: nothing to compare (the cache is compared between consecutive requests)\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	providers := map[string]bool{}
+	for _, st := range steps {
+		providers[st.Rule.Provider] = true
+	}
+	var provs []string
+	for p := range providers {
+		provs = append(provs, p)
+	}
+	sort.Strings(provs)
+	fmt.Fprintf(&b, "%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)\n\n",
+		sum.Requests, sum.Compared, strings.Join(provs, ", "))
+
+	// The bar gets what the other columns leave, within limits.
+	bar := cacheBarWidth
+	rows := [][]string{{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}}
+	for _, st := range steps {
+		rec := "-"
+		if st.Recorded != nil {
+			rec = groupDigits(*st.Recorded)
+			if st.Disagreement != "" {
+				rec += "!"
+			}
+		}
+		rows = append(rows, []string{wire.VisibleLine(cacheStepName(st)), groupDigits(st.TotalTokens),
+			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, cacheBreakShort(st.Break)})
+	}
+	if width > 0 {
+		used := 2
+		for c := range rows[0] {
+			if c == 3 {
+				continue
+			}
+			wc := 0
+			for _, r := range rows {
+				wc = max(wc, ansi.StringWidth(r[c]))
+			}
+			used += min(wc, 40) + 2
+		}
+		bar = max(8, min(cacheBarWidth, width-used))
+	}
+	rows[0][3] = ansi.Truncate(rows[0][3], bar, "")
+	for i, st := range steps {
+		rows[i+1][3] = cacheBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, unicode)
+	}
+	writeTable(&b, rows, width, map[int]bool{1: true, 2: true, 4: true, 5: true})
+	full, mid, empty := "█", "▒", "░"
+	if !unicode {
+		full, mid, empty = "#", "+", "."
+	}
+	fmt.Fprintf(&b, "  %s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees\n",
+		full, mid, empty)
+
+	// Breaks in words, grouped by segment, cause and value.
+	type group struct {
+		key   string
+		first *diff.Step
+		n     int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, st := range steps {
+		if st.Break == nil {
+			continue
+		}
+		br := st.Break
+		key := br.Segment + "\x00" + string(br.Cause) + "\x00" + string(br.Volatile)
+		if br.Cause == diff.CauseModel || br.Cause == diff.CauseProvider {
+			key = string(br.Cause) + "\x00" + br.Before + "\x00" + br.After
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &group{key: key, first: st}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.n++
+	}
+	if len(groups) > 0 {
+		b.WriteString("\nBreaks\n")
+		const maxGroups = 12
+		for i, g := range groups {
+			if i == maxGroups {
+				fmt.Fprintf(&b, "  … and %d more kinds of break\n", len(groups)-maxGroups)
+				break
+			}
+			br := g.first.Break
+			times := "once"
+			if g.n > 1 {
+				times = fmt.Sprintf("%d times", g.n)
+			}
+			fmt.Fprintf(&b, "  %s (%s, first at %s)\n", cacheBreakSentence(br), times, wire.VisibleLine(cacheStepName(g.first)))
+			if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
+				fmt.Fprintf(&b, "    before: %s\n", cacheExcerpt(br.Before, width))
+				fmt.Fprintf(&b, "    after:  %s\n", cacheExcerpt(br.After, width))
+			}
+		}
+	}
+
+	var dis []*diff.Step
+	for _, st := range steps {
+		if st.Disagreement != "" {
+			dis = append(dis, st)
+		}
+	}
+	if len(dis) > 0 {
+		b.WriteString("\nPredicted against recorded\n")
+		for i, st := range dis {
+			if i == 10 {
+				fmt.Fprintf(&b, "  … and %d more\n", len(dis)-10)
+				break
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", wire.VisibleLine(cacheStepName(st)), wire.VisibleLine(st.Disagreement))
+		}
+	}
+	var notes []string
+	seen := map[string]bool{}
+	for _, st := range steps {
+		for _, n := range st.Notes {
+			if !seen[n] {
+				seen[n] = true
+				notes = append(notes, wire.VisibleLine(cacheStepName(st))+": "+wire.VisibleLine(n))
+			}
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\nNotes\n")
+		for i, n := range notes {
+			if i == 10 {
+				fmt.Fprintf(&b, "  … and %d more\n", len(notes)-10)
+				break
+			}
+			b.WriteString("  " + n + "\n")
+		}
+	}
+
+	b.WriteString("\nSummary\n")
+	fmt.Fprintf(&b, "  reuse ratio %.2f: %s of %s tokens shared with the request before\n",
+		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
+	fmt.Fprintf(&b, "  %d breaks, %s tokens re-processed because of them\n", sum.Breaks, groupDigits(sum.ReprocessedTokens))
+	if sum.Breaks > 0 {
+		fmt.Fprintf(&b, "  by channel: %s\n", cacheCounts(sum.BreaksByChannel))
+		fmt.Fprintf(&b, "  by kind: %s\n", cacheCounts(sum.BreaksByKind))
+		if len(sum.BreaksByVolatile) > 0 {
+			fmt.Fprintf(&b, "  by changing value: %s\n", cacheCounts(sum.BreaksByVolatile))
+		}
+		fmt.Fprintf(&b, "  by cause: %s\n", cacheCounts(sum.BreaksByCause))
+	}
+	fmt.Fprintf(&b, "  predicted cached: %s tokens", groupDigits(sum.Predicted))
+	if sum.RecordedRequests > 0 {
+		fmt.Fprintf(&b, "; recorded: %s tokens over %d requests (%d disagree)", groupDigits(sum.Recorded), sum.RecordedRequests, sum.Disagreements)
+	}
+	b.WriteByte('\n')
+	if len(sum.Worst) > 0 {
+		b.WriteString("  worst requests:\n")
+		for _, st := range sum.Worst {
+			fmt.Fprintf(&b, "    %s  %s tokens re-processed: %s\n", wire.VisibleLine(cacheStepName(st)),
+				groupDigits(st.Reprocessed), cacheBreakShort(st.Break))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cacheStepName names a request as FILE@N (always with the number, which a
+// cache table needs).
+func cacheStepName(st *diff.Step) string {
+	return fmt.Sprintf("%s@%d", st.Source, st.Index)
+}
+
+// cacheExcerpt shows an excerpt on one line, cut to the terminal.
+func cacheExcerpt(s string, width int) string {
+	v := "…" + wire.VisibleLine(s) + "…"
+	if width > 14 {
+		v = ansi.Truncate(v, width-14, "…")
+	}
+	return v
+}
+
+// cacheCounts writes "system 4, tools 1", largest first.
+func cacheCounts(m map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var kvs []kv
+	for k, v := range m {
+		kvs = append(kvs, kv{k, v})
+	}
+	sort.Slice(kvs, func(i, j int) bool {
+		if kvs[i].v != kvs[j].v {
+			return kvs[i].v > kvs[j].v
+		}
+		return kvs[i].k < kvs[j].k
+	})
+	parts := make([]string, len(kvs))
+	for i, e := range kvs {
+		parts[i] = fmt.Sprintf("%s %d", e.k, e.v)
+	}
+	return strings.Join(parts, ", ")
+}
