@@ -45,6 +45,14 @@ type recKimiCode struct {
 	deferred []*recKCMsg          // messages appended during a tool exchange
 	names    map[string]string    // tool call id -> name
 
+	// The requests share one sequence of segments while each one's messages
+	// begin with the last one's: layout lists the messages laid out after
+	// the head (tools and system) and where each ends.
+	seq     recSeq
+	headKey string
+	layout  []recKCLaid
+	merged  map[*recKCMsg]*recKCMerged // by the first prompt merged
+
 	pending *Request
 	unknown recCounts
 	others  int // records of other agents
@@ -55,7 +63,20 @@ type recKimiCode struct {
 
 func newRecKimiCode() *recKimiCode {
 	return &recKimiCode{snapshots: map[string]*recKCSnapshot{}, open: map[string]*recKCMsg{},
-		waiting: map[string]bool{}, names: map[string]string{}}
+		waiting: map[string]bool{}, names: map[string]string{}, merged: map[*recKCMsg]*recKCMerged{}}
+}
+
+// recKCLaid is a message laid out in the shared sequence.
+type recKCLaid struct {
+	msg *recKCMsg
+	ver int
+	end int // segments of the sequence up to and including this message
+}
+
+// recKCMerged is user prompts merged into one message.
+type recKCMerged struct {
+	srcs []*recKCMsg
+	msg  *recKCMsg
 }
 
 type recKCSnapshot struct {
@@ -73,6 +94,9 @@ type recKCMsg struct {
 	partial   bool
 	segs      []Segment
 	idx       int
+	ver       int       // bumped when the message changes (a streamed step)
+	clean     *recKCMsg // the message without blank text parts, for ver cleanVer
+	cleanVer  int
 	mergeable bool
 	str       bool // the content was a string, not a list of parts
 }
@@ -320,6 +344,7 @@ func (k *recKimiCode) loopEvent(e *recKCEvent) {
 		parts, _ := recKimiContent(jsontext.Value("["+string(e.Part)+"]"), "", ChannelMessages, "assistant", "")
 		m.parts = append(m.parts, parts...)
 		m.segs = nil
+		m.ver++
 	case "tool.call":
 		m := k.open[e.StepUUID]
 		if m == nil {
@@ -333,6 +358,7 @@ func (k *recKimiCode) loopEvent(e *recKCEvent) {
 		k.names[e.ToolCallID] = e.Name
 		m.calls = append(m.calls, Part{Channel: ChannelMessages, Role: "assistant", Type: "tool_call", Name: e.Name, Text: args})
 		m.segs = nil
+		m.ver++
 		k.waiting[e.ToolCallID] = true
 	case "tool.result":
 		m := &recKCMsg{role: "tool"}
@@ -426,40 +452,66 @@ func recShort(h string) string {
 	return h
 }
 
-// recKCProjected is one message as the agent puts it on the wire, with the
-// history messages it was made from.
-type recKCProjected struct {
-	msg  *recKCMsg
-	from int // how many history messages were merged into it
-}
-
 // project is the history as the agent puts it on the wire: partial and empty
 // messages and blank text parts dropped, consecutive user prompts merged.
-func (k *recKimiCode) project() []recKCProjected {
-	out := make([]recKCProjected, 0, len(k.history))
+// The messages it returns are the same values from one call to the next
+// while the history they come from does not change.
+func (k *recKimiCode) project() []*recKCMsg {
+	out := make([]*recKCMsg, 0, len(k.history))
+	var srcs []*recKCMsg // the prompts merged into the last message of out
 	for _, m := range k.history {
 		if m.partial {
 			continue
 		}
-		p := m
-		if recKCBlank(m.parts) {
-			p = &recKCMsg{role: m.role, origin: m.origin, calls: m.calls, mergeable: m.mergeable, str: m.str}
-			for _, part := range m.parts {
-				if !(part.Type == "text" && strings.TrimSpace(part.Text) == "") {
-					p.parts = append(p.parts, part)
+		if m.clean == nil || m.cleanVer != m.ver {
+			// What the wire gets of this message, worked out once per version.
+			c := m
+			if recKCBlank(m.parts) {
+				c = &recKCMsg{role: m.role, origin: m.origin, calls: m.calls, mergeable: m.mergeable, str: m.str, ver: m.ver}
+				for _, part := range m.parts {
+					if !(part.Type == "text" && strings.TrimSpace(part.Text) == "") {
+						c.parts = append(c.parts, part)
+					}
 				}
 			}
+			if len(c.calls) == 0 && recKCVacuous(c.parts) {
+				c = recKCDropped
+			}
+			m.clean, m.cleanVer = c, m.ver
 		}
-		if len(p.calls) == 0 && recKCVacuous(p.parts) {
+		p := m.clean
+		if p == recKCDropped {
 			continue
 		}
-		if n := len(out); n > 0 && p.mergeable && out[n-1].msg.mergeable {
-			out[n-1] = recKCProjected{msg: recKCMerge(out[n-1].msg, p), from: out[n-1].from + 1}
+		if n := len(out); n > 0 && p.mergeable && out[n-1].mergeable && len(srcs) > 0 {
+			srcs = append(srcs, p)
+			c := k.merged[srcs[0]]
+			if c == nil || !recKCSame(c.srcs, srcs) {
+				c = &recKCMerged{srcs: append([]*recKCMsg(nil), srcs...), msg: recKCMerge(out[n-1], p)}
+				k.merged[srcs[0]] = c
+			}
+			out[n-1] = c.msg
 			continue
 		}
-		out = append(out, recKCProjected{msg: p, from: 1})
+		srcs = append(srcs[:0], p)
+		out = append(out, p)
 	}
 	return out
+}
+
+// recKCDropped stands for a message that does not go on the wire.
+var recKCDropped = &recKCMsg{}
+
+func recKCSame(a, b []*recKCMsg) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // recKCBlank reports whether some text part is blank.
@@ -534,7 +586,7 @@ func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length 
 	req := d.builder(FormatKimiCode, line, off, length).Req
 	req.Model = r.Model
 	var notes []string
-	var segs []Segment
+	var segs []Segment // the head: tools, then the system prompt
 
 	// Tools.
 	if s := k.snapshots[r.ToolsHash]; s != nil {
@@ -584,9 +636,7 @@ func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length 
 		notes = append(notes, "the request counted "+itoa(*r.MessageCount)+" messages of the "+itoa(n)+" recorded: the first "+itoa(*r.MessageCount)+" are shown")
 		n = max(*r.MessageCount, 0)
 	}
-	for i := 0; i < n; i++ {
-		segs = append(segs, k.segments(proj[i].msg, i)...)
-	}
+	k.lay(segs, r.ToolsHash+"\x00"+system, proj[:n])
 	if r.Kind == "compaction" {
 		notes = append(notes, "compaction request: the summarising instruction is not recorded")
 	}
@@ -595,9 +645,40 @@ func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length 
 		others = itoa(k.others) + " records of other agents skipped"
 	}
 	head := recHeader(FormatKimiCode, k.version, k.unknown.note("unknown records"), k.events.note("unknown loop events"), others)
-	req.Segments = segs
+	req.Segments = k.seq.snapshot()
 	req.Notes = append(append([]string{head}, notes...), k.notes...)
 	k.pending = req
+}
+
+// lay lays the head and the messages out in the shared sequence, keeping
+// what the last request laid out as far as it is the same.
+func (k *recKimiCode) lay(head []Segment, key string, msgs []*recKCMsg) {
+	if k.seq.scratch.In == nil {
+		k.seq.init(k.scratch.scratch.In)
+	}
+	if key != k.headKey || k.seq.segs == nil {
+		k.seq.reset()
+		k.seq.addSegs(head)
+		k.headKey, k.layout = key, k.layout[:0]
+	}
+	same := 0
+	for same < len(k.layout) && same < len(msgs) && k.layout[same].msg == msgs[same] && k.layout[same].ver == msgs[same].ver {
+		same++
+	}
+	if same < len(k.layout) {
+		// The history changed under the last request (a compaction, a
+		// merge): earlier requests keep their array, this one gets a copy.
+		end := len(head)
+		if same > 0 {
+			end = k.layout[same-1].end
+		}
+		k.seq.segs = append([]Segment(nil), k.seq.segs[:end]...)
+		k.layout = k.layout[:same]
+	}
+	for i := same; i < len(msgs); i++ {
+		k.seq.addSegs(k.segments(msgs[i], i))
+		k.layout = append(k.layout, recKCLaid{msg: msgs[i], ver: msgs[i].ver, end: len(k.seq.segs)})
+	}
 }
 
 // flush emits the pending request.

@@ -149,3 +149,100 @@ func BenchmarkRecordingCodexRollout(b *testing.B) {
 		})
 	}
 }
+
+// recTGenKimiCode writes a kimi-code wire.jsonl of the given number of steps,
+// each a tool call and its result of outBytes, with an llm.request per step.
+func recTGenKimiCode(w io.Writer, steps, outBytes int) error {
+	bw := bufio.NewWriter(w)
+	line := func(v any) {
+		b, _ := json.Marshal(v)
+		bw.Write(b)
+		bw.WriteByte('\n')
+	}
+	type rec = map[string]any
+	loop := func(ev rec) { line(rec{"type": "context.append_loop_event", "agentId": "main", "event": ev}) }
+	line(rec{"type": "metadata", "protocol_version": "1.5", "created_at": 1})
+	line(rec{"type": "config.update", "agentId": "main", "systemPrompt": strings.Repeat("You are Kimi Code. ", 500)})
+	line(rec{"type": "context.append_message", "agentId": "main", "message": rec{"role": "user",
+		"content": []any{rec{"type": "text", "text": "fix every file"}}, "toolCalls": []any{}, "origin": rec{"kind": "user"}}})
+	line(rec{"type": "llm.tools_snapshot", "agentId": "main", "hash": "h", "tools": []any{rec{"name": "Bash", "description": "Run.", "parameters": rec{}}}})
+	for s := 0; s < steps; s++ {
+		id := fmt.Sprintf("s%d", s)
+		loop(rec{"type": "step.begin", "uuid": id})
+		line(rec{"type": "llm.request", "agentId": "main", "model": "kimi-k2", "toolsHash": "h", "messageCount": 1 + 2*s})
+		loop(rec{"type": "content.part", "stepUuid": id, "part": rec{"type": "text", "text": fmt.Sprintf("Step %d.", s)}})
+		loop(rec{"type": "tool.call", "stepUuid": id, "toolCallId": fmt.Sprintf("c%d", s), "name": "Bash", "args": rec{"command": fmt.Sprintf("cat f%d", s)}})
+		body := strings.Repeat(fmt.Sprintf("line %d of file %d\n", s, s), outBytes/12+1)[:outBytes]
+		loop(rec{"type": "tool.result", "toolCallId": fmt.Sprintf("c%d", s), "result": rec{"output": body}})
+		loop(rec{"type": "step.end", "uuid": id, "usage": rec{"inputOther": 100, "output": 10, "inputCacheRead": 1000 * s, "inputCacheCreation": 0}})
+	}
+	return bw.Flush()
+}
+
+func TestRecordingKimiCodeLongSessionSharesText(t *testing.T) {
+	const steps = 150
+	path := filepath.Join(t.TempDir(), "wire.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := recTGenKimiCode(f, steps, 3000); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(path)
+	in := NewInterner()
+	var reqs []Request
+	for r, err := range DecodePath(path, Options{Interner: in}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != steps {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		// tools[0], system[0], the prompt, then per earlier step its
+		// text, its call and its result.
+		if got, want := len(recTParts(r)), 3+3*i; got != want {
+			t.Fatalf("request %d has %d parts, want %d (notes %q)", i+1, got, want, r.Notes)
+		}
+		if recTHasNote(r, "baseline") || recTHasNote(r, "the request counted") {
+			t.Fatalf("request %d: messageCount disagrees: %q", i+1, r.Notes)
+		}
+		if r.Usage == nil || r.Usage.CachedTokens != 1000*i {
+			t.Fatalf("request %d usage %+v", i+1, r.Usage)
+		}
+	}
+	if in.Bytes > st.Size() {
+		t.Errorf("the interner holds %d bytes, more than the %d-byte recording", in.Bytes, st.Size())
+	}
+	last, prev := reqs[len(reqs)-1].Segments, reqs[len(reqs)-2].Segments
+	if &last[0] != &prev[0] {
+		t.Errorf("consecutive requests do not share their common segments")
+	}
+}
+
+func BenchmarkRecordingKimiCode(b *testing.B) {
+	var buf bytes.Buffer
+	if err := recTGenKimiCode(&buf, 1000, 8<<10); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		for r, err := range Decode(bytes.NewReader(data), Options{Source: "wire.jsonl"}) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += len(r.Segments)
+		}
+		if n == 0 {
+			b.Fatal("no segments")
+		}
+	}
+}
