@@ -137,7 +137,7 @@ func clsCut(text string, system bool, kind Kind, trust Trust) []clsPiece {
 	var envs []clsEnv
 	var unclosed []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
-		tags := clsScanTags(text, clsStartsWithHeading(text, clsHeadCodexMD))
+		tags := clsScanTags(text, clsScope{codexMD: clsStartsWithHeading(text, clsHeadCodexMD), host: trust == Trusted})
 		envs, unclosed = clsFindEnvelopes(text, tags)
 	}
 	hostHead := trust == TrustUser && (clsStartsWithHeading(text, clsHeadWorkspace) || clsStartsWithHeading(text, clsHeadCodexMD))

@@ -70,6 +70,17 @@ const (
 	clsHeadFringe    = "# Current time (fringe)"
 )
 
+// clsScope says which context-bound envelopes a text may carry.
+type clsScope struct {
+	// codexMD: the text is a Codex AGENTS.md message (it starts with
+	// "# AGENTS.md instructions for"), the only place INSTRUCTIONS counts.
+	codexMD bool
+	// host: the text is host-channel text (system or developer), the only
+	// place the trusted <permissions instructions> counts; in a user message
+	// it would lift the user's text to host rules.
+	host bool
+}
+
 // clsTag is one recognised tag (or Gemini context line) in a text.
 type clsTag struct {
 	start, end int // the tag's bytes
@@ -79,8 +90,8 @@ type clsTag struct {
 }
 
 // clsScanTags finds the openers and closers of known envelopes in text, in
-// order. INSTRUCTIONS tags count only in a Codex AGENTS.md message (codexMD).
-func clsScanTags(text string, codexMD bool) []clsTag {
+// order.
+func clsScanTags(text string, sc clsScope) []clsTag {
 	var tags []clsTag
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '<')
@@ -88,7 +99,7 @@ func clsScanTags(text string, codexMD bool) []clsTag {
 			break
 		}
 		i += j
-		if t, ok := clsParseTag(text, i, codexMD); ok {
+		if t, ok := clsParseTag(text, i, sc); ok {
 			tags = append(tags, t)
 			i = t.end
 			continue
@@ -156,7 +167,7 @@ func clsLookup(name string) (clsDef, bool) {
 }
 
 // clsParseTag reads a known envelope tag starting at text[i] == '<'.
-func clsParseTag(text string, i int, codexMD bool) (clsTag, bool) {
+func clsParseTag(text string, i int, sc clsScope) (clsTag, bool) {
 	j := i + 1
 	closer := false
 	if j < len(text) && text[j] == '/' {
@@ -183,7 +194,7 @@ func clsParseTag(text string, i int, codexMD bool) (clsTag, bool) {
 		name = "permissions instructions"
 	}
 	def, ok := clsLookup(name)
-	if !ok || (def.name == "INSTRUCTIONS" && !codexMD) {
+	if !ok || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {
 		return clsTag{}, false
 	}
 	if closer {
