@@ -231,9 +231,7 @@ func (a *Auditor) hazardsOf(sc *auditScan) []Hazard {
 	if !sc.haveHazards {
 		sc.haveHazards = true
 		a.ScannedBytes += int64(len(sc.text))
-		if HasHazards(sc.text) {
-			sc.hazards = ScanHazards(sc.text)
-		}
+		sc.hazards = ScanHazards(sc.text)
 		sc.bareCR = auditBareCR(sc.text)
 	}
 	return sc.hazards

@@ -229,7 +229,27 @@ func (c *auditRequest) framing(i int, hits []TagHit) {
 	if i+1 < len(segs) && segs[i+1].Part == s.Part && segs[i+1].Envelope != "" {
 		nextEnv = strings.ToLower(segs[i+1].Envelope)
 	}
+	// An envelope that closes right after untrusted text and reopens as
+	// trusted text: if the untrusted text wrote that closer, what follows is
+	// its own text, read with the host's trust.
+	flip := -1
+	if prevEnv != "" && prevEnv == nextEnv && segs[i-1].Trust == Untrusted && segs[i+1].Trust == Trusted {
+		for k, h := range hits {
+			if h.Closing && h.Name == prevEnv {
+				flip = k
+				break
+			}
+		}
+	}
 	for k, h := range hits {
+		if k == flip {
+			tag := auditTagText(h)
+			c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, "flip:"+tag,
+				fmt.Sprintf("%s closes the envelope right after %s (untrusted) and it reopens as trusted text: if the untrusted text wrote this closer, "+
+					"what follows is its own text read with the host's trust; escape envelope bodies (&lt; &gt;) and keep untrusted text in its own envelope",
+					tag, auditKindWhat(segs[i-1].Kind)))
+			continue
+		}
 		if !h.Confusable && !h.Obfuscated {
 			if k == 0 && h.Closing && h.Name == prevEnv && strings.TrimSpace(s.Text[:h.Offset]) == "" {
 				continue
