@@ -210,6 +210,9 @@ func TestBindRoundTripsThroughEveryDecoder(t *testing.T) {
 		for _, api := range wire.EncodeFormats {
 			for _, mode := range []EscapeMode{EscapeEntities, EscapeTargeted} {
 				res := bindOne(t, b, l, api, mode, "deploy")
+				if r := res.Request; r.Source != "build" || r.Format != api || r.Model != DefaultModel {
+					t.Fatalf("%s %s: request source %q format %q model %q", l, api, r.Source, r.Format, r.Model)
+				}
 				out, err := wire.Encode(res.Request, api)
 				if err != nil {
 					t.Fatalf("%s %s: %v", l, api, err)

@@ -47,6 +47,35 @@ func (p collPermFS) Open(name string) (fs.File, error) {
 	return p.MapFS.Open(name)
 }
 
+func (p collPermFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == p.deny {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return p.MapFS.ReadDir(name)
+}
+
+func TestCollectUnreadableDirectory(t *testing.T) {
+	fsys := collPermFS{MapFS: fstest.MapFS{
+		"private/key.pem": {Data: []byte("KEY")},
+		"public/a.txt":    {Data: []byte("a")},
+	}, deny: "private"}
+	b, err := Collect(Input{Workspace: Dir{Path: "/ws", FS: fsys}, Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "private/\n  [wirelens: not listed: permission denied]\npublic/\n  a.txt\n"
+	if b.Listing != want {
+		t.Fatalf("listing:\n got %q\nwant %q", b.Listing, want)
+	}
+	if !collHasNote(b, "/ws/private: not listed: permission denied") {
+		t.Fatalf("notes %q", b.Notes)
+	}
+	_, err = Collect(Input{Workspace: Dir{Path: "/ws", FS: collPermFS{MapFS: fstest.MapFS{}, deny: "."}}})
+	if err == nil || err.Error() != "/ws: permission denied" {
+		t.Fatalf("an unreadable workspace: %v", err)
+	}
+}
+
 func TestCollectUnreadableAgentsMD(t *testing.T) {
 	fsys := collPermFS{MapFS: fstest.MapFS{
 		"AGENTS.md": {Data: []byte("secret rules")},

@@ -146,6 +146,9 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 	b.Grow(len(t) + len(t)/8)
 	tpos := make([]int, 0, len(t)+1)
 	var log []Escape
+	if mode == EscapeEntities {
+		log = make([]Escape, 0, strings.Count(t, "<")+strings.Count(t, ">")+strings.Count(t, "&"))
+	}
 	copyTo := func(from, to int) {
 		for i := from; i < to; i++ {
 			tpos = append(tpos, b.Len()+(i-from))
