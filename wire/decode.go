@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -70,6 +72,8 @@ type decoder struct {
 	// object being read is the whole input.
 	lineMode int
 	whole    bool
+	// cache holds the segments of the body elements seen so far.
+	cache *decCache
 }
 
 func (d *decoder) fail(line int, format string, args ...any) {
@@ -179,12 +183,26 @@ func (d *decoder) run(r io.Reader) {
 	d.value(doc, 1, 0)
 }
 
-// runJSONL decodes one value per line; blank lines are skipped.
+// runJSONL decodes one value per line; blank lines are skipped. A line that
+// fits the reader's buffer is decoded in place; decoders keep nothing of it.
 func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 	d.lineMode++
 	defer func() { d.lineMode-- }()
+	var long []byte
 	for !d.stop {
-		b, err := readLine(br)
+		b, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], b...)
+			for err == bufio.ErrBufferFull && len(long) <= maxLine {
+				b, err = br.ReadSlice('\n')
+				long = append(long, b...)
+			}
+			if err == bufio.ErrBufferFull {
+				d.fail(line, "line longer than %d bytes", maxLine)
+				return
+			}
+			b = long
+		}
 		if len(b) > 0 {
 			if len(bytes.TrimSpace(b)) > 0 {
 				d.value(b, line, off)
@@ -258,9 +276,10 @@ func checkValue(b []byte) error {
 	if at := depthExceeded(b, MaxDepth); at >= 0 {
 		return fmt.Errorf("JSON nested deeper than %d levels at byte %d", MaxDepth, at)
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowInvalidUTF8(true),
-		jsontext.AllowDuplicateNames(true))
-	if err := dec.SkipValue(); err != nil {
+	// Over a bytes.Buffer the decoder reads b in place; ReadValue checks the
+	// value in one pass without copying it.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(b), decWalkOpts...)
+	if _, err := dec.ReadValue(); err != nil {
 		return err
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {
@@ -296,18 +315,30 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 	}
 	trimmed := bytes.TrimSpace(raw)
 	lead := int64(bytes.Index(raw, trimmed[:min(1, len(trimmed))]))
+	v := jsontext.Value(trimmed)
+	if v.Kind() == '{' {
+		// An object is checked by the one walk that also splits it.
+		if at := depthExceeded(trimmed, MaxDepth); at >= 0 {
+			d.fail(line+lineOf(trimmed, at), "JSON nested deeper than %d levels at byte %d", MaxDepth, at)
+			return
+		}
+		s, err := decWalkShape(v)
+		if err != nil {
+			d.fail(line+lineOfErr(trimmed, err), "%s", describeJSONError(err))
+			return
+		}
+		d.whole = d.lineMode == 0
+		d.objectShape(s, line, off+lead)
+		d.whole = false
+		return
+	}
 	if err := checkValue(trimmed); err != nil {
 		d.fail(line+lineOfErr(trimmed, err), "%s", describeJSONError(err))
 		return
 	}
-	v := jsontext.Value(trimmed)
 	switch v.Kind() {
 	case '[':
 		d.array(v, line, off+lead)
-	case '{':
-		d.whole = d.lineMode == 0
-		d.object(v, line, off+lead)
-		d.whole = false
 	default:
 		d.fail(line, "not a request: a JSON %s at the top level", kindName(v.Kind()))
 	}
@@ -315,8 +346,7 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 
 // array decodes a JSON array of values (bodies or containers).
 func (d *decoder) array(v jsontext.Value, line int, off int64) {
-	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowInvalidUTF8(true),
-		jsontext.AllowDuplicateNames(true))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(v), decWalkOpts...)
 	if _, err := dec.ReadToken(); err != nil {
 		d.fail(line, "%s", describeJSONError(err))
 		return
@@ -345,10 +375,20 @@ func (d *decoder) array(v jsontext.Value, line int, off int64) {
 
 // object decodes one JSON object: a container or a body.
 func (d *decoder) object(v jsontext.Value, line int, off int64) {
+	s, err := decWalkShape(v)
+	if err != nil {
+		d.fail(line+lineOfErr(v, err), "%s", describeJSONError(err))
+		return
+	}
+	d.objectShape(s, line, off)
+}
+
+// objectShape decodes a walked object: a container or a body.
+func (d *decoder) objectShape(s *decShape, line int, off int64) {
 	format := d.opts.Format
 	switch {
 	case format == FormatAuto || containerDecoders[format] == nil && bodyDecoders[format] == nil:
-		f, err := DetectFormat(v)
+		f, err := detectShape(s)
 		if err != nil {
 			if d.whole {
 				line = 0 // the file is one document: its name says where
@@ -362,9 +402,9 @@ func (d *decoder) object(v jsontext.Value, line int, off int64) {
 	case bodyDecoders[format] != nil:
 		// A forced body format still reads the bodies inside a HAR or a
 		// trace; a body of another shape is an error, not an empty request.
-		if f := detectContainer(v); f != FormatAuto {
+		if f := s.container(); f != FormatAuto {
 			format = f
-		} else if !hasBodyMembers(format, v) {
+		} else if !s.hasBodyMembers(format) {
 			if d.whole {
 				line = 0
 			}
@@ -373,21 +413,42 @@ func (d *decoder) object(v jsontext.Value, line int, off int64) {
 		}
 	}
 	if cd := containerDecoders[format]; cd != nil {
-		cd(d, v, line, off)
+		cd(d, s.v, line, off)
 		return
 	}
-	d.body(format, v, line, off, nil)
+	d.bodyShape(format, s, line, off, nil)
 }
 
 // body decodes one request body of a known format and emits it.
 func (d *decoder) body(format Format, v jsontext.Value, line int, off int64, fill func(*Request)) {
-	dec := bodyDecoders[format]
-	if dec == nil {
+	if cachedBodyDecoders[format] == nil {
+		d.bodyShape(format, &decShape{v: v}, line, off, fill)
+		return
+	}
+	s, err := decWalkShape(v)
+	if err != nil {
+		d.fail(line+lineOfErr(v, err), "%s body: %s", format, describeJSONError(err))
+		return
+	}
+	d.bodyShape(format, s, line, off, fill)
+}
+
+// bodyShape decodes one walked body and emits it.
+func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fill func(*Request)) {
+	b := d.builder(format, line, off, int64(len(s.v)))
+	var err error
+	if cd := cachedBodyDecoders[format]; cd != nil {
+		if d.cache == nil {
+			d.cache = newDecCache()
+		}
+		err = cd(s, b, d.cache)
+	} else if dec := bodyDecoders[format]; dec != nil {
+		err = dec(s.v, b)
+	} else {
 		d.fail(line, "no reader for format %q", format)
 		return
 	}
-	b := d.builder(format, line, off, int64(len(v)))
-	if err := dec(v, b); err != nil {
+	if err != nil {
 		d.fail(line, "%s body: %s", format, describeJSONError(err))
 		return
 	}
@@ -444,6 +505,27 @@ func Formats() []Format {
 
 // describeJSONError turns a json error into "invalid JSON at byte N: reason".
 func describeJSONError(err error) string {
+	var at *decAtError
+	if errors.As(err, &at) {
+		var me *json.SemanticError
+		if errors.As(at.err, &me) {
+			c := *me
+			c.JSONPointer = jsontext.Pointer(at.ptr) + me.JSONPointer
+			c.ByteOffset += at.off
+			return describeJSONError(&c)
+		}
+		var se *jsontext.SyntacticError
+		if errors.As(at.err, &se) {
+			c := *se
+			c.ByteOffset += at.off
+			return describeJSONError(&c)
+		}
+		msg := strings.TrimPrefix(at.err.Error(), "json: ")
+		if at.ptr != "" {
+			msg += " at " + at.ptr
+		}
+		return fmt.Sprintf("%s (byte %d)", msg, at.off)
+	}
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		reason := se.Err
@@ -532,23 +614,26 @@ func firstRunes(b []byte, n int) string {
 }
 
 // depthExceeded returns the byte offset where nesting first goes deeper than
-// limit, or -1. Strings are skipped.
+// limit, or -1. Strings are skipped a quote at a time.
 func depthExceeded(b []byte, limit int) int {
 	depth := 0
-	inStr := false
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		switch c {
+		switch b[i] {
 		case '"':
-			inStr = true
+			for {
+				j := bytes.IndexByte(b[i+1:], '"')
+				if j < 0 {
+					return -1
+				}
+				i += 1 + j
+				n := 0 // backslashes before the quote: odd means escaped
+				for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+					n++
+				}
+				if n%2 == 0 {
+					break
+				}
+			}
 		case '{', '[':
 			depth++
 			if depth > limit {
@@ -620,4 +705,174 @@ func decGoKind(k string) string {
 		return "a number"
 	}
 	return "another kind of value"
+}
+
+// The body decoders walk a body's top-level members and arrays in place
+// (every raw value a slice of the body, nothing copied) and decode one
+// element (a message, a system block, a tool) at a time. An element already
+// seen at the same place in an earlier request of the same input is not
+// decoded again: its segments are taken from decCache. A session of N
+// growing requests repeats request k inside request k+1, so only the new
+// turn of each request is unmarshalled and classified.
+
+// cachedBodyDecoders are body decoders that use the decoder's element cache;
+// each is also registered, without a cache, in bodyDecoders.
+var cachedBodyDecoders = map[Format]func(s *decShape, b *Builder, c *decCache) error{}
+
+// decWalkOpts are the syntactic options of the in-place walks.
+var decWalkOpts = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
+
+// decAtError places an element's error in the body: its JSON pointer and
+// byte offset are prefixed with the element's.
+type decAtError struct {
+	ptr string
+	off int64
+	err error
+}
+
+func (e *decAtError) Error() string { return describeJSONError(e) }
+func (e *decAtError) Unwrap() error { return e.err }
+
+// decAt wraps err from the value at ptr, off bytes into the body.
+func decAt(ptr string, off int64, err error) error {
+	if err == nil {
+		return nil
+	}
+	if inner, ok := err.(*decAtError); ok {
+		return &decAtError{ptr: ptr + inner.ptr, off: off + inner.off, err: inner.err}
+	}
+	return &decAtError{ptr: ptr, off: off, err: err}
+}
+
+// decStringMember decodes a member that must be a string (or null).
+func decStringMember(val jsontext.Value, ptr string, off int64, dst *string) error {
+	return decAt(ptr, off, unmarshal(val, dst))
+}
+
+// decNames maps tool call ids to tool names within one request, so that a
+// result can be named after its call. While an element is decoded for the
+// cache, the ids it defines and looks up are recorded with it.
+type decNames struct {
+	m   map[string]string
+	rec *decEntry
+}
+
+func newDecNames() *decNames { return &decNames{m: map[string]string{}} }
+
+func (n *decNames) def(id, name string) {
+	if n == nil {
+		return
+	}
+	n.m[id] = name
+	if n.rec != nil {
+		n.rec.defs = append(n.rec.defs, [2]string{id, name})
+	}
+}
+
+func (n *decNames) get(id string) string {
+	if n == nil {
+		return ""
+	}
+	name := n.m[id]
+	if n.rec != nil {
+		n.rec.uses = append(n.rec.uses, [2]string{id, name})
+	}
+	return name
+}
+
+// decCache holds the segments of the elements seen so far in one input.
+type decCache struct {
+	m map[decKey]*decEntry
+}
+
+// decCacheMax bounds the entries held; past it the cache starts afresh.
+const decCacheMax = 1 << 18
+
+type decKey struct {
+	sect   uint8 // which array (decSect...)
+	idx    int   // the element's index in it
+	n      int   // its length in bytes
+	h1, h2 uint64
+}
+
+// Arrays whose elements are cached.
+const (
+	decSectTools uint8 = iota
+	decSectSystem
+	decSectMessages
+	decSectFunctions
+	decSectInput
+	decSectContents
+)
+
+type decEntry struct {
+	segs []Segment
+	defs [][2]string // call ids the element names
+	uses [][2]string // call ids it looked up, with the names found
+}
+
+var decSeed1, decSeed2 = maphash.MakeSeed(), maphash.MakeSeed()
+
+func newDecCache() *decCache { return &decCache{m: make(map[decKey]*decEntry)} }
+
+// decElements adds the parts of each element of the member m (absent or
+// null: none) with one, or, for an element seen before at the same index,
+// the segments it became then.
+func decElements(b *Builder, c *decCache, names *decNames, sect uint8, m *decMember,
+	one func(i int, el jsontext.Value) error) error {
+	if m == nil || m.v.Kind() == 'n' {
+		return nil
+	}
+	if m.elems == nil {
+		return decAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, kindName(m.v.Kind())))
+	}
+	for i, el := range m.elems {
+		wrap := func(err error) error { return decAt("/"+m.name+"/"+itoa(i), el.off, err) }
+		if c == nil {
+			if err := one(i, el.v); err != nil {
+				return wrap(err)
+			}
+			continue
+		}
+		k := decKey{sect: sect, idx: i, n: len(el.v), h1: maphash.Bytes(decSeed1, el.v), h2: maphash.Bytes(decSeed2, el.v)}
+		if e := c.m[k]; e != nil && e.fits(names) {
+			b.Req.Segments = append(b.Req.Segments, e.segs...)
+			for _, d := range e.defs {
+				names.m[d[0]] = d[1]
+			}
+			continue
+		}
+		e := &decEntry{}
+		start := len(b.Req.Segments)
+		if names != nil {
+			names.rec = e
+		}
+		err := one(i, el.v)
+		if names != nil {
+			names.rec = nil
+		}
+		if err != nil {
+			return wrap(err)
+		}
+		e.segs = make([]Segment, len(b.Req.Segments)-start)
+		copy(e.segs, b.Req.Segments[start:])
+		for j := range e.segs {
+			e.segs[j].Escapes = slices.Clip(e.segs[j].Escapes)
+		}
+		if len(c.m) >= decCacheMax {
+			clear(c.m)
+		}
+		c.m[k] = e
+	}
+	return nil
+}
+
+// fits reports whether the names the element looked up resolve as they did.
+func (e *decEntry) fits(names *decNames) bool {
+	for _, u := range e.uses {
+		if names == nil || names.m[u[0]] != u[1] {
+			return false
+		}
+	}
+	return true
 }

@@ -9,13 +9,9 @@ import (
 
 // Anthropic Messages API request bodies (POST /v1/messages).
 
-func init() { bodyDecoders[FormatAnthropic] = decodeAnthropic }
-
-type decAnthropicBody struct {
-	Model    string                `json:"model"`
-	System   decAnthropicContent   `json:"system"`
-	Tools    []decTool             `json:"tools"`
-	Messages []decAnthropicMessage `json:"messages"`
+func init() {
+	bodyDecoders[FormatAnthropic] = decShapeless(decodeAnthropic)
+	cachedBodyDecoders[FormatAnthropic] = decodeAnthropic
 }
 
 type decAnthropicMessage struct {
@@ -114,46 +110,86 @@ func (t *decTool) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decHasValue reports whether a raw member is present and not null.
 func decHasValue(v jsontext.Value) bool { return len(v) > 0 && v.Kind() != 'n' }
 
-// decAddTools adds one tools-channel part per tool definition.
-func decAddTools(b *Builder, tools []decTool) {
-	for i, t := range tools {
-		b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool",
-			Name: t.Name, Text: decCompact(t.Raw), CacheBreakpoint: t.CacheControl})
-	}
-}
-
-func decodeAnthropic(v jsontext.Value, b *Builder) error {
-	var body decAnthropicBody
-	if err := unmarshal(v, &body); err != nil {
-		return err
-	}
-	b.Req.Model = body.Model
-	decAddTools(b, body.Tools)
-	names := map[string]string{} // tool_use id -> tool name
-	if body.System.IsStr {
-		b.Add(Part{ID: "system", Channel: ChannelSystem, Role: "system", Type: "text", Text: body.System.Str})
-	} else {
-		for i := range body.System.Blocks {
-			decAnthropicBlockParts(b, decIndex("system", i), ChannelSystem, "system", &body.System.Blocks[i], names)
+func decodeAnthropic(s *decShape, b *Builder, c *decCache) error {
+	if m := s.get("model"); m != nil {
+		if err := decStringMember(m.v, "/model", m.off, &b.Req.Model); err != nil {
+			return err
 		}
 	}
-	for i := range body.Messages {
-		m := &body.Messages[i]
+	if err := decToolElements(b, c, s.get("tools")); err != nil {
+		return err
+	}
+	names := newDecNames()
+	if sys := s.get("system"); sys != nil && sys.v.Kind() == '"' {
+		var text string
+		if err := decStringMember(sys.v, "/system", sys.off, &text); err != nil {
+			return err
+		}
+		b.Add(Part{ID: "system", Channel: ChannelSystem, Role: "system", Type: "text", Text: text})
+	} else {
+		err := decElements(b, c, names, decSectSystem, sys, func(i int, el jsontext.Value) error {
+			var bl decAnthropicBlock
+			if err := unmarshal(el, &bl); err != nil {
+				return err
+			}
+			decAnthropicBlockPartsN(b, decIndex("system", i), ChannelSystem, "system", &bl, names)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return decElements(b, c, names, decSectMessages, s.get("messages"), func(i int, el jsontext.Value) error {
+		var m decAnthropicMessage
+		if err := unmarshal(el, &m); err != nil {
+			return err
+		}
 		id := decIndex("messages", i)
 		if m.Content.IsStr {
 			b.Add(Part{ID: id, Channel: ChannelMessages, Role: m.Role, Type: "text", Text: m.Content.Str})
-			continue
+			return nil
 		}
 		for j := range m.Content.Blocks {
-			decAnthropicBlockParts(b, decIndex(id+".content", j), ChannelMessages, m.Role, &m.Content.Blocks[j], names)
+			decAnthropicBlockPartsN(b, decIndex(id+".content", j), ChannelMessages, m.Role, &m.Content.Blocks[j], names)
 		}
+		return nil
+	})
+}
+
+// decShapeless makes a body decoder that walks the body itself, for the
+// bodyDecoders registry.
+func decShapeless(f func(*decShape, *Builder, *decCache) error) bodyDecoder {
+	return func(v jsontext.Value, b *Builder) error {
+		s, err := decWalkShape(v)
+		if err != nil {
+			return err
+		}
+		return f(s, b, nil)
 	}
-	return nil
+}
+
+// decToolElements adds one tools-channel part per tool definition.
+func decToolElements(b *Builder, c *decCache, tools *decMember) error {
+	return decElements(b, c, nil, decSectTools, tools, func(i int, el jsontext.Value) error {
+		var t decTool
+		if err := unmarshal(el, &t); err != nil {
+			return err
+		}
+		b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool",
+			Name: t.Name, Text: decCompact(t.Raw), CacheBreakpoint: t.CacheControl})
+		return nil
+	})
 }
 
 // decAnthropicBlockParts adds the part (or parts, for a tool_result with block
 // content) of one content block.
 func decAnthropicBlockParts(b *Builder, id string, ch Channel, role string, bl *decAnthropicBlock, names map[string]string) {
+	decAnthropicBlockPartsN(b, id, ch, role, bl, &decNames{m: names})
+}
+
+// decAnthropicBlockPartsN is decAnthropicBlockParts with names that record
+// their uses for the element cache.
+func decAnthropicBlockPartsN(b *Builder, id string, ch Channel, role string, bl *decAnthropicBlock, names *decNames) {
 	p := Part{ID: id, Channel: ch, Role: role, Type: bl.Type, CacheBreakpoint: decHasValue(bl.CacheControl)}
 	switch bl.Type {
 	case "text":
@@ -163,10 +199,10 @@ func decAnthropicBlockParts(b *Builder, id string, ch Channel, role string, bl *
 	case "redacted_thinking":
 		p.Text = "[redacted thinking: " + itoa(len(bl.Data)) + " bytes]"
 	case "tool_use", "server_tool_use":
-		names[bl.ID] = bl.Name
+		names.def(bl.ID, bl.Name)
 		p.Name, p.Text = bl.Name, decCompact(bl.Input)
 	case "tool_result":
-		p.Name = names[bl.ToolUseID]
+		p.Name = names.get(bl.ToolUseID)
 		if !bl.Content.IsStr && len(bl.Content.Blocks) > 0 {
 			// Each block of the result is a part of its own; the cache
 			// breakpoint sits on the last.

@@ -8,14 +8,9 @@ import (
 // and :streamGenerateContent). The REST API accepts camelCase and
 // snake_case member names; both are read.
 
-func init() { bodyDecoders[FormatGemini] = decodeGemini }
-
-type decGeminiBody struct {
-	Model              string             `json:"model"`
-	SystemInstruction  *decGeminiContent  `json:"systemInstruction"`
-	SystemInstruction2 *decGeminiContent  `json:"system_instruction"`
-	Contents           []decGeminiContent `json:"contents"`
-	Tools              []decTool          `json:"tools"`
+func init() {
+	bodyDecoders[FormatGemini] = decShapeless(decodeGemini)
+	cachedBodyDecoders[FormatGemini] = decodeGemini
 }
 
 type decGeminiContent struct {
@@ -64,47 +59,62 @@ type decGeminiResult struct {
 	Output  string `json:"output"`
 }
 
-func decodeGemini(v jsontext.Value, b *Builder) error {
-	var body decGeminiBody
-	if err := unmarshal(v, &body); err != nil {
-		return err
+func decodeGemini(s *decShape, b *Builder, c *decCache) error {
+	if m := s.get("model"); m != nil {
+		if err := decStringMember(m.v, "/model", m.off, &b.Req.Model); err != nil {
+			return err
+		}
 	}
-	b.Req.Model = decGeminiModel(body.Model)
-	for i, t := range body.Tools {
+	b.Req.Model = decGeminiModel(b.Req.Model)
+	err := decElements(b, c, nil, decSectTools, s.get("tools"), func(i int, el jsontext.Value) error {
+		var t decTool
+		if err := unmarshal(el, &t); err != nil {
+			return err
+		}
 		if len(t.Declarations) == 0 {
-			b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool",
-				Name: t.Name, Text: decCompact(t.Raw)})
-			continue
+			b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool", Name: t.Name, Text: decCompact(t.Raw)})
+			return nil
 		}
 		key := ".functionDeclarations"
-		if t.Raw != nil && !decHasMember(t.Raw, "functionDeclarations") {
+		if !decHasMember(t.Raw, "functionDeclarations") {
 			key = ".function_declarations"
 		}
 		for j, fd := range t.Declarations {
 			b.Add(Part{ID: decIndex(decIndex("tools", i)+key, j), Channel: ChannelTools, Role: "tool", Type: "tool",
 				Name: fd.Name, Text: decCompact(fd.Raw)})
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	sys, key := body.SystemInstruction, "systemInstruction"
-	if sys == nil {
-		sys, key = body.SystemInstruction2, "system_instruction"
+	sys := s.get("systemInstruction")
+	if sys == nil || sys.v.Kind() == 'n' {
+		sys = s.get("system_instruction")
 	}
-	if sys != nil {
-		for j := range sys.Parts {
-			decGeminiAddPart(b, decIndex(key+".parts", j), ChannelSystem, "system", &sys.Parts[j])
+	if sys != nil && sys.v.Kind() != 'n' {
+		var si decGeminiContent
+		if err := decAt("/"+sys.name, sys.off, unmarshal(sys.v, &si)); err != nil {
+			return err
+		}
+		for j := range si.Parts {
+			decGeminiAddPart(b, decIndex(sys.name+".parts", j), ChannelSystem, "system", &si.Parts[j])
 		}
 	}
-	for i := range body.Contents {
-		c := &body.Contents[i]
-		role := c.Role
+	return decElements(b, c, nil, decSectContents, s.get("contents"), func(i int, el jsontext.Value) error {
+		var ct decGeminiContent
+		if err := unmarshal(el, &ct); err != nil {
+			return err
+		}
+		role := ct.Role
 		if role == "" {
 			role = "user"
 		}
-		for j := range c.Parts {
-			decGeminiAddPart(b, decIndex(decIndex("contents", i)+".parts", j), ChannelMessages, role, &c.Parts[j])
+		for j := range ct.Parts {
+			decGeminiAddPart(b, decIndex(decIndex("contents", i)+".parts", j), ChannelMessages, role, &ct.Parts[j])
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // decGeminiModel strips the "models/" prefix a model name may carry.

@@ -10,14 +10,9 @@ import (
 // OpenAI Chat Completions request bodies (POST /v1/chat/completions), also
 // spoken by OpenAI-compatible hosts (Moonshot, OpenRouter, DeepSeek, ...).
 
-func init() { bodyDecoders[FormatOpenAIChat] = decodeOpenAIChat }
-
-type decChatBody struct {
-	Model    string           `json:"model"`
-	Messages []decChatMessage `json:"messages"`
-	Tools    []decTool        `json:"tools"`
-	// Functions is the deprecated predecessor of tools.
-	Functions []decTool `json:"functions"`
+func init() {
+	bodyDecoders[FormatOpenAIChat] = decShapeless(decodeOpenAIChat)
+	cachedBodyDecoders[FormatOpenAIChat] = decodeOpenAIChat
 }
 
 type decChatMessage struct {
@@ -129,71 +124,84 @@ func (u *decURL) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return err
 }
 
-func decodeOpenAIChat(v jsontext.Value, b *Builder) error {
-	var body decChatBody
-	if err := unmarshal(v, &body); err != nil {
+func decodeOpenAIChat(s *decShape, b *Builder, c *decCache) error {
+	if m := s.get("model"); m != nil {
+		if err := decStringMember(m.v, "/model", m.off, &b.Req.Model); err != nil {
+			return err
+		}
+	}
+	if err := decToolElements(b, c, s.get("tools")); err != nil {
 		return err
 	}
-	b.Req.Model = body.Model
-	decAddTools(b, body.Tools)
-	for i, f := range body.Functions {
-		b.Add(Part{ID: decIndex("functions", i), Channel: ChannelTools, Role: "tool", Type: "tool",
-			Name: f.Name, Text: decCompact(f.Raw)})
+	// functions is the deprecated predecessor of tools.
+	err := decElements(b, c, nil, decSectFunctions, s.get("functions"), func(i int, el jsontext.Value) error {
+		var f decTool
+		if err := unmarshal(el, &f); err != nil {
+			return err
+		}
+		b.Add(Part{ID: decIndex("functions", i), Channel: ChannelTools, Role: "tool", Type: "tool", Name: f.Name, Text: decCompact(f.Raw)})
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	names := map[string]string{} // tool call id -> function name
-	for i := range body.Messages {
-		m := &body.Messages[i]
-		id := decIndex("messages", i)
-		ch := ChannelMessages
-		if m.Role == "system" || m.Role == "developer" {
-			ch = ChannelSystem
+	names := newDecNames() // tool call id -> function name
+	return decElements(b, c, names, decSectMessages, s.get("messages"), func(i int, el jsontext.Value) error {
+		var m decChatMessage
+		if err := unmarshal(el, &m); err != nil {
+			return err
 		}
-		typ, name := "text", ""
-		switch m.Role {
-		case "tool":
-			typ, name = "tool_result", names[m.ToolCallID]
-			if name == "" {
-				name = m.Name
-			}
-		case "function":
-			typ, name = "tool_result", m.Name
-		}
-		if m.ReasoningContent != "" {
-			b.Add(Part{ID: id + ".reasoning_content", Channel: ch, Role: m.Role, Type: "reasoning", Text: m.ReasoningContent})
-		}
-		switch {
-		case m.Content.IsStr:
-			b.Add(Part{ID: id, Channel: ch, Role: m.Role, Type: typ, Name: name, Text: m.Content.Str})
-		default:
-			for j := range m.Content.Parts {
-				p := &m.Content.Parts[j]
-				t := typ
-				if p.Type == "refusal" {
-					t = "refusal"
-				}
-				b.Add(Part{ID: decIndex(id+".content", j), Channel: ch, Role: m.Role, Type: t, Name: name,
-					Text: decChatPartText(p)})
-			}
-		}
-		if m.Refusal != "" {
-			b.Add(Part{ID: id + ".refusal", Channel: ch, Role: m.Role, Type: "refusal", Text: m.Refusal})
-		}
-		if m.FunctionCall != nil {
-			b.Add(Part{ID: id + ".function_call", Channel: ch, Role: m.Role, Type: "tool_call",
-				Name: m.FunctionCall.Name, Text: string(m.FunctionCall.Arguments)})
-		}
-		for k := range m.ToolCalls {
-			c := &m.ToolCalls[k]
-			name, text := c.Function.Name, string(c.Function.Arguments)
-			if c.Type == "custom" {
-				name, text = c.Custom.Name, c.Custom.Input
-			}
-			names[c.ID] = name
-			b.Add(Part{ID: decIndex(id+".tool_calls", k), Channel: ch, Role: m.Role, Type: "tool_call",
-				Name: name, Text: text})
-		}
+		decChatMessageParts(b, decIndex("messages", i), &m, names)
+		return nil
+	})
+}
+
+// decChatMessageParts adds the parts of one Chat Completions message.
+func decChatMessageParts(b *Builder, id string, m *decChatMessage, names *decNames) {
+	ch := ChannelMessages
+	if m.Role == "system" || m.Role == "developer" {
+		ch = ChannelSystem
 	}
-	return nil
+	typ, name := "text", ""
+	switch m.Role {
+	case "tool":
+		typ, name = "tool_result", names.get(m.ToolCallID)
+		if name == "" {
+			name = m.Name
+		}
+	case "function":
+		typ, name = "tool_result", m.Name
+	}
+	if m.ReasoningContent != "" {
+		b.Add(Part{ID: id + ".reasoning_content", Channel: ch, Role: m.Role, Type: "reasoning", Text: m.ReasoningContent})
+	}
+	if m.Content.IsStr {
+		b.Add(Part{ID: id, Channel: ch, Role: m.Role, Type: typ, Name: name, Text: m.Content.Str})
+	}
+	for j := range m.Content.Parts {
+		p := &m.Content.Parts[j]
+		t := typ
+		if p.Type == "refusal" {
+			t = "refusal"
+		}
+		b.Add(Part{ID: decIndex(id+".content", j), Channel: ch, Role: m.Role, Type: t, Name: name, Text: decChatPartText(p)})
+	}
+	if m.Refusal != "" {
+		b.Add(Part{ID: id + ".refusal", Channel: ch, Role: m.Role, Type: "refusal", Text: m.Refusal})
+	}
+	if m.FunctionCall != nil {
+		b.Add(Part{ID: id + ".function_call", Channel: ch, Role: m.Role, Type: "tool_call",
+			Name: m.FunctionCall.Name, Text: string(m.FunctionCall.Arguments)})
+	}
+	for k := range m.ToolCalls {
+		c := &m.ToolCalls[k]
+		name, text := c.Function.Name, string(c.Function.Arguments)
+		if c.Type == "custom" {
+			name, text = c.Custom.Name, c.Custom.Input
+		}
+		names.def(c.ID, name)
+		b.Add(Part{ID: decIndex(id+".tool_calls", k), Channel: ch, Role: m.Role, Type: "tool_call", Name: name, Text: text})
+	}
 }
 
 // decChatPartText is the text of one content part; binary parts become a

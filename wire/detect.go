@@ -3,6 +3,8 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -11,78 +13,94 @@ import (
 // and OpenAI Chat must be told apart, at the messages' roles and part
 // types). It walks tokens over the bytes in place: no member value is copied.
 
-// detMember flags the top-level members that tell the formats apart.
-type detMember uint16
-
-const (
-	detMessages detMember = 1 << iota
-	detSystem
-	detInput
-	detInstructions
-	detContents
-	detSystemInstruction
-	detLog
-	detRequest
-	detTools
-)
-
-// detShape is what the top level of an object shows.
-type detShape struct {
-	has      detMember
-	model    string
-	messages jsontext.Value // the raw messages array, when present
-	tools    jsontext.Value // the raw tools array, when present
+// decShape is one pass over a body object: its top-level members, each a
+// slice of the body with its byte offset, and for a member that is an array
+// its elements likewise. Walking it validates the whole object; detection and
+// the body decoders then work from it without scanning the bytes again.
+type decShape struct {
+	v       jsontext.Value
+	members []decMember
 }
 
-var detNames = map[string]detMember{
-	"messages": detMessages, "system": detSystem, "input": detInput, "instructions": detInstructions,
-	"contents": detContents, "systemInstruction": detSystemInstruction, "system_instruction": detSystemInstruction,
-	"log": detLog, "request": detRequest, "tools": detTools,
+type decMember struct {
+	name  string
+	v     jsontext.Value
+	off   int64
+	elems []decElem // the elements, when v is an array
 }
 
-// detWalk reads the top-level members of the object v.
-func detWalk(v jsontext.Value) (detShape, error) {
-	var s detShape
-	dec := jsontext.NewDecoder(bytes.NewBuffer(v), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+type decElem struct {
+	v   jsontext.Value
+	off int64
+}
+
+// decWalkShape walks the object v. Errors are syntax errors with offsets in v.
+func decWalkShape(v jsontext.Value) (*decShape, error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(v), decWalkOpts...)
 	tok, err := dec.ReadToken()
 	if err != nil {
-		return s, err
+		return nil, err
 	}
 	if tok.Kind() != '{' {
-		return s, fmt.Errorf("a JSON %s, not an object", kindName(tok.Kind()))
+		return nil, fmt.Errorf("a JSON %s, not an object", kindName(tok.Kind()))
 	}
+	s := &decShape{v: v}
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return s, err
+			return nil, err
 		}
-		name := tok.String() // before the next read voids tok
-		val, err := dec.ReadValue()
-		if err != nil {
-			return s, err
-		}
-		m, ok := detNames[name]
-		if !ok {
-			if name == "model" && val.Kind() == '"' {
-				var model string
-				if unmarshal(val, &model) == nil {
-					s.model = model
-				}
+		m := decMember{name: tok.String()}
+		if dec.PeekKind() == '[' {
+			start := dec.InputOffset()
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, err
 			}
-			continue
+			m.elems = []decElem{}
+			for dec.PeekKind() != ']' {
+				el, err := dec.ReadValue()
+				if err != nil {
+					return nil, err
+				}
+				m.elems = append(m.elems, decElem{v: el, off: dec.InputOffset() - int64(len(el))})
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, err
+			}
+			start += int64(bytes.IndexByte(v[start:], '['))
+			m.v, m.off = v[start:dec.InputOffset()], start
+		} else {
+			val, err := dec.ReadValue()
+			if err != nil {
+				return nil, err
+			}
+			m.v, m.off = val, dec.InputOffset()-int64(len(val))
 		}
-		if val.Kind() == 'n' {
-			continue
-		}
-		s.has |= m
-		switch m {
-		case detMessages:
-			s.messages = val
-		case detTools:
-			s.tools = val
-		}
+		s.members = append(s.members, m)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the top-level value at byte %d", dec.InputOffset())
 	}
 	return s, nil
+}
+
+// get is the member called name (the last, if repeated), or nil.
+func (s *decShape) get(name string) *decMember {
+	for i := len(s.members) - 1; i >= 0; i-- {
+		if s.members[i].name == name {
+			return &s.members[i]
+		}
+	}
+	return nil
+}
+
+// has reports whether the member is present and not null.
+func (s *decShape) has(name string) bool {
+	m := s.get(name)
+	return m != nil && m.v.Kind() != 'n'
 }
 
 // notRecognised is the error for an object of no known shape.
@@ -90,42 +108,37 @@ const notRecognised = "not a recognised request format (looked for messages, inp
 
 // DetectFormat names the format of one JSON object by its shape.
 func DetectFormat(v jsontext.Value) (Format, error) {
-	s, err := detWalk(v)
+	s, err := decWalkShape(v)
 	if err != nil {
 		return "", fmt.Errorf("%s", describeJSONError(err))
 	}
+	return detectShape(s)
+}
+
+// detectShape names the format of a walked object.
+func detectShape(s *decShape) (Format, error) {
 	if f := s.container(); f != FormatAuto {
 		return f, nil
 	}
 	switch {
-	case s.has&(detContents|detSystemInstruction) != 0:
+	case s.has("contents") || s.has("systemInstruction") || s.has("system_instruction"):
 		return FormatGemini, nil
-	case s.has&detMessages != 0:
+	case s.has("messages"):
 		return detectMessages(s), nil
-	case s.has&(detInput|detInstructions) != 0:
+	case s.has("input") || s.has("instructions"):
 		return FormatOpenAIResponses, nil
 	}
 	return "", fmt.Errorf("%s", notRecognised)
 }
 
-func (s detShape) container() Format {
+func (s *decShape) container() Format {
 	switch {
-	case s.has&detLog != 0:
+	case s.has("log"):
 		return FormatHAR
-	case s.has&detRequest != 0 && s.has&(detMessages|detContents) == 0:
+	case s.has("request") && !s.has("messages") && !s.has("contents"):
 		return FormatClaudeTrace
 	}
 	return FormatAuto
-}
-
-// detectContainer names the container format (HAR, claude-trace) of v, or
-// returns FormatAuto for anything else.
-func detectContainer(v jsontext.Value) Format {
-	s, err := detWalk(v)
-	if err != nil {
-		return FormatAuto
-	}
-	return s.container()
 }
 
 // bodyMembers are the members a body of each format is recognised by.
@@ -136,80 +149,81 @@ var bodyMembers = map[Format]string{
 	FormatGemini:          "contents, systemInstruction",
 }
 
-// hasBodyMembers reports whether v has a member a body of format is
+// hasBodyMembers reports whether s has a member a body of format is
 // recognised by.
-func hasBodyMembers(format Format, v jsontext.Value) bool {
-	s, err := detWalk(v)
-	if err != nil {
-		return true // let the body decoder report the syntax error
-	}
+func (s *decShape) hasBodyMembers(format Format) bool {
 	switch format {
 	case FormatOpenAIChat:
-		return s.has&detMessages != 0
+		return s.has("messages")
 	case FormatAnthropic:
-		return s.has&(detMessages|detSystem) != 0
+		return s.has("messages") || s.has("system")
 	case FormatOpenAIResponses:
-		return s.has&(detInput|detInstructions) != 0
+		return s.has("input") || s.has("instructions")
 	case FormatGemini:
-		return s.has&(detContents|detSystemInstruction) != 0
+		return s.has("contents") || s.has("systemInstruction") || s.has("system_instruction")
 	}
 	return true
 }
 
 // detectMessages tells Anthropic Messages from OpenAI Chat Completions.
-func detectMessages(s detShape) Format {
-	if s.has&detSystem != 0 {
+func detectMessages(s *decShape) Format {
+	if s.has("system") {
 		return FormatAnthropic
 	}
-	var msgs []struct {
-		Role      string         `json:"role"`
-		Content   jsontext.Value `json:"content"`
-		ToolCalls jsontext.Value `json:"tool_calls"`
-	}
-	if unmarshal(s.messages, &msgs) == nil {
-		for _, m := range msgs {
-			switch m.Role {
-			case "system", "developer", "tool", "function":
-				return FormatOpenAIChat
+	for _, el := range s.get("messages").elems {
+		var m struct {
+			Role      string         `json:"role"`
+			Content   jsontext.Value `json:"content"`
+			ToolCalls jsontext.Value `json:"tool_calls"`
+		}
+		if unmarshal(el.v, &m) != nil {
+			continue
+		}
+		switch m.Role {
+		case "system", "developer", "tool", "function":
+			return FormatOpenAIChat
+		}
+		if len(m.ToolCalls) > 0 {
+			return FormatOpenAIChat
+		}
+		if len(m.Content) > 0 && m.Content.Kind() == '[' {
+			var parts []struct {
+				Type string `json:"type"`
 			}
-			if len(m.ToolCalls) > 0 {
-				return FormatOpenAIChat
-			}
-			if len(m.Content) > 0 && m.Content.Kind() == '[' {
-				var parts []struct {
-					Type string `json:"type"`
-				}
-				if unmarshal(m.Content, &parts) == nil {
-					for _, p := range parts {
-						switch p.Type {
-						case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document":
-							return FormatAnthropic
-						case "image_url", "input_audio", "file", "refusal":
-							return FormatOpenAIChat
-						}
+			if unmarshal(m.Content, &parts) == nil {
+				for _, p := range parts {
+					switch p.Type {
+					case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document":
+						return FormatAnthropic
+					case "image_url", "input_audio", "file", "refusal":
+						return FormatOpenAIChat
 					}
 				}
 			}
 		}
 	}
-	if len(s.tools) > 0 {
-		var tools []struct {
-			Type        string         `json:"type"`
-			InputSchema jsontext.Value `json:"input_schema"`
-			Function    jsontext.Value `json:"function"`
-		}
-		if unmarshal(s.tools, &tools) == nil {
-			for _, t := range tools {
-				if len(t.InputSchema) > 0 {
-					return FormatAnthropic
-				}
-				if len(t.Function) > 0 {
-					return FormatOpenAIChat
-				}
+	if t := s.get("tools"); t != nil {
+		for _, el := range t.elems {
+			var tool struct {
+				InputSchema jsontext.Value `json:"input_schema"`
+				Function    jsontext.Value `json:"function"`
+			}
+			if unmarshal(el.v, &tool) != nil {
+				continue
+			}
+			if len(tool.InputSchema) > 0 {
+				return FormatAnthropic
+			}
+			if len(tool.Function) > 0 {
+				return FormatOpenAIChat
 			}
 		}
 	}
-	if len(s.model) >= 6 && s.model[:6] == "claude" {
+	var model string
+	if m := s.get("model"); m != nil && m.v.Kind() == '"' {
+		unmarshal(m.v, &model)
+	}
+	if strings.HasPrefix(model, "claude") {
 		return FormatAnthropic
 	}
 	return FormatOpenAIChat

@@ -1,0 +1,117 @@
+package wire
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The generated session decodes to n requests, each holding one message
+// more than the one before, with the system breakpoint and the moving one.
+func TestDecodeGeneratedSession(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := GenerateSession(&a, 9, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := GenerateSession(&b, 9, 7); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("same seed, different bytes")
+	}
+	if n := strings.Count(a.String(), "\n"); n != 9 {
+		t.Fatalf("%d lines, want 9", n)
+	}
+	in := NewInterner()
+	var reqs []Request
+	for r, err := range Decode(bytes.NewReader(a.Bytes()), Options{Source: "gen.jsonl", Interner: in}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 9 {
+		t.Fatalf("%d requests, want 9", len(reqs))
+	}
+	prevMsgs := 0
+	for i, r := range reqs {
+		if r.Format != FormatAnthropic || r.Model != "claude-sonnet-4-5" || r.Line != i+1 {
+			t.Errorf("request %d: %s %s line %d", i+1, r.Format, r.Model, r.Line)
+		}
+		msgs := map[string]bool{}
+		tools, bps := 0, 0
+		for _, s := range r.Segments {
+			if s.Channel == ChannelMessages {
+				msgs[strings.SplitN(s.Part, ".", 2)[0]] = true
+			}
+			if s.Channel == ChannelTools {
+				tools++
+			}
+			if s.CacheBreakpoint {
+				bps++
+			}
+		}
+		if len(msgs) != prevMsgs+1 {
+			t.Errorf("request %d: %d messages, want %d", i+1, len(msgs), prevMsgs+1)
+		}
+		prevMsgs = len(msgs)
+		// system breakpoint, and the newest message's when it is a user turn
+		want := 1
+		if i%4 == 0 || i%4 == 2 {
+			want = 2
+		}
+		if tools != 8 || bps != want {
+			t.Errorf("request %d: %d tools, %d breakpoints; want 8, %d", i+1, tools, bps, want)
+		}
+	}
+	// Interning holds each distinct text once: far less than the file.
+	if in.Bytes*3 > int64(a.Len()) {
+		t.Errorf("interned %d bytes of a %d-byte session", in.Bytes, a.Len())
+	}
+}
+
+// BenchmarkDecodeSession decodes a generated session of 300 growing
+// requests (about 80 MB) from a file, streaming, keeping only the interned
+// text: MB/s, allocations, and the peak heap in use seen between requests
+// (the session itself is never held).
+func BenchmarkDecodeSession(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := GenerateSession(f, 300, 1); err != nil {
+		b.Fatal(err)
+	}
+	size, _ := f.Seek(0, io.SeekCurrent)
+	f.Close()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var peak uint64
+	var ms runtime.MemStats
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		for _, err := range DecodePath(path, Options{}) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+			if n%25 == 0 {
+				b.StopTimer()
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+				b.StartTimer()
+			}
+		}
+		if n != 300 {
+			b.Fatalf("%d requests", n)
+		}
+	}
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+}
