@@ -119,6 +119,7 @@ func (u *decRawUsage) normalise(format Format) *Usage {
 // decResponseEnvelope finds usage where each provider puts it in a response
 // body or a streamed event: usage at the top (Anthropic messages, Chat
 // completions and their final stream chunk, Anthropic message_delta),
+// choices[].usage (Moonshot's final stream chunk),
 // message.usage (Anthropic message_start), response.usage (Responses
 // response.completed) and usageMetadata (Gemini).
 type decResponseEnvelope struct {
@@ -134,6 +135,10 @@ type decResponseEnvelope struct {
 		Model string       `json:"model"`
 		Usage *decRawUsage `json:"usage"`
 	} `json:"response"`
+	// Moonshot's stream puts the final usage inside the choice.
+	Choices []struct {
+		Usage *decRawUsage `json:"usage"`
+	} `json:"choices"`
 }
 
 // decUsageAcc accumulates the usage of one response, streamed or not.
@@ -148,6 +153,12 @@ func (a *decUsageAcc) add(v []byte) {
 	var e decResponseEnvelope
 	if unmarshal(v, &e) != nil {
 		return
+	}
+	for _, c := range e.Choices {
+		if c.Usage != nil {
+			a.raw.merge(c.Usage)
+			a.seen = true
+		}
 	}
 	for _, u := range []*decRawUsage{e.Usage, e.UsageMetadata} {
 		if u != nil {
