@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cacheRun runs the program with stdin and returns its exit code and output.
+func cacheRun(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// cacheBuildSession builds the poisoned workspace n times at successive
+// minutes in a layout and writes the bodies as one JSONL session.
+func cacheBuildSession(t *testing.T, layout string, n int) string {
+	t.Helper()
+	var jsonl bytes.Buffer
+	for i := 0; i < n; i++ {
+		now := "2026-11-29T22:0" + string(rune('0'+i)) + ":00Z"
+		code, out, errs := cacheRun(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
+			"--layout", layout, "--now", now, "--model", "claude-sonnet-4-5")
+		if code != 0 {
+			t.Fatalf("build: exit %d: %s", code, errs)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("build output: %v", err)
+		}
+		line, _ := json.Marshal(v)
+		jsonl.Write(line)
+		jsonl.WriteByte('\n')
+	}
+	p := filepath.Join(t.TempDir(), layout+".jsonl")
+	if err := os.WriteFile(p, jsonl.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// cacheDoc decodes `cache --json` into generic maps, so the test reads the
+// keys of CONTRACT.md by name.
+func cacheDoc(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("cache --json output is not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+// TestCacheCommandLegacySession: the legacy layout puts the time mid-system,
+// so each request breaks in system at the timestamp; the JSON has exactly
+// the keys of CONTRACT.md.
+func TestCacheCommandLegacySession(t *testing.T) {
+	p := cacheBuildSession(t, "legacy", 3)
+	code, out, errs := cacheRun(t, "", "cache", p, "--json")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	doc := cacheDoc(t, out)
+	reqs, _ := doc["requests"].([]any)
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests listed, want 2 (the first is not listed)", len(reqs))
+	}
+	for i, r := range reqs {
+		m := r.(map[string]any)
+		for _, k := range []string{"source", "index", "total_tokens", "prefix_tokens", "prefix_bytes", "break",
+			"predicted_cached_tokens", "recorded_cached_tokens"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("request %d: no %q", i, k)
+			}
+		}
+		if m["index"].(float64) != float64(i+2) || m["source"] != p {
+			t.Errorf("request %d: source %v index %v", i, m["source"], m["index"])
+		}
+		if m["recorded_cached_tokens"] != nil {
+			t.Errorf("request %d: recorded %v where nothing was recorded", i, m["recorded_cached_tokens"])
+		}
+		b, ok := m["break"].(map[string]any)
+		if !ok {
+			t.Fatalf("request %d: break %v", i, m["break"])
+		}
+		for _, k := range []string{"segment", "channel", "kind", "offset", "before", "after", "volatile"} {
+			if _, ok := b[k]; !ok {
+				t.Errorf("request %d: break has no %q", i, k)
+			}
+		}
+		if b["channel"] != "system" || b["volatile"] != "timestamp" || b["kind"] != "time" {
+			t.Errorf("request %d: break %v", i, b)
+		}
+		if !strings.Contains(b["before"].(string), "22:0"+string(rune('0'+i))) ||
+			!strings.Contains(b["after"].(string), "22:0"+string(rune('1'+i))) {
+			t.Errorf("request %d: excerpts %q / %q", i, b["before"], b["after"])
+		}
+	}
+	sum := doc["summary"].(map[string]any)
+	if sum["requests"].(float64) != 3 {
+		t.Errorf("summary requests %v, want 3", sum["requests"])
+	}
+	if br := sum["breaks"].(map[string]any); br["system"].(float64) != 2 || len(br) != 1 {
+		t.Errorf("summary breaks %v, want system: 2", br)
+	}
+	ratio := sum["reuse_ratio"].(float64)
+	var pre, tot float64
+	for _, r := range reqs {
+		m := r.(map[string]any)
+		pre += m["prefix_tokens"].(float64)
+		tot += m["total_tokens"].(float64)
+	}
+	if d := ratio - pre/tot; d > 0.0001 || d < -0.0001 {
+		t.Errorf("reuse_ratio %v, want %v (sum of prefix over sum of total)", ratio, pre/tot)
+	}
+	if _, ok := doc["errors"].([]any); !ok {
+		t.Errorf("errors is not an array: %v", doc["errors"])
+	}
+
+	// The text report says it in words.
+	code, out, _ = cacheRun(t, "", "cache", p)
+	if code != 0 {
+		t.Fatalf("text: exit %d", code)
+	}
+	for _, want := range []string{"a timestamp in system[0]/time (system, time) changed", "2 times",
+		"by changing value: timestamp 2", "by channel: system 2", "worst requests"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestCacheCommandIsolatedSession: the isolated layout keeps the system
+// prefix stable; the time sits in a user fragment, so only the fringe
+// changes: the break moves out of system.
+func TestCacheCommandIsolatedSession(t *testing.T) {
+	p := cacheBuildSession(t, "isolated", 3)
+	code, out, _ := cacheRun(t, "", "cache", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	doc := cacheDoc(t, out)
+	for _, r := range doc["requests"].([]any) {
+		m := r.(map[string]any)
+		if b, ok := m["break"].(map[string]any); ok && b["channel"] == "system" {
+			t.Errorf("isolated build breaks in system: %v", b)
+		}
+	}
+	if br := doc["summary"].(map[string]any)["breaks"].(map[string]any); br["system"] != nil {
+		t.Errorf("isolated: breaks %v", br)
+	}
+}
+
+func TestCacheCommandSingleRequestAndErrors(t *testing.T) {
+	one := filepath.Join("testdata", "payloads", "openai-chat.json")
+	code, out, errs := cacheRun(t, "", "cache", one)
+	if code != 0 || errs != "" || !strings.Contains(out, "nothing to compare") {
+		t.Errorf("single request: exit %d, stderr %q, out %q", code, errs, out)
+	}
+	code, out, _ = cacheRun(t, "", "cache", one, "--json")
+	doc := cacheDoc(t, out)
+	if code != 0 || len(doc["requests"].([]any)) != 0 || doc["summary"].(map[string]any)["requests"].(float64) != 1 {
+		t.Errorf("single request JSON: exit %d\n%s", code, out)
+	}
+	// A broken line: reported with file and line, the rest still compared,
+	// exit 2.
+	dir := t.TempDir()
+	good := filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl")
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(lines[0]+lines[1]+"{\"request\": \n"+lines[2]), 0o644)
+	code, out, errs = cacheRun(t, "", "cache", bad, "--json")
+	if code != 2 || !strings.Contains(errs, "bad.jsonl:3:") {
+		t.Errorf("broken line: exit %d, stderr %q", code, errs)
+	}
+	if n := len(cacheDoc(t, out)["requests"].([]any)); n != 2 {
+		t.Errorf("broken line: %d requests compared, want 2", n)
+	}
+	code, _, errs = cacheRun(t, "", "cache", filepath.Join(dir, "missing.jsonl"))
+	if code != 2 || !strings.Contains(errs, "missing.jsonl") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("missing file: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestCacheCommandRecorded: recorded cache reads sit beside the prediction,
+// and the text says where they disagree.
+func TestCacheCommandRecorded(t *testing.T) {
+	p := filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl")
+	code, out, _ := cacheRun(t, "", "cache", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	reqs := cacheDoc(t, out)["requests"].([]any)
+	r2, r3 := reqs[0].(map[string]any), reqs[1].(map[string]any)
+	if r2["recorded_cached_tokens"].(float64) != 2080 || r3["recorded_cached_tokens"].(float64) != 0 {
+		t.Errorf("recorded: %v, %v", r2["recorded_cached_tokens"], r3["recorded_cached_tokens"])
+	}
+	if r2["disagreement"] != nil || !strings.Contains(r3["disagreement"].(string), "no cached tokens recorded") {
+		t.Errorf("disagreements: %v / %v", r2["disagreement"], r3["disagreement"])
+	}
+	_, out, _ = cacheRun(t, "", "cache", p)
+	if !strings.Contains(out, "Predicted against recorded") || !strings.Contains(out, "0!") {
+		t.Errorf("text report does not show the disagreement:\n%s", out)
+	}
+}
+
+// TestCacheCommandHostileText: payload text reaches the report only through
+// the sanitiser.
+func TestCacheCommandHostileText(t *testing.T) {
+	body := func(sys string) string {
+		b, _ := json.Marshal(map[string]any{"model": "gpt-5\x1b[31m", "messages": []any{
+			map[string]any{"role": "system", "content": sys},
+			map[string]any{"role": "user", "content": "hi"}}})
+		return string(b)
+	}
+	in := body("rules \x1b]0;pwned\x07 \u202e at 2026-11-29T22:00:00Z") + "\n" +
+		body("rules \x1b]0;pwned\x07 \u202e at 2026-11-29T22:01:00Z") + "\n"
+	for _, args := range [][]string{{"cache", "-"}, {"cache", "-", "--json"}} {
+		code, out, _ := cacheRun(t, in, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		if strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("%v: raw control or bidi character in the output:\n%q", args, out)
+		}
+	}
+}

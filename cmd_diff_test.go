@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// diffBuild builds the poisoned workspace in a layout into a temp file.
+func diffBuild(t *testing.T, layout string) string {
+	t.Helper()
+	code, out, errs := cacheRun(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
+		"--layout", layout, "--now", "2026-11-29T22:08:44Z")
+	if code != 0 {
+		t.Fatalf("build --layout %s: exit %d: %s", layout, code, errs)
+	}
+	p := filepath.Join(t.TempDir(), layout+".json")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type diffTestDoc struct {
+	A               string `json:"a"`
+	B               string `json:"b"`
+	FirstDivergence *struct {
+		Segment string `json:"segment"`
+		Channel string `json:"channel"`
+		Offset  int    `json:"offset"`
+	} `json:"first_divergence"`
+	Segments []struct {
+		ID      string `json:"id"`
+		Status  string `json:"status"`
+		From    string `json:"from"`
+		Channel string `json:"channel"`
+		Kind    string `json:"kind"`
+		Hunks   []struct {
+			Op   string `json:"op"`
+			Text string `json:"text"`
+		} `json:"hunks"`
+	} `json:"segments"`
+}
+
+// TestDiffCommandLegacyAgainstIsolated: the reviewer's use: build both
+// layouts of a workspace and diff them.
+func TestDiffCommandLegacyAgainstIsolated(t *testing.T) {
+	legacy, isolated := diffBuild(t, "legacy"), diffBuild(t, "isolated")
+	code, out, errs := cacheRun(t, "", "diff", legacy, isolated, "--json")
+	if code != 1 || errs != "" {
+		t.Fatalf("exit %d (want 1: they differ), stderr %q", code, errs)
+	}
+	var doc diffTestDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("diff --json: %v\n%s", err, out)
+	}
+	if doc.A != legacy || doc.B != isolated {
+		t.Errorf("a/b: %q %q", doc.A, doc.B)
+	}
+	if doc.FirstDivergence == nil || doc.FirstDivergence.Channel != "system" || doc.FirstDivergence.Segment == "" {
+		t.Fatalf("first divergence %+v", doc.FirstDivergence)
+	}
+	statuses := map[string]int{}
+	agentsMoved := false
+	for _, s := range doc.Segments {
+		statuses[s.Status]++
+		switch s.Status {
+		case "same", "changed", "added", "removed":
+		default:
+			t.Errorf("%s: status %q", s.ID, s.Status)
+		}
+		if s.Kind == "agents-md" && s.Channel == "messages" && strings.HasPrefix(s.From, "system[0]") {
+			agentsMoved = true
+		}
+		if s.Status == "changed" && len(s.Hunks) == 0 {
+			t.Errorf("%s changed without hunks", s.ID)
+		}
+	}
+	if !agentsMoved {
+		t.Error("the AGENTS.md body is not shown moving from system to a user fragment")
+	}
+	if statuses["removed"] == 0 || statuses["added"] == 0 || statuses["same"] == 0 {
+		t.Errorf("statuses %v", statuses)
+	}
+
+	code, out, _ = cacheRun(t, "", "diff", legacy, isolated)
+	if code != 1 {
+		t.Fatalf("text: exit %d", code)
+	}
+	first := strings.Index(out, "first divergence (cache order): ")
+	seg := strings.Index(out, "\n~ ")
+	if first < 0 || seg < 0 || first > seg {
+		t.Errorf("the first divergence is not on top:\n%s", out)
+	}
+	if !strings.Contains(out, "agents-md <untrusted_agents_md>  changed (was system[0]/agents-md, in system)") {
+		t.Errorf("text does not show the AGENTS.md move:\n%s", out)
+	}
+}
+
+func TestDiffCommandExitCodes(t *testing.T) {
+	isolated := diffBuild(t, "isolated")
+	code, out, errs := cacheRun(t, "", "diff", isolated, isolated)
+	if code != 0 || errs != "" || !strings.Contains(out, "identical") {
+		t.Errorf("identical: exit %d, stderr %q, out %q", code, errs, out)
+	}
+	code, out, _ = cacheRun(t, "", "diff", isolated, isolated, "--json")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc["first_divergence"] != nil {
+		t.Errorf("identical JSON: exit %d, first_divergence %v, err %v", code, doc["first_divergence"], err)
+	}
+
+	// FILE@N: the requests of a session, and one past its end.
+	session := filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl")
+	code, out, _ = cacheRun(t, "", "diff", session+"@2", session+"@3")
+	if code != 1 || !strings.Contains(out, "+ messages[3]") || !strings.Contains(out, "+ messages[4]") {
+		t.Errorf("@2 against @3: exit %d\n%s", code, out)
+	}
+	code, _, errs = cacheRun(t, "", "diff", session+"@2", session+"@9")
+	if code != 2 || !strings.Contains(errs, "asked for request 9, but it holds 3") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("@9 of 3: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = cacheRun(t, "", "diff", session+"@0", session)
+	if code != 2 || !strings.Contains(errs, "count from 1") {
+		t.Errorf("@0: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = cacheRun(t, "", "diff", "-", "-")
+	if code != 2 || !strings.Contains(errs, "not both") {
+		t.Errorf("- -: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = cacheRun(t, "", "diff", filepath.Join(t.TempDir(), "none.json"), isolated)
+	if code != 2 || !strings.Contains(errs, "none.json") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errs)
+	}
+	// Standard input for one side.
+	data, err := os.ReadFile(isolated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = cacheRun(t, string(data), "diff", "-", isolated)
+	if code != 0 || errs != "" {
+		t.Errorf("stdin against the same file: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestDiffCommandWordsAndHostile: a changed line shows its word diff, and
+// hostile text is shown through the sanitiser.
+func TestDiffCommandWordsAndHostile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, sys string) string {
+		b, _ := json.Marshal(map[string]any{"model": "gpt-5", "messages": []any{
+			map[string]any{"role": "system", "content": sys},
+			map[string]any{"role": "user", "content": "hi"}}})
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	a := write("a.json", "Rule one.\nUse the quick \x1b[2J brown fox.\nRule three.\n")
+	b := write("b.json", "Rule one.\nUse the quick \x1b[2J red fox \u202e.\nRule three.\n")
+	code, out, _ := cacheRun(t, "", "diff", a, b)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "[-brown-]") || !strings.Contains(out, "{+red+}") {
+		t.Errorf("no word diff:\n%s", out)
+	}
+	if strings.ContainsAny(out, "\x1b\u202e") {
+		t.Errorf("raw escape or bidi character in the output:\n%q", out)
+	}
+	if !strings.Contains(out, "␛") || !strings.Contains(out, "[U+202E]") {
+		t.Errorf("the hostile characters are not shown visibly:\n%s", out)
+	}
+}
