@@ -60,16 +60,16 @@ and nothing is written.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.layout, "layout", string(assemble.LayoutIsolated), "isolated or legacy")
-	fl.StringVar(&f.api, "api", string(wire.FormatAnthropic), "anthropic, openai-chat, openai-responses or gemini")
+	fl.StringVar(&f.layout, "layout", string(assemble.LayoutIsolated), "layout: isolated (workspace in user fragments) or legacy (workspace in the system prompt)")
+	fl.StringVar(&f.api, "api", string(wire.FormatAnthropic), "provider API of the JSON: anthropic, openai-chat, openai-responses or gemini")
 	fl.StringVar(&f.now, "now", "", "the time of the request, RFC 3339 (default: the clock)")
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "an additional directory in scope (repeatable)")
 	fl.StringArrayVar(&f.skillsDirs, "skills-dir", nil, "a directory of skills NAME/SKILL.md (repeatable)")
 	fl.StringVar(&f.system, "system", "", "a host system-prompt template (variables ${KIMI_OS}, ${KIMI_SHELL}, ${KIMI_WORK_DIR}, and for the legacy layout ${KIMI_NOW}, ${KIMI_WORK_DIR_LS}, ${KIMI_ADDITIONAL_DIRS_INFO}, ${KIMI_AGENTS_MD}, ${KIMI_SKILLS})")
 	fl.StringVar(&f.message, "message", assemble.DefaultMessage, "the user's message")
 	fl.StringVar(&f.model, "model", assemble.DefaultModel, "the model named in the request")
-	fl.StringVar(&f.escape, "escape", string(assemble.EscapeEntities), "entities (every &, <, > in envelope bodies) or targeted (only reserved tags)")
-	fl.StringArrayVar(&f.skills, "skill", nil, "activate skill NAME (repeatable)")
+	fl.StringVar(&f.escape, "escape", string(assemble.EscapeEntities), "escaping of envelope bodies: entities (every &, <, >) or targeted (only reserved tags)")
+	fl.StringArrayVar(&f.skills, "skill", nil, "the skill NAME the user activates (repeatable)")
 	return cmd
 }
 
