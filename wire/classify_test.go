@@ -447,3 +447,12 @@ func BenchmarkClassifyPlainUser(b *testing.B) {
 		Classify(p)
 	}
 }
+
+func BenchmarkClassifyPlainSystem(b *testing.B) {
+	text := strings.Repeat("Always read a file before you change it, and keep the style of the code around it.\n\n", 3000)
+	p := clsSystemPart("system[0]", text)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Classify(p)
+	}
+}

@@ -79,3 +79,15 @@ func TestClassifyEscapesOnlyUntrusted(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifyHasYear(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2026": true, "in 1999.": true, "x2025-01-01": true, "`2026-11-29T22:08:44Z`": true, "ab 2000": true,
+		"12026": false, "20261": false, "2126": false, "1899": false, "20 26": false, "": false, "202": false, "a1b2c3d4": false,
+		"v1.2019": true, "13019": false,
+	} {
+		if got := clsHasYear(s); got != want {
+			t.Errorf("clsHasYear(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

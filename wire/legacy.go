@@ -172,7 +172,7 @@ func LegacySections(text string) []Section {
 
 		if skillMode == 0 && clsTimeLine(line) {
 			out = append(out, Section{Kind: KindTime, Start: ls, End: ls + len(line)})
-		} else if skillMode == 0 && strings.HasSuffix(strings.TrimSpace(line), ":") && clsSkillsTrigger(line) {
+		} else if skillMode == 0 && strings.HasSuffix(strings.TrimRight(line, " \t"), ":") && clsSkillsTrigger(line) {
 			skillMode, skillStart = 2, -1
 		}
 		ls = next
@@ -350,12 +350,18 @@ func clsTimeLine(line string) bool {
 // clsHasYear reports whether s holds a four-digit year 19xx or 20xx standing
 // alone (not inside a longer number).
 func clsHasYear(s string) bool {
-	for i := 0; i+4 <= len(s); i++ {
+	for i := 0; i+4 <= len(s); {
+		// Every window holding position i+3 needs a digit there.
+		if !clsIsDigit(s[i+3]) {
+			i += 4
+			continue
+		}
 		if (s[i] == '1' && s[i+1] == '9' || s[i] == '2' && s[i+1] == '0') &&
-			clsIsDigit(s[i+2]) && clsIsDigit(s[i+3]) &&
+			clsIsDigit(s[i+2]) &&
 			(i == 0 || !clsIsDigit(s[i-1])) && (i+4 == len(s) || !clsIsDigit(s[i+4])) {
 			return true
 		}
+		i++
 	}
 	return false
 }
