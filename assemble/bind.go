@@ -117,6 +117,9 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 	}
 	if cfg.Template.Text == "" {
 		cfg.Template = BuiltinTemplate(cfg.Layout)
+		if cfg.Layout == LayoutLegacy {
+			cfg.Template = legacyBuiltin(b)
+		}
 	}
 	if cfg.Host.OS == "" {
 		cfg.Host.OS = "linux"

@@ -48,12 +48,11 @@ Write code a maintainer would accept: clear names, no dead code, no placeholder 
 
 Use the user's language. Keep answers short unless the user asks for depth; use code blocks for code and commands.`
 
-// legacyTemplate is the built-in prompt of the legacy layout: the wire as
-// agents sent it before the fix, with the workspace rendered into the system
-// prompt and the time in the middle of it.
-const legacyTemplate = hostRulesHead + `
-
-# Working Environment
+// The built-in prompt of the legacy layout: the wire as agents sent it
+// before the fix, with the workspace rendered into the system prompt and the
+// time in the middle of it. The project and skills sections are left out
+// when the workspace has no AGENTS.md or no skills.
+const legacyEnvironment = `# Working Environment
 
 ## Operating System
 
@@ -71,7 +70,9 @@ The current working directory is ` + "`${KIMI_WORK_DIR}`" + `. The directory lis
 ${KIMI_WORK_DIR_LS}
 ` + "```" + `
 
-${KIMI_ADDITIONAL_DIRS_INFO}# Project Information
+${KIMI_ADDITIONAL_DIRS_INFO}`
+
+const legacyProject = `# Project Information
 
 The project's AGENTS.md files follow. They contain project background, structure, coding styles and instructions:
 
@@ -79,13 +80,31 @@ The project's AGENTS.md files follow. They contain project background, structure
 ${KIMI_AGENTS_MD}
 ` + "`````````" + `
 
-# Skills
+`
+
+const legacySkills = `# Skills
 
 The following skills are available:
 
 ${KIMI_SKILLS}
 
-` + hostRulesTail + "\n"
+`
+
+// legacyTemplate is the whole built-in legacy template.
+const legacyTemplate = hostRulesHead + "\n\n" + legacyEnvironment + legacyProject + legacySkills + hostRulesTail + "\n"
+
+// legacyBuiltin is the built-in legacy template for a baseline: without the
+// sections that would be empty.
+func legacyBuiltin(b *Baseline) Template {
+	text := hostRulesHead + "\n\n" + legacyEnvironment
+	if len(b.AgentsMD) > 0 {
+		text += legacyProject
+	}
+	if len(b.Skills) > 0 {
+		text += legacySkills
+	}
+	return Template{Name: "built-in legacy template", Text: text + hostRulesTail + "\n"}
+}
 
 // isolatedTemplate is the built-in prompt of the isolated layout: host rules
 // and host facts only, and the rule that workspace envelopes are data. It
