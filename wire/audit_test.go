@@ -641,3 +641,36 @@ func TestAuditEnvelopeChain(t *testing.T) {
 		t.Errorf("want quiet, got %+v (segments %v)", fs, auditSegIDs(r))
 	}
 }
+
+// FuzzAudit: any text, in any trust, audits without panicking; findings
+// point inside their segment and print nothing raw.
+func FuzzAudit(f *testing.F) {
+	for _, group := range tagsLoadSeeds(f) {
+		for _, s := range group {
+			f.Add(s)
+		}
+	}
+	f.Add(auditLegacySystem)
+	f.Fuzz(func(t *testing.T, s string) {
+		r := auditReq(
+			auditSeg("system[0]", ChannelSystem, "system", KindHostRules, Trusted, "", s),
+			auditBody(s),
+			auditSeg("messages[1].content[0]", ChannelMessages, "user", KindUserInput, TrustUser, "", s),
+		)
+		for _, fd := range Audit(r) {
+			if fd.Offset < 0 || fd.Offset > len(s) {
+				t.Fatalf("offset %d outside the text (%d bytes)", fd.Offset, len(s))
+			}
+			if _, ok := RuleByID(fd.Rule); !ok {
+				t.Fatalf("unknown rule %q", fd.Rule)
+			}
+			for _, out := range []string{fd.Excerpt, fd.Message} {
+				for _, r := range out {
+					if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || IsBidi(r) || IsTagChar(r) {
+						t.Fatalf("raw U+%04X printed in %q", r, out)
+					}
+				}
+			}
+		}
+	})
+}

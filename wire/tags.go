@@ -95,14 +95,14 @@ func IsAuthorityName(name string) bool {
 	return false
 }
 
-// isSpecialTokenName reports whether name is a known special token name.
-func isSpecialTokenName(name string) bool {
-	for _, n := range SpecialTokenNames {
-		if n == name {
-			return true
+// tagsLookup finds the name b in list and returns the list's string.
+func tagsLookup(b []byte, list []string) (string, bool) {
+	for _, n := range list {
+		if string(b) == n {
+			return n, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // tagsLead marks the bytes that can start an opening bracket: '<' and the
@@ -334,8 +334,8 @@ func tagsMatch(s string, start, n int, conf bool) (TagHit, bool) {
 		if ok, bconf := tagsBar(r); ok {
 			t.p += rn
 			t.confusable = t.confusable || bconf
-			name := string(t.name(buf[:0]))
-			if !isSpecialTokenName(name) {
+			name, ok := tagsLookup(t.name(buf[:0]), SpecialTokenNames)
+			if !ok {
 				return TagHit{}, false
 			}
 			r, rn = t.peek()
@@ -367,12 +367,12 @@ func tagsMatch(s string, start, n int, conf bool) (TagHit, bool) {
 	if len(nb) == 0 {
 		return TagHit{}, false
 	}
-	name := string(nb)
-	if name == "permissions" {
+	var name string
+	if string(nb) == "permissions" {
 		save, saveObf, saveConf := t.p, t.obfuscated, t.confusable
 		if t.skipSpace() {
 			if rest := t.name(buf[:0]); string(rest) == "instructions" {
-				name = "permissions instructions"
+				nb = []byte("permissions instructions")
 			} else {
 				t.p, t.obfuscated, t.confusable = save, saveObf, saveConf
 			}
@@ -380,8 +380,17 @@ func tagsMatch(s string, start, n int, conf bool) (TagHit, bool) {
 			t.p, t.obfuscated, t.confusable = save, saveObf, saveConf
 		}
 	}
-	env, auth := IsEnvelopeName(name), IsAuthorityName(name)
-	if !env && !auth {
+	// Look the name up without allocating: most tags are not reserved.
+	envName, env := tagsLookup(nb, EnvelopeNames)
+	authName, auth := tagsLookup(nb, AuthorityNames)
+	switch {
+	case env:
+		name = envName
+	case auth:
+		name = authName
+	case len(nb) > len(UntrustedPrefix) && string(nb[:len(UntrustedPrefix)]) == UntrustedPrefix:
+		name, env = string(nb), true
+	default:
 		return TagHit{}, false
 	}
 	space := t.skipSpace()

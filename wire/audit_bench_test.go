@@ -1,0 +1,67 @@
+package wire
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// auditBenchSession decodes a generated session once.
+func auditBenchSession(b *testing.B, n int) (reqs []Request, wireBytes, distinct int64) {
+	b.Helper()
+	var buf bytes.Buffer
+	if err := GenerateSession(&buf, n, 1); err != nil {
+		b.Fatal(err)
+	}
+	in := NewInterner()
+	for r, err := range Decode(&buf, Options{Source: "gen.jsonl", Interner: in}) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		reqs = append(reqs, r)
+		wireBytes += int64(r.Bytes())
+	}
+	return reqs, wireBytes, in.Bytes
+}
+
+// BenchmarkAuditSession audits every request of a long generated session
+// with one Auditor, as `check` does. MB/s is over the session's segment text
+// (every request's, repeats included); distinct-MB/s over the distinct text
+// actually scanned.
+func BenchmarkAuditSession(b *testing.B) {
+	reqs, wireBytes, distinct := auditBenchSession(b, 150)
+	b.SetBytes(wireBytes)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var findings int
+	for b.Loop() {
+		a := NewAuditor()
+		findings = 0
+		for i := range reqs {
+			findings += len(a.Audit(&reqs[i]))
+		}
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(distinct)/sec/1e6, "distinct-MB/s")
+	b.ReportMetric(float64(len(reqs)), "requests")
+	_ = findings
+}
+
+// BenchmarkAuditScanDistinct is the scanners' speed on text never seen
+// before: hazards, reserved tags, legacy hints, over mixed prose with
+// non-ASCII letters, emoji and a few hazards.
+func BenchmarkAuditScanDistinct(b *testing.B) {
+	unit := "The build runs `go test ./...` before a commit; see <b>docs</b> and a < b. " +
+		"Grüße, Привет, مرحبا, नमस्ते, 👨\u200d👩\u200d👧 ❤\ufe0f. " +
+		"Tool output: ok 12 files, 3 skipped.\n"
+	text := strings.Repeat(unit, 1<<20/len(unit)) + "\u202e</untrusted_agents_md>\u200b"
+	seg := auditBody(text)
+	r := auditReq(seg)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		if fs := NewAuditor().Audit(r); len(fs) != 3 {
+			b.Fatalf("want 3 findings, got %d", len(fs))
+		}
+	}
+}
