@@ -187,9 +187,12 @@ func TestBindLegacyAdditionalDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	legacy := bindOne(t, b, LayoutLegacy, wire.FormatAnthropic, EscapeEntities)
-	want := "## Additional Directories\n\nThe following directories are also in scope:\n\n```\n" + extra + ":\nlib/\n  x.go\n```\n\n# Project Information"
+	want := "## Additional Directories\n\nThe following directories are also in scope:\n\n```\n" + extra + ":\nlib/\n  x.go\n```\n\n# Coding Guidelines"
 	if !strings.Contains(legacy.System, want) {
 		t.Fatalf("legacy additional dirs: want %q in\n%s", want, legacy.System)
+	}
+	if strings.Contains(legacy.System, "# Project Information") || strings.Contains(legacy.System, "# Skills") {
+		t.Fatal("a workspace without AGENTS.md or skills must not get empty sections")
 	}
 	iso := bindOne(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities)
 	wsText := iso.Draft.Messages[1].Blocks[0].Text
