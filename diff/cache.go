@@ -105,21 +105,38 @@ type seqView struct {
 	rule   CacheRule
 }
 
-func newSeqView(r *wire.Request) *seqView {
-	v := &seqView{segs: r.CacheOrder(), req: r, rule: RuleFor(r.Format, r.Model), readAt: -1}
+// newSeqView prepares r. When prev is given, the running totals of the
+// segments r shares with it (compared by hash) are taken from prev instead
+// of being looked up again.
+func newSeqView(r *wire.Request, prev *seqView) *seqView {
+	v := &seqView{segs: cacheOrdered(r), req: r, rule: RuleFor(r.Format, r.Model), readAt: -1}
 	n := len(v.segs)
 	v.cumTok = make([]int, n)
 	v.cumLen = make([]int, n)
 	v.block = make([]int, n)
-	tok, ln, blk := 0, 0, -1
+	for i := range v.segs {
+		if s := &v.segs[i]; s.Hash == 0 && s.Text != "" {
+			s.Hash = wire.HashText(s.Text)
+		}
+	}
+	shared := 0
+	if prev != nil {
+		for shared < n && shared < len(prev.segs) && sameSeg(&prev.segs[shared], &v.segs[shared]) {
+			shared++
+		}
+		copy(v.cumTok, prev.cumTok[:shared])
+		copy(v.cumLen, prev.cumLen[:shared])
+	}
+	tok, ln := v.tokensTo(shared), v.bytesTo(shared)
+	blk := -1
 	prevPart := "\x00"
 	for i := range v.segs {
 		s := &v.segs[i]
-		if s.Hash == 0 && s.Text != "" {
-			s.Hash = wire.HashText(s.Text)
+		if i >= shared {
+			tok += s.Tokens()
+			ln += len(s.Text)
+			v.cumTok[i], v.cumLen[i] = tok, ln
 		}
-		tok += s.Tokens()
-		ln += len(s.Text)
 		part := s.Part
 		if part == "" {
 			part = s.ID
@@ -128,12 +145,26 @@ func newSeqView(r *wire.Request) *seqView {
 			blk++
 			prevPart = part
 		}
-		v.cumTok[i], v.cumLen[i], v.block[i] = tok, ln, blk
+		v.block[i] = blk
 		if s.CacheBreakpoint {
 			v.bps = append(v.bps, i)
 		}
 	}
 	return v
+}
+
+// cacheOrdered returns r's segments in cache order: the request's own slice
+// when it is already in that order (the usual case), else a reordered copy.
+func cacheOrdered(r *wire.Request) []wire.Segment {
+	rank := 0
+	for i := range r.Segments {
+		k := r.Segments[i].Channel.CacheRank()
+		if k < rank {
+			return r.CacheOrder()
+		}
+		rank = k
+	}
+	return r.Segments
 }
 
 func (v *seqView) tokens() int { return v.tokensTo(len(v.segs)) }
@@ -177,7 +208,7 @@ type Sequence struct {
 // Add compares r with the previous request added and returns the step, or
 // nil for the first request of the sequence.
 func (q *Sequence) Add(r *wire.Request) *Step {
-	cur := newSeqView(r)
+	cur := newSeqView(r, q.prev)
 	q.count++
 	prev := q.prev
 	q.prev = cur
@@ -194,7 +225,8 @@ func (q *Sequence) Count() int { return q.count }
 
 // Compare compares cur with prev (the request sent before it).
 func Compare(prev, cur *wire.Request) *Step {
-	return compareViews(newSeqView(prev), newSeqView(cur))
+	p := newSeqView(prev, nil)
+	return compareViews(p, newSeqView(cur, p))
 }
 
 func compareViews(prev, cur *seqView) *Step {
