@@ -2,12 +2,17 @@ package wire
 
 import (
 	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // Tests of the readers of agents' own recordings. Fixtures live in
@@ -815,5 +820,239 @@ func TestRecordingClaudeCodeBlocks(t *testing.T) {
 	}
 	if reqs[1].Usage != nil || !recTHasNote(reqs[1], "usage not recorded") {
 		t.Errorf("request 2 usage %+v notes %q", reqs[1].Usage, reqs[1].Notes)
+	}
+}
+
+// recTCorpus reads the hostile strings of ../shared/corpora: the Big List of
+// Naughty Strings and every group of the hostile seeds.
+func recTCorpus(t testing.TB) []string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpora")
+	var out []string
+	raw, err := os.ReadFile(filepath.Join(dir, "blns.json"))
+	if err != nil {
+		t.Fatalf("corpora missing (CI keeps ../shared/corpora beside the clone): %v", err)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("blns.json: %v", err)
+	}
+	raw, err = os.ReadFile(filepath.Join(dir, "hostile-seeds.json"))
+	if err != nil {
+		t.Fatalf("corpora missing: %v", err)
+	}
+	var seeds map[string][]string
+	if err := json.Unmarshal(raw, &seeds); err != nil {
+		t.Fatalf("hostile-seeds.json: %v", err)
+	}
+	for _, group := range seeds {
+		out = append(out, group...)
+	}
+	return out
+}
+
+// recTOneTurn is a recording of each format with one user message whose
+// text is given (as a JSON string), the part that holds it, and whether the
+// agent drops a blank message from the wire.
+var recTOneTurn = []struct {
+	format     Format
+	tmpl, part string
+	dropsBlank bool
+	line       int // the line of the user message
+}{
+	{FormatKimiCLI, `{"role":"_system_prompt","content":"sys"}
+{"role":"user","content":%s}
+{"role":"assistant","content":"ok"}
+`, "messages[0]", false, 2},
+	{FormatKimiCode, `{"type":"metadata","protocol_version":"1.5","created_at":1}
+{"type":"context.append_message","message":{"role":"user","content":[{"type":"text","text":%s}],"origin":{"kind":"user"}}}
+{"type":"llm.request","model":"m","messageCount":1}
+`, "messages[0].content[0]", true, 2},
+	{FormatCodex, `{"timestamp":"t","type":"session_meta","payload":{"cli_version":"1"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":%s}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]}}
+`, "messages[0].content[0]", false, 2},
+	{FormatClaudeCode, `{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"message":{"role":"user","content":%s}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m","role":"assistant","model":"c","content":[{"type":"text","text":"ok"}]}}
+`, "messages[0]", false, 1},
+}
+
+func TestRecordingHostileText(t *testing.T) {
+	for _, c := range recTOneTurn {
+		for _, s := range recTCorpus(t) {
+			q, _ := json.Marshal(s)
+			data := fmt.Sprintf(c.tmpl, q)
+			var reqs []Request
+			for r, err := range Decode(strings.NewReader(data), Options{Source: "x.jsonl"}) {
+				if err != nil {
+					t.Fatalf("%s %q: %v", c.format, s, err)
+				}
+				reqs = append(reqs, r)
+			}
+			if len(reqs) != 1 || reqs[0].Format != c.format {
+				t.Fatalf("%s %q: %d requests", c.format, s, len(reqs))
+			}
+			want := strings.ToValidUTF8(s, "\uFFFD")
+			if c.dropsBlank && strings.TrimSpace(s) == "" {
+				want = ""
+			}
+			if got := recTPartText(reqs[0], c.part); got != want {
+				t.Errorf("%s: text %q, want %q", c.format, got, want)
+			}
+		}
+	}
+}
+
+func TestRecordingHostileErrors(t *testing.T) {
+	// A broken line that quotes terminal escapes and bidi controls: the
+	// error stays one visible line, and the lines around it are read.
+	for _, c := range recTOneTurn {
+		lines := strings.SplitAfterN(fmt.Sprintf(c.tmpl, `"hi"`), "\n", 2)
+		for _, bad := range []string{
+			"\x1b]0;pwned\x07\u202e{\"broken\": \x1b[31m",
+			"{\"type\": \"\x1b]0;pwned\x07\u202e",
+			"{\"type\": \"\u202e\\u001b[2J\", \"role\": 7, \"message\": 7, \"payload\": 7, \"event\": 7}",
+		} {
+			data := lines[0] + bad + "\n" + lines[1]
+			var reqs []Request
+			var errs []error
+			for r, err := range Decode(strings.NewReader(data), Options{Source: "x.jsonl"}) {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				reqs = append(reqs, r)
+			}
+			if len(reqs) != 1 || len(errs) != 1 {
+				t.Fatalf("%s %q: %d requests, errors %v", c.format, bad, len(reqs), errs)
+			}
+			msg := errs[0].Error()
+			if !strings.HasPrefix(msg, "x.jsonl:2: ") || strings.ContainsAny(msg, "\x1b\x07\n\u202e") {
+				t.Errorf("%s: error %q is not one visible line naming line 2", c.format, msg)
+			}
+		}
+	}
+}
+
+func TestRecordingRawByteSeeds(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "raw-byte-seeds.hex"))
+	if err != nil {
+		t.Fatalf("corpora missing (CI keeps ../shared/corpora beside the clone): %v", err)
+	}
+	for _, h := range strings.Fields(string(raw)) {
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			t.Fatalf("raw-byte-seeds.hex: %v", err)
+		}
+		for _, c := range recTOneTurn {
+			data := fmt.Sprintf(c.tmpl, `"a`+string(b)+`z"`)
+			var reqs []Request
+			var errs []error
+			for r, err := range Decode(strings.NewReader(data), Options{Source: "x.jsonl"}) {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				reqs = append(reqs, r)
+			}
+			prefix := "x.jsonl:" + itoa(c.line) + ": "
+			control := strings.ContainsFunc(string(b), func(r rune) bool { return r < 0x20 })
+			switch {
+			case control:
+				// A raw control character is not allowed in a JSON string:
+				// the line is one error, and the line after it still decodes.
+				if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), prefix+"invalid JSON") {
+					t.Errorf("%s %x: errors %v", c.format, b, errs)
+				}
+				if c.format == FormatKimiCLI && len(reqs) != 1 {
+					t.Errorf("%s %x: %d requests", c.format, b, len(reqs))
+				}
+				continue
+			case utf8.Valid(b):
+				if len(errs) != 0 {
+					t.Errorf("%s %x: errors %v", c.format, b, errs)
+				}
+			case len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), prefix+"invalid UTF-8"):
+				t.Errorf("%s %x: errors %v", c.format, b, errs)
+			}
+			if len(reqs) != 1 {
+				t.Fatalf("%s %x: %d requests", c.format, b, len(reqs))
+			}
+			got := recTPartText(reqs[0], c.part)
+			if !utf8.ValidString(got) || !strings.HasPrefix(got, "a") || !strings.HasSuffix(got, "z") {
+				t.Errorf("%s %x: text %q", c.format, b, got)
+			}
+		}
+	}
+}
+
+func FuzzRecordingDecode(f *testing.F) {
+	for _, p := range []string{recTKimiCLI, recTKimiCode, recTCodex, recTClaude} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(0))
+	}
+	formats := []Format{FormatAuto, FormatKimiCLI, FormatKimiCode, FormatCodex, FormatClaudeCode}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		format := formats[int(which)%len(formats)]
+		for r, err := range Decode(bytes.NewReader(data), Options{Source: "f.jsonl", Format: format}) {
+			if err != nil {
+				if strings.ContainsAny(err.Error(), "\n\x1b") {
+					t.Fatalf("error is not one visible line: %q", err.Error())
+				}
+				continue
+			}
+			if r.Index < 1 || r.Source != "f.jsonl" {
+				t.Fatalf("request %d from %q", r.Index, r.Source)
+			}
+			for _, s := range r.Segments {
+				if s.Part == "" {
+					t.Fatalf("segment %q without a part", s.ID)
+				}
+			}
+		}
+	})
+}
+
+// Mutated recordings, read as every format: never a panic, every error one
+// visible line naming the source, requests numbered from 1.
+func TestRecordingMutatedFixtures(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	formats := []Format{FormatAuto, FormatKimiCLI, FormatKimiCode, FormatCodex, FormatClaudeCode}
+	paths := []string{recTKimiCLI, recTKimiCode, recTCodex, recTClaude}
+	for i := 0; i < 1500; i++ {
+		b := recTRead(t, paths[rng.Intn(len(paths))])
+		for k := 0; k < 1+rng.Intn(6); k++ {
+			at := rng.Intn(len(b))
+			switch rng.Intn(4) {
+			case 0:
+				b[at] = byte(rng.Intn(256))
+			case 1:
+				b = append(b[:at], b[at+1:]...)
+			case 2:
+				const junk = "{}[]\\\",:\n\x00\x1b"
+				b = append(b[:at], append([]byte{junk[rng.Intn(len(junk))]}, b[at:]...)...)
+			case 3:
+				b = b[:at]
+			}
+			if len(b) == 0 {
+				break
+			}
+		}
+		format := formats[rng.Intn(len(formats))]
+		index := 0
+		for r, err := range Decode(bytes.NewReader(b), Options{Source: "m.jsonl", Format: format}) {
+			if err != nil {
+				if msg := err.Error(); !strings.HasPrefix(msg, "m.jsonl") || strings.ContainsAny(msg, "\n\x1b\x00") {
+					t.Fatalf("input %d as %q: error %q", i, format, msg)
+				}
+				continue
+			}
+			index++
+			if r.Index != index || r.Source != "m.jsonl" {
+				t.Fatalf("input %d as %q: request %d numbered %d", i, format, index, r.Index)
+			}
+		}
 	}
 }

@@ -191,9 +191,6 @@ func recLine(d *decoder, raw []byte, line int, v any) bool {
 		d.fail(line, "binary data, not JSON (a NUL byte at byte %d)", at)
 		return false
 	}
-	if !utf8.Valid(raw) {
-		d.fail(line, "invalid UTF-8 at byte %d (decoded with U+FFFD)", invalidUTF8At(raw))
-	}
 	if at := depthExceeded(raw, MaxDepth); at >= 0 {
 		d.fail(line, "JSON nested deeper than %d levels at byte %d", MaxDepth, at)
 		return false
@@ -209,6 +206,10 @@ func recLine(d *decoder, raw []byte, line int, v any) bool {
 	if err := unmarshal(raw, v); err != nil {
 		d.fail(line, "%s", describeJSONError(err))
 		return false
+	}
+	// Reported once the line is known to be JSON, so a broken line is one error.
+	if !utf8.Valid(raw) {
+		d.fail(line, "invalid UTF-8 at byte %d (decoded with U+FFFD)", invalidUTF8At(raw))
 	}
 	return true
 }
@@ -266,6 +267,14 @@ type recCounts struct {
 }
 
 func (c *recCounts) add(kind string) {
+	if len(kind) > 40 {
+		// A type name is payload text: keep the notes short.
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(kind[cut]) {
+			cut--
+		}
+		kind = kind[:cut] + "..."
+	}
 	if c.kinds == nil {
 		c.kinds = map[string]int{}
 	}
