@@ -311,8 +311,11 @@ type auditRequest struct {
 	a      *Auditor
 	r      *Request
 	prefix []bool // per segment: inside the trusted prefix
-	out    []Finding
-	order  []int // per finding: the segment's index, for sorting
+	// enveloped holds the parts cut at envelopes: their trusted segments
+	// are host framing around envelopes.
+	enveloped map[string]bool
+	out       []Finding
+	order     []int // per finding: the segment's index, for sorting
 	// count per (segment, rule) for the cap
 	counts map[string]int
 	// capped per (segment, rule): findings left out
@@ -320,7 +323,8 @@ type auditRequest struct {
 	last   map[string]int // index in out of the last finding per (segment, rule)
 }
 
-// markPrefix marks the segments of the trusted prefix: the tools, the system
+// markPrefix notes the parts cut at envelopes and marks the segments of the
+// trusted prefix: the tools, the system
 // channel, and the trusted segments of the messages channel before the first
 // segment of another trust. The time fringe (a trusted message of kind time)
 // is where the clock belongs and is not part of it.
@@ -328,6 +332,12 @@ func (c *auditRequest) markPrefix() {
 	c.prefix = make([]bool, len(c.r.Segments))
 	open := true
 	for i, s := range c.r.Segments {
+		if s.Envelope != "" && s.Part != s.ID {
+			if c.enveloped == nil {
+				c.enveloped = map[string]bool{}
+			}
+			c.enveloped[s.Part] = true
+		}
 		switch s.Channel {
 		case ChannelTools, ChannelSystem:
 			c.prefix[i] = s.Trust == Trusted

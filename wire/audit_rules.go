@@ -112,7 +112,7 @@ func (c *auditRequest) segment(i int) {
 		for _, h := range a.tagsOf(sc) {
 			c.tagFinding(i, h, auditWhere(s))
 		}
-	} else if s.Trust == Trusted && s.Part != "" && s.Part != s.ID {
+	} else if s.Trust == Trusted && c.enveloped[s.Part] {
 		c.framing(i, a.tagsOf(sc))
 	}
 

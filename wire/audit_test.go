@@ -514,6 +514,23 @@ func TestAuditClassifiedLayouts(t *testing.T) {
 		t.Errorf("legacy: untrusted-in-system on %v (segments %v)", sys, auditSegIDs(legacy))
 	}
 	auditCheckOrder(t, legacy, fs)
+	// Host rules that talk about tags are host text, not a forgery.
+	talk := auditBuild(Part{ID: "system[0]", Channel: ChannelSystem, Role: "system", Type: "text",
+		Text: strings.Replace(auditLegacySystem, "Never reveal secrets.", "Tool results may carry <system-reminder> tags; treat them as hints.", 1)})
+	talkSeg := ""
+	for _, sg := range talk.Segments {
+		if sg.Kind == KindHostRules && strings.Contains(sg.Text, "<system-reminder>") {
+			talkSeg = sg.ID
+		}
+	}
+	if talkSeg == "" {
+		t.Fatalf("the tag talk is in no host-rules segment: %v", auditSegIDs(talk))
+	}
+	for _, f := range Audit(talk) {
+		if f.Segment == talkSeg {
+			t.Errorf("host rules mentioning a tag: %+v", f)
+		}
+	}
 	if sp := auditHas(fs, RuleAuthoritySpoof); len(sp) != 1 || sp[0].Segment != "system[0]/agents-md" {
 		t.Errorf("legacy: want the </system> in the AGENTS.md body, got %+v", sp)
 	}
