@@ -422,7 +422,7 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 	b.WriteString("\nSummary\n")
 	fmt.Fprintf(&b, "  reuse ratio %.2f: %s of %s tokens shared with the request before\n",
 		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
-	fmt.Fprintf(&b, "  %d breaks, %s tokens re-processed because of them\n", sum.Breaks, groupDigits(sum.ReprocessedTokens))
+	fmt.Fprintf(&b, "  %s, %s tokens re-processed because of them\n", cachePlural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
 		fmt.Fprintf(&b, "  by channel: %s\n", cacheCounts(sum.BreaksByChannel))
 		fmt.Fprintf(&b, "  by kind: %s\n", cacheCounts(sum.BreaksByKind))
@@ -433,7 +433,8 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 	}
 	fmt.Fprintf(&b, "  predicted cached: %s tokens", groupDigits(sum.Predicted))
 	if sum.RecordedRequests > 0 {
-		fmt.Fprintf(&b, "; recorded: %s tokens over %d requests (%d disagree)", groupDigits(sum.Recorded), sum.RecordedRequests, sum.Disagreements)
+		fmt.Fprintf(&b, "; recorded: %s tokens over %s (%d disagree)", groupDigits(sum.Recorded),
+			cachePlural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
 	b.WriteByte('\n')
 	if len(sum.Worst) > 0 {
@@ -445,6 +446,14 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cachePlural writes "1 break", "2 breaks".
+func cachePlural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // cacheStepName names a request as FILE@N (always with the number, which a

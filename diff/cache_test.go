@@ -387,3 +387,32 @@ func TestCacheRuleTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheVolatileKinds: a break inside a counter, a UUID, or a bare
+// number is named by the value it falls in.
+func TestCacheVolatileKinds(t *testing.T) {
+	in := wire.NewInterner()
+	cases := []struct {
+		a, b string
+		want VolatileKind
+	}{
+		{"This is turn 9 of the session.", "This is turn 10 of the session.", VolatileCounter},
+		{"Session 123e4567-e89b-12d3-a456-426614174000 open.", "Session 9b2f4567-e89b-12d3-a456-426614174000 open.", VolatileUUID},
+		{"Files changed so far: 41.", "Files changed so far: 42.", VolatileCounter},
+		{"Request id: req_01HXYZ7ABC is live.", "Request id: req_01HXYZ9QRS is live.", VolatileRequestID},
+		{"Today is 2026-11-29.", "Today is 2026-11-30.", VolatileDate},
+		{"Mode: fast.", "Mode: slow.", ""},
+	}
+	for _, c := range cases {
+		ra := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", cacheSys(cacheTestRules+c.a), cacheMsg(0, "user", "hi"))
+		rb := cacheTestReq(in, 2, wire.FormatOpenAIChat, "gpt-5", cacheSys(cacheTestRules+c.b), cacheMsg(0, "user", "hi"))
+		st := Compare(&ra, &rb)
+		if st.Break == nil {
+			t.Errorf("%q → %q: no break", c.a, c.b)
+			continue
+		}
+		if st.Break.Volatile != c.want {
+			t.Errorf("%q → %q: volatile %q, want %q", c.a, c.b, st.Break.Volatile, c.want)
+		}
+	}
+}
