@@ -408,7 +408,7 @@ func (d *decoder) objectShape(s *decShape, line int, off int64) {
 			if d.whole {
 				line = 0
 			}
-			d.fail(line, "not a %s request body (looked for %s)", format, bodyMembers[format])
+			d.fail(line, "not a request body in the %s format (looked for %s)", format, bodyMembers[format])
 			return
 		}
 	}
@@ -435,6 +435,10 @@ func (d *decoder) body(format Format, v jsontext.Value, line int, off int64, fil
 
 // bodyShape decodes one walked body and emits it.
 func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fill func(*Request)) {
+	if len(s.members) > 0 && !s.hasBodyMembers(format) {
+		d.fail(line, "not a request body in the %s format (looked for %s)", format, bodyMembers[format])
+		return
+	}
 	b := d.builder(format, line, off, int64(len(s.v)))
 	var err error
 	if cd := cachedBodyDecoders[format]; cd != nil {

@@ -76,7 +76,7 @@ func TestDecodeBadInput(t *testing.T) {
 				"x.json:3: array element 3 is a JSON string, not a request body"}},
 		{name: "empty array", in: "[]", errs: []string{"x.json:1: an empty JSON array: no request bodies in it"}},
 		{name: "forced format of another shape", in: decGoodAnthropic, format: FormatGemini,
-			errs: []string{"x.json: not a gemini request body (looked for contents, systemInstruction)"}},
+			errs: []string{"x.json: not a request body in the gemini format (looked for contents, systemInstruction)"}},
 		{name: "content of the wrong kind", in: `{"model":"gpt","messages":[{"role":"system","content":true}]}`,
 			errs: []string{"x.json:1: openai-chat body: content is a JSON boolean, want a string or an array of parts at /messages/0/content (byte 54)"}},
 		{name: "model of the wrong kind", in: `{"model":7,"system":"s","messages":[]}`,

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,3 +110,72 @@ func decCheckUsage(t *testing.T, r Request, want *Usage) {
 }
 
 func stringsReaderDec(s string) *strings.Reader { return strings.NewReader(s) }
+
+// A JSON array of bodies and a JSONL session: each request knows its line,
+// index and the bytes it came from.
+func TestDecodeArrayAndSession(t *testing.T) {
+	for _, c := range []struct {
+		path    string
+		lines   []int
+		models  []string
+		formats []Format
+	}{
+		{decFixture("array.json"), []int{2, 21}, []string{"claude-haiku-4-5", "gpt-4.1-mini"}, []Format{FormatAnthropic, FormatOpenAIChat}},
+		{filepath.Join("..", "testdata", "sessions", "session.jsonl"), []int{1, 2, 3},
+			[]string{"claude-sonnet-4-5", "claude-sonnet-4-5", "claude-sonnet-4-5"}, []Format{FormatAnthropic, FormatAnthropic, FormatAnthropic}},
+	} {
+		reqs, errs := decAll(t, c.path, Options{})
+		if len(errs) > 0 || len(reqs) != len(c.lines) {
+			t.Fatalf("%s: %d requests, errors %v", c.path, len(reqs), errs)
+		}
+		src, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range reqs {
+			if r.Line != c.lines[i] || r.Index != i+1 || r.Model != c.models[i] || r.Format != c.formats[i] || r.Source != c.path {
+				t.Errorf("%s request %d: line %d index %d model %q format %q source %q", c.path, i+1, r.Line, r.Index, r.Model, r.Format, r.Source)
+			}
+			body := src[r.Offset : r.Offset+r.Length]
+			if body[0] != '{' || body[len(body)-1] != '}' || !strings.Contains(string(body), `"`+c.models[i]+`"`) {
+				t.Errorf("%s request %d: offset %d length %d do not frame its body: %.40q", c.path, i+1, r.Offset, r.Length, body)
+			}
+		}
+	}
+}
+
+// --format overrides detection: a Chat body that looks like Anthropic's by
+// its model name is read as Chat when told, and a forced body format still
+// reads the bodies inside a HAR.
+func TestDecodeFormatOverride(t *testing.T) {
+	in := `{"model":"claude-via-proxy","messages":[{"role":"user","content":"hi"}]}`
+	for _, c := range []struct {
+		format Format
+		want   Format
+	}{{FormatAuto, FormatAnthropic}, {FormatOpenAIChat, FormatOpenAIChat}} {
+		var got []Request
+		for r, err := range Decode(stringsReaderDec(in), Options{Format: c.format}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, r)
+		}
+		if len(got) != 1 || got[0].Format != c.want {
+			t.Errorf("--format %q: %v, want one %s request", c.format, got, c.want)
+		}
+	}
+	// Every model entry of the HAR read as Anthropic: the Chat bodies have
+	// messages and are read; the Gemini and Responses bodies are reported.
+	reqs, errs := decAll(t, decFixture("capture.har"), Options{Format: FormatAnthropic})
+	if len(reqs) != 3 || len(errs) != 2 ||
+		errs[0].Error() != decFixture("capture.har")+":226: not a request body in the anthropic format (looked for messages, system)" ||
+		errs[1].Error() != decFixture("capture.har")+":270: not a request body in the anthropic format (looked for messages, system)" {
+		t.Fatalf("%d requests (want 3), errors %v (want the Gemini and Responses entries')", len(reqs), errs)
+	}
+	for _, r := range reqs {
+		if r.Format != FormatAnthropic || r.Endpoint == "" {
+			t.Errorf("request %d: format %q endpoint %q", r.Index, r.Format, r.Endpoint)
+		}
+	}
+	decCheckParts(t, reqs[0], decAnthropicStringParts)
+}
