@@ -17,20 +17,20 @@ import (
 func init() { recRegister(FormatCodex, func() sessionDecoder { return newRecCodex() }) }
 
 type recCodex struct {
-	seq            recSeq
-	sysN           int
-	sysSeen        bool
-	version        string
-	model          string
-	items          int  // history items so far
-	lastOut        bool // the last item was the model's output
-	pending        *Request
-	pendingCompact int               // compactions before the pending request
-	names          map[string]string // call_id -> tool name
-	unknown        recCounts         // record types not known
-	skipped        recCounts         // response items not sent to the model, or not known
-	known          bool              // a Codex record was seen
-	compact        int               // compactions seen
+	seq     recSeq
+	sysN    int
+	sysSeen bool
+	version string
+	model   string
+	items   int  // history items so far
+	lastOut bool // the last item was the model's output
+	pending *Request
+	names   map[string]string // call_id -> tool name
+	unknown recCounts         // record types not known
+	skipped recCounts         // response items not sent to the model, or not known
+	known   bool              // a Codex record was seen
+	compact int               // compactions seen
+	total   recCodexTokens    // the last running total of a token_count
 }
 
 func newRecCodex() *recCodex { return &recCodex{names: map[string]string{}} }
@@ -73,7 +73,8 @@ type recCodexPayload struct {
 }
 
 type recCodexInfo struct {
-	LastTokenUsage *recCodexTokens `json:"last_token_usage"`
+	LastTokenUsage  *recCodexTokens `json:"last_token_usage"`
+	TotalTokenUsage *recCodexTokens `json:"total_token_usage"`
 }
 
 type recCodexTokens struct {
@@ -266,6 +267,9 @@ func (c *recCodex) start(d *decoder, line int, off, length int64) {
 
 // usage attaches a token_count to the request whose response it counts.
 func (c *recCodex) usage(p *recCodexPayload) {
+	if p.Info != nil && p.Info.TotalTokenUsage != nil {
+		defer func(t recCodexTokens) { c.total = t }(*p.Info.TotalTokenUsage)
+	}
 	if c.pending == nil || c.pending.Usage != nil {
 		return
 	}
@@ -273,6 +277,10 @@ func (c *recCodex) usage(p *recCodexPayload) {
 	case p.Info != nil && p.Info.LastTokenUsage != nil:
 		t := p.Info.LastTokenUsage
 		c.pending.Usage = recUsage(t.InputTokens, t.CachedInputTokens, 0, t.OutputTokens)
+	case p.Info != nil && p.Info.TotalTokenUsage != nil:
+		// Only the running total: this response is what it grew by.
+		t, prev := *p.Info.TotalTokenUsage, c.total
+		c.pending.Usage = recUsage(t.InputTokens-prev.InputTokens, t.CachedInputTokens-prev.CachedInputTokens, 0, t.OutputTokens-prev.OutputTokens)
 	case p.InputTokens != nil:
 		c.pending.Usage = recUsage(*p.InputTokens, p.CachedInputTokens, 0, p.OutputTokens)
 	}

@@ -31,6 +31,7 @@ type recKimiCLI struct {
 	usages     []*Usage
 	wireNote   string // why usage is missing
 	wireBad    string // unreadable lines of wire.jsonl
+	compacted  bool   // wire.jsonl records a compaction
 	version    string
 	steps      int
 }
@@ -237,6 +238,9 @@ func (k *recKimiCLI) request(d *decoder, line int, off, length int64) {
 	if k.wireBad != "" {
 		req.Notes = append(req.Notes, k.wireBad)
 	}
+	if k.compacted && req.Usage != nil {
+		req.Notes = append(req.Notes, "usage matched in order to the steps wire.jsonl records after its last compaction")
+	}
 	k.steps++
 	d.emit(*req)
 }
@@ -273,6 +277,12 @@ func (k *recKimiCLI) loadWire(source string) {
 		k.wireNote = "usage not recorded (read from standard input: no wire.jsonl beside it)"
 		return
 	}
+	if filepath.Base(source) != "context.jsonl" {
+		// kimi-cli keeps the context it rotated away (context_1.jsonl, ...)
+		// beside the live one; wire.jsonl's steps follow the live one.
+		k.wireNote = "usage not matched (only context.jsonl's steps are matched to wire.jsonl)"
+		return
+	}
 	path := filepath.Join(filepath.Dir(source), "wire.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
@@ -294,6 +304,7 @@ func (k *recKimiCLI) loadWire(source string) {
 					k.version = "wire protocol " + r.ProtocolVersion
 				case r.Message.Type == "CompactionEnd":
 					k.usages = k.usages[:0]
+					k.compacted = true
 				case r.Message.Type == "StatusUpdate" && r.Message.Payload.TokenUsage != nil:
 					u := r.Message.Payload.TokenUsage
 					k.usages = append(k.usages, recUsage(u.InputOther+u.InputCacheRead+u.InputCacheCreation,

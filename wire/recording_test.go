@@ -1056,3 +1056,63 @@ func TestRecordingMutatedFixtures(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordingCodexTotalsOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-totals.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"cli_version":"0.30.0"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":1000,"cached_input_tokens":0,"output_tokens":10}}}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"c"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"d"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":2100,"cached_input_tokens":900,"output_tokens":25}}}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	want := []Usage{{InputTokens: 1000, OutputTokens: 10}, {InputTokens: 2100 - 1000, CachedTokens: 900, OutputTokens: 25 - 10}}
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Usage == nil || *r.Usage != want[i] {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingKimiCLIRotatedContext(t *testing.T) {
+	dir := t.TempDir()
+	recTCopy(t, recTKimiCLI, filepath.Join(dir, "context_1.jsonl"))
+	recTCopy(t, recTKimiWire, filepath.Join(dir, "wire.jsonl"))
+	reqs, errs := recTDecode(t, filepath.Join(dir, "context_1.jsonl"), Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Usage != nil || !recTHasNote(r, "only context.jsonl's steps are matched") {
+			t.Errorf("rotated context: usage %+v notes %q", r.Usage, r.Notes)
+		}
+	}
+	// A compaction in wire.jsonl: only the steps after it are matched.
+	wire := recTRead(t, recTKimiWire)
+	lines := recTLines(wire)
+	compacted := append(append([][]byte{}, lines[:7]...), []byte(`{"timestamp":1764400003.5,"message":{"type":"CompactionBegin","payload":{}}}`),
+		[]byte(`{"timestamp":1764400003.6,"message":{"type":"CompactionEnd","payload":{}}}`))
+	compacted = append(compacted, lines[7:]...)
+	recTCopy(t, recTKimiCLI, filepath.Join(dir, "context.jsonl"))
+	if err := os.WriteFile(filepath.Join(dir, "wire.jsonl"), recTJoin(compacted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs = recTDecode(t, filepath.Join(dir, "context.jsonl"), Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CachedTokens != 1280 || reqs[1].Usage != nil {
+		t.Fatalf("after a compaction: %d requests, usage %+v / %+v", len(reqs), reqs[0].Usage, reqs[1].Usage)
+	}
+	if !recTHasNote(reqs[0], "after its last compaction") {
+		t.Errorf("notes %q", reqs[0].Notes)
+	}
+}
