@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -668,6 +671,17 @@ func FuzzAudit(f *testing.F) {
 		}
 	}
 	f.Add(auditLegacySystem)
+	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "blns.json"))
+	if err != nil {
+		f.Fatalf("blns.json missing (CI keeps ../shared/corpora beside the clone): %v", err)
+	}
+	var blns []string
+	if err := json.Unmarshal(raw, &blns); err != nil || len(blns) < 100 {
+		f.Fatalf("blns.json: %d strings, %v", len(blns), err)
+	}
+	for _, s := range blns {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		r := auditReq(
 			auditSeg("system[0]", ChannelSystem, "system", KindHostRules, Trusted, "", s),
@@ -690,4 +704,35 @@ func FuzzAudit(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAuditTrojanSource: the Trojan Source samples, read back as tool
+// results, are reported by the rule of their trick (homoglyph samples use
+// ordinary letters of other scripts and are out of the audit's reach).
+func TestAuditTrojanSource(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpora", "trojan-source")
+	files, err := filepath.Glob(filepath.Join(root, "*", "*"))
+	if err != nil || len(files) < 8 {
+		t.Fatalf("trojan-source corpus missing under %s (%d files, %v)", root, len(files), err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		var want string
+		switch {
+		case strings.HasPrefix(name, "commenting-out"), strings.HasPrefix(name, "early-return"), strings.HasPrefix(name, "stretched-string"):
+			want = RuleBidiControl
+		case strings.HasPrefix(name, "invisible-function"):
+			want = RuleInvisibleChar
+		default:
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seg := auditSeg("messages[2].content[0]", ChannelMessages, "user", KindToolResult, Untrusted, "", string(raw))
+		if got := auditHas(Audit(auditReq(seg)), want); len(got) == 0 {
+			t.Errorf("%s: no %s finding", f, want)
+		}
+	}
 }
