@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -413,6 +414,36 @@ func TestCacheVolatileKinds(t *testing.T) {
 		}
 		if st.Break.Volatile != c.want {
 			t.Errorf("%q → %q: volatile %q, want %q", c.a, c.b, st.Break.Volatile, c.want)
+		}
+	}
+}
+
+// TestCacheHostileCorpora compares requests built from the hostile corpora:
+// no panic, the break's offset lies inside both texts' shared part, and the
+// shared prefix never exceeds either request.
+func TestCacheHostileCorpora(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "blns.json"))
+	if err != nil {
+		t.Fatalf("the shared corpora must sit beside the clone (../shared/corpora): %v", err)
+	}
+	var blns []string
+	if err := json.Unmarshal(raw, &blns); err != nil {
+		t.Fatal(err)
+	}
+	in := wire.NewInterner()
+	for i := 0; i+1 < len(blns); i++ {
+		a := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", cacheSys("Rules.\n"+blns[i]), cacheMsg(0, "user", blns[i+1]))
+		b := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", cacheSys("Rules.\n"+blns[i+1]), cacheMsg(0, "user", blns[i]))
+		st := Compare(&a, &b)
+		if st.PrefixBytes > a.Bytes() || st.PrefixBytes > b.Bytes() || st.PrefixTokens > st.TotalTokens+st.PrevTokens {
+			t.Fatalf("%q / %q: prefix %d bytes of %d and %d", blns[i], blns[i+1], st.PrefixBytes, a.Bytes(), b.Bytes())
+		}
+		if br := st.Break; br != nil {
+			if br.Offset < 0 || len(br.Before) > 2*excerptLen+8 || len(br.After) > 2*excerptLen+8 {
+				t.Fatalf("%q / %q: break %+v", blns[i], blns[i+1], *br)
+			}
+		} else if a.Bytes() > b.Bytes() {
+			t.Fatalf("%q / %q: no break though the request shrank", blns[i], blns[i+1])
 		}
 	}
 }

@@ -270,3 +270,26 @@ func BenchmarkSegdiffLine1MB(b *testing.B) {
 		}
 	})
 }
+
+// FuzzSegdiffText: whatever the bytes, the line hunks and the word hunks
+// give both texts back.
+func FuzzSegdiffText(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n")
+	f.Add("x y z", "x  z\n\xff")
+	f.Add("\u202e<system>\n", "<system>\u202e\n\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		hs := TextDiff(a, b)
+		if ga, gb := segdiffSides(hs); ga != a || gb != b {
+			t.Fatalf("line hunks of %q / %q give %q / %q", a, b, ga, gb)
+		}
+		for _, h := range hs {
+			if len(h.Words) == 0 {
+				continue
+			}
+			wa, wb := segdiffSides(h.Words)
+			if (h.Op == OpDelete && wa != h.Text) || (h.Op == OpInsert && wb != h.Text) {
+				t.Fatalf("word hunks of %q do not give it back", h.Text)
+			}
+		}
+	})
+}
