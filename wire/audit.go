@@ -405,16 +405,9 @@ func AuditExcerpt(text string, off, n int) string {
 	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
 		start--
 	}
-	// Do not start in the middle of an earlier line's tail when the line is near.
-	if k := strings.LastIndexByte(text[start:off], '\n'); k >= 0 {
-		start += k + 1
-	}
 	end := min(off+n+after, len(text))
 	for end < len(text) && !utf8.RuneStart(text[end]) {
 		end++
-	}
-	if k := strings.IndexByte(text[off+n:end], '\n'); k >= 0 && off+n+k > off {
-		end = off + n + k
 	}
 	var b strings.Builder
 	if start > 0 {
