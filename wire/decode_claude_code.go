@@ -156,6 +156,8 @@ func (c *recClaudeCode) end(d *decoder) {
 	var cur *recCCMsg
 	var pending *Request
 	pendingCompactions := 0
+	pendingID := "" // message.id of the response the pending request got
+	split := 0      // responses recorded around their own tool results
 
 	finish := func() {
 		if cur == nil {
@@ -188,6 +190,9 @@ func (c *recClaudeCode) end(d *decoder) {
 		pending = nil
 		req.Notes = append([]string{recHeader(FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(len(chain), synthetic, system))},
 			"system prompt not recorded", "tool schemas not recorded")
+		if split > 0 {
+			req.Notes = append(req.Notes, itoa(split)+" responses were recorded around their own tool results: their blocks are shown in recorded order")
+		}
 		if pendingCompactions > 0 {
 			req.Notes = append(req.Notes, "after "+itoa(pendingCompactions)+" compactions: the messages before the last compact boundary are not sent")
 		}
@@ -205,6 +210,7 @@ func (c *recClaudeCode) end(d *decoder) {
 		case "boundary":
 			finish()
 			emit()
+			pendingID = ""
 			seq.reset()
 			msgs = 0
 			compactions++
@@ -223,8 +229,13 @@ func (c *recClaudeCode) end(d *decoder) {
 			continue
 		}
 		finish()
-		if n.role == "assistant" {
+		if n.role == "assistant" && n.msgID != "" && n.msgID == pendingID {
+			// More blocks of the response already answered, recorded after
+			// some of its tool results: no new request.
+			split++
+		} else if n.role == "assistant" {
 			emit()
+			pendingID = n.msgID
 			pending = d.builder(FormatClaudeCode, n.line, n.off, n.length).Req
 			pending.Model = n.model
 			pending.Segments = seq.snapshot()

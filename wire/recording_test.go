@@ -1116,3 +1116,33 @@ func TestRecordingKimiCLIRotatedContext(t *testing.T) {
 		t.Errorf("notes %q", reqs[0].Notes)
 	}
 }
+
+func TestRecordingClaudeCodeSplitResponse(t *testing.T) {
+	// One response with two tool uses, each written before the result of
+	// the one before it: one request for the response, not two.
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	data := `{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"read both"}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"c","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"p":"a"}}],"usage":{"input_tokens":10,"output_tokens":1}}}
+{"type":"user","sessionId":"s","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"A"}]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"u2","message":{"id":"m1","role":"assistant","model":"c","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"p":"b"}}],"usage":{"input_tokens":10,"output_tokens":30}}}
+{"type":"user","sessionId":"s","uuid":"u3","parentUuid":"a2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"B"}]}}
+{"type":"assistant","sessionId":"s","uuid":"a3","parentUuid":"u3","message":{"id":"m2","role":"assistant","model":"c","content":[{"type":"text","text":"A and B"}],"usage":{"input_tokens":50,"output_tokens":3}}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	if u := reqs[0].Usage; u == nil || u.OutputTokens != 30 {
+		t.Errorf("the response's final usage %+v", u)
+	}
+	if got := len(recTParts(reqs[1])); got != 5 {
+		t.Errorf("request 2 has %d parts, want 5: %q", got, recTParts(reqs[1]))
+	}
+	if !recTHasNote(reqs[1], "1 responses were recorded around their own tool results") {
+		t.Errorf("notes %q", reqs[1].Notes)
+	}
+}
