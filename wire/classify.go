@@ -21,7 +21,10 @@ import "strings"
 // Around envelopes, text in a user message is the user's, except when the
 // message starts with a host heading (# External Workspace Context, Codex's
 // # AGENTS.md instructions for) or the text is nothing but the envelopes'
-// tag lines: then it is host framing, kind other, trust trusted.
+// tag lines: then it is host framing, kind other, trust trusted. Text around
+// envelopes that holds a stray envelope tag (an untrusted opener that never
+// closes, a closer that closes nothing) may be workspace text that escaped
+// its envelope: it is kind other, trust untrusted.
 //
 // A part that has nothing to cut stays one segment whose ID is the part's.
 // The part's cache breakpoint goes on its last segment. Segments of trust
@@ -135,10 +138,10 @@ func clsMayHaveMarkup(text string, ch Channel) bool {
 // cut. system is set for system-channel text, which gets legacy sections.
 func clsCut(text string, system bool, kind Kind, trust Trust) []clsPiece {
 	var envs []clsEnv
-	var unclosed []int
+	var stray []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
 		tags := clsScanTags(text, clsScope{codexMD: clsStartsWithHeading(text, clsHeadCodexMD), host: trust == Trusted})
-		envs, unclosed = clsFindEnvelopes(text, tags)
+		envs, stray = clsFindEnvelopes(text, tags)
 	}
 	hostHead := trust == TrustUser && (clsStartsWithHeading(text, clsHeadWorkspace) || clsStartsWithHeading(text, clsHeadCodexMD))
 
@@ -175,8 +178,8 @@ func clsCut(text string, system bool, kind Kind, trust Trust) []clsPiece {
 		if trust == TrustUser && (hostHead || clsBlank(text[mid.midStart:max(mid.midStart, mid.midEnd)])) {
 			pc.kind, pc.trust = KindOther, Trusted
 		}
-		if pc.trust == Trusted {
-			for _, u := range unclosed {
+		if pc.trust == Trusted || pc.trust == TrustUser {
+			for _, u := range stray {
 				if u >= a && u < b {
 					pc.kind, pc.trust = KindOther, Untrusted
 					break

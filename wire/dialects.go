@@ -21,17 +21,21 @@ import (
 //   - Only top-level envelopes are split: whatever sits inside a body, tags of
 //     any name included, stays in that body, where the audit can see it.
 //   - The closer of an envelope is the first closer of its name that is
-//     followed, across whitespace only, by an opener of the same name (the
-//     next sibling, as in a chain of AGENTS.md files); when no such closer
-//     exists, it is the last closer of its name in the text. So a breakout
-//     closer planted in a body, with text after it, does not end the body.
-//     A body that closes and at once reopens the same envelope is split into
-//     two envelopes, both untrusted.
+//     followed, across whitespace only, by an opener of an untrusted
+//     envelope or by the end of the text (as every closer of the layouts
+//     is; a trusted opener does not count, since a body could forge one);
+//     when no
+//     such closer exists, it is the last closer of its name in the text. So
+//     a breakout closer planted in a body, with text after it, does not end
+//     the body. A body that closes and at once reopens an envelope is split
+//     there, and everything after it is in the reopened (untrusted) body.
 //   - An opener without any closer of its name is not split: its text stays
-//     in the surrounding segment, and when that segment would be trusted host
-//     framing and the opener is of an untrusted envelope, the segment becomes
-//     untrusted (kind other) instead. An envelope with an empty body is not
-//     split either.
+//     in the surrounding segment. An envelope with an empty body is not split
+//     either (its tags stay in the surrounding segment).
+//   - A stray tag left at the top level (an untrusted opener without a
+//     closer, any closer that closes nothing) means workspace text may have
+//     escaped its envelope: the surrounding segment, when it would be host
+//     framing or the user's text, becomes untrusted (kind other) instead.
 
 // clsDef is what a recognised envelope means.
 type clsDef struct {
@@ -358,20 +362,15 @@ type clsEnv struct {
 }
 
 // clsFindEnvelopes pairs the tags into top-level envelopes (see the rules at
-// the top of this file). It also returns the offsets of top-level openers of
-// untrusted envelopes that have no closer.
-func clsFindEnvelopes(text string, tags []clsTag) (envs []clsEnv, unclosed []int) {
+// the top of this file). It also returns the offsets of stray top-level tags:
+// openers of untrusted envelopes without a closer, and closers of any
+// envelope that close nothing at the top level.
+func clsFindEnvelopes(text string, tags []clsTag) (envs []clsEnv, stray []int) {
 	n := len(tags)
-	if n < 2 {
-		if n == 1 && !tags[0].closer && tags[0].def.trust == Untrusted {
-			unclosed = append(unclosed, tags[0].start)
-		}
-		return nil, unclosed
-	}
 	// Backward pass: for each opener, the index of its closer.
 	closeFor := make([]int, n)
 	last := map[string]int{}     // last closer of a name
-	boundary := map[string]int{} // first sibling-boundary closer of a name after the current index
+	boundary := map[string]int{} // first boundary closer of a name after the current index
 	for j := n - 1; j >= 0; j-- {
 		t := tags[j]
 		name := t.def.name
@@ -379,7 +378,11 @@ func clsFindEnvelopes(text string, tags []clsTag) (envs []clsEnv, unclosed []int
 			if _, ok := last[name]; !ok {
 				last[name] = j
 			}
-			if j+1 < n && !tags[j+1].closer && tags[j+1].def.name == name && clsBlank(text[t.end:tags[j+1].start]) {
+			// A boundary closer is followed, across whitespace only, by an
+			// opener of an untrusted envelope or by the end of the text. (Not
+			// by a trusted opener: a body could forge a trusted envelope.)
+			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == Untrusted && clsBlank(text[t.end:tags[j+1].start]) ||
+				j+1 == n && clsBlank(text[t.end:]) {
 				boundary[name] = j
 			}
 			continue
@@ -394,13 +397,16 @@ func clsFindEnvelopes(text string, tags []clsTag) (envs []clsEnv, unclosed []int
 	pos := 0
 	for i := 0; i < n; i++ {
 		t := tags[i]
-		if t.closer || t.start < pos {
-			continue
+		if t.start < pos {
+			continue // inside a body
 		}
-		c := closeFor[i]
+		c := -1
+		if !t.closer {
+			c = closeFor[i]
+		}
 		if c < 0 {
-			if t.def.trust == Untrusted {
-				unclosed = append(unclosed, t.start)
+			if t.closer || t.def.trust == Untrusted {
+				stray = append(stray, t.start)
 			}
 			continue
 		}
@@ -411,14 +417,13 @@ func clsFindEnvelopes(text string, tags []clsTag) (envs []clsEnv, unclosed []int
 			bs++
 		}
 		be := tags[c].start
-		if be <= bs {
-			continue
-		}
-		envs = append(envs, clsEnv{open: t, close: tags[c], bodyStart: bs, bodyEnd: be})
 		pos = tags[c].end
 		i = c
+		if be > bs {
+			envs = append(envs, clsEnv{open: t, close: tags[c], bodyStart: bs, bodyEnd: be})
+		}
 	}
-	return envs, unclosed
+	return envs, stray
 }
 
 // clsBlank reports whether s is only whitespace.
@@ -503,8 +508,15 @@ var clsCCFileMarkers = []string{
 // clsReminderPieces classifies the body [bs, be) of a <system-reminder>:
 // host text is a trusted reminder; Claude Code's context block is cut so
 // that each CLAUDE.md body ("Contents of PATH (...):") becomes an untrusted
-// agents-md piece labelled with its path; a reminder that quotes a
-// workspace file is an untrusted reminder.
+// agents-md piece labelled with its path (the header lines after the first
+// stay in the untrusted pieces, since the body before each could forge it);
+// a reminder that quotes a workspace file is an untrusted reminder.
+//
+// The untrusted region ends at the last context key heading (# currentDate,
+// # gitStatus, ...) after the first header, else at the last "IMPORTANT:
+// this context may or may not be relevant" line. A CLAUDE.md that forges a
+// key heading can end its own region early only when the host wrote no key
+// after the CLAUDE.md section.
 func clsReminderPieces(text string, bs, be int) []clsPiece {
 	body := text[bs:be]
 	whole := func(t Trust) []clsPiece {
@@ -563,12 +575,21 @@ func clsReminderPieces(text string, bs, be int) []clsPiece {
 		if next >= 0 && next < regionEnd {
 			end = next
 		}
-		if end <= hdrEnd {
+		// Only the first header is host framing: a later one follows a
+		// CLAUDE.md body, which could have forged it, so it stays in the
+		// untrusted region (it still names the next file).
+		start := hdrEnd
+		if out != nil {
+			start = cur
+		}
+		if end <= start {
 			h = next
 			continue
 		}
-		rem(cur, hdrEnd)
-		out = append(out, clsPiece{start: bs + hdrEnd, end: bs + end, kind: KindAgentsMD, trust: Untrusted, envelope: "system-reminder", label: label, name: string(KindAgentsMD)})
+		if out == nil {
+			rem(cur, hdrEnd)
+		}
+		out = append(out, clsPiece{start: bs + start, end: bs + end, kind: KindAgentsMD, trust: Untrusted, envelope: "system-reminder", label: label, name: string(KindAgentsMD)})
 		cur = end
 		if end == regionEnd {
 			break
