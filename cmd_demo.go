@@ -66,8 +66,10 @@ func writeDemoReport(w io.Writer, width int) error {
 		"",
 	}
 	for _, l := range head {
-		if _, err := fmt.Fprintln(w, ansi.Truncate(l, width, "…")); err != nil {
-			return err
+		for _, wl := range demoWrap(l, width) {
+			if _, err := fmt.Fprintln(w, wl); err != nil {
+				return err
+			}
 		}
 	}
 	const gap = " │ "
@@ -200,9 +202,20 @@ func demoSegment(out *[]string, s wire.Segment, width int) {
 	*out = append(*out, demoWrap(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", wire.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
-	if s.Kind == wire.KindHostRules && len(lines) > demoHostRuleLines {
-		rest := len(lines) - demoHostRuleLines
-		lines = append(lines[:demoHostRuleLines:demoHostRuleLines], fmt.Sprintf("… %d more lines of host rules", rest))
+	if s.Kind == wire.KindHostRules {
+		// Host rules are the same in both layouts: their first lines say
+		// enough.
+		var shown []string
+		for _, l := range lines {
+			if strings.TrimSpace(l) != "" {
+				shown = append(shown, l)
+			}
+		}
+		if len(shown) > demoHostRuleLines {
+			shown = append(shown[:demoHostRuleLines:demoHostRuleLines],
+				fmt.Sprintf("… %d more lines of host rules", len(shown)-demoHostRuleLines))
+		}
+		lines = shown
 	}
 	for _, l := range lines {
 		for _, wl := range demoWrap(wire.VisibleLine(l), width-2) {
