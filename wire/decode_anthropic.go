@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -33,6 +34,10 @@ func (c *decAnthropicContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return json.UnmarshalDecode(dec, &c.Str)
 	case '[':
 		return json.UnmarshalDecode(dec, &c.Blocks)
+	case '{':
+		// A single block where a list belongs (server tool errors send one).
+		c.Blocks = make([]decAnthropicBlock, 1)
+		return json.UnmarshalDecode(dec, &c.Blocks[0])
 	case 'n':
 		_, err := dec.ReadToken()
 		return err
@@ -54,6 +59,30 @@ type decAnthropicBlock struct {
 	Source       *decAnthropicSource `json:"source"`
 	Title        string              `json:"title"`
 	CacheControl jsontext.Value      `json:"cache_control"`
+	// Raw is the block as sent, kept for types read as a whole (server tool
+	// results, web fetches, containers, ...).
+	Raw jsontext.Value `json:"-"`
+}
+
+func (bl *decAnthropicBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if raw.Kind() != '{' {
+		return fmt.Errorf("content block is a JSON %s, want an object", kindName(raw.Kind()))
+	}
+	type plain decAnthropicBlock
+	if err := unmarshal(raw, (*plain)(bl)); err != nil {
+		return err
+	}
+	switch bl.Type {
+	case "text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "mcp_tool_use",
+		"tool_result", "mcp_tool_result", "image", "document", "search_result":
+	default:
+		bl.Raw = append(jsontext.Value(nil), raw...)
+	}
+	return nil
 }
 
 type decAnthropicSource struct {
@@ -198,10 +227,12 @@ func decAnthropicBlockPartsN(b *Builder, id string, ch Channel, role string, bl 
 		p.Text = bl.Thinking
 	case "redacted_thinking":
 		p.Text = "[redacted thinking: " + itoa(len(bl.Data)) + " bytes]"
-	case "tool_use", "server_tool_use":
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		p.Type = "tool_use"
 		names.def(bl.ID, bl.Name)
 		p.Name, p.Text = bl.Name, decCompact(bl.Input)
-	case "tool_result":
+	case "tool_result", "mcp_tool_result":
+		p.Type = "tool_result"
 		p.Name = names.get(bl.ToolUseID)
 		if !bl.Content.IsStr && len(bl.Content.Blocks) > 0 {
 			// Each block of the result is a part of its own; the cache
@@ -218,6 +249,11 @@ func decAnthropicBlockPartsN(b *Builder, id string, ch Channel, role string, bl 
 		p.Text = bl.Content.Str
 	default:
 		p.Text = decAnthropicBlockText(bl)
+		if strings.HasSuffix(bl.Type, "_tool_result") {
+			// web_search_tool_result, web_fetch_tool_result, ...: results
+			// of tools the server ran, workspace-like data.
+			p.Type, p.Name = "tool_result", names.get(bl.ToolUseID)
+		}
 	}
 	b.Add(p)
 }
@@ -258,6 +294,9 @@ func decAnthropicBlockText(bl *decAnthropicBlock) string {
 		return bl.Thinking
 	case "search_result":
 		return bl.Title
+	}
+	if len(bl.Raw) > 0 {
+		return decCompact(bl.Raw)
 	}
 	return "[" + bl.Type + "]"
 }

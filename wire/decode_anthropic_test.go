@@ -73,3 +73,35 @@ func TestDecodeAnthropicBadContent(t *testing.T) {
 		t.Fatalf("errors %q, want [%q]", got, want)
 	}
 }
+
+// Server tools: the call is a tool call, its result (a list, or one error
+// object) a tool result kept as its JSON; an unknown block type too.
+func TestDecodeAnthropicServerTools(t *testing.T) {
+	in := `{"model":"claude-x","system":"s","messages":[
+{"role":"user","content":"search"},
+{"role":"assistant","content":[
+ {"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"go json v2"}},
+ {"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://example.com","title":"T","encrypted_content":"xyz"}]},
+ {"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}},
+ {"type":"container_upload","file_id":"file_1"}]}]}`
+	var reqs []Request
+	for r, err := range Decode(stringsReaderDec(in), Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	decCheckParts(t, reqs[0], []decWantPart{
+		{id: "system", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "s"},
+		{id: "messages[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "search"},
+		{id: "messages[1].content[0]", channel: ChannelMessages, role: "assistant", kind: KindToolCall, trust: TrustModel, name: "web_search", text: `{"query":"go json v2"}`},
+		{id: "messages[1].content[1]", channel: ChannelMessages, role: "assistant", kind: KindToolResult, trust: Untrusted, name: "web_search",
+			text: `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://example.com","title":"T","encrypted_content":"xyz"}]}`},
+		{id: "messages[1].content[2]", channel: ChannelMessages, role: "assistant", kind: KindToolResult, trust: Untrusted, name: "web_search",
+			text: `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}}`},
+		{id: "messages[1].content[3]", channel: ChannelMessages, role: "assistant", text: `{"type":"container_upload","file_id":"file_1"}`},
+	})
+}
