@@ -290,6 +290,20 @@ func TestCheckBeforeAfter(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "0 fixed, 0 introduced") {
 		t.Errorf("same wire: exit %d\n%s", code, out)
 	}
+	// FILE@N names one request: request 2 of the session adds a tool result
+	// with bidi controls; decoding stops before the broken line 3.
+	session := filepath.Join("testdata", "check", "session.jsonl")
+	code, out, errs = checkRun(t, "check", "--json", "--before", session+"@1", "--after", session+"@2")
+	doc = checkCompareJSON{}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || errs != "" || len(doc.Introduced) != 4 || len(auditRulesOf(doc.Introduced, wire.RuleBidiControl)) != 4 || doc.Introduced[0].Request != 2 {
+		t.Errorf("@1 -> @2: exit %d, stderr %q, introduced %+v", code, errs, doc.Introduced)
+	}
+	if code, _, errs := checkRun(t, "check", "--before", session+"@1", "--after", session+"@9"); code != 2 || !strings.Contains(errs, "asked for request 9") {
+		t.Errorf("@9: exit %d, stderr %q", code, errs)
+	}
 	// A finding whose offset moved is unchanged, not fixed and introduced.
 	a := []wire.Finding{{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "x", Offset: 3, Key: "k1"}}
 	b := []wire.Finding{{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "y", Offset: 9, Key: "k1"},
