@@ -793,9 +793,10 @@ type decCache struct {
 const decCacheMax = 1 << 18
 
 type decKey struct {
-	sect   uint8 // which array (decSect...)
-	idx    int   // the element's index in it
-	n      int   // its length in bytes
+	format Format // the body's format: the same bytes read differently in another
+	sect   uint8  // which array (decSect...)
+	idx    int    // the element's index in it
+	n      int    // its length in bytes
 	h1, h2 uint64
 }
 
@@ -838,7 +839,8 @@ func decElements(b *Builder, c *decCache, names *decNames, sect uint8, m *decMem
 			}
 			continue
 		}
-		k := decKey{sect: sect, idx: i, n: len(el.v), h1: maphash.Bytes(decSeed1, el.v), h2: maphash.Bytes(decSeed2, el.v)}
+		k := decKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
+			h1: maphash.Bytes(decSeed1, el.v), h2: maphash.Bytes(decSeed2, el.v)}
 		if e := c.m[k]; e != nil && e.fits(names) {
 			b.Req.Segments = append(b.Req.Segments, e.segs...)
 			for _, d := range e.defs {

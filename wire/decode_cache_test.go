@@ -65,3 +65,21 @@ func TestDecodeCacheSameSegments(t *testing.T) {
 		t.Errorf("tool result names %q, want read, write and none", names)
 	}
 }
+
+// The same message bytes in bodies of two formats are read by each format's
+// rules: a developer message is system in Chat, a plain message in Anthropic.
+func TestDecodeCacheKeepsFormatsApart(t *testing.T) {
+	in := `{"model":"gpt","messages":[{"role":"developer","content":"rules"}]}
+{"model":"claude-x","system":"s","messages":[{"role":"developer","content":"rules"}]}
+`
+	var chans []Channel
+	for r, err := range Decode(strings.NewReader(in), Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		chans = append(chans, r.Segments[len(r.Segments)-1].Channel)
+	}
+	if len(chans) != 2 || chans[0] != ChannelSystem || chans[1] != ChannelMessages {
+		t.Errorf("channels %v, want [system messages]", chans)
+	}
+}
