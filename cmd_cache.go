@@ -18,9 +18,9 @@ import (
 func init() { register(newCacheCmd) }
 
 func newCacheCmd(app *App) *cobra.Command {
-	var asJSON bool
+	var asJSON, byModel bool
 	cmd := &cobra.Command{
-		Use:   "cache FILE... [--json]",
+		Use:   "cache FILE... [--json] [--by-model]",
 		Short: "Prompt-cache stability over a sequence of requests",
 		Long: `cache compares each request with the one before it in the provider's cache order (tools,
 then system, then messages): how much of the previous request it starts with, in bytes and
@@ -36,14 +36,17 @@ they disagree. The summary gives the reuse ratio, the tokens re-processed becaus
 the breaks grouped by cause, and the worst requests.
 
 All FILE arguments form one sequence, in the order given (a JSONL session, a HAR export, a
-recording, or one request per file). FILE may be "-" for standard input.`,
+recording, or one request per file). FILE may be "-" for standard input. With --by-model each
+request is compared with the previous request of the same model instead (for agents that
+interleave a small model's requests with the main conversation's).`,
 		Example: `  wirelens cache session.jsonl
   wirelens cache capture.har --json | jq '.summary.reuse_ratio'
-  wirelens cache req1.json req2.json req3.json`,
+  wirelens cache req1.json req2.json req3.json
+  wirelens cache --by-model claude-trace.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var (
-				seq   diff.Sequence
+				seq   = diff.Sequence{ByModel: byModel}
 				steps []*diff.Step
 				errs  []error
 			)
@@ -73,6 +76,7 @@ recording, or one request per file). FILE may be "-" for standard input.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
+	cmd.Flags().BoolVar(&byModel, "by-model", false, "compare each request with the previous one of the same model")
 	return cmd
 }
 

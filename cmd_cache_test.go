@@ -234,3 +234,34 @@ func TestCacheCommandHostileText(t *testing.T) {
 		}
 	}
 }
+
+func TestCacheCommandByModel(t *testing.T) {
+	body := func(model string, turns int) string {
+		msgs := []any{map[string]any{"role": "system", "content": "You are a coding agent. Keep edits small."}}
+		for i := 0; i < turns; i++ {
+			msgs = append(msgs, map[string]any{"role": "user", "content": "question " + string(rune('a'+i))})
+		}
+		b, _ := json.Marshal(map[string]any{"model": model, "messages": msgs})
+		return string(b) + "\n"
+	}
+	in := body("gpt-5", 1) + body("gpt-5-mini", 1) + body("gpt-5", 2) + body("gpt-5-mini", 1) + body("gpt-5", 3)
+	causes := func(out string) []string {
+		var cs []string
+		for _, r := range cacheDoc(t, out)["requests"].([]any) {
+			if b, ok := r.(map[string]any)["break"].(map[string]any); ok {
+				cs = append(cs, b["cause"].(string))
+			} else {
+				cs = append(cs, "none")
+			}
+		}
+		return cs
+	}
+	_, out, _ := cacheRun(t, in, "cache", "-", "--json")
+	if got := strings.Join(causes(out), ","); got != "model,model,model,model" {
+		t.Errorf("in order: causes %s", got)
+	}
+	_, out, _ = cacheRun(t, in, "cache", "-", "--json", "--by-model")
+	if got := strings.Join(causes(out), ","); got != "none,none,none" {
+		t.Errorf("--by-model: causes %s", got)
+	}
+}

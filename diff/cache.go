@@ -198,20 +198,40 @@ func sameSeg(a, b *wire.Segment) bool {
 }
 
 // Sequence compares each request with the one before it, as they arrive.
-// It holds only the previous request.
+// It holds only the previous request (one per model with ByModel).
 type Sequence struct {
-	prev  *seqView
-	count int
-	sum   summaryAcc
+	// ByModel compares each request with the previous request of the same
+	// provider and model instead of the previous request of any: agents
+	// that interleave a small model's requests with the main model's then
+	// show the main conversation's cache, not a break at every switch. The
+	// first request of each model is not compared.
+	ByModel bool
+
+	prev   *seqView
+	prevBy map[string]*seqView
+	count  int
+	sum    summaryAcc
 }
 
 // Add compares r with the previous request added and returns the step, or
-// nil for the first request of the sequence.
+// nil for the first request of the sequence (of its model, with ByModel).
 func (q *Sequence) Add(r *wire.Request) *Step {
-	cur := newSeqView(r, q.prev)
 	q.count++
 	prev := q.prev
-	q.prev = cur
+	key := ""
+	if q.ByModel {
+		if q.prevBy == nil {
+			q.prevBy = map[string]*seqView{}
+		}
+		key = Provider(r.Format, r.Model) + "\x00" + r.Model
+		prev = q.prevBy[key]
+	}
+	cur := newSeqView(r, prev)
+	if q.ByModel {
+		q.prevBy[key] = cur
+	} else {
+		q.prev = cur
+	}
 	if prev == nil {
 		return nil
 	}

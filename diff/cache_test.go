@@ -447,3 +447,49 @@ func TestCacheHostileCorpora(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheByModel: interleaved requests of two models break at every
+// switch when compared in order, and grow cleanly per model with ByModel.
+func TestCacheByModel(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	var reqs []wire.Request
+	for n := 1; n <= 3; n++ {
+		reqs = append(reqs, cacheTestReq(in, len(reqs)+1, wire.FormatAnthropic, "claude-sonnet-4-5",
+			append([]wire.Part{sys}, cacheConversation(n)...)...))
+		if n < 3 {
+			reqs = append(reqs, cacheTestReq(in, len(reqs)+1, wire.FormatAnthropic, "claude-haiku-4-5",
+				cacheSys("Write a title."), cacheMsg(0, "user", fmt.Sprintf("Conversation %d", n))))
+		}
+	}
+	_, plain := Analyze(reqs)
+	if plain.BreaksByCause["model"] != 4 {
+		t.Errorf("in order: breaks by cause %v, want model: 4", plain.BreaksByCause)
+	}
+	q := Sequence{ByModel: true}
+	var steps []*Step
+	for i := range reqs {
+		if st := q.Add(&reqs[i]); st != nil {
+			steps = append(steps, st)
+		}
+	}
+	if len(steps) != 3 {
+		t.Fatalf("by model: %d steps, want 3 (the first of each model is not compared)", len(steps))
+	}
+	// Request 3 (sonnet) against request 1, 4 (haiku) against 2, 5 against 3.
+	wantIdx := []int{3, 4, 5}
+	for i, st := range steps {
+		if st.Index != wantIdx[i] || st.PrevModel != st.Model {
+			t.Errorf("step %d: request %d (%s after %s)", i, st.Index, st.Model, st.PrevModel)
+		}
+	}
+	if steps[0].Break != nil || steps[2].Break != nil {
+		t.Errorf("sonnet requests should grow cleanly: %+v %+v", steps[0].Break, steps[2].Break)
+	}
+	if b := steps[1].Break; b == nil || b.Channel != wire.ChannelMessages {
+		t.Errorf("haiku's second title request differs in its message: %+v", b)
+	}
+	if s := q.Summary(); s.Requests != 5 || s.Compared != 3 {
+		t.Errorf("summary: %d requests, %d compared", s.Requests, s.Compared)
+	}
+}
