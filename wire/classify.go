@@ -1,6 +1,9 @@
 package wire
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Classify cuts a part into segments of one trust each and gives each its
 // kind, trust, envelope and label. Joining the segments' texts in order gives
@@ -179,11 +182,9 @@ func clsCut(text string, system bool, kind Kind, trust Trust) []clsPiece {
 			pc.kind, pc.trust = KindOther, Trusted
 		}
 		if pc.trust == Trusted || pc.trust == TrustUser {
-			for _, u := range stray {
-				if u >= a && u < b {
-					pc.kind, pc.trust = KindOther, Untrusted
-					break
-				}
+			// stray is in text order: is there one in [a, b)?
+			if k, _ := slices.BinarySearch(stray, a); k < len(stray) && stray[k] < b {
+				pc.kind, pc.trust = KindOther, Untrusted
 			}
 		}
 		return pc

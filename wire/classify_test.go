@@ -456,3 +456,18 @@ func BenchmarkClassifyPlainSystem(b *testing.B) {
 		Classify(p)
 	}
 }
+
+// BenchmarkClassifyManyStray: many envelopes and many stray tags in one
+// message stay linear (a quadratic pairing would not finish).
+func BenchmarkClassifyManyStray(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 20000; i++ {
+		sb.WriteString("<untrusted_agents_md>\nx\n</untrusted_agents_md>\n\n</skill>\n<untrusted_cwd_listing>\n")
+	}
+	text := sb.String()
+	p := clsUserPart("messages[1].content[0]", text)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Classify(p)
+	}
+}
