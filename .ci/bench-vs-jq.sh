@@ -42,7 +42,7 @@ else
 		start=$(date +%s.%N)
 		"$@" > /dev/null
 		end=$(date +%s.%N)
-		printf '%-34s wall %6.2fs\n' "$label" "$(echo "$end - $start" | bc)"
+		awk -v l="$label" -v s="$start" -v e="$end" 'BEGIN { printf "%-34s wall %6.2fs\n", l, e - s }'
 	}
 fi
 
