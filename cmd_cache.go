@@ -274,33 +274,68 @@ func cacheBreakSentence(b *diff.Break) string {
 	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
 }
 
+// cacheWriter writes report lines, wrapped to the terminal's width (when
+// known) with continuation lines indented under their first.
+type cacheWriter struct {
+	b     strings.Builder
+	width int
+}
+
+// line writes text (already sanitised) indented by indent spaces.
+func (w *cacheWriter) line(indent int, format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	pad := strings.Repeat(" ", indent)
+	if w.width <= indent+20 {
+		w.b.WriteString(pad + text + "\n")
+		return
+	}
+	for i, l := range strings.Split(ansi.Wrap(text, w.width-indent-2, ""), "\n") {
+		if i > 0 {
+			w.b.WriteString(pad + "  " + l + "\n")
+			continue
+		}
+		w.b.WriteString(pad + l + "\n")
+	}
+}
+
 // writeCacheText prints the per-request table, the breaks in words and the
 // summary.
 func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int, unicode bool) error {
-	var b strings.Builder
+	cw := &cacheWriter{width: width}
 	switch sum.Requests {
 	case 0:
-		b.WriteString("no request read: nothing to compare\n")
-		_, err := io.WriteString(w, b.String())
+		cw.line(0, "no request read: nothing to compare")
+		_, err := io.WriteString(w, cw.b.String())
 		return err
 	case 1:
-		b.WriteString("one request: nothing to compare (the cache is compared between consecutive requests)\n")
-		_, err := io.WriteString(w, b.String())
+		cw.line(0, "one request: nothing to compare (the cache is compared between consecutive requests)")
+		_, err := io.WriteString(w, cw.b.String())
 		return err
 	}
 	providers := map[string]bool{}
+	sources := map[string]bool{}
 	for _, st := range steps {
 		providers[st.Rule.Provider] = true
+		sources[st.Source] = true
 	}
 	var provs []string
 	for p := range providers {
 		provs = append(provs, p)
 	}
 	sort.Strings(provs)
-	fmt.Fprintf(&b, "%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)\n\n",
-		sum.Requests, sum.Compared, strings.Join(provs, ", "))
+	// One source: name it once and number the rows "@N".
+	name := func(st *diff.Step) string { return wire.VisibleLine(cacheStepName(st)) }
+	head := ""
+	if len(sources) == 1 {
+		name = func(st *diff.Step) string { return fmt.Sprintf("@%d", st.Index) }
+		head = wire.VisibleLine(steps[0].Source) + ": "
+	} else if len(steps) == 0 {
+		name = func(st *diff.Step) string { return "" }
+	}
+	cw.line(0, "%s%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)",
+		head, sum.Requests, sum.Compared, strings.Join(provs, ", "))
+	cw.b.WriteByte('\n')
 
-	// The bar gets what the other columns leave, within limits.
 	bar := cacheBarWidth
 	rows := [][]string{{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}}
 	for _, st := range steps {
@@ -311,38 +346,45 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 				rec += "!"
 			}
 		}
-		rows = append(rows, []string{wire.VisibleLine(cacheStepName(st)), groupDigits(st.TotalTokens),
+		rows = append(rows, []string{name(st), groupDigits(st.TotalTokens),
 			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, cacheBreakShort(st.Break)})
 	}
 	if width > 0 {
-		used := 2
-		for c := range rows[0] {
-			if c == 3 {
-				continue
-			}
+		// The bar and then the break column give way to a narrow terminal.
+		colW := func(c int) int {
 			wc := 0
 			for _, r := range rows {
 				wc = max(wc, ansi.StringWidth(r[c]))
 			}
-			used += min(wc, 40) + 2
+			return wc
 		}
-		bar = max(8, min(cacheBarWidth, width-used))
+		fixed := 2 + (len(rows[0])-1)*2
+		for _, c := range []int{0, 1, 2, 4, 5} {
+			fixed += colW(c)
+		}
+		breakW := colW(6)
+		bar = max(8, min(cacheBarWidth, width-fixed-breakW))
+		if room := width - fixed - bar; room < breakW {
+			room = max(room, 12)
+			for _, r := range rows {
+				r[6] = ansi.Truncate(r[6], room, "…")
+			}
+		}
 	}
 	rows[0][3] = ansi.Truncate(rows[0][3], bar, "")
 	for i, st := range steps {
 		rows[i+1][3] = cacheBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, unicode)
 	}
-	writeTable(&b, rows, width, map[int]bool{1: true, 2: true, 4: true, 5: true})
+	writeTable(&cw.b, rows, width, map[int]bool{1: true, 2: true, 4: true, 5: true})
 	full, mid, empty := "█", "▒", "░"
 	if !unicode {
 		full, mid, empty = "#", "+", "."
 	}
-	fmt.Fprintf(&b, "  %s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees\n",
+	cw.line(2, "%s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees",
 		full, mid, empty)
 
 	// Breaks in words, grouped by segment, cause and value.
 	type group struct {
-		key   string
 		first *diff.Step
 		n     int
 	}
@@ -359,18 +401,18 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 		}
 		g := byKey[key]
 		if g == nil {
-			g = &group{key: key, first: st}
+			g = &group{first: st}
 			byKey[key] = g
 			groups = append(groups, g)
 		}
 		g.n++
 	}
 	if len(groups) > 0 {
-		b.WriteString("\nBreaks\n")
+		cw.b.WriteString("\nBreaks\n")
 		const maxGroups = 12
 		for i, g := range groups {
 			if i == maxGroups {
-				fmt.Fprintf(&b, "  … and %d more kinds of break\n", len(groups)-maxGroups)
+				cw.line(2, "… and %d more kinds of break", len(groups)-maxGroups)
 				break
 			}
 			br := g.first.Break
@@ -378,10 +420,10 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 			if g.n > 1 {
 				times = fmt.Sprintf("%d times", g.n)
 			}
-			fmt.Fprintf(&b, "  %s (%s, first at %s)\n", cacheBreakSentence(br), times, wire.VisibleLine(cacheStepName(g.first)))
+			cw.line(2, "%s (%s, first at %s)", cacheBreakSentence(br), times, name(g.first))
 			if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
-				fmt.Fprintf(&b, "    before: %s\n", cacheExcerpt(br.Before, width))
-				fmt.Fprintf(&b, "    after:  %s\n", cacheExcerpt(br.After, width))
+				cw.b.WriteString("    before: " + cacheExcerpt(br.Before, width) + "\n")
+				cw.b.WriteString("    after:  " + cacheExcerpt(br.After, width) + "\n")
 			}
 		}
 	}
@@ -393,13 +435,13 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 		}
 	}
 	if len(dis) > 0 {
-		b.WriteString("\nPredicted against recorded\n")
+		cw.b.WriteString("\nPredicted against recorded\n")
 		for i, st := range dis {
 			if i == 10 {
-				fmt.Fprintf(&b, "  … and %d more\n", len(dis)-10)
+				cw.line(2, "… and %d more", len(dis)-10)
 				break
 			}
-			fmt.Fprintf(&b, "  %s: %s\n", wire.VisibleLine(cacheStepName(st)), wire.VisibleLine(st.Disagreement))
+			cw.line(2, "%s: %s", name(st), wire.VisibleLine(st.Disagreement))
 		}
 	}
 	var notes []string
@@ -408,47 +450,46 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 		for _, n := range st.Notes {
 			if !seen[n] {
 				seen[n] = true
-				notes = append(notes, wire.VisibleLine(cacheStepName(st))+": "+wire.VisibleLine(n))
+				notes = append(notes, name(st)+": "+wire.VisibleLine(n))
 			}
 		}
 	}
 	if len(notes) > 0 {
-		b.WriteString("\nNotes\n")
+		cw.b.WriteString("\nNotes\n")
 		for i, n := range notes {
 			if i == 10 {
-				fmt.Fprintf(&b, "  … and %d more\n", len(notes)-10)
+				cw.line(2, "… and %d more", len(notes)-10)
 				break
 			}
-			b.WriteString("  " + n + "\n")
+			cw.line(2, "%s", n)
 		}
 	}
 
-	b.WriteString("\nSummary\n")
-	fmt.Fprintf(&b, "  reuse ratio %.2f: %s of %s tokens shared with the request before\n",
+	cw.b.WriteString("\nSummary\n")
+	cw.line(2, "reuse ratio %.2f: %s of %s tokens shared with the request before",
 		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
-	fmt.Fprintf(&b, "  %s, %s tokens re-processed because of them\n", cachePlural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
+	cw.line(2, "%s, %s tokens re-processed because of them", cachePlural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
-		fmt.Fprintf(&b, "  by channel: %s\n", cacheCounts(sum.BreaksByChannel))
-		fmt.Fprintf(&b, "  by kind: %s\n", cacheCounts(sum.BreaksByKind))
+		cw.line(2, "by channel: %s", cacheCounts(sum.BreaksByChannel))
+		cw.line(2, "by kind: %s", cacheCounts(sum.BreaksByKind))
 		if len(sum.BreaksByVolatile) > 0 {
-			fmt.Fprintf(&b, "  by changing value: %s\n", cacheCounts(sum.BreaksByVolatile))
+			cw.line(2, "by changing value: %s", cacheCounts(sum.BreaksByVolatile))
 		}
-		fmt.Fprintf(&b, "  by cause: %s\n", cacheCounts(sum.BreaksByCause))
+		cw.line(2, "by cause: %s", cacheCounts(sum.BreaksByCause))
 	}
-	fmt.Fprintf(&b, "  predicted cached: %s tokens", groupDigits(sum.Predicted))
+	pred := fmt.Sprintf("predicted cached: %s tokens", groupDigits(sum.Predicted))
 	if sum.RecordedRequests > 0 {
-		fmt.Fprintf(&b, "; recorded: %s tokens over %s (%d disagree)", groupDigits(sum.Recorded),
+		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", groupDigits(sum.Recorded),
 			cachePlural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
-	b.WriteByte('\n')
+	cw.line(2, "%s", pred)
 	if len(sum.Worst) > 0 {
-		b.WriteString("  worst requests:\n")
+		cw.line(2, "worst requests:")
 		for _, st := range sum.Worst {
-			fmt.Fprintf(&b, "    %s  %s tokens re-processed: %s\n", wire.VisibleLine(cacheStepName(st)),
-				groupDigits(st.Reprocessed), cacheBreakShort(st.Break))
+			cw.line(4, "%s  %s tokens re-processed: %s", name(st), groupDigits(st.Reprocessed), cacheBreakShort(st.Break))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, cw.b.String())
 	return err
 }
 

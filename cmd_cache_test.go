@@ -8,6 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire"
 )
 
 // cacheRun runs the program with stdin and returns its exit code and output.
@@ -263,5 +268,45 @@ func TestCacheCommandByModel(t *testing.T) {
 	_, out, _ = cacheRun(t, in, "cache", "-", "--json", "--by-model")
 	if got := strings.Join(causes(out), ","); got != "none,none,none" {
 		t.Errorf("--by-model: causes %s", got)
+	}
+}
+
+// TestCacheTextFitsWidth: at a terminal's width every line of the report
+// fits; without one, nothing is cut.
+func TestCacheTextFitsWidth(t *testing.T) {
+	p := cacheBuildSession(t, "legacy", 3)
+	var steps []*diff.Step
+	var q diff.Sequence
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for r, err := range wire.Decode(f, wire.Options{Source: p}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := q.Add(&r); st != nil {
+			steps = append(steps, st)
+		}
+	}
+	for _, width := range []int{72, 100} {
+		var b strings.Builder
+		if err := writeCacheText(&b, steps, q.Summary(), width, true); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if ansi.StringWidth(l) > width {
+				t.Errorf("width %d: line of %d columns: %q", width, ansi.StringWidth(l), l)
+			}
+		}
+		if !strings.Contains(b.String(), "@3") {
+			t.Errorf("width %d: rows not numbered:\n%s", width, b.String())
+		}
+	}
+	var b strings.Builder
+	writeCacheText(&b, steps, q.Summary(), 0, false)
+	if !strings.Contains(b.String(), "#") || strings.Contains(b.String(), "█") || !strings.Contains(b.String(), "changed (timestamp)") {
+		t.Errorf("ASCII report without a width:\n%s", b.String())
 	}
 }
