@@ -1,0 +1,489 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// span is a highlighted byte range of a text.
+type span struct {
+	start, end int
+	tt         chroma.TokenType
+}
+
+// mark is a byte range to show specially (a search match).
+type mark struct{ start, end int }
+
+// content is a scrollable, wrapped, highlighted view of one hostile text.
+// Its heavy parts (hazard scan, wrap index, highlighting) arrive from
+// commands; until then it shows a plain view computed for the visible rows
+// only.
+type content struct {
+	key     string // what is shown (request and segment), for the status line
+	text    string
+	escapes []wire.Escape
+	lang    string
+
+	gen     int // bumped whenever text or width changes
+	width   int
+	hazards []wire.Hazard
+	scanned bool
+	rows    []int // start offsets of the wrapped rows, when indexed
+	spans   []span
+	lit     bool
+
+	top    int // first row shown, when indexed
+	topOff int // byte offset of the first row shown
+
+	marks  []mark
+	target int // byte offset to keep in view, -1 none
+}
+
+// contentPrepMsg carries the hazard scan and the wrap index of a text.
+type contentPrepMsg struct {
+	pane    int // which content pane
+	gen     int
+	width   int
+	hazards []wire.Hazard
+	rows    []int
+}
+
+// contentLitMsg carries the highlighting of a text.
+type contentLitMsg struct {
+	pane  int
+	gen   int
+	spans []span
+}
+
+// uiMaxHighlight is the largest text highlighted; larger texts stay plain.
+const uiMaxHighlight = 4 << 20
+
+// set shows a new text; it returns the commands that prepare it.
+func (c *content) set(pane int, key, text string, escapes []wire.Escape, width int, lang string) []any {
+	c.gen++
+	c.key, c.text, c.escapes = key, text, escapes
+	c.lang = lang
+	if lang == "" {
+		c.lang = uiGuessLang(text)
+	}
+	c.hazards, c.scanned, c.rows, c.spans, c.lit = nil, false, nil, nil, false
+	c.top, c.topOff, c.target, c.marks = 0, 0, -1, nil
+	c.width = width
+	return []any{c.prepJob(pane), c.litJob(pane)}
+}
+
+// prepJob is the work of a prep command, as a closure over immutable data.
+func (c *content) prepJob(pane int) func() contentPrepMsg {
+	gen, text, width, hz, scanned := c.gen, c.text, c.width, c.hazards, c.scanned
+	return func() contentPrepMsg {
+		if !scanned {
+			hz = wire.ScanHazards(text)
+		}
+		return contentPrepMsg{pane: pane, gen: gen, width: width, hazards: hz,
+			rows: uiWrapRows(text, hz, width, 0, -1)}
+	}
+}
+
+func (c *content) litJob(pane int) func() contentLitMsg {
+	gen, text, lang := c.gen, c.text, c.lang
+	return func() contentLitMsg {
+		return contentLitMsg{pane: pane, gen: gen, spans: uiHighlight(text, lang)}
+	}
+}
+
+// resize changes the wrap width; it returns the prep job when the width
+// really changed.
+func (c *content) resize(pane, width int) func() contentPrepMsg {
+	if width == c.width || width <= 0 {
+		return nil
+	}
+	c.gen++
+	c.width = width
+	c.rows = nil
+	c.top = 0
+	// keep topOff: the plain view wraps from there
+	c.topOff = c.lineStart(c.topOff)
+	return c.prepJob(pane)
+}
+
+// applyPrep takes a prep result if it is still current.
+func (c *content) applyPrep(m contentPrepMsg) bool {
+	if m.gen != c.gen || m.width != c.width {
+		return false
+	}
+	c.hazards, c.scanned, c.rows = m.hazards, true, m.rows
+	c.top = c.rowOf(c.topOff)
+	c.topOff = c.rows[c.top]
+	return true
+}
+
+func (c *content) applyLit(m contentLitMsg) bool {
+	// Highlighting does not depend on the width: any generation of the same
+	// text will do, and a stale text is recognised by its offsets.
+	if m.gen > c.gen {
+		return false
+	}
+	if m.gen != c.gen && len(m.spans) > 0 && m.spans[len(m.spans)-1].end != len(c.text) {
+		return false
+	}
+	if m.gen != c.gen && len(m.spans) == 0 {
+		return false
+	}
+	c.spans, c.lit = m.spans, true
+	return true
+}
+
+// rowOf is the row holding byte offset off (indexed only).
+func (c *content) rowOf(off int) int {
+	if len(c.rows) == 0 {
+		return 0
+	}
+	i := sort.SearchInts(c.rows, off+1) - 1
+	return max(0, i)
+}
+
+// lineStart is the start of the line holding off.
+func (c *content) lineStart(off int) int {
+	off = min(off, len(c.text))
+	if i := strings.LastIndexByte(c.text[:off], '\n'); i >= 0 {
+		return i + 1
+	}
+	return 0
+}
+
+// scroll moves the view by n rows (negative is up) for a pane h rows high.
+func (c *content) scroll(n, h int) {
+	if c.rows != nil {
+		c.top = max(0, min(c.top+n, len(c.rows)-max(1, h)))
+		if c.top < 0 {
+			c.top = 0
+		}
+		c.topOff = c.rows[c.top]
+		return
+	}
+	// Not indexed yet: wrap on the fly around topOff.
+	if n > 0 {
+		rows := uiWrapRows(c.text, nil, c.width, c.topOff, n+1)
+		c.topOff = rows[len(rows)-1]
+		return
+	}
+	for ; n < 0 && c.topOff > 0; n++ {
+		ls := c.lineStart(c.topOff)
+		if ls == c.topOff {
+			ls = c.lineStart(c.topOff - 1)
+		}
+		prev := ls
+		for _, r := range uiWrapRows(c.text, nil, c.width, ls, -1, c.topOff) {
+			if r < c.topOff {
+				prev = r
+			}
+		}
+		c.topOff = prev
+	}
+}
+
+// toTop and toBottom jump to the ends.
+func (c *content) toTop() { c.top, c.topOff = 0, 0 }
+
+func (c *content) toBottom(h int) {
+	if c.rows != nil {
+		c.scroll(len(c.rows), h)
+		return
+	}
+	c.topOff = c.lineStart(len(c.text))
+}
+
+// reveal scrolls so that byte offset off is in view (centred when it must
+// move).
+func (c *content) reveal(off, h int) {
+	off = max(0, min(off, len(c.text)))
+	c.target = off
+	if c.rows == nil {
+		c.topOff = c.lineStart(off)
+		return
+	}
+	r := c.rowOf(off)
+	if r >= c.top && r < c.top+h {
+		return
+	}
+	c.top = max(0, min(r-h/3, len(c.rows)-1))
+	c.topOff = c.rows[c.top]
+}
+
+// rowsFrom gives up to n row ranges from the view's top.
+func (c *content) rowsFrom(n int) [][2]int {
+	var starts []int
+	if c.rows != nil {
+		end := min(len(c.rows), c.top+n)
+		starts = append(starts, c.rows[c.top:end]...)
+		if end < len(c.rows) {
+			starts = append(starts, c.rows[end])
+		} else {
+			starts = append(starts, len(c.text)+1)
+		}
+	} else {
+		starts = uiWrapRows(c.text, nil, c.width, c.topOff, n+1)
+		if len(starts) <= n {
+			starts = append(starts, len(c.text)+1)
+		}
+	}
+	out := make([][2]int, 0, n)
+	for i := 0; i+1 < len(starts) && i < n; i++ {
+		s, e := starts[i], starts[i+1]
+		if s > len(c.text) {
+			break
+		}
+		e = min(e, len(c.text))
+		if e > s && c.text[e-1] == '\n' {
+			e--
+		}
+		out = append(out, [2]int{s, e})
+	}
+	return out
+}
+
+// progress is the share of the text above the view's bottom, 0..100.
+func (c *content) progress(h int) int {
+	if c.rows == nil || len(c.rows) <= h {
+		if len(c.text) == 0 {
+			return 100
+		}
+		return c.topOff * 100 / len(c.text)
+	}
+	return min(100, (c.top+h)*100/len(c.rows))
+}
+
+// render draws the visible rows, each exactly width cells wide.
+func (c *content) render(st *themes.Styles, width, h int) []string {
+	out := make([]string, 0, h)
+	for _, r := range c.rowsFrom(h) {
+		line := c.renderRow(st, r[0], r[1], width)
+		out = append(out, line)
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	for i := range out {
+		out[i] = uiFit(out[i], width)
+	}
+	return out
+}
+
+// renderRow draws one row of the text: every piece passes through
+// wire.VisibleLine before it is styled.
+func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
+	var b strings.Builder
+	var notes []string
+	pos := start
+	hi := sort.Search(len(c.hazards), func(i int) bool { return c.hazards[i].Offset+c.hazards[i].Len > start })
+	ei := sort.Search(len(c.escapes), func(i int) bool { return c.escapes[i].Offset+len(c.escapes[i].Text) > start })
+	si := sort.Search(len(c.spans), func(i int) bool { return c.spans[i].end > start })
+	mi := sort.Search(len(c.marks), func(i int) bool { return c.marks[i].end > start })
+	for pos < end {
+		next := end
+		var style lipgloss.Style
+		kind := 0 // 0 text, 1 hazard, 2 escape, 3 match
+		for hi < len(c.hazards) && c.hazards[hi].Offset+c.hazards[hi].Len <= pos {
+			hi++
+		}
+		for ei < len(c.escapes) && c.escapes[ei].Offset+len(c.escapes[ei].Text) <= pos {
+			ei++
+		}
+		for si < len(c.spans) && c.spans[si].end <= pos {
+			si++
+		}
+		for mi < len(c.marks) && c.marks[mi].end <= pos {
+			mi++
+		}
+		switch {
+		case mi < len(c.marks) && c.marks[mi].start <= pos:
+			kind, style, next = 3, st.Match, min(next, c.marks[mi].end)
+		case hi < len(c.hazards) && c.hazards[hi].Offset <= pos:
+			kind, style, next = 1, st.Hazard, min(next, c.hazards[hi].Offset+c.hazards[hi].Len)
+		case ei < len(c.escapes) && c.escapes[ei].Offset <= pos:
+			e := c.escapes[ei]
+			kind, style, next = 2, st.Escape, min(next, e.Offset+len(e.Text))
+			if e.Offset >= start {
+				notes = append(notes, uiEscapeNote(e))
+			}
+		default:
+			style = st.Base
+			if si < len(c.spans) && c.spans[si].start <= pos {
+				style = st.Code(c.spans[si].tt)
+				next = min(next, c.spans[si].end)
+			} else if si < len(c.spans) {
+				next = min(next, c.spans[si].start)
+			}
+		}
+		if kind != 3 && mi < len(c.marks) && c.marks[mi].start > pos {
+			next = min(next, c.marks[mi].start)
+		}
+		if kind != 1 && kind != 3 && hi < len(c.hazards) && c.hazards[hi].Offset > pos {
+			next = min(next, c.hazards[hi].Offset)
+		}
+		if kind == 0 && ei < len(c.escapes) && c.escapes[ei].Offset > pos {
+			next = min(next, c.escapes[ei].Offset)
+		}
+		next = uiRuneBoundary(c.text, max(next, pos+1))
+		piece := wire.VisibleLine(c.text[pos:next])
+		if kind != 0 && st.Mono {
+			piece = st.MarkOpen + piece + st.MarkClose
+		}
+		b.WriteString(style.Render(piece))
+		pos = next
+		if lipgloss.Width(b.String()) > width+8 && len(notes) == 0 {
+			break
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString(st.EscapeNote.Render("  ◂ " + strings.Join(notes, "; ")))
+	}
+	return b.String()
+}
+
+// uiEscapeNote says what an escape replaced.
+func uiEscapeNote(e wire.Escape) string {
+	orig := e.Original
+	if orig == "" {
+		orig = "?"
+	}
+	return wire.VisibleLine(e.Rule + " " + orig + "→" + e.Text)
+}
+
+// uiRuneBoundary moves i forward to the next UTF-8 boundary of s.
+func uiRuneBoundary(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}
+
+// uiFit cuts or pads a styled line to exactly w cells.
+func uiFit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := lipgloss.Width(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "…")
+		n = lipgloss.Width(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// uiWrapRows wraps text to width cells from byte offset from and returns the
+// start offsets of up to max rows (max < 0: all), stopping at stop (when
+// given) too. Hazards are measured as they will be shown.
+func uiWrapRows(text string, hazards []wire.Hazard, width, from, limit int, stop ...int) []int {
+	if width < 1 {
+		width = 1
+	}
+	end := len(text)
+	if len(stop) > 0 {
+		end = min(end, stop[0])
+	}
+	rows := []int{from}
+	if limit == 0 {
+		return rows[:0]
+	}
+	hi := sort.Search(len(hazards), func(i int) bool { return hazards[i].Offset >= from })
+	col := 0
+	for i := from; i < end; {
+		if limit > 0 && len(rows) >= limit {
+			return rows
+		}
+		c := text[i]
+		var w, n int
+		switch {
+		case c == '\n':
+			rows = append(rows, i+1)
+			col = 0
+			i++
+			continue
+		case hi < len(hazards) && hazards[hi].Offset == i:
+			h := hazards[hi]
+			hi++
+			n = h.Len
+			w = ansi.StringWidth(wire.VisibleLine(text[i : i+n]))
+		case c >= 0x20 && c < 0x7f || c == '\t' || c == '\r':
+			w, n = 1, 1
+		default:
+			_, n = utf8.DecodeRuneInString(text[i:])
+			w = ansi.StringWidth(wire.VisibleLine(text[i : i+n]))
+		}
+		if col > 0 && col+w > width {
+			rows = append(rows, i)
+			col = 0
+			if limit > 0 && len(rows) >= limit {
+				return rows
+			}
+		}
+		col += w
+		i += n
+	}
+	return rows
+}
+
+// uiGuessLang picks a lexer for a text by its look.
+func uiGuessLang(text string) string {
+	t := strings.TrimLeft(text[:min(len(text), 512)], " \t\r\n")
+	switch {
+	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
+		return "json"
+	case strings.HasPrefix(t, "<"):
+		return "xml"
+	case strings.HasPrefix(t, "#") || strings.Contains(text[:min(len(text), 4096)], "\n#") ||
+		strings.Contains(text[:min(len(text), 4096)], "\n- "):
+		return "markdown"
+	}
+	if strings.Contains(text[:min(len(text), 4096)], "</") {
+		return "xml"
+	}
+	return "markdown"
+}
+
+// uiHighlight tokenises text with chroma into byte spans. It runs in a
+// command.
+func uiHighlight(text, lang string) []span {
+	if len(text) == 0 || len(text) > uiMaxHighlight {
+		return nil
+	}
+	lx := lexers.Get(lang)
+	if lx == nil {
+		return nil
+	}
+	it, err := chroma.Coalesce(lx).Tokenise(nil, text)
+	if err != nil {
+		return nil
+	}
+	var out []span
+	pos := 0
+	for t := it(); t != chroma.EOF; t = it() {
+		n := len(t.Value)
+		if pos+n > len(text) || text[pos:pos+n] != t.Value {
+			// The lexer changed the text (some normalise newlines): stop
+			// rather than misplace colours.
+			break
+		}
+		if t.Type != chroma.Text && t.Type != chroma.TextWhitespace && n > 0 {
+			out = append(out, span{pos, pos + n, t.Type})
+		}
+		pos += n
+	}
+	return out
+}

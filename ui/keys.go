@@ -1,0 +1,66 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key the viewer answers to. The help view is generated from
+// it.
+type KeyMap struct {
+	Up, Down, Left, Right          key.Binding
+	PageUp, PageDown, Top, Bottom  key.Binding
+	NextPane, PrevPane             key.Binding
+	Enter, Back                    key.Binding
+	Search, Next, Prev, Filter     key.Binding
+	Wire, Escapes, Findings, Cache key.Binding
+	Diff, Raw, Mark, Layout        key.Binding
+	Help, Quit                     key.Binding
+}
+
+// DefaultKeyMap is the viewer's key map: vim keys and arrows.
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		Left:     b("←/h", "left column", "left", "h"),
+		Right:    b("→/l", "right column", "right", "l"),
+		PageUp:   b("pgup/ctrl+u", "page up", "pgup", "ctrl+u", "ctrl+b"),
+		PageDown: b("pgdn/ctrl+d", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
+		Top:      b("g/home", "top", "g", "home"),
+		Bottom:   b("G/end", "bottom", "G", "end"),
+		NextPane: b("tab", "next pane", "tab"),
+		PrevPane: b("shift+tab", "previous pane", "shift+tab"),
+		Enter:    b("enter", "open / jump", "enter"),
+		Back:     b("esc", "back", "esc"),
+		Search:   b("/", "search all requests", "/"),
+		Next:     b("n", "next match", "n"),
+		Prev:     b("N", "previous match", "N"),
+		Filter:   b("f", "filter requests", "f"),
+		Wire:     b("1/w", "wire view", "1", "w"),
+		Escapes:  b("2/e", "escapes & hazards", "2", "e"),
+		Findings: b("3/c", "findings (check)", "3", "c"),
+		Cache:    b("4/p", "prompt cache", "4", "p"),
+		Diff:     b("5/d", "diff", "5", "d"),
+		Raw:      b("6/r", "raw JSON", "6", "r"),
+		Mark:     b("m", "mark request for diff", "m"),
+		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
+		Help:     b("?", "help", "?"),
+		Quit:     b("q", "quit", "q", "ctrl+c"),
+	}
+}
+
+// ShortHelp is the status line's list of keys.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.NextPane, k.Search, k.Filter, k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Help, k.Quit}
+}
+
+// FullHelp is the help view's columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
+		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Layout},
+		{k.Help, k.Quit},
+	}
+}

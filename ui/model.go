@@ -1,0 +1,658 @@
+// Package ui is the interactive viewer of wirelens: a Bubble Tea program that
+// shows a request list, the selected request's trusted prefix beside its
+// untrusted fragments, the content of a segment with its escapes and
+// hazards, and the Escapes, Findings, Cache, Diff and Raw views.
+//
+// Every text from a payload is hostile: it reaches lipgloss only through
+// wire.Visible or wire.VisibleLine.
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// Title is the terminal window title. It is constant: nothing from a payload
+// ever reaches it.
+const Title = "wirelens"
+
+// Item is one thing a request source delivers: a request, an error, or the
+// end. Progress is 0..1 (or -1 when unknown).
+type Item struct {
+	Req      *wire.Request
+	Err      error
+	Progress float64
+	Done     bool
+	Note     string // a status message (watch: "rebuilt: AGENTS.md changed")
+}
+
+// Options configure the viewer.
+type Options struct {
+	// Title names what is shown in the header (a file name, "watch DIR",
+	// "demo"). It is sanitised before display.
+	Title string
+	// Requests are shown from the start.
+	Requests []wire.Request
+	// Stream delivers more requests (a long file as it is decoded, or watch
+	// rebuilds). Closing it ends loading.
+	Stream <-chan Item
+	// Analysis plugs in findings, cache rows and diffs.
+	Analysis Analysis
+	// Theme is auto, dark, light, high-contrast or mono; NoColor forces mono.
+	Theme   string
+	NoColor bool
+	// Tour shows a first-screen hint (Hint, or the demo's guided tour).
+	Tour bool
+	Hint string
+	// Toggle, when set, is called (in a command) by the layout key; it
+	// returns the new layout's name. watch sets it.
+	Toggle func() (string, error)
+	// Marks preselects two requests (0-based) for the Diff view.
+	Marks []int
+	// StartView opens a view other than the wire view: "escapes",
+	// "findings", "cache", "diff", "raw", "help".
+	StartView string
+
+	// Program plumbing (tests): input, output, fixed size and colour profile.
+	Input         io.Reader
+	Output        io.Writer
+	Width, Height int
+	Profile       *colorprofile.Profile
+	// Headless runs without reading any input (tea.WithInput(nil)).
+	Headless bool
+}
+
+type viewKind int
+
+const (
+	viewWire viewKind = iota
+	viewEscapes
+	viewFindings
+	viewCache
+	viewDiff
+	viewRaw
+	viewHelp
+)
+
+var viewNames = []string{"Wire", "Escapes", "Findings", "Cache", "Diff", "Raw"}
+
+type focusKind int
+
+const (
+	focusList focusKind = iota
+	focusSegs
+	focusContent
+)
+
+// reqHazard is one hazard in one segment of a request.
+type reqHazard struct {
+	seg int // index into Request.Segments
+	h   wire.Hazard
+}
+
+// entry is a request with what the loader measured about it (in a command,
+// never in Update).
+type entry struct {
+	req     wire.Request
+	order   []int // segment indices in cache order
+	tokens  int
+	bytes   int
+	segTok  []int // tokens per segment (index into Segments)
+	hazards []reqHazard
+	escapes int
+}
+
+// prompt is a one-line input (search or filter).
+type prompt struct {
+	active bool
+	kind   string // "search" or "filter"
+	text   []rune
+}
+
+type hit struct{ req, seg, off int }
+
+// Model is the root model of the viewer.
+type Model struct {
+	opts   Options
+	st     *themes.Styles
+	theme  string // as asked: auto, dark, ...
+	keys   KeyMap
+	help   help.Model
+	w, h   int
+	sized  bool
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	reqs    []entry
+	visible []int // indices into reqs, after the filter
+	sel     int   // index into visible
+	listTop int
+
+	seg    int    // cursor: index into the selected request's cache order
+	segTop [2]int // scroll of the two segment columns
+	focus  focusKind
+	view   viewKind
+	prev   viewKind // for help and back
+
+	body    content // the selected segment
+	bodyKey [2]int  // request, segment shown in body; -1 none
+
+	loading  bool
+	progress float64
+	errs     []error
+	status   string
+
+	pr         prompt
+	filter     string
+	query      string
+	hits       []hit
+	hitAt      int
+	searchGen  int
+	searching  bool
+	findings   []Finding
+	cacheRows  map[int]CacheRow
+	anaGen     int
+	analysing  bool
+	anaDone    bool
+	tableSel   int // cursor in the escapes, findings and cache tables
+	tableTop   int
+	marks      []int
+	diff       diffState
+	raw        content
+	rawKey     int
+	rawGen     int
+	hint       string
+	layoutName string
+	// pullStream leaves reading the stream to the caller (tests step it).
+	pullStream bool
+}
+
+// New builds the viewer's model.
+func New(opts Options) *Model {
+	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
+		bodyKey: [2]int{-1, -1}, rawKey: -1, cacheRows: map[int]CacheRow{}}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	if m.theme == "" {
+		m.theme = "auto"
+	}
+	name := m.theme
+	if opts.NoColor {
+		name = themes.Mono
+	}
+	if name == "auto" {
+		name = themes.Dark
+	}
+	m.setTheme(name)
+	if opts.Toggle != nil {
+		m.keys.Layout.SetEnabled(true)
+	}
+	for i := range opts.Requests {
+		m.reqs = append(m.reqs, uiMeasure(opts.Requests[i]))
+	}
+	m.refilter()
+	m.marks = append(m.marks, opts.Marks...)
+	m.loading = opts.Stream != nil
+	if opts.Tour {
+		m.hint = opts.Hint
+		if m.hint == "" {
+			m.hint = TourHint
+		}
+	}
+	switch opts.StartView {
+	case "escapes":
+		m.view = viewEscapes
+	case "findings":
+		m.view = viewFindings
+	case "cache":
+		m.view = viewCache
+	case "diff":
+		m.view = viewDiff
+	case "raw":
+		m.view = viewRaw
+	case "help":
+		m.view = viewHelp
+	}
+	m.w, m.h = 80, 24
+	if opts.Width > 0 && opts.Height > 0 {
+		m.w, m.h, m.sized = opts.Width, opts.Height, true
+	}
+	m.focus = focusSegs
+	return m
+}
+
+// TourHint is the first-screen hint of the demo.
+const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
+Request 1 is LEGACY: its AGENTS.md, directory listing and skills sit in the
+system prompt, marked UNTRUSTED on the trusted side. Request 2 is ISOLATED:
+the system prefix holds host rules only; the workspace arrives as escaped
+<untrusted_*> fragments on the right. Press 5 to compare them side by side,
+2 for escapes and hazards, 3 for findings, ? for every key. Any key closes this.`
+
+func (m *Model) setTheme(name string) {
+	m.st = themes.New(name)
+	m.help.Styles = m.st.Help
+}
+
+// Init starts loading, asks the terminal's background colour, and runs the
+// analyses of the requests given up front.
+func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if m.theme == "auto" && !m.opts.NoColor {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.opts.Stream != nil {
+		cmds = append(cmds, m.waitItems())
+	}
+	if len(m.reqs) > 0 {
+		cmds = append(cmds, m.selectionChanged()...)
+		if m.opts.Stream == nil {
+			cmds = append(cmds, m.analyse())
+		}
+	}
+	cmds = append(cmds, m.viewOpened()...)
+	return tea.Batch(cmds...)
+}
+
+// itemsMsg is a batch of measured items from the stream.
+type itemsMsg struct {
+	entries []entry
+	errs    []error
+	notes   []string
+	prog    float64
+	done    bool
+}
+
+// waitItems reads the next batch from the stream: it blocks for one item,
+// then takes what else is ready for up to 50 ms, measuring each request.
+func (m *Model) waitItems() tea.Cmd {
+	ch, ctx := m.opts.Stream, m.ctx
+	return func() tea.Msg {
+		var out itemsMsg
+		out.prog = -1
+		take := func(it Item, ok bool) bool {
+			if !ok {
+				out.done = true
+				return false
+			}
+			if it.Req != nil {
+				out.entries = append(out.entries, uiMeasure(*it.Req))
+			}
+			if it.Err != nil {
+				out.errs = append(out.errs, it.Err)
+			}
+			if it.Note != "" {
+				out.notes = append(out.notes, it.Note)
+			}
+			if it.Progress >= 0 && (it.Req != nil || it.Progress > 0) {
+				out.prog = it.Progress
+			}
+			if it.Done {
+				out.done = true
+				return false
+			}
+			return true
+		}
+		select {
+		case it, ok := <-ch:
+			if !take(it, ok) {
+				return out
+			}
+		case <-ctx.Done():
+			out.done = true
+			return out
+		}
+		deadline := time.After(50 * time.Millisecond)
+		for len(out.entries) < 512 {
+			select {
+			case it, ok := <-ch:
+				if !take(it, ok) {
+					return out
+				}
+			case <-deadline:
+				return out
+			case <-ctx.Done():
+				return out
+			}
+		}
+		return out
+	}
+}
+
+// uiMeasure counts tokens and finds hazards of a request. It runs in a
+// command (or before the program starts).
+func uiMeasure(r wire.Request) entry {
+	e := entry{req: r, segTok: make([]int, len(r.Segments))}
+	for rank := 0; rank < 3; rank++ {
+		for i := range r.Segments {
+			if r.Segments[i].Channel.CacheRank() == rank {
+				e.order = append(e.order, i)
+			}
+		}
+	}
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		e.segTok[i] = s.Tokens()
+		e.tokens += e.segTok[i]
+		e.bytes += len(s.Text)
+		e.escapes += len(s.Escapes)
+		if wire.HasHazards(s.Text) {
+			for _, h := range wire.ScanHazards(s.Text) {
+				e.hazards = append(e.hazards, reqHazard{seg: i, h: h})
+			}
+		}
+	}
+	return e
+}
+
+// analysisMsg carries the results of the analyses.
+type analysisMsg struct {
+	gen      int
+	findings []Finding
+	cache    []CacheRow
+}
+
+// analyse runs findings and cache rows over every request in a command.
+func (m *Model) analyse() tea.Cmd {
+	m.anaGen++
+	m.analysing = true
+	gen := m.anaGen
+	reqs := make([]wire.Request, len(m.reqs))
+	for i := range m.reqs {
+		reqs[i] = m.reqs[i].req
+	}
+	a := m.opts.Analysis
+	return func() tea.Msg {
+		var msg analysisMsg
+		msg.gen = gen
+		if a.Findings != nil {
+			msg.findings = a.Findings(reqs)
+		}
+		if a.Cache != nil {
+			msg.cache = a.Cache(reqs)
+		} else {
+			msg.cache = uiCacheFallback(reqs)
+		}
+		return msg
+	}
+}
+
+// toggleMsg is the answer of Options.Toggle.
+type toggleMsg struct {
+	layout string
+	err    error
+}
+
+// Update handles one message. It never does I/O or heavy work.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h, m.sized = msg.Width, msg.Height, true
+		return m, m.relayout()
+	case tea.BackgroundColorMsg:
+		if m.theme == "auto" && !m.opts.NoColor {
+			if msg.IsDark() {
+				m.setTheme(themes.Dark)
+			} else {
+				m.setTheme(themes.Light)
+			}
+		}
+		return m, nil
+	case itemsMsg:
+		return m, m.onItems(msg)
+	case analysisMsg:
+		if msg.gen == m.anaGen {
+			m.findings = msg.findings
+			m.cacheRows = map[int]CacheRow{}
+			for _, r := range msg.cache {
+				m.cacheRows[r.Request] = r
+			}
+			m.analysing, m.anaDone = false, true
+		}
+		return m, nil
+	case contentPrepMsg:
+		if msg.pane == 0 {
+			if m.body.applyPrep(msg) && m.body.target >= 0 {
+				m.body.reveal(m.body.target, m.contentHeight())
+			}
+		} else if m.raw.applyPrep(msg) {
+			m.raw.scroll(0, m.bodyHeight()-2)
+		}
+		return m, nil
+	case contentLitMsg:
+		if msg.pane == 0 {
+			m.body.applyLit(msg)
+		} else {
+			m.raw.applyLit(msg)
+		}
+		return m, nil
+	case searchMsg:
+		return m, m.onSearch(msg)
+	case diffMsg:
+		m.onDiff(msg)
+		return m, nil
+	case rawMsg:
+		return m, m.onRaw(msg)
+	case toggleMsg:
+		if msg.err != nil {
+			m.status = "layout: " + wire.VisibleLine(msg.err.Error())
+		} else {
+			m.layoutName = msg.layout
+			m.status = "layout: " + wire.VisibleLine(msg.layout) + " (rebuilding)"
+		}
+		return m, nil
+	case tea.PasteMsg:
+		if m.pr.active {
+			m.pr.text = append(m.pr.text, []rune(msg.Content)...)
+			return m, m.promptChanged()
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.MouseWheelMsg:
+		return m, m.onWheel(msg.Mouse())
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg.Mouse())
+	}
+	return m, nil
+}
+
+func (m *Model) onItems(msg itemsMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	first := len(m.reqs) == 0
+	m.reqs = append(m.reqs, msg.entries...)
+	m.errs = append(m.errs, msg.errs...)
+	if len(msg.notes) > 0 {
+		m.status = wire.VisibleLine(msg.notes[len(msg.notes)-1])
+	}
+	if msg.prog >= 0 {
+		m.progress = msg.prog
+	}
+	if len(msg.entries) > 0 {
+		wasLast := len(m.visible) > 0 && m.sel == len(m.visible)-1
+		m.refilter()
+		if first {
+			m.sel = 0
+			cmds = append(cmds, m.selectionChanged()...)
+			cmds = append(cmds, m.viewOpened()...)
+		} else if m.opts.Toggle != nil && wasLast && len(m.visible) > 0 {
+			// watch: follow the newest rebuild.
+			m.sel = len(m.visible) - 1
+			m.ensureListVisible()
+			cmds = append(cmds, m.selectionChanged()...)
+		}
+	}
+	if msg.done {
+		m.loading = false
+		m.progress = 1
+	} else if !m.pullStream {
+		cmds = append(cmds, m.waitItems())
+	}
+	if len(msg.entries) > 0 && (msg.done || m.opts.Toggle != nil) {
+		cmds = append(cmds, m.analyse())
+	} else if msg.done && !m.anaDone {
+		cmds = append(cmds, m.analyse())
+	}
+	return tea.Batch(cmds...)
+}
+
+// cur is the index of the selected request in m.reqs, or -1.
+func (m *Model) cur() int {
+	if m.sel < 0 || m.sel >= len(m.visible) {
+		return -1
+	}
+	return m.visible[m.sel]
+}
+
+// curSeg is the selected segment's index into Segments, or -1.
+func (m *Model) curSeg() int {
+	c := m.cur()
+	if c < 0 || m.seg < 0 || m.seg >= len(m.reqs[c].order) {
+		return -1
+	}
+	return m.reqs[c].order[m.seg]
+}
+
+// selectionChanged clamps the segment cursor and loads the content pane.
+func (m *Model) selectionChanged() []tea.Cmd {
+	c := m.cur()
+	if c < 0 {
+		return nil
+	}
+	if m.seg >= len(m.reqs[c].order) {
+		m.seg = max(0, len(m.reqs[c].order)-1)
+	}
+	m.ensureSegVisible()
+	return m.loadBody()
+}
+
+// loadBody shows the selected segment in the content pane when it changed.
+func (m *Model) loadBody() []tea.Cmd {
+	c, s := m.cur(), m.curSeg()
+	if s < 0 {
+		m.body = content{}
+		m.bodyKey = [2]int{-1, -1}
+		return nil
+	}
+	if m.bodyKey == [2]int{c, s} {
+		return nil
+	}
+	m.bodyKey = [2]int{c, s}
+	seg := &m.reqs[c].req.Segments[s]
+	if m.body.text == seg.Text && m.body.scanned && m.body.width == m.contentWidth() {
+		// The same text (interned) in another request: keep the work done.
+		m.body.escapes = seg.Escapes
+		m.body.key = seg.ID
+		m.body.top, m.body.topOff, m.body.target = 0, 0, -1
+		m.body.marks = m.matchMarks(c, s)
+		return nil
+	}
+	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.contentWidth(), "")
+	m.body.marks = m.matchMarks(c, s)
+	return uiJobs(jobs)
+}
+
+// uiJobs turns prepared jobs into commands.
+func uiJobs(jobs []any) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, j := range jobs {
+		switch f := j.(type) {
+		case func() contentPrepMsg:
+			if f != nil {
+				cmds = append(cmds, func() tea.Msg { return f() })
+			}
+		case func() contentLitMsg:
+			if f != nil {
+				cmds = append(cmds, func() tea.Msg { return f() })
+			}
+		}
+	}
+	return cmds
+}
+
+// relayout follows a size change.
+func (m *Model) relayout() tea.Cmd {
+	var cmds []tea.Cmd
+	m.help.SetWidth(m.w)
+	if f := m.body.resize(0, m.contentWidth()); f != nil {
+		cmds = append(cmds, func() tea.Msg { return f() })
+	}
+	if f := m.raw.resize(1, m.w-2); f != nil {
+		cmds = append(cmds, func() tea.Msg { return f() })
+	}
+	m.ensureListVisible()
+	m.ensureSegVisible()
+	return tea.Batch(cmds...)
+}
+
+// refilter recomputes the visible requests, keeping the selection when it
+// stays visible.
+func (m *Model) refilter() {
+	keep := m.cur()
+	m.visible = m.visible[:0]
+	for i := range m.reqs {
+		if m.filter == "" || m.matchesFilter(i, m.filter) {
+			m.visible = append(m.visible, i)
+		}
+	}
+	m.sel = 0
+	for k, i := range m.visible {
+		if i == keep {
+			m.sel = k
+		}
+	}
+	m.ensureListVisible()
+}
+
+// ensureListVisible scrolls the request list to the selection.
+func (m *Model) ensureListVisible() {
+	h := m.listHeight()
+	if m.sel < m.listTop {
+		m.listTop = m.sel
+	}
+	if m.sel >= m.listTop+h {
+		m.listTop = m.sel - h + 1
+	}
+	m.listTop = max(0, min(m.listTop, max(0, len(m.visible)-h)))
+}
+
+// Run opens the viewer and returns when the user quits.
+func Run(ctx context.Context, opts Options) error {
+	m := New(opts)
+	defer m.cancel()
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.Headless {
+		popts = append(popts, tea.WithInput(nil))
+	} else if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	if opts.Profile != nil {
+		popts = append(popts, tea.WithColorProfile(*opts.Profile))
+	}
+	_, err := tea.NewProgram(m, popts...).Run()
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("viewer: %w", err)
+	}
+	return nil
+}
+
+// matches reports whether a key press is one of the bindings.
+func matches(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b...) }

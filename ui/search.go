@@ -1,0 +1,217 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// uiMaxHits caps the matches a search keeps.
+const uiMaxHits = 100000
+
+// searchMsg carries the matches of a search over every segment of every
+// request, in request, cache-order and offset order.
+type searchMsg struct {
+	gen   int
+	query string
+	hits  []hit
+	more  bool
+}
+
+// startSearch runs a search in a command. A query in lower case matches
+// ASCII letters in either case (smart case).
+func (m *Model) startSearch(q string) tea.Cmd {
+	m.searchGen++
+	m.query = q
+	m.hits, m.hitAt = nil, -1
+	m.body.marks = nil
+	if q == "" {
+		return nil
+	}
+	m.searching = true
+	gen := m.searchGen
+	type segRef struct {
+		text string
+		hash uint64
+	}
+	var reqs [][]segRef
+	var orders [][]int
+	for i := range m.reqs {
+		segs := make([]segRef, len(m.reqs[i].req.Segments))
+		for k, s := range m.reqs[i].req.Segments {
+			segs[k] = segRef{s.Text, s.Hash}
+		}
+		reqs = append(reqs, segs)
+		orders = append(orders, m.reqs[i].order)
+	}
+	return func() tea.Msg {
+		fold := strings.ToLower(q) == q
+		memo := map[uint64][]int{}
+		var hits []hit
+		more := false
+		for ri, segs := range reqs {
+			for _, si := range orders[ri] {
+				s := segs[si]
+				offs, ok := memo[s.hash]
+				if !ok || s.hash == 0 {
+					offs = uiFindAll(s.text, q, fold)
+					memo[s.hash] = offs
+				}
+				for _, o := range offs {
+					if len(hits) >= uiMaxHits {
+						more = true
+						break
+					}
+					hits = append(hits, hit{ri, si, o})
+				}
+			}
+		}
+		return searchMsg{gen: gen, query: q, hits: hits, more: more}
+	}
+}
+
+// uiFindAll finds every non-overlapping occurrence of q in text. With fold,
+// ASCII letters match in either case (offsets are kept: only ASCII bytes are
+// folded).
+func uiFindAll(text, q string, fold bool) []int {
+	if q == "" {
+		return nil
+	}
+	hay := text
+	if fold {
+		hay = uiASCIILower(text)
+	}
+	var out []int
+	for off := 0; off <= len(hay)-len(q); {
+		i := strings.Index(hay[off:], q)
+		if i < 0 {
+			break
+		}
+		out = append(out, off+i)
+		off += i + len(q)
+	}
+	return out
+}
+
+// uiASCIILower lowers ASCII letters only, so byte offsets stay the same.
+func uiASCIILower(s string) string {
+	has := false
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+func (m *Model) onSearch(msg searchMsg) tea.Cmd {
+	if msg.gen != m.searchGen {
+		return nil
+	}
+	m.searching = false
+	m.hits = msg.hits
+	q := wire.VisibleLine(msg.query)
+	if len(m.hits) == 0 {
+		m.status = "no match for " + q
+		return nil
+	}
+	m.status = itoa(len(m.hits)) + " matches for " + q
+	if msg.more {
+		m.status += " (first " + itoa(uiMaxHits) + ")"
+	}
+	// The first match at or after the current position.
+	c, s := m.cur(), m.curSeg()
+	pos := m.cachePos(c, s)
+	m.hitAt = -1
+	for i, h := range m.hits {
+		if h.req > c || (h.req == c && m.cachePos(h.req, h.seg) >= pos) {
+			m.hitAt = i - 1
+			break
+		}
+	}
+	if m.hitAt == -1 && (m.hits[0].req < c) {
+		m.hitAt = len(m.hits) - 1
+	}
+	return m.stepHit(1)
+}
+
+// cachePos is the position of segment s in request r's cache order.
+func (m *Model) cachePos(r, s int) int {
+	if r < 0 {
+		return 0
+	}
+	for k, i := range m.reqs[r].order {
+		if i == s {
+			return k
+		}
+	}
+	return 0
+}
+
+// stepHit goes to the next (dir 1) or previous (dir -1) match: its request
+// is selected (the filter is cleared if it hides it), its segment selected
+// and the match scrolled into view.
+func (m *Model) stepHit(dir int) tea.Cmd {
+	if len(m.hits) == 0 {
+		if m.query != "" {
+			m.status = "no match for " + wire.VisibleLine(m.query)
+		}
+		return nil
+	}
+	m.hitAt = (m.hitAt + dir + len(m.hits)) % len(m.hits)
+	h := m.hits[m.hitAt]
+	vis := -1
+	for k, i := range m.visible {
+		if i == h.req {
+			vis = k
+		}
+	}
+	if vis < 0 {
+		m.filter = ""
+		m.refilter()
+		for k, i := range m.visible {
+			if i == h.req {
+				vis = k
+			}
+		}
+	}
+	m.sel = vis
+	m.ensureListVisible()
+	m.seg = m.cachePos(h.req, h.seg)
+	m.view = viewWire
+	m.focus = focusContent
+	cmds := m.selectionChanged()
+	m.body.marks = m.matchMarks(h.req, h.seg)
+	m.body.reveal(h.off, m.contentHeight())
+	m.status = "match " + itoa(m.hitAt+1) + "/" + itoa(len(m.hits)) + " · " + wire.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
+	return tea.Batch(cmds...)
+}
+
+// matchMarks are the search matches inside segment s of request r.
+func (m *Model) matchMarks(r, s int) []mark {
+	if len(m.hits) == 0 {
+		return nil
+	}
+	lo := sort.Search(len(m.hits), func(i int) bool {
+		h := m.hits[i]
+		return h.req > r || (h.req == r && m.cachePos(r, h.seg) >= m.cachePos(r, s))
+	})
+	var out []mark
+	for i := lo; i < len(m.hits) && m.hits[i].req == r && m.hits[i].seg == s; i++ {
+		out = append(out, mark{m.hits[i].off, m.hits[i].off + len(m.query)})
+	}
+	return out
+}

@@ -1,0 +1,426 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// uiHostileSession puts every hostile seed everywhere a payload reaches the
+// screen: model names, labels, envelopes, segment text, escapes, findings,
+// cache breaks and diffs.
+func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
+	seeds := uiCorpora(t)
+	var reqs []wire.Request
+	const per = 40
+	for start := 0; start < len(seeds); start += per {
+		chunk := seeds[start:min(len(seeds), start+per)]
+		text := strings.Join(chunk, "\n")
+		i := len(reqs)
+		r := wire.Request{Format: wire.FormatAnthropic, Model: chunk[0] + "\x1b]0;pwned\x07" + chunk[len(chunk)-1],
+			Source: "hostile\u202e.jsonl", Index: i + 1, Offset: -1}
+		r.Segments = []wire.Segment{
+			{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Kind: wire.KindHostRules, Trust: wire.Trusted, Text: "host rules " + chunk[0]},
+			{ID: "system[0]/" + chunk[1%len(chunk)], Channel: wire.ChannelSystem, Role: "system", Kind: wire.KindAgentsMD, Trust: wire.Untrusted,
+				Envelope: chunk[2%len(chunk)], Label: chunk[3%len(chunk)], Text: text},
+			{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Kind: wire.KindAgentsMD, Trust: wire.Untrusted,
+				Envelope: "untrusted_agents_md\x1b[31m", Label: "AGENTS.md\u202e", Text: text + "\n\x1b[2J\x9b31m\u202eevil",
+				Escapes: []wire.Escape{{Rule: "entity\x1b[5m", Offset: 3, Text: "&lt;\u202e", Original: "<\x1b[2J"}}},
+			{ID: "messages[1].content[0]", Channel: wire.ChannelMessages, Role: "tool", Kind: wire.KindToolResult, Trust: wire.Untrusted, Label: chunk[0], Text: strings.Join(chunk[len(chunk)/2:], "\t")},
+		}
+		for k := range r.Segments {
+			r.Segments[k].Hash = wire.HashText(r.Segments[k].Text)
+		}
+		reqs = append(reqs, r)
+	}
+	seed := func(i int) string { return seeds[i%len(seeds)] }
+	a := Analysis{
+		Findings: func(reqs []wire.Request) []Finding {
+			var out []Finding
+			for i := range reqs {
+				out = append(out, Finding{Rule: "envelope-breakout" + seed(i), Severity: "high", Request: i,
+					Segment: "messages[0].content[0]", Offset: 5, Excerpt: seed(i + 1), Message: "found " + seed(i+2)})
+			}
+			return out
+		},
+		Cache: func(reqs []wire.Request) []CacheRow {
+			var out []CacheRow
+			for i := 1; i < len(reqs); i++ {
+				out = append(out, CacheRow{Request: i, TotalTokens: 100, PrefixTokens: 40, Recorded: 30,
+					Break: &CacheBreak{Segment: "system[0]" + seed(i), Offset: 2, Before: seed(i + 3), After: seed(i + 4), Volatile: seed(i + 5)}})
+			}
+			return out
+		},
+	}
+	return reqs, a
+}
+
+// TestUIHostileSeedsEveryPane renders every pane of every request with the
+// hostile corpora in every theme and asserts nothing from the payload
+// reaches the screen raw.
+func TestUIHostileSeedsEveryPane(t *testing.T) {
+	reqs, a := uiHostileSession(t)
+	sawHazard := false
+	for _, theme := range themes.Names() {
+		for _, size := range [][2]int{{80, 24}, {160, 48}} {
+			m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "hostile\x1b]2;title\x07"}, size[0], size[1])
+			where := func(what string) string { return fmt.Sprintf("%s %dx%d %s", theme, size[0], size[1], what) }
+			check := func(what string) {
+				t.Helper()
+				v := m.View()
+				if v.WindowTitle != Title {
+					t.Fatalf("%s: window title %q", where(what), v.WindowTitle)
+				}
+				uiAssertClean(t, where(what), v.Content)
+				if theme == themes.Mono && strings.ContainsRune(v.Content, 0x1b) {
+					t.Fatalf("%s: the mono theme wrote an escape sequence", where(what))
+				}
+				if strings.Contains(uiPlain(v.Content), "␛[2J") || strings.Contains(uiPlain(v.Content), "[U+202E]") {
+					sawHazard = true
+				}
+			}
+			for r := range reqs {
+				// every segment of every request, in every pane
+				for s := 0; s < len(reqs[r].Segments); s++ {
+					check(fmt.Sprintf("request %d segment %d", r, s))
+					uiKeys(t, m, "j")
+					if s == 1 {
+						uiKeys(t, m, "l")
+					}
+				}
+				uiKeys(t, m, "tab", "pgdown", "G")
+				check(fmt.Sprintf("request %d content end", r))
+				for _, v := range []string{"2", "3", "4", "5", "6", "?"} {
+					uiKeys(t, m, v)
+					check(fmt.Sprintf("request %d view %s", r, v))
+					uiKeys(t, m, "enter")
+					check(fmt.Sprintf("request %d view %s enter", r, v))
+					uiKeys(t, m, "esc")
+				}
+				uiKeys(t, m, "1", "tab", "j")
+				for m.focus != focusList {
+					uiKeys(t, m, "tab")
+				}
+				uiKeys(t, m, "j", "tab")
+			}
+			// search and filter prompts with hostile text pasted in
+			uiKeys(t, m, "/")
+			uiDrive(t, m, tea.PasteMsg{Content: "\x1b[2J\u202e" + reqs[0].Segments[2].Text[:10]})
+			check("search prompt")
+			uiKeys(t, m, "enter", "n", "N")
+			check("search results")
+			uiKeys(t, m, "f")
+			uiDrive(t, m, tea.PasteMsg{Content: "\x9b\u2066x"})
+			check("filter prompt")
+			uiKeys(t, m, "enter")
+			check("filtered list")
+		}
+	}
+	if !sawHazard {
+		t.Fatal("no hazard was ever shown visibly (␛[2J or [U+202E]) on any screen")
+	}
+}
+
+// TestUIEverySizeFits checks that every line of every view is exactly the
+// terminal's width and the screen exactly its height.
+func TestUIEverySizeFits(t *testing.T) {
+	reqs := uiTestSession()
+	for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 30}, {160, 48}, {200, 60}} {
+		m := uiStart(t, Options{Requests: reqs, Theme: themes.Dark}, size[0], size[1])
+		for _, v := range []string{"1", "2", "3", "4", "5", "6", "?"} {
+			uiKeys(t, m, v)
+			lines := uiScreenLines(m.Render())
+			if len(lines) != size[1] {
+				t.Fatalf("%dx%d view %s: %d lines", size[0], size[1], v, len(lines))
+			}
+			for i, l := range lines {
+				if w := uiWidth(l); w != size[0] {
+					t.Fatalf("%dx%d view %s line %d is %d wide: %q", size[0], size[1], v, i, w, l)
+				}
+			}
+			uiKeys(t, m, "esc")
+		}
+	}
+}
+
+// TestUINavigation drives the list, the segment columns and the content
+// pane with keys, and a resize in between.
+func TestUINavigation(t *testing.T) {
+	reqs := uiTestSession()
+	m := uiStart(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
+	if m.cur() != 0 || m.focus != focusSegs {
+		t.Fatalf("start: request %d focus %d", m.cur(), m.focus)
+	}
+	// The cursor starts on the first segment in cache order: the tool schema.
+	if id := reqs[0].Segments[m.curSeg()].ID; id != "tools[0]" {
+		t.Fatalf("first segment %q", id)
+	}
+	uiKeys(t, m, "j")
+	if id := reqs[0].Segments[m.curSeg()].ID; !strings.HasPrefix(id, "system[0]") {
+		t.Fatalf("after j: %q", id)
+	}
+	uiKeys(t, m, "l")
+	if seg := reqs[0].Segments[m.curSeg()]; seg.Channel != wire.ChannelMessages {
+		t.Fatalf("after l: %q in %s", seg.ID, seg.Channel)
+	}
+	if m.body.text != reqs[0].Segments[m.curSeg()].Text {
+		t.Fatal("the content pane does not show the selected segment")
+	}
+	// list: shift+tab twice reaches the list (segments -> list is one step back)
+	uiKeys(t, m, "shift+tab")
+	if m.focus != focusList {
+		t.Fatalf("focus after shift+tab: %d", m.focus)
+	}
+	uiKeys(t, m, "j", "j")
+	if m.cur() != 2 {
+		t.Fatalf("after jj in the list: request %d", m.cur())
+	}
+	uiKeys(t, m, "k")
+	if m.cur() != 1 {
+		t.Fatalf("after k: request %d", m.cur())
+	}
+	uiKeys(t, m, "G")
+	if m.cur() != 2 {
+		t.Fatalf("after G: request %d", m.cur())
+	}
+	uiKeys(t, m, "g", "down")
+	if m.cur() != 1 {
+		t.Fatalf("after g, down: request %d", m.cur())
+	}
+	screen := uiPlain(m.Render())
+	if !strings.Contains(screen, "▸") || !strings.Contains(screen, "[TRUSTED]") || !strings.Contains(screen, "[UNTRUSTED]") {
+		t.Fatalf("the mono screen lacks its cursor or text badges:\n%s", screen)
+	}
+	// resize: the screen follows
+	uiDrive(t, m, tea.WindowSizeMsg{Width: 70, Height: 20})
+	if lines := uiScreenLines(m.Render()); len(lines) != 20 || uiWidth(lines[0]) != 70 {
+		t.Fatalf("after resize: %d lines, first %d wide", len(lines), uiWidth(lines[0]))
+	}
+	if m.body.width != m.contentWidth() {
+		t.Fatalf("content wraps at %d, pane is %d", m.body.width, m.contentWidth())
+	}
+	// mouse: a click on the third list row selects the third request
+	uiDrive(t, m, tea.MouseClickMsg{X: 3, Y: 1 + 1 + 2, Button: tea.MouseLeft})
+	if m.cur() != 2 || m.focus != focusList {
+		t.Fatalf("after a click on row 3: request %d focus %d", m.cur(), m.focus)
+	}
+	// a click on the Cache tab opens the Cache view
+	r := m.tabRanges()[3]
+	uiDrive(t, m, tea.MouseClickMsg{X: r[0] + 1, Y: 0, Button: tea.MouseLeft})
+	if m.view != viewCache {
+		t.Fatalf("after a click on the cache tab: view %d", m.view)
+	}
+	uiKeys(t, m, "q")
+	if m.ctx.Err() == nil {
+		t.Fatal("q did not stop the viewer")
+	}
+}
+
+// TestUISearchAcrossRequests searches every segment of every request and
+// steps through the matches.
+func TestUISearchAcrossRequests(t *testing.T) {
+	reqs := uiTestSession()
+	m := uiStart(t, Options{Requests: reqs, Theme: themes.Dark}, 120, 40)
+	uiKeys(t, m, "/")
+	uiType(t, m, "poisoned")
+	uiKeys(t, m, "enter")
+	// "POISONED" is in the AGENTS.md envelope of each of the three requests:
+	// smart case finds it in lower case.
+	want := 0
+	for _, r := range reqs {
+		for _, s := range r.Segments {
+			want += strings.Count(strings.ToLower(s.Text), "poisoned")
+		}
+	}
+	if want == 0 || len(m.hits) != want {
+		t.Fatalf("%d hits, want %d", len(m.hits), want)
+	}
+	first := m.hits[m.hitAt]
+	seg := reqs[first.req].Segments[first.seg]
+	if !strings.EqualFold(seg.Text[first.off:first.off+8], "poisoned") {
+		t.Fatalf("hit at %d in %q is not the match", first.off, seg.ID)
+	}
+	if m.cur() != first.req || m.curSeg() != first.seg || m.view != viewWire {
+		t.Fatal("the match is not selected")
+	}
+	if len(m.body.marks) == 0 {
+		t.Fatal("the match is not marked in the content")
+	}
+	uiKeys(t, m, "n")
+	if m.hits[m.hitAt].req != (first.req+1)%len(reqs) {
+		t.Fatalf("n went to request %d", m.hits[m.hitAt].req)
+	}
+	if m.cur() != m.hits[m.hitAt].req {
+		t.Fatal("n did not select the request of the match")
+	}
+	uiKeys(t, m, "N")
+	if m.hits[m.hitAt] != first {
+		t.Fatal("N did not come back")
+	}
+	uiKeys(t, m, "N")
+	if m.hitAt != len(m.hits)-1 {
+		t.Fatalf("N from the first match went to %d, not the last", m.hitAt)
+	}
+	// Upper case in the query makes it case sensitive.
+	uiKeys(t, m, "/", "ctrl+u")
+	m.pr.text = nil
+	uiType(t, m, "Poisoned")
+	uiKeys(t, m, "enter")
+	if len(m.hits) != 0 {
+		t.Fatalf("case-sensitive search found %d", len(m.hits))
+	}
+}
+
+// TestUIFilterAndViews filters the list, opens each view and follows enter.
+func TestUIFilterAndViews(t *testing.T) {
+	reqs := uiTestSession()
+	m := uiStart(t, Options{Requests: reqs, Theme: themes.Light}, 160, 48)
+	uiKeys(t, m, "f")
+	uiType(t, m, "#3")
+	uiKeys(t, m, "enter")
+	if len(m.visible) != 1 || m.cur() != 2 {
+		t.Fatalf("filter #3: visible %v, selected %d", m.visible, m.cur())
+	}
+	uiKeys(t, m, "esc")
+	if len(m.visible) != 3 {
+		t.Fatalf("esc did not clear the filter: %v", m.visible)
+	}
+	uiKeys(t, m, "f")
+	uiType(t, m, "is:break")
+	uiKeys(t, m, "enter")
+	// Request 3 changed the time in the system prompt: the only break.
+	if len(m.visible) != 1 || m.visible[0] != 2 {
+		t.Fatalf("is:break: %v (cache rows %v)", m.visible, m.cacheRows)
+	}
+	uiKeys(t, m, "esc")
+
+	// Cache view: the break of request 3 is in system[0] where the time differs.
+	uiKeys(t, m, "4")
+	row := m.cacheRows[2]
+	if row.Break == nil || !strings.HasPrefix(row.Break.Segment, "system[0]") {
+		t.Fatalf("cache row of request 3: %+v", row)
+	}
+	bs := reqs[2].Segments[m.segIndex(2, row.Break.Segment)]
+	at := strings.Index(bs.Text, "22:09")
+	if at < 0 || row.Break.Offset != at+4 {
+		t.Fatalf("break at %d of %q, the time differs at %d", row.Break.Offset, bs.Text, at+4)
+	}
+	if !strings.Contains(uiPlain(m.Render()), "✂ system[0]") {
+		t.Fatal("the cache view does not show the break")
+	}
+	// enter on request 3 opens the diff of 2 -> 3
+	uiKeys(t, m, "j", "j", "enter")
+	if m.view != viewDiff || m.diff.a != 1 || m.diff.b != 2 || !m.diff.ready {
+		t.Fatalf("diff view: %d %d..%d ready %v", m.view, m.diff.a, m.diff.b, m.diff.ready)
+	}
+	if !strings.HasPrefix(m.diff.first, "system[0]") {
+		t.Fatalf("first divergence %q", m.diff.first)
+	}
+	screen := uiPlain(m.Render())
+	if !strings.Contains(screen, "- Current time: 2026-11-29T22:08:44Z") || !strings.Contains(screen, "+ Current time: 2026-11-29T22:09:13Z") {
+		t.Fatalf("the diff does not show both times:\n%s", screen)
+	}
+	// Escapes view of request 1: the entity escape the classifier found (if
+	// any) or nothing; its rows jump to the content.
+	uiKeys(t, m, "esc", "2")
+	if m.view != viewEscapes {
+		t.Fatal("2 did not open the Escapes view")
+	}
+	// Raw view: a built request has no body on disk; the model is shown.
+	uiKeys(t, m, "6")
+	if !strings.Contains(m.raw.text, `"segments"`) || !strings.Contains(uiPlain(m.Render()), "Raw JSON") {
+		t.Fatal("raw view is empty")
+	}
+	uiKeys(t, m, "?")
+	if m.view != viewHelp || !strings.Contains(uiPlain(m.Render()), "search all requests") {
+		t.Fatal("help view is not generated from the key map")
+	}
+	uiKeys(t, m, "?")
+	if m.view != viewRaw {
+		t.Fatal("? did not close the help")
+	}
+}
+
+// TestUIEscapesJump checks that enter on a hazard row jumps to it.
+func TestUIEscapesJump(t *testing.T) {
+	text := strings.Repeat("line of text\n", 200) + "here: \x1b[2J and \u202e\n" + strings.Repeat("tail\n", 50)
+	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
+	uiKeys(t, m, "2")
+	rows := m.escRows()
+	if len(rows) != 2 || rows[0].hazard == nil || rows[0].hazard.Class != wire.HazardEscape || rows[1].hazard.Class != wire.HazardBidi {
+		t.Fatalf("escape rows: %+v", rows)
+	}
+	uiKeys(t, m, "j", "enter")
+	if m.view != viewWire || m.focus != focusContent {
+		t.Fatal("enter did not jump to the content")
+	}
+	screen := uiPlain(m.Render())
+	if !strings.Contains(screen, "⟦[U+202E]⟧") || !strings.Contains(screen, "⟦␛[2J⟧") {
+		t.Fatalf("the hazards are not shown marked in the content:\n%s", screen)
+	}
+}
+
+// TestUIStreamLoads feeds requests through a stream: the first is usable
+// before the stream ends.
+func TestUIStreamLoads(t *testing.T) {
+	reqs := uiTestSession()
+	ch := make(chan Item, 8)
+	m := New(Options{Stream: ch, Theme: themes.Mono})
+	m.pullStream = true
+	uiDrive(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	r0 := reqs[0]
+	ch <- Item{Req: &r0, Progress: 0.3}
+	msg := m.waitItems()()
+	uiDrive(t, m, msg)
+	if len(m.reqs) != 1 || !m.loading || m.cur() != 0 {
+		t.Fatalf("after the first batch: %d requests, loading %v", len(m.reqs), m.loading)
+	}
+	if !strings.Contains(uiPlain(m.Render()), "loading 30%") {
+		t.Fatalf("no progress shown:\n%s", uiPlain(m.Render()))
+	}
+	if m.body.text != reqs[0].Segments[m.curSeg()].Text {
+		t.Fatal("the first request is not usable while loading")
+	}
+	r1 := reqs[1]
+	ch <- Item{Req: &r1, Progress: 1}
+	ch <- Item{Err: fmt.Errorf("session.jsonl:3: invalid JSON")}
+	close(ch)
+	for m.loading {
+		uiDrive(t, m, m.waitItems()())
+	}
+	if len(m.reqs) != 2 || len(m.errs) != 1 || !m.anaDone {
+		t.Fatalf("after the end: %d requests, %d errors, analysed %v", len(m.reqs), len(m.errs), m.anaDone)
+	}
+	if !strings.Contains(uiPlain(m.Render()), "1 input errors") {
+		t.Fatal("the input error is not shown")
+	}
+}
+
+// TestUIThemeFromBackground picks light on a light background.
+func TestUIThemeFromBackground(t *testing.T) {
+	m := uiStart(t, Options{Requests: uiTestSession(), Theme: "auto"}, 80, 24)
+	if m.st.Name != themes.Dark {
+		t.Fatalf("before the answer: %s", m.st.Name)
+	}
+	uiDrive(t, m, tea.BackgroundColorMsg{Color: uiTestColor{0xff, 0xff, 0xff}})
+	if m.st.Name != themes.Light {
+		t.Fatalf("on white: %s", m.st.Name)
+	}
+	m = uiStart(t, Options{Requests: uiTestSession(), Theme: "auto", NoColor: true}, 80, 24)
+	uiDrive(t, m, tea.BackgroundColorMsg{Color: uiTestColor{0xff, 0xff, 0xff}})
+	if m.st.Name != themes.Mono || strings.ContainsRune(m.Render(), 0x1b) {
+		t.Fatalf("NO_COLOR: theme %s", m.st.Name)
+	}
+}
+
+type uiTestColor struct{ r, g, b uint8 }
+
+func (c uiTestColor) RGBA() (uint32, uint32, uint32, uint32) {
+	return uint32(c.r) * 0x101, uint32(c.g) * 0x101, uint32(c.b) * 0x101, 0xffff
+}

@@ -1,0 +1,540 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// geometry of the screen, shared by View and the mouse handlers.
+func (m *Model) bodyHeight() int { return max(3, m.h-2) }
+
+func (m *Model) listWidth() int {
+	if m.w < 70 {
+		return max(12, m.w/4)
+	}
+	return max(16, min(34, m.w/5))
+}
+
+func (m *Model) segHeight() int    { return max(6, m.bodyHeight()*2/5) }
+func (m *Model) rightWidth() int   { return max(10, m.w-m.listWidth()) }
+func (m *Model) contentWidth() int { return max(4, m.rightWidth()-2) }
+func (m *Model) contentHeight() int {
+	return max(1, m.bodyHeight()-m.segHeight()-2)
+}
+func (m *Model) listHeight() int { return max(1, m.bodyHeight()-2) }
+
+// segItems is how many segments a column shows.
+func (m *Model) segItems() int { return max(1, (m.segHeight()-2)/2) }
+
+// columns splits the selected request's cache order into the prefix column
+// (tools and system) and the messages column; the values are positions in
+// the cache order.
+func (m *Model) columns() [2][]int {
+	var cols [2][]int
+	c := m.cur()
+	if c < 0 {
+		return cols
+	}
+	e := &m.reqs[c]
+	for k, i := range e.order {
+		col := 0
+		if e.req.Segments[i].Channel.CacheRank() == 2 {
+			col = 1
+		}
+		cols[col] = append(cols[col], k)
+	}
+	return cols
+}
+
+// segCol is the column and row of the cursor.
+func (m *Model) segCol() (int, int) {
+	cols := m.columns()
+	for c := 0; c < 2; c++ {
+		for r, k := range cols[c] {
+			if k == m.seg {
+				return c, r
+			}
+		}
+	}
+	return 0, 0
+}
+
+func (m *Model) ensureSegVisible() {
+	col, row := m.segCol()
+	n := m.segItems()
+	if row < m.segTop[col] {
+		m.segTop[col] = row
+	}
+	if row >= m.segTop[col]+n {
+		m.segTop[col] = row - n + 1
+	}
+	cols := m.columns()
+	for c := 0; c < 2; c++ {
+		m.segTop[c] = max(0, min(m.segTop[c], len(cols[c])-n))
+	}
+}
+
+// onKey handles a key press.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.hint != "" {
+		m.hint = ""
+		if !matches(k, m.keys.Quit) {
+			return nil
+		}
+	}
+	if m.pr.active {
+		return m.onPromptKey(k)
+	}
+	km := m.keys
+	switch {
+	case matches(k, km.Quit):
+		m.cancel()
+		return tea.Quit
+	case matches(k, km.Help):
+		if m.view == viewHelp {
+			m.view = m.prev
+		} else {
+			m.prev, m.view = m.view, viewHelp
+		}
+		return nil
+	case matches(k, km.Back):
+		if m.view != viewWire {
+			m.view = viewWire
+			return m.selectionCmd()
+		}
+		if m.query != "" {
+			m.query, m.hits = "", nil
+			m.body.marks = nil
+			return nil
+		}
+		if m.filter != "" {
+			m.filter = ""
+			m.refilter()
+			return m.selectionCmd()
+		}
+		return nil
+	case matches(k, km.Search):
+		m.pr = prompt{active: true, kind: "search", text: []rune(m.query)}
+		return nil
+	case matches(k, km.Filter):
+		m.pr = prompt{active: true, kind: "filter", text: []rune(m.filter)}
+		return nil
+	case matches(k, km.Next):
+		return m.stepHit(1)
+	case matches(k, km.Prev):
+		return m.stepHit(-1)
+	case matches(k, km.Wire):
+		return m.openView(viewWire)
+	case matches(k, km.Escapes):
+		return m.openView(viewEscapes)
+	case matches(k, km.Findings):
+		return m.openView(viewFindings)
+	case matches(k, km.Cache):
+		return m.openView(viewCache)
+	case matches(k, km.Diff):
+		return m.openView(viewDiff)
+	case matches(k, km.Raw):
+		return m.openView(viewRaw)
+	case matches(k, km.Mark):
+		m.toggleMark()
+		return nil
+	case matches(k, km.Layout):
+		if m.opts.Toggle != nil {
+			t := m.opts.Toggle
+			m.status = "layout: switching..."
+			return func() tea.Msg {
+				l, err := t()
+				return toggleMsg{layout: l, err: err}
+			}
+		}
+		return nil
+	}
+	switch m.view {
+	case viewWire:
+		return m.onWireKey(k)
+	case viewEscapes, viewFindings, viewCache:
+		return m.onTableKey(k)
+	case viewDiff:
+		return m.onDiffKey(k)
+	case viewRaw:
+		return m.onScrollKey(&m.raw, k, m.bodyHeight()-2)
+	case viewHelp:
+		return nil
+	}
+	return nil
+}
+
+// selectionCmd batches the commands of a selection change.
+func (m *Model) selectionCmd() tea.Cmd { return tea.Batch(m.selectionChanged()...) }
+
+func (m *Model) onWireKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	switch {
+	case matches(k, km.NextPane):
+		m.focus = (m.focus + 1) % 3
+		return nil
+	case matches(k, km.PrevPane):
+		m.focus = (m.focus + 2) % 3
+		return nil
+	case matches(k, km.Enter):
+		if m.focus < focusContent {
+			m.focus++
+		}
+		return nil
+	}
+	switch m.focus {
+	case focusList:
+		return m.onListKey(k)
+	case focusSegs:
+		return m.onSegKey(k)
+	default:
+		return m.onScrollKey(&m.body, k, m.contentHeight())
+	}
+}
+
+func (m *Model) moveSel(to int) tea.Cmd {
+	if len(m.visible) == 0 {
+		return nil
+	}
+	to = max(0, min(to, len(m.visible)-1))
+	if to == m.sel {
+		return nil
+	}
+	m.sel = to
+	m.ensureListVisible()
+	return m.selectionCmd()
+}
+
+func (m *Model) onListKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	switch {
+	case matches(k, km.Up):
+		return m.moveSel(m.sel - 1)
+	case matches(k, km.Down):
+		return m.moveSel(m.sel + 1)
+	case matches(k, km.PageUp):
+		return m.moveSel(m.sel - m.listHeight())
+	case matches(k, km.PageDown):
+		return m.moveSel(m.sel + m.listHeight())
+	case matches(k, km.Top):
+		return m.moveSel(0)
+	case matches(k, km.Bottom):
+		return m.moveSel(len(m.visible) - 1)
+	case matches(k, km.Right):
+		m.focus = focusSegs
+	}
+	return nil
+}
+
+func (m *Model) moveSeg(to int) tea.Cmd {
+	c := m.cur()
+	if c < 0 || len(m.reqs[c].order) == 0 {
+		return nil
+	}
+	to = max(0, min(to, len(m.reqs[c].order)-1))
+	m.seg = to
+	m.ensureSegVisible()
+	return tea.Batch(m.loadBody()...)
+}
+
+func (m *Model) onSegKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	cols := m.columns()
+	col, row := m.segCol()
+	switch {
+	case matches(k, km.Up):
+		if row > 0 {
+			return m.moveSeg(cols[col][row-1])
+		}
+	case matches(k, km.Down):
+		if row+1 < len(cols[col]) {
+			return m.moveSeg(cols[col][row+1])
+		}
+	case matches(k, km.PageUp):
+		if len(cols[col]) > 0 {
+			return m.moveSeg(cols[col][max(0, row-m.segItems())])
+		}
+	case matches(k, km.PageDown):
+		if len(cols[col]) > 0 {
+			return m.moveSeg(cols[col][min(len(cols[col])-1, row+m.segItems())])
+		}
+	case matches(k, km.Top):
+		if len(cols[col]) > 0 {
+			return m.moveSeg(cols[col][0])
+		}
+	case matches(k, km.Bottom):
+		if len(cols[col]) > 0 {
+			return m.moveSeg(cols[col][len(cols[col])-1])
+		}
+	case matches(k, km.Left):
+		if col == 1 && len(cols[0]) > 0 {
+			return m.moveSeg(cols[0][min(row, len(cols[0])-1)])
+		}
+		if col == 0 {
+			m.focus = focusList
+		}
+	case matches(k, km.Right):
+		if col == 0 && len(cols[1]) > 0 {
+			return m.moveSeg(cols[1][min(row, len(cols[1])-1)])
+		}
+	}
+	return nil
+}
+
+func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
+	km := m.keys
+	switch {
+	case matches(k, km.Up):
+		c.scroll(-1, h)
+	case matches(k, km.Down):
+		c.scroll(1, h)
+	case matches(k, km.PageUp):
+		c.scroll(-max(1, h-1), h)
+	case matches(k, km.PageDown):
+		c.scroll(max(1, h-1), h)
+	case matches(k, km.Top):
+		c.toTop()
+	case matches(k, km.Bottom):
+		c.toBottom(h)
+	case matches(k, km.Left):
+		if m.view == viewWire {
+			m.focus = focusSegs
+		}
+	}
+	return nil
+}
+
+// onPromptKey edits the search or filter line.
+func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "esc":
+		m.pr.active = false
+		if m.pr.kind == "filter" {
+			return nil
+		}
+		return nil
+	case "enter":
+		m.pr.active = false
+		text := string(m.pr.text)
+		if m.pr.kind == "filter" {
+			m.filter = text
+			m.refilter()
+			return m.selectionCmd()
+		}
+		return m.startSearch(text)
+	case "backspace", "ctrl+h":
+		if len(m.pr.text) > 0 {
+			m.pr.text = m.pr.text[:len(m.pr.text)-1]
+		}
+		return m.promptChanged()
+	case "ctrl+u":
+		m.pr.text = nil
+		return m.promptChanged()
+	}
+	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
+		m.pr.text = append(m.pr.text, []rune(k.Text)...)
+		return m.promptChanged()
+	}
+	return nil
+}
+
+// promptChanged applies the filter as it is typed (it is cheap).
+func (m *Model) promptChanged() tea.Cmd {
+	if m.pr.kind == "filter" {
+		m.filter = string(m.pr.text)
+		m.refilter()
+		return m.selectionCmd()
+	}
+	return nil
+}
+
+// matchesFilter reports whether request i passes the filter: every word must
+// match; is:break, is:finding, is:hazard, is:escape, is:marked select by
+// marker, anything else is a case-insensitive substring of the request's
+// index, model, source and format.
+func (m *Model) matchesFilter(i int, filter string) bool {
+	e := &m.reqs[i]
+	hay := strings.ToLower(strings.Join([]string{"#" + itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
+	for _, w := range strings.Fields(strings.ToLower(filter)) {
+		ok := false
+		switch w {
+		case "is:break":
+			r, has := m.cacheRows[i]
+			ok = has && r.Break != nil
+		case "is:finding":
+			ok = m.findingCount(i) > 0
+		case "is:hazard":
+			ok = len(e.hazards) > 0
+		case "is:escape":
+			ok = e.escapes > 0
+		case "is:marked":
+			ok = m.isMarked(i)
+		default:
+			ok = strings.Contains(hay, w)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Model) findingCount(i int) int {
+	n := 0
+	for _, f := range m.findings {
+		if f.Request == i {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Model) isMarked(i int) bool {
+	for _, k := range m.marks {
+		if k == i {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) toggleMark() {
+	c := m.cur()
+	if c < 0 {
+		return
+	}
+	for k, i := range m.marks {
+		if i == c {
+			m.marks = append(m.marks[:k], m.marks[k+1:]...)
+			m.status = "unmarked #" + itoa(c+1)
+			return
+		}
+	}
+	m.marks = append(m.marks, c)
+	if len(m.marks) > 2 {
+		m.marks = m.marks[len(m.marks)-2:]
+	}
+	m.status = "marked #" + itoa(c+1) + " for diff"
+}
+
+// openView switches to a view and starts what it needs.
+func (m *Model) openView(v viewKind) tea.Cmd {
+	if m.view != v {
+		m.tableSel, m.tableTop = 0, 0
+	}
+	m.view = v
+	return tea.Batch(m.viewOpened()...)
+}
+
+// viewOpened starts the commands the current view needs.
+func (m *Model) viewOpened() []tea.Cmd {
+	switch m.view {
+	case viewDiff:
+		return m.startDiff()
+	case viewRaw:
+		return m.startRaw()
+	}
+	return nil
+}
+
+// onWheel scrolls the pane under the pointer.
+func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
+	n := 0
+	switch ms.Button {
+	case tea.MouseWheelUp:
+		n = -3
+	case tea.MouseWheelDown:
+		n = 3
+	default:
+		return nil
+	}
+	switch m.view {
+	case viewWire:
+		switch {
+		case ms.X < m.listWidth():
+			return m.moveSel(m.sel + n/3)
+		case ms.Y < 1+m.segHeight():
+			step := m.keys.Down
+			if n < 0 {
+				step = m.keys.Up
+			}
+			return m.onSegKey(tea.KeyPressMsg{Code: uiKeyCode(step)})
+		default:
+			m.body.scroll(n, m.contentHeight())
+		}
+	case viewRaw:
+		m.raw.scroll(n, m.bodyHeight()-2)
+	case viewDiff:
+		m.diff.scroll(n, m.bodyHeight()-3)
+	case viewEscapes, viewFindings, viewCache:
+		m.moveTable(m.tableSel + n/3)
+	}
+	return nil
+}
+
+// uiKeyCode is the key code of a binding's first arrow key (for the wheel).
+func uiKeyCode(b interface{ Keys() []string }) rune {
+	if len(b.Keys()) > 0 && b.Keys()[0] == "up" {
+		return tea.KeyUp
+	}
+	return tea.KeyDown
+}
+
+// onClick selects what is under the pointer.
+func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
+	if ms.Button != tea.MouseLeft {
+		return nil
+	}
+	if m.hint != "" {
+		m.hint = ""
+		return nil
+	}
+	if ms.Y == 0 {
+		for i, r := range m.tabRanges() {
+			if ms.X >= r[0] && ms.X < r[1] {
+				return m.openView(viewKind(i))
+			}
+		}
+		return nil
+	}
+	y := ms.Y - 1 // in the body
+	switch m.view {
+	case viewWire:
+		switch {
+		case ms.X < m.listWidth():
+			m.focus = focusList
+			if y >= 1 && y <= m.listHeight() {
+				return m.moveSel(m.listTop + y - 1)
+			}
+		case y < m.segHeight():
+			m.focus = focusSegs
+			col := 0
+			if ms.X >= m.listWidth()+m.rightWidth()/2 {
+				col = 1
+			}
+			row := (y - 1) / 2
+			cols := m.columns()
+			if y >= 1 && m.segTop[col]+row < len(cols[col]) {
+				return m.moveSeg(cols[col][m.segTop[col]+row])
+			}
+		default:
+			m.focus = focusContent
+		}
+	case viewEscapes, viewFindings, viewCache:
+		if y >= 2 {
+			m.moveTable(m.tableTop + y - 2)
+		}
+	}
+	return nil
+}
+
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
