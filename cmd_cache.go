@@ -108,6 +108,7 @@ type cacheRequestJSON struct {
 	TextBreak                 *cacheBreakJSON `json:"text_break,omitempty"`
 	PredictedCachedTokens     int             `json:"predicted_cached_tokens"`
 	PredictedCacheWriteTokens int             `json:"predicted_cache_write_tokens,omitempty"`
+	PredictedFrom             string          `json:"predicted_from,omitempty"`
 	RecordedCachedTokens      *int            `json:"recorded_cached_tokens"`
 	ReprocessedTokens         int             `json:"reprocessed_tokens"`
 	Disagreement              string          `json:"disagreement,omitempty"`
@@ -161,6 +162,7 @@ func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc 
 			PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
 			TextBreak:             cacheBreakToJSON(st.TextBreak),
 			PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
+			PredictedFrom:        wire.VisibleLine(st.Prediction.From),
 			RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
 			Disagreement: wire.VisibleLine(st.Disagreement)}
 		for _, n := range st.Notes {

@@ -98,19 +98,20 @@ type seqView struct {
 	cumLen []int // cumLen[i] is the bytes of segs[:i+1]
 	block  []int // block[i] is the index of the content block (wire part) of segs[i]
 	bps    []int // indices of segments that end a cache breakpoint
-	// readAt is the segment index of the cache entry this request was
-	// predicted to read (explicit caching), -1 for none.
-	readAt int
-	req    *wire.Request
-	rule   CacheRule
+	// chain[i] identifies the prefix segs[:i+1]: equal chains mean the same
+	// bytes up to and including segment i.
+	chain []uint64
+	req   *wire.Request
+	rule  CacheRule
 }
 
 // newSeqView prepares r. When prev is given, the running totals of the
 // segments r shares with it (compared by hash) are taken from prev instead
 // of being looked up again.
 func newSeqView(r *wire.Request, prev *seqView) *seqView {
-	v := &seqView{segs: cacheOrdered(r), req: r, rule: RuleFor(r.Format, r.Model), readAt: -1}
+	v := &seqView{segs: cacheOrdered(r), req: r, rule: RuleFor(r.Format, r.Model)}
 	n := len(v.segs)
+	v.chain = make([]uint64, n)
 	v.cumTok = make([]int, n)
 	v.cumLen = make([]int, n)
 	v.block = make([]int, n)
@@ -126,6 +127,7 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 		}
 		copy(v.cumTok, prev.cumTok[:shared])
 		copy(v.cumLen, prev.cumLen[:shared])
+		copy(v.chain, prev.chain[:shared])
 	}
 	tok, ln := v.tokensTo(shared), v.bytesTo(shared)
 	blk := -1
@@ -136,6 +138,11 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 			tok += s.Tokens()
 			ln += len(s.Text)
 			v.cumTok[i], v.cumLen[i] = tok, ln
+			var before uint64
+			if i > 0 {
+				before = v.chain[i-1]
+			}
+			v.chain[i] = chainHash(before, s)
 		}
 		part := s.Part
 		if part == "" {
@@ -151,6 +158,27 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 		}
 	}
 	return v
+}
+
+// chainHash extends the identity of a prefix by one segment: its text,
+// channel, role and whether it starts a part (what sameSeg compares).
+func chainHash(before uint64, s *wire.Segment) uint64 {
+	h := before ^ 0x9e3779b97f4a7c15
+	mix := func(x uint64) {
+		h ^= x
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	mix(s.Hash)
+	mix(uint64(len(s.Text)))
+	mix(uint64(s.Channel.CacheRank()))
+	for i := 0; i < len(s.Role); i++ {
+		mix(uint64(s.Role[i]))
+	}
+	if s.Start == 0 {
+		mix(1)
+	}
+	return h
 }
 
 // cacheOrdered returns r's segments in cache order: the request's own slice
@@ -209,6 +237,7 @@ type Sequence struct {
 
 	prev   *seqView
 	prevBy map[string]*seqView
+	mems   map[string]*cacheMemory // per provider and model: their caches are apart
 	count  int
 	sum    summaryAcc
 }
@@ -218,12 +247,11 @@ type Sequence struct {
 func (q *Sequence) Add(r *wire.Request) *Step {
 	q.count++
 	prev := q.prev
-	key := ""
+	key := Provider(r.Format, r.Model) + "\x00" + r.Model
 	if q.ByModel {
 		if q.prevBy == nil {
 			q.prevBy = map[string]*seqView{}
 		}
-		key = Provider(r.Format, r.Model) + "\x00" + r.Model
 		prev = q.prevBy[key]
 	}
 	cur := newSeqView(r, prev)
@@ -232,11 +260,20 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	} else {
 		q.prev = cur
 	}
-	if prev == nil {
-		return nil
+	if q.mems == nil {
+		q.mems = map[string]*cacheMemory{}
 	}
-	st := compareViews(prev, cur)
-	q.sum.add(st)
+	mem := q.mems[key]
+	if mem == nil {
+		mem = newCacheMemory()
+		q.mems[key] = mem
+	}
+	var st *Step
+	if prev != nil {
+		st = compareViews(prev, cur, mem)
+		q.sum.add(st)
+	}
+	mem.remember(cur, q.count)
 	return st
 }
 
@@ -246,10 +283,14 @@ func (q *Sequence) Count() int { return q.count }
 // Compare compares cur with prev (the request sent before it).
 func Compare(prev, cur *wire.Request) *Step {
 	p := newSeqView(prev, nil)
-	return compareViews(p, newSeqView(cur, p))
+	mem := newCacheMemory()
+	if Provider(prev.Format, prev.Model) == Provider(cur.Format, cur.Model) && prev.Model == cur.Model {
+		mem.remember(p, 1)
+	}
+	return compareViews(p, newSeqView(cur, p), mem)
 }
 
-func compareViews(prev, cur *seqView) *Step {
+func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	r := cur.req
 	st := &Step{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
 		PrevModel: prev.req.Model, Rule: cur.rule,
@@ -282,7 +323,7 @@ func compareViews(prev, cur *seqView) *Step {
 	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
 		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))
 	}
-	st.Prediction = predict(prev, cur, n.segs, st.PrefixTokens, switched)
+	st.Prediction = predict(mem, cur, st.PrefixTokens)
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
 	if r.Usage != nil {
 		rec := r.Usage.CachedTokens

@@ -493,3 +493,62 @@ func TestCacheByModel(t *testing.T) {
 		t.Errorf("summary: %d requests, %d compared", s.Requests, s.Compared)
 	}
 }
+
+// TestCacheMemoryOfEarlierRequests: the provider's cache holds what every
+// earlier request of the same model left in it, not only the previous one.
+func TestCacheMemoryOfEarlierRequests(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+
+	// Automatic caching: a side request in between shares only the system
+	// prompt; the next request still reads the main conversation's prefix.
+	main1 := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", append([]wire.Part{sys}, cacheConversation(3)...)...)
+	side := cacheTestReq(in, 2, wire.FormatOpenAIChat, "gpt-5", sys, cacheMsg(0, "user", "Summarise the session in five words."))
+	main2 := cacheTestReq(in, 3, wire.FormatOpenAIChat, "gpt-5", append([]wire.Part{sys}, cacheConversation(4)...)...)
+	steps, _ := Analyze([]wire.Request{main1, side, main2})
+	st := steps[1]
+	sysTok := 0
+	for _, s := range side.Segments {
+		if s.Channel == wire.ChannelSystem {
+			sysTok += s.Tokens()
+		}
+	}
+	if st.Break == nil || st.Break.Channel != wire.ChannelMessages || st.PrefixTokens != sysTok {
+		t.Fatalf("main2 against the side request: break %+v, prefix %d, want the system prompt's %d", st.Break, st.PrefixTokens, sysTok)
+	}
+	if want := main1.Tokens() / 128 * 128; st.Prediction.Cached != want || st.Prediction.From != "session.jsonl@1" {
+		t.Errorf("main2: predicted %d from %q, want %d from session.jsonl@1", st.Prediction.Cached, st.Prediction.From, want)
+	}
+
+	// Explicit caching: request 2 marks only the system prompt; request 3
+	// reads the entry request 1 wrote at its last message.
+	sysBP := sys
+	sysBP.CacheBreakpoint = true
+	conv := func(n int, bp bool) []wire.Part {
+		ps := cacheConversation(n)
+		ps[len(ps)-1].CacheBreakpoint = bp
+		return ps
+	}
+	r1 := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysBP}, conv(2, true)...)...)
+	r2 := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysBP}, conv(3, false)...)...)
+	r3 := cacheTestReq(in, 3, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sysBP}, conv(4, true)...)...)
+	steps, _ = Analyze([]wire.Request{r1, r2, r3})
+	if got, want := steps[0].Prediction.Cached, r2.Segments[0].Tokens(); got < want {
+		t.Errorf("r2 reads at least the system entry: %d < %d", got, want)
+	}
+	if got, want := steps[1].Prediction.Cached, r1.Tokens(); got != want || steps[1].Prediction.From != "session.jsonl@1" {
+		t.Errorf("r3: predicted %d from %q, want request 1's entry of %d", got, steps[1].Prediction.From, want)
+	}
+
+	// Another model in between: the break names the model, nothing is
+	// shared with it, but the first model's cache is still there.
+	haiku := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-haiku-4-5", cacheSys("Write a title."), cacheMsg(0, "user", "A title"))
+	steps, _ = Analyze([]wire.Request{r1, haiku, r3})
+	st = steps[1]
+	if st.Break == nil || st.Break.Cause != CauseModel || st.PrefixTokens != 0 {
+		t.Fatalf("r3 after haiku: break %+v prefix %d", st.Break, st.PrefixTokens)
+	}
+	if st.Prediction.Cached != r1.Tokens() {
+		t.Errorf("r3 after haiku: predicted %d, want request 1's entry of %d", st.Prediction.Cached, r1.Tokens())
+	}
+}

@@ -6,44 +6,107 @@ import (
 )
 
 // Prediction is what the provider's cache rules predict for one request,
-// given the request before it.
+// given the requests of the same model before it.
 type Prediction struct {
 	// Cached is the predicted cache read, in estimated tokens.
 	Cached int
 	// CacheWrite is the predicted cache write (explicit caching only).
 	CacheWrite int
+	// From names the earlier request ("file@N") whose cached prefix the
+	// read comes from, "" when nothing is read.
+	From string
 	// Notes explain a prediction of nothing, or a request the provider
 	// would refuse.
 	Notes []string
 }
 
-// predict applies cur's cache rule. identical is how many whole segments
-// cur shares with prev in cache order, prefixTokens the tokens of the shared
-// prefix, and switched whether the model or provider changed (no cache is
-// shared across models).
-func predict(prev, cur *seqView, identical, prefixTokens int, switched bool) Prediction {
+// memHit is a cached prefix: its tokens and the request that put it there.
+type memHit struct {
+	tokens int
+	from   string
+}
+
+// cacheMemory is what a provider holds for one model after the requests
+// seen so far: every prefix sent (automatic caching) or the entries written
+// at cache_control breakpoints (explicit caching). Entries are taken to be
+// alive: recordings rarely say when a request was sent, so time to live is
+// not modelled.
+type cacheMemory struct {
+	prefixes map[uint64]memHit
+	entries  map[uint64]memHit
+}
+
+func newCacheMemory() *cacheMemory {
+	return &cacheMemory{prefixes: map[uint64]memHit{}, entries: map[uint64]memHit{}}
+}
+
+// remember records what request v leaves in the cache.
+func (m *cacheMemory) remember(v *seqView, _ int) {
+	name := v.req.Source + "@" + strconv.Itoa(v.req.Index)
+	if v.rule.Mode == CacheExplicit {
+		for _, bp := range v.bps {
+			if v.cumTok[bp] < v.rule.MinTokens {
+				continue
+			}
+			if _, ok := m.entries[v.chain[bp]]; !ok {
+				m.entries[v.chain[bp]] = memHit{v.cumTok[bp], name}
+			}
+		}
+		return
+	}
+	// The set of prefixes is closed under taking a shorter prefix: once
+	// one is known, so are all before it.
+	for i := len(v.chain) - 1; i >= 0; i-- {
+		if _, ok := m.prefixes[v.chain[i]]; ok {
+			break
+		}
+		m.prefixes[v.chain[i]] = memHit{v.cumTok[i], name}
+	}
+}
+
+// predict applies cur's cache rule. prefixTokens is what cur shares with
+// the request just before it (0 when that one was of another model); mem
+// holds what the earlier requests of cur's model left in the cache.
+func predict(mem *cacheMemory, cur *seqView, prefixTokens int) Prediction {
 	rule := cur.rule
 	var p Prediction
 	if rule.Mode == CacheExplicit {
-		return predictExplicit(prev, cur, identical, switched)
+		return predictExplicit(mem, cur)
 	}
 	if rule.Step == 0 {
 		p.Notes = append(p.Notes, rule.Note)
 		return p
 	}
-	if switched {
-		return p
+	best := prefixTokens
+	if best > 0 {
+		p.From = "the previous request"
 	}
-	if prefixTokens < rule.MinTokens {
-		if prefixTokens > 0 {
-			p.Notes = append(p.Notes, fmt.Sprintf("shared prefix of %d tokens is below the %d-token minimum of %s caching",
-				prefixTokens, rule.MinTokens, rule.Provider))
+	// The longest run of leading segments some earlier request sent.
+	lo, hi := 0, len(cur.chain)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if _, ok := mem.prefixes[cur.chain[mid]]; ok {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
+	}
+	if lo > 0 {
+		if h := mem.prefixes[cur.chain[lo-1]]; h.tokens > best {
+			best, p.From = h.tokens, h.from
+		}
+	}
+	if best < rule.MinTokens {
+		if best > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("shared prefix of %d tokens is below the %d-token minimum of %s caching",
+				best, rule.MinTokens, rule.Provider))
+		}
+		p.From = ""
 		return p
 	}
-	p.Cached = prefixTokens
+	p.Cached = best
 	if rule.Step > 1 {
-		p.Cached = prefixTokens / rule.Step * rule.Step
+		p.Cached = best / rule.Step * rule.Step
 	}
 	return p
 }
@@ -52,9 +115,8 @@ func predict(prev, cur *seqView, identical, prefixTokens int, switched bool) Pre
 // cache_control breakpoints of earlier requests (when the prefix up to them
 // reaches the minimum length); a request reads the longest entry whose whole
 // prefix it shares and that lies at one of its own breakpoints or up to
-// LookbackBlocks content blocks before one. Only the previous request's
-// entries (its breakpoints and the entry it read) are known here.
-func predictExplicit(prev, cur *seqView, identical int, switched bool) Prediction {
+// LookbackBlocks content blocks before one.
+func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 	rule := cur.rule
 	var p Prediction
 	if len(cur.bps) == 0 {
@@ -65,24 +127,18 @@ func predictExplicit(prev, cur *seqView, identical int, switched bool) Predictio
 		p.Notes = append(p.Notes, strconv.Itoa(len(cur.bps))+" cache_control breakpoints: the API accepts at most "+
 			strconv.Itoa(rule.MaxBreakpoints)+" and refuses this request")
 	}
-	hit, hitAt := 0, -1
-	if !switched {
-		entries := append([]int(nil), prev.bps...)
-		if prev.readAt >= 0 {
-			entries = append(entries, prev.readAt)
-		}
-		for _, k := range entries {
-			if k >= identical || prev.cumTok[k] < rule.MinTokens {
-				continue // not shared in full, or never written
+	hit := 0
+	for _, bp := range cur.bps {
+		for j := bp; j >= 0 && cur.block[bp]-cur.block[j] < rule.LookbackBlocks; j-- {
+			if cur.cumTok[j] <= hit {
+				break // everything further back is shorter
 			}
-			for _, bp := range cur.bps {
-				if bp >= k && cur.block[bp]-cur.block[k] < rule.LookbackBlocks && cur.cumTok[k] > hit {
-					hit, hitAt = cur.cumTok[k], k
-				}
+			if e, ok := mem.entries[cur.chain[j]]; ok {
+				hit, p.From = cur.cumTok[j], e.from
+				break
 			}
 		}
 	}
-	cur.readAt = hitAt
 	p.Cached = hit
 	last := cur.bps[len(cur.bps)-1]
 	if w := cur.cumTok[last]; w >= rule.MinTokens && w > hit {
