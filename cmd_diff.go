@@ -78,15 +78,18 @@ type diffHunkJSON struct {
 }
 
 type diffSegmentJSON struct {
-	ID       string         `json:"id"`
-	Status   string         `json:"status"`
-	From     string         `json:"from,omitempty"`
-	Moved    bool           `json:"moved,omitempty"`
-	Channel  string         `json:"channel"`
-	Kind     string         `json:"kind"`
-	Envelope string         `json:"envelope"`
-	Offset   int            `json:"offset,omitempty"`
-	Hunks    []diffHunkJSON `json:"hunks"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	From   string `json:"from,omitempty"`
+	Moved  bool   `json:"moved,omitempty"`
+	// CacheBreakpoint is set when a cache_control breakpoint was added to
+	// or removed from the segment: {"a": false, "b": true}.
+	CacheBreakpoint *diffBoolPairJSON `json:"cache_breakpoint,omitempty"`
+	Channel         string            `json:"channel"`
+	Kind            string            `json:"kind"`
+	Envelope        string            `json:"envelope"`
+	Offset          int               `json:"offset,omitempty"`
+	Hunks           []diffHunkJSON    `json:"hunks"`
 }
 
 type diffDivergenceJSON struct {
@@ -94,6 +97,11 @@ type diffDivergenceJSON struct {
 	Channel string `json:"channel"`
 	Offset  int    `json:"offset"`
 	Status  string `json:"status"`
+}
+
+type diffBoolPairJSON struct {
+	A bool `json:"a"`
+	B bool `json:"b"`
 }
 
 type diffPairJSON struct {
@@ -144,9 +152,13 @@ func diffJSON(a, b string, d *diff.RequestDiff, errs []error) diffJSONDoc {
 	for i := range d.Segments {
 		sd := &d.Segments[i]
 		s := sd.Seg()
-		doc.Segments = append(doc.Segments, diffSegmentJSON{ID: sd.ID, Status: string(sd.Status), From: sd.FromID,
+		sj := diffSegmentJSON{ID: sd.ID, Status: string(sd.Status), From: sd.FromID,
 			Moved: sd.Moved, Channel: string(s.Channel), Kind: string(s.Kind), Envelope: s.Envelope,
-			Offset: sd.Offset, Hunks: diffHunksJSON(sd.Hunks)})
+			Offset: sd.Offset, Hunks: diffHunksJSON(sd.Hunks)}
+		if sd.BreakpointChanged {
+			sj.CacheBreakpoint = &diffBoolPairJSON{A: sd.A.CacheBreakpoint, B: sd.B.CacheBreakpoint}
+		}
+		doc.Segments = append(doc.Segments, sj)
 	}
 	return doc
 }
@@ -158,7 +170,7 @@ const diffContext = 3
 const diffMaxLines = 12
 
 // diffLineLimit is the widest line shown when there is no terminal.
-const diffLineLimit = 240
+const diffLineLimit = 2000
 
 // writeDiffText prints the first divergence on top, then each segment that
 // is not the same with its line and word diff.
@@ -220,7 +232,11 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 			}
 			head += ")"
 		}
-		if sd.Status == diff.StatusChanged && !(sd.Moved && len(sd.Hunks) == 1 && sd.Hunks[0].Op == diff.OpEqual) {
+		textChanged := false
+		for _, h := range sd.Hunks {
+			textChanged = textChanged || h.Op != diff.OpEqual
+		}
+		if sd.Status == diff.StatusChanged && textChanged {
 			head += fmt.Sprintf(" at byte %d", sd.Offset)
 		}
 		if sd.Status == diff.StatusAdded || sd.Status == diff.StatusRemoved {
@@ -231,8 +247,17 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		case diff.StatusAdded, diff.StatusRemoved:
 			diffWriteLines(&out, mark, s.Text, diffMaxLines, lineW)
 		case diff.StatusChanged:
-			if sd.Moved && len(sd.Hunks) == 1 && sd.Hunks[0].Op == diff.OpEqual {
-				out.WriteString("    same text, moved\n")
+			if sd.BreakpointChanged {
+				if sd.B.CacheBreakpoint {
+					out.WriteString("    cache_control breakpoint added\n")
+				} else {
+					out.WriteString("    cache_control breakpoint removed\n")
+				}
+			}
+			if !textChanged {
+				if sd.Moved {
+					out.WriteString("    same text, moved\n")
+				}
 				continue
 			}
 			diffWriteHunks(&out, sd.Hunks, lineW)

@@ -51,6 +51,9 @@ type SegmentDiff struct {
 	Status Status
 	// Moved is set when the segment sits in another channel or role in B.
 	Moved bool
+	// BreakpointChanged is set when a cache breakpoint (Anthropic
+	// cache_control) was added to or removed from the segment.
+	BreakpointChanged bool
 	// Offset is the first differing byte of a changed segment's text.
 	Offset int
 	Hunks  []Hunk
@@ -153,13 +156,18 @@ func Requests(a, b *wire.Request) *RequestDiff {
 			sd.FromID = sa.ID
 		}
 		sd.Moved = sa.Channel != sb.Channel || sa.Role != sb.Role
+		sd.BreakpointChanged = sa.CacheBreakpoint != sb.CacheBreakpoint
 		sameText := sa.Hash == sb.Hash && sa.Text == sb.Text
 		switch {
-		case sameText && !sd.Moved:
+		case sameText && !sd.Moved && !sd.BreakpointChanged:
 			sd.Status = StatusSame
 		case sameText:
+			// Moved, or only its cache breakpoint changed (the marker sits
+			// after the text).
 			sd.Status = StatusChanged
-			sd.Offset = 0
+			if !sd.Moved {
+				sd.Offset = len(sb.Text)
+			}
 			sd.Hunks = []Hunk{{Op: OpEqual, Text: sb.Text}}
 		default:
 			sd.Status = StatusChanged

@@ -293,3 +293,30 @@ func FuzzSegdiffText(f *testing.F) {
 		}
 	})
 }
+
+// TestSegdiffBreakpointMoved: a cache_control breakpoint moved from one
+// message to the next changes the wire though no text changed.
+func TestSegdiffBreakpointMoved(t *testing.T) {
+	in := wire.NewInterner()
+	m0, m1 := cacheMsg(0, "user", "first"), cacheMsg(1, "user", "second")
+	m0.CacheBreakpoint = true
+	a := segdiffReq(in, "claude-sonnet-4-5", cacheSys("rules"), m0, m1)
+	m0.CacheBreakpoint, m1.CacheBreakpoint = false, true
+	b := segdiffReq(in, "claude-sonnet-4-5", cacheSys("rules"), m0, m1)
+	d := Requests(&a, &b)
+	if d.Identical() || d.First == nil || d.First.Segment != "messages[0]" || d.First.Offset != len("first") {
+		t.Fatalf("first divergence %+v", d.First)
+	}
+	changed := 0
+	for _, s := range d.Segments {
+		if s.Status == StatusChanged {
+			changed++
+			if !s.BreakpointChanged || s.Moved || len(s.Hunks) != 1 || s.Hunks[0].Op != OpEqual {
+				t.Errorf("%s: %+v", s.ID, s)
+			}
+		}
+	}
+	if changed != 2 {
+		t.Errorf("%d segments changed, want 2", changed)
+	}
+}
