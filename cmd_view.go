@@ -4,17 +4,25 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/spf13/cobra"
 
+	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 )
 
 func init() {
 	register(newViewCmd)
+	register(newWatchCmd)
 }
 
 func newViewCmd(app *App) *cobra.Command {
@@ -127,11 +135,13 @@ func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) 
 	return ch
 }
 
-// viewAnalysis plugs the audit into the viewer.
+// viewAnalysis plugs the audit and the cache and diff analyses into the
+// viewer.
 func viewAnalysis() ui.Analysis {
 	return ui.Analysis{
 		Findings: func(reqs []wire.Request) []ui.Finding {
 			a := wire.NewAuditor()
+			a.FindVolatile = viewFindVolatile
 			var out []ui.Finding
 			for i := range reqs {
 				for _, f := range a.Audit(&reqs[i]) {
@@ -141,8 +151,69 @@ func viewAnalysis() ui.Analysis {
 			}
 			return out
 		},
+		Cache: func(reqs []wire.Request) []ui.CacheRow {
+			steps, _ := diff.Analyze(reqs)
+			out := make([]ui.CacheRow, 0, len(steps))
+			for k, st := range steps {
+				row := ui.CacheRow{Request: k + 1, TotalTokens: st.TotalTokens, PrefixTokens: st.PrefixTokens,
+					PrefixBytes: st.PrefixBytes, Predicted: st.Prediction.Cached, Recorded: -1}
+				if st.Recorded != nil {
+					row.Recorded = *st.Recorded
+				}
+				if b := st.Break; b != nil {
+					cause := string(b.Volatile)
+					if b.Cause != "" && b.Cause != diff.CauseChanged {
+						cause = strings.TrimPrefix(cause+" "+string(b.Cause), " ")
+					}
+					row.Break = &ui.CacheBreak{Segment: b.Segment, Channel: b.Channel, Kind: b.Kind, Offset: b.Offset,
+						Before: b.Before, After: b.After, Volatile: cause}
+				}
+				out = append(out, row)
+			}
+			return out
+		},
+		Diff: func(a, b *wire.Request) ui.Diff {
+			d := diff.Requests(a, b)
+			var out ui.Diff
+			if d.First != nil {
+				out.FirstSegment, out.FirstOffset = d.First.Segment, d.First.Offset
+			}
+			for _, s := range d.Segments {
+				ds := ui.DiffSegment{ID: s.ID, Status: string(s.Status)}
+				for _, h := range s.Hunks {
+					ds.Hunks = append(ds.Hunks, ui.Hunk{Op: string(h.Op), Text: h.Text})
+				}
+				if len(ds.Hunks) == 0 {
+					if seg := s.Seg(); seg != nil {
+						op := "equal"
+						switch s.Status {
+						case diff.StatusAdded:
+							op = "insert"
+						case diff.StatusRemoved:
+							op = "delete"
+						}
+						ds.Hunks = []ui.Hunk{{Op: op, Text: seg.Text}}
+					}
+				}
+				out.Segments = append(out.Segments, ds)
+			}
+			return out
+		},
 		FindingsName: "check",
+		CacheName:    "cache",
+		DiffName:     "diff",
 	}
+}
+
+// viewFindVolatile adapts the cache analysis's finder of changing values to
+// the audit.
+func viewFindVolatile(text string) []wire.VolatileValue {
+	vs := diff.FindVolatile(text)
+	out := make([]wire.VolatileValue, len(vs))
+	for i, v := range vs {
+		out[i] = wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)}
+	}
+	return out
 }
 
 // writeViewReport is what view, watch and demo print when standard output
@@ -166,4 +237,250 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 		}
 	}
 	return nil
+}
+
+// watchDebounce is how long watch waits after the last change before it
+// rebuilds.
+const watchDebounce = 300 * time.Millisecond
+
+// watchMaxDirs caps the directories watched (fsnotify watches one directory
+// at a time).
+const watchMaxDirs = 2000
+
+func newWatchCmd(app *App) *cobra.Command {
+	var layout, api string
+	cmd := &cobra.Command{
+		Use:   "watch [DIR]",
+		Short: "Open the viewer on a request built live from workspace DIR, rebuilt on change",
+		Long: `watch builds the request an agent would send from workspace DIR (default ".") and opens
+the viewer on it. Whenever a file in the workspace changes, the request is built again and
+appended as a new request, so the Cache and Diff views show what the change did to the
+prompt-cache prefix. L toggles the layout between isolated and legacy: edit one line of
+AGENTS.md and watch it break the legacy prefix while the isolated one stays intact.
+
+When standard output is not a terminal, watch prints the report of one build and exits 0.`,
+		Example: `  wirelens watch
+  wirelens watch ~/src/project --layout legacy`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			w := &watchBuilder{dir: dir, in: app.In, layout: assemble.Layout(layout), api: wire.Format(api)}
+			switch w.layout {
+			case assemble.LayoutIsolated, assemble.LayoutLegacy:
+			default:
+				return usageError("--layout must be isolated or legacy, not %q", layout)
+			}
+			known := false
+			for _, a := range wire.EncodeFormats {
+				known = known || a == w.api
+			}
+			if !known {
+				return usageError("--api must be anthropic, openai-chat, openai-responses or gemini, not %q", api)
+			}
+			first, note, err := w.build()
+			if err != nil {
+				return usageError("%v", err)
+			}
+			if !isTerminal(app.Stdout) {
+				return writeViewReport(app.Stdout, []wire.Request{*first}, terminalWidth(app.Stdout))
+			}
+			ctx, cancel := context.WithCancel(cmd.Context())
+			defer cancel()
+			stream, err := w.watch(ctx, first, note)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			return ui.Run(ctx, ui.Options{
+				Title:    "watch " + dir,
+				Stream:   stream,
+				Analysis: viewAnalysis(),
+				Theme:    app.Theme,
+				NoColor:  app.NoColor,
+				Toggle:   w.toggle,
+			})
+		},
+	}
+	cmd.Flags().StringVar(&layout, "layout", "isolated", "layout to build: isolated or legacy (L toggles it in the viewer)")
+	cmd.Flags().StringVar(&api, "api", "anthropic", "API to build for: anthropic, openai-chat, openai-responses or gemini")
+	return cmd
+}
+
+// watchBuilder builds the workspace's request again on demand.
+type watchBuilder struct {
+	dir string
+	in  *wire.Interner
+	api wire.Format
+
+	mu     sync.Mutex
+	layout assemble.Layout
+	prev   *assemble.Result
+	count  int
+	kick   chan struct{}
+}
+
+// build collects and binds the workspace once more and says what changed.
+func (w *watchBuilder) build() (*wire.Request, string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := time.Now().UTC().Truncate(time.Second)
+	in, closeIn, err := assemble.OpenInput(w.dir, nil, nil, now)
+	if err != nil {
+		return nil, "", err
+	}
+	defer closeIn()
+	cfg := assemble.Config{Layout: w.layout, API: w.api, Interner: w.in}
+	var (
+		res  *assemble.Result
+		note string
+	)
+	if w.prev != nil && w.prev.Request.Format == w.api {
+		var rep *assemble.RefreshReport
+		res, rep, err = assemble.Refresh(w.prev, in, cfg)
+		if err == nil {
+			note = watchNote(rep)
+		}
+	} else {
+		var b *assemble.Baseline
+		b, err = assemble.Collect(in)
+		if err == nil {
+			res, err = assemble.Bind(b, cfg)
+		}
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	w.count++
+	w.prev = res
+	r := res.Request
+	r.Source = w.dir + " (" + string(w.layout) + ")"
+	r.Index = w.count
+	r.Offset = -1
+	if note == "" {
+		note = "built " + string(w.layout) + " layout"
+	}
+	return &r, "#" + fmt.Sprint(w.count) + " " + note, nil
+}
+
+// watchNote says in one line what a refresh changed.
+func watchNote(rep *assemble.RefreshReport) string {
+	if rep == nil || len(rep.Changes) == 0 {
+		return "rebuilt: nothing changed on the wire"
+	}
+	s := fmt.Sprintf("rebuilt: %d fragment(s) changed, first %s", len(rep.Changes), rep.FirstChange)
+	if rep.SystemStable {
+		s += "; system prompt byte-identical"
+	} else {
+		s += "; system prompt CHANGED"
+	}
+	return s
+}
+
+// toggle switches the layout and asks for a rebuild; the viewer calls it in
+// a command.
+func (w *watchBuilder) toggle() (string, error) {
+	w.mu.Lock()
+	if w.layout == assemble.LayoutLegacy {
+		w.layout = assemble.LayoutIsolated
+	} else {
+		w.layout = assemble.LayoutLegacy
+	}
+	l := string(w.layout)
+	w.prev = nil
+	kick := w.kick
+	w.mu.Unlock()
+	select {
+	case kick <- struct{}{}:
+	default:
+	}
+	return l, nil
+}
+
+// watch streams the first build, then a rebuild after each burst of changes
+// in the workspace (debounced) and after each layout toggle.
+func (w *watchBuilder) watch(ctx context.Context, first *wire.Request, note string) (<-chan ui.Item, error) {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	root, err := filepath.Abs(w.dir)
+	if err != nil {
+		fw.Close()
+		return nil, err
+	}
+	n := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if p != root && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "target") {
+			return filepath.SkipDir
+		}
+		if n >= watchMaxDirs {
+			return filepath.SkipAll
+		}
+		if fw.Add(p) == nil {
+			n++
+		}
+		return nil
+	})
+	w.mu.Lock()
+	w.kick = make(chan struct{}, 1)
+	kick := w.kick
+	w.mu.Unlock()
+	ch := make(chan ui.Item, 16)
+	go func() {
+		defer close(ch)
+		defer fw.Close()
+		send := func(it ui.Item) bool {
+			select {
+			case ch <- it:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		if !send(ui.Item{Req: first, Note: note, Progress: -1}) {
+			return
+		}
+		var timer <-chan time.Time
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-fw.Events:
+				if !ok {
+					return
+				}
+				if ev.Has(fsnotify.Create) {
+					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+						_ = fw.Add(ev.Name)
+					}
+				}
+				timer = time.After(watchDebounce)
+			case err, ok := <-fw.Errors:
+				if !ok {
+					return
+				}
+				if !send(ui.Item{Note: "watch: " + err.Error(), Progress: -1}) {
+					return
+				}
+			case <-kick:
+				timer = time.After(0)
+			case <-timer:
+				timer = nil
+				r, note, err := w.build()
+				it := ui.Item{Req: r, Note: note, Progress: -1}
+				if err != nil {
+					it = ui.Item{Note: "rebuild failed: " + err.Error(), Progress: -1}
+				}
+				if !send(it) {
+					return
+				}
+			}
+		}
+	}()
+	return ch, nil
 }
