@@ -75,8 +75,9 @@ type Step struct {
 	// TextBreak is the text break when Break names a model or provider
 	// change (nil when the texts share the whole previous request).
 	TextBreak *Break
-	// Reprocessed is the tokens of the previous request that are processed
-	// again because of the break.
+	// Reprocessed is the tokens processed again because of the break: the
+	// previous request's tokens after it, or, when the model or provider
+	// changed, the tokens the two requests share by text.
 	Reprocessed int
 
 	Prediction Prediction
@@ -314,11 +315,14 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		st.TextBreak = brk
 		st.PrefixTokens, st.PrefixBytes = 0, 0
 	}
-	if st.Break != nil {
-		st.Reprocessed = st.PrevTokens - st.PrefixTokens
-		if st.Reprocessed < 0 {
-			st.Reprocessed = 0
-		}
+	switch {
+	case switched:
+		// What the two requests share by text is processed again under
+		// the other model's cache.
+		st.Reprocessed = st.TextPrefixTokens
+	case st.Break != nil:
+		// The previous request's tokens after the break.
+		st.Reprocessed = max(0, st.PrevTokens-st.PrefixTokens)
 	}
 	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
 		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))

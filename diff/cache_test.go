@@ -265,6 +265,9 @@ func TestCacheModelChange(t *testing.T) {
 	if b := steps[0].Break; b == nil || b.Cause != CauseModel || b.Before != "gpt-5" || b.After != "gpt-5-mini" {
 		t.Fatalf("model change: break %+v", steps[0].Break)
 	}
+	if steps[0].Reprocessed != a.Tokens() {
+		t.Errorf("model change: reprocessed %d, want the %d tokens shared by text", steps[0].Reprocessed, a.Tokens())
+	}
 	if steps[0].PrefixTokens != 0 || steps[0].TextPrefixTokens != a.Tokens() || steps[0].Prediction.Cached != 0 {
 		t.Errorf("model change: prefix %d, text prefix %d (want %d), predicted %d",
 			steps[0].PrefixTokens, steps[0].TextPrefixTokens, a.Tokens(), steps[0].Prediction.Cached)
