@@ -234,7 +234,12 @@ func (m *Model) diffPair() (int, int) {
 		return a, b
 	}
 	c := m.cur()
-	if c <= 0 {
+	switch {
+	case c < 0:
+		return -1, -1
+	case c == 0 && len(m.reqs) > 1:
+		return 0, 1
+	case c == 0:
 		return -1, c
 	}
 	return c - 1, c
