@@ -11,6 +11,7 @@
 package diff
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
@@ -197,6 +198,9 @@ func cacheOrdered(r *wire.Request) []wire.Segment {
 }
 
 func (v *seqView) tokens() int { return v.tokensTo(len(v.segs)) }
+
+// name is how reports name the request: "file@N".
+func (v *seqView) name() string { return v.req.Source + "@" + strconv.Itoa(v.req.Index) }
 func (v *seqView) bytes() int {
 	if len(v.segs) == 0 {
 		return 0
@@ -274,7 +278,7 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		st = compareViews(prev, cur, mem)
 		q.sum.add(st)
 	}
-	mem.remember(cur, q.count)
+	mem.remember(cur)
 	return st
 }
 
@@ -286,7 +290,7 @@ func Compare(prev, cur *wire.Request) *Step {
 	p := newSeqView(prev, nil)
 	mem := newCacheMemory()
 	if Provider(prev.Format, prev.Model) == Provider(cur.Format, cur.Model) && prev.Model == cur.Model {
-		mem.remember(p, 1)
+		mem.remember(p)
 	}
 	return compareViews(p, newSeqView(cur, p), mem)
 }
@@ -327,7 +331,7 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
 		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))
 	}
-	st.Prediction = predict(mem, cur, st.PrefixTokens)
+	st.Prediction = predict(mem, prev, cur, st.PrefixTokens)
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
 	if r.Usage != nil {
 		rec := r.Usage.CachedTokens

@@ -156,6 +156,9 @@ func TestCacheIsolatedGrowsCleanly(t *testing.T) {
 		if st.Prediction.Cached != want {
 			t.Errorf("request %d: predicted %d cached, want %d", st.Index, st.Prediction.Cached, want)
 		}
+		if from := fmt.Sprintf("session.jsonl@%d", st.Index-1); want > 0 && st.Prediction.From != from {
+			t.Errorf("request %d: read from %q, want %q", st.Index, st.Prediction.From, from)
+		}
 		wantPrefix += prevTok
 		wantTotal += curTok
 	}

@@ -41,8 +41,8 @@ func newCacheMemory() *cacheMemory {
 }
 
 // remember records what request v leaves in the cache.
-func (m *cacheMemory) remember(v *seqView, _ int) {
-	name := v.req.Source + "@" + strconv.Itoa(v.req.Index)
+func (m *cacheMemory) remember(v *seqView) {
+	name := v.name()
 	if v.rule.Mode == CacheExplicit {
 		for _, bp := range v.bps {
 			if v.cumTok[bp] < v.rule.MinTokens {
@@ -65,9 +65,9 @@ func (m *cacheMemory) remember(v *seqView, _ int) {
 }
 
 // predict applies cur's cache rule. prefixTokens is what cur shares with
-// the request just before it (0 when that one was of another model); mem
-// holds what the earlier requests of cur's model left in the cache.
-func predict(mem *cacheMemory, cur *seqView, prefixTokens int) Prediction {
+// prev, the request just before it (0 when that one was of another model);
+// mem holds what the earlier requests of cur's model left in the cache.
+func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int) Prediction {
 	rule := cur.rule
 	var p Prediction
 	if rule.Mode == CacheExplicit {
@@ -79,7 +79,7 @@ func predict(mem *cacheMemory, cur *seqView, prefixTokens int) Prediction {
 	}
 	best := prefixTokens
 	if best > 0 {
-		p.From = "the previous request"
+		p.From = prev.name()
 	}
 	// The longest run of leading segments some earlier request sent.
 	lo, hi := 0, len(cur.chain)
