@@ -33,6 +33,11 @@ type Volatile struct {
 	Start int
 	End   int
 	Kind  VolatileKind
+	// Current is set on a timestamp or date introduced as the present
+	// ("Today's date:", "The current time is", "now=", "当前时间"): such a
+	// value changes with every request. A date without it may be a fixed
+	// one (a spec version, a release date).
+	Current bool
 }
 
 // FindVolatile finds the changing values in text: timestamps, dates, UUIDs,
@@ -80,6 +85,9 @@ func findVolatileIn(s string, from, to int, out []Volatile) []Volatile {
 			continue
 		}
 		if v, ok := volMatchAt(s, i); ok {
+			if v.Kind == VolatileTimestamp || v.Kind == VolatileDate {
+				v.Current = volCurrentBefore(s, v.Start)
+			}
 			out = append(out, v)
 			if v.End <= i {
 				i++
@@ -97,38 +105,70 @@ func findVolatileIn(s string, from, to int, out []Volatile) []Volatile {
 	return out
 }
 
+// volNowWords introduce the present time or date.
+var volNowWords = []string{"today", "now", "current", "date", "time", "timestamp", "clock",
+	"当前", "今天", "现在", "时间", "日期"}
+
+// volCurrentBefore reports whether one of volNowWords ends shortly before
+// position i (within the same line).
+func volCurrentBefore(s string, i int) bool {
+	from := max(0, i-48)
+	win := s[from:i]
+	if nl := strings.LastIndexByte(win, '\n'); nl >= 0 {
+		win = win[nl+1:]
+	}
+	var buf [48]byte
+	low := volLower(buf[:0], win)
+	for _, w := range volNowWords {
+		for k := 0; k+len(w) <= len(low); {
+			j := strings.Index(string(low[k:]), w)
+			if j < 0 {
+				break
+			}
+			at := k + j
+			// A whole word for the ASCII words ("now", not "known").
+			if w[0] < 0x80 && ((at > 0 && volIsAlpha(low[at-1])) || (at+len(w) < len(low) && volIsAlpha(low[at+len(w)]) && low[at+len(w)] != 's')) {
+				k = at + 1
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // volMatchAt tries every pattern at word start i.
 func volMatchAt(s string, i int) (Volatile, bool) {
 	c := s[i]
 	if end, ok := volUUID(s, i); ok {
-		return Volatile{i, end, VolatileUUID}, true
+		return Volatile{Start: i, End: end, Kind: VolatileUUID}, true
 	}
 	if volIsDigit(c) {
 		if end, timed, ok := volISODate(s, i); ok {
-			return Volatile{i, end, volDateKind(timed)}, true
+			return Volatile{Start: i, End: end, Kind: volDateKind(timed)}, true
 		}
 		if end, timed, ok := volDayMonthYear(s, i); ok {
-			return Volatile{i, end, volDateKind(timed)}, true
+			return Volatile{Start: i, End: end, Kind: volDateKind(timed)}, true
 		}
 		if end, ok := volTime(s, i, true); ok {
-			return Volatile{i, end, VolatileTimestamp}, true
+			return Volatile{Start: i, End: end, Kind: VolatileTimestamp}, true
 		}
 		if end, ok := volEpoch(s, i); ok {
-			return Volatile{i, end, VolatileTimestamp}, true
+			return Volatile{Start: i, End: end, Kind: VolatileTimestamp}, true
 		}
 	} else {
 		if end, timed, ok := volNamedDate(s, i); ok {
-			return Volatile{i, end, volDateKind(timed)}, true
+			return Volatile{Start: i, End: end, Kind: volDateKind(timed)}, true
 		}
 		if end, ok := volPrefixedID(s, i); ok {
-			return Volatile{i, end, VolatileRequestID}, true
+			return Volatile{Start: i, End: end, Kind: VolatileRequestID}, true
 		}
 		if v, ok := volKeyword(s, i); ok {
 			return v, true
 		}
 	}
 	if end, ok := volHex(s, i); ok {
-		return Volatile{i, end, VolatileHexID}, true
+		return Volatile{Start: i, End: end, Kind: VolatileHexID}, true
 	}
 	return Volatile{}, false
 }
@@ -673,7 +713,7 @@ func volKeyword(s string, i int) (Volatile, bool) {
 			e--
 		}
 		if e-v >= 6 && volHasDigit(s[v:e]) {
-			return Volatile{v, e, VolatileRequestID}, true
+			return Volatile{Start: v, End: e, Kind: VolatileRequestID}, true
 		}
 	case "count":
 		v := volSkipLabelSep(s, end)
@@ -684,7 +724,7 @@ func volKeyword(s string, i int) (Volatile, bool) {
 			return Volatile{}, false // "turn7" is a name, not a count
 		}
 		if _, e, ok := volDigitRun(s, v, 12); ok && volEndsWord(s, e) {
-			return Volatile{i, e, VolatileCounter}, true
+			return Volatile{Start: i, End: e, Kind: VolatileCounter}, true
 		}
 	}
 	return Volatile{}, false
@@ -694,7 +734,11 @@ func volKeyword(s string, i int) (Volatile, bool) {
 // words that fit).
 func volLower(buf []byte, w string) []byte {
 	for i := 0; i < len(w); i++ {
-		buf = append(buf, w[i]|0x20)
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c |= 0x20
+		}
+		buf = append(buf, c)
 	}
 	return buf
 }

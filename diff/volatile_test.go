@@ -196,3 +196,32 @@ func BenchmarkDiffFindVolatile(b *testing.B) {
 		}
 	}
 }
+
+// TestDiffVolatileCurrent: a timestamp or date introduced as the present is
+// marked Current; a fixed date in prose is not.
+func TestDiffVolatileCurrent(t *testing.T) {
+	cases := []struct {
+		text    string
+		current bool
+	}{
+		{"Today's date: 2026-11-29", true},
+		{"The current time is 2026-11-29T22:15:42Z.", true},
+		{"now=1764454542", true},
+		{"当前时间：2026年11月29日 22:15", true},
+		{"Timestamps: 2026-11-29T22:15:42Z", true},
+		{"Follow the MCP 2026-07-28 specification.", false},
+		{"Released on 2025-12-09 as v1.0.", false},
+		{"It is known that 2026-07-28 is a Tuesday.", false},
+		{"Current rules.\nThe MCP 2026-07-28 spec.", false},
+	}
+	for _, c := range cases {
+		vs := FindVolatile(c.text)
+		if len(vs) != 1 {
+			t.Errorf("%q: %d values", c.text, len(vs))
+			continue
+		}
+		if vs[0].Current != c.current {
+			t.Errorf("%q: current %v, want %v", c.text, vs[0].Current, c.current)
+		}
+	}
+}
