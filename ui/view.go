@@ -63,8 +63,8 @@ func (m *Model) Render() string {
 // them (for mouse clicks).
 func (m *Model) headerParts() (string, []string) {
 	title := " " + Title
-	if m.opts.Title != "" {
-		title += " · " + wire.VisibleLine(m.opts.Title)
+	if m.opts.Title != "" && m.w >= 110 {
+		title += " · " + ansi.Truncate(wire.VisibleLine(m.opts.Title), max(10, m.w/4), "…")
 	}
 	title += " "
 	var tabs []string

@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// uiGoldenSession is the fixture of the golden screens: the test session,
+// plus a tool result holding a terminal escape, a bidi override and an
+// applied escape, and fixed findings.
+func uiGoldenSession() ([]wire.Request, Analysis) {
+	reqs := uiTestSession()
+	tr := uiTestReq("claude-sonnet-4-6", 4,
+		wire.Part{ID: "tools[0]", Channel: wire.ChannelTools, Type: "tool", Name: "read_file",
+			Text: `{"name":"read_file","description":"Read a file","input_schema":{"type":"object"}}`},
+		wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: "You are a coding agent.\n"},
+		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: "Read notes.md"},
+		wire.Part{ID: "messages[1].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Name: "read_file",
+			Text: "# Notes\n\nRun `make` first.\x1b[2J\x1b]0;owned\x07\nThe file \u202egnp.sh is an image.\n- item one\n- item two\n"},
+	)
+	tr.Segments[len(tr.Segments)-1].Escapes = []wire.Escape{{Rule: "entity", Offset: 9, Text: "Run", Original: "Run"}}
+	reqs = append(reqs, tr)
+	a := Analysis{Findings: func(reqs []wire.Request) []Finding {
+		return []Finding{
+			{Rule: "control-char", Severity: "medium", Request: 3, Segment: "messages[1].content[0]", Offset: 25, Message: "terminal escape sequence in a tool result"},
+			{Rule: "bidi-control", Severity: "high", Request: 3, Segment: "messages[1].content[0]", Offset: 51, Message: "right-to-left override in untrusted content"},
+		}
+	}}
+	return reqs, a
+}
+
+// TestUIGolden renders each view at 80x24 and 160x48 in the dark, light
+// and mono themes and compares it with testdata/TestUIGolden/*.golden
+// (go test ./ui -run TestUIGolden -update rewrites them).
+func TestUIGolden(t *testing.T) {
+	reqs, a := uiGoldenSession()
+	views := []struct {
+		name string
+		keys []string
+	}{
+		{"wire", []string{"l", "j", "j"}},
+		{"content", []string{"l", "j", "j", "j", "tab"}},
+		{"escapes", []string{"2"}},
+		{"findings", []string{"3"}},
+		{"cache", []string{"4", "j", "j"}},
+		{"diff", []string{"5"}},
+		{"raw", []string{"6"}},
+		{"help", []string{"?"}},
+		{"search", []string{"/", "P", "O", "I", "S", "O", "N", "E", "D", "enter", "n"}},
+	}
+	for _, theme := range []string{themes.Dark, themes.Light, themes.Mono} {
+		for _, size := range [][2]int{{80, 24}, {160, 48}} {
+			for _, v := range views {
+				name := fmt.Sprintf("%s_%dx%d_%s", v.name, size[0], size[1], theme)
+				t.Run(name, func(t *testing.T) {
+					m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "golden"}, size[0], size[1])
+					// The session's last request has the tool result.
+					uiKeys(t, m, "shift+tab", "G", "tab")
+					uiKeys(t, m, v.keys...)
+					out := m.Render()
+					uiAssertClean(t, name, out)
+					if theme == themes.Mono && strings.ContainsRune(out, 0x1b) {
+						t.Fatal("mono output holds an escape sequence")
+					}
+					golden.RequireEqual(t, []byte(out))
+				})
+			}
+		}
+	}
+}
+
+// uiVTWriter feeds program output into the emulator, translating bare
+// newlines to CR LF.
+type uiVTWriter struct {
+	mu  sync.Mutex
+	emu *vt.Emulator
+}
+
+func (w *uiVTWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	q := bytes.ReplaceAll(p, []byte("\r\n"), []byte("\n"))
+	q = bytes.ReplaceAll(q, []byte("\n"), []byte("\r\n"))
+	if _, err := w.emu.Write(q); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *uiVTWriter) screen() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.emu.String()
+}
+
+// uiRunHeadless runs the whole program with no input into an emulator until
+// its screen holds want and stops changing, then stops it and returns the
+// screen.
+func uiRunHeadless(t *testing.T, opts Options, w, h int, want string) string {
+	t.Helper()
+	emu := vt.NewEmulator(w, h)
+	go func() { _, _ = io.Copy(io.Discard, emu) }()
+	out := &uiVTWriter{emu: emu}
+	prof := colorprofile.ASCII
+	opts.Headless, opts.Output, opts.Width, opts.Height, opts.Profile = true, out, w, h, &prof
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, opts) }()
+	var last string
+	stable := 0
+	for i := 0; i < 400 && stable < 5; i++ {
+		time.Sleep(25 * time.Millisecond)
+		s := out.screen()
+		if strings.Contains(s, want) && !strings.Contains(s, "highlighting…") && s == last {
+			stable++
+		} else {
+			stable = 0
+		}
+		last = s
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program did not stop when its context was cancelled")
+	}
+	if !strings.Contains(last, want) {
+		t.Fatalf("the screen never showed %q:\n%s", want, last)
+	}
+	return last
+}
+
+// TestUIHeadlessProgram runs the whole program into the x/vt emulator with
+// the ASCII profile and goldens its screen, for the golden session and for
+// a stream of hostile requests.
+func TestUIHeadlessProgram(t *testing.T) {
+	reqs, a := uiGoldenSession()
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			ch := make(chan Item, len(reqs))
+			for i := range reqs {
+				ch <- Item{Req: &reqs[i], Progress: float64(i+1) / float64(len(reqs))}
+			}
+			close(ch)
+			screen := uiRunHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "TRUSTED PREFIX")
+			if !strings.Contains(screen, "4 requests") {
+				t.Fatalf("not every streamed request arrived:\n%s", screen)
+			}
+			golden.RequireEqual(t, []byte(screen))
+		})
+	}
+	t.Run("hostile", func(t *testing.T) {
+		hostile, ha := uiHostileSession(t)
+		screen := uiRunHeadless(t, Options{Requests: hostile, Analysis: ha, Theme: themes.Dark, StartView: "escapes"}, 120, 40, "Escapes & hazards")
+		uiAssertClean(t, "hostile headless", screen)
+		if !strings.Contains(screen, "[U+202E]") {
+			t.Fatalf("the escapes view does not show the bidi override visibly:\n%s", screen)
+		}
+	})
+}
