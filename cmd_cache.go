@@ -472,8 +472,10 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
 	cw.line(2, "%s, %s tokens re-processed because of them", cachePlural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
-		cw.line(2, "by channel: %s", cacheCounts(sum.BreaksByChannel))
-		cw.line(2, "by kind: %s", cacheCounts(sum.BreaksByKind))
+		if len(sum.BreaksByChannel) > 0 {
+			cw.line(2, "by channel: %s", cacheCounts(sum.BreaksByChannel))
+			cw.line(2, "by kind: %s", cacheCounts(sum.BreaksByKind))
+		}
 		if len(sum.BreaksByVolatile) > 0 {
 			cw.line(2, "by changing value: %s", cacheCounts(sum.BreaksByVolatile))
 		}

@@ -284,6 +284,9 @@ func TestCacheModelChange(t *testing.T) {
 	if sum.BreaksByCause["model"] != 1 || sum.BreaksByCause["provider"] != 1 {
 		t.Errorf("breaks by cause %v", sum.BreaksByCause)
 	}
+	if len(sum.BreaksByChannel) != 0 || len(sum.BreaksByKind) != 0 {
+		t.Errorf("model and provider changes counted against channels %v or kinds %v", sum.BreaksByChannel, sum.BreaksByKind)
+	}
 }
 
 // TestCacheSingleRequest: one request has nothing to compare.

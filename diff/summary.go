@@ -21,7 +21,8 @@ type Summary struct {
 	// because of breaks.
 	ReprocessedTokens int
 	// Breaks counts the requests with a break, grouped by channel, by the
-	// kind of segment, by the volatile value named, and by cause.
+	// kind of segment, by the volatile value named, and by cause (a model
+	// or provider change is counted by cause only).
 	Breaks           int
 	BreaksByChannel  map[string]int
 	BreaksByKind     map[string]int
@@ -71,11 +72,15 @@ func (a *summaryAcc) add(st *Step) {
 	}
 	s.Breaks++
 	s.ReprocessedTokens += st.Reprocessed
-	if b.Channel != "" {
-		s.BreaksByChannel[string(b.Channel)]++
-	}
-	if b.Kind != "" {
-		s.BreaksByKind[string(b.Kind)]++
+	// A change of model or provider breaks the cache whatever the text: it
+	// is counted by cause only, not against the channel it happens to start.
+	if b.Cause != CauseModel && b.Cause != CauseProvider {
+		if b.Channel != "" {
+			s.BreaksByChannel[string(b.Channel)]++
+		}
+		if b.Kind != "" {
+			s.BreaksByKind[string(b.Kind)]++
+		}
 	}
 	if b.Volatile != "" {
 		s.BreaksByVolatile[string(b.Volatile)]++
