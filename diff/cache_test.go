@@ -561,3 +561,19 @@ func TestCacheMemoryOfEarlierRequests(t *testing.T) {
 		t.Errorf("r3 after haiku: predicted %d, want request 1's entry of %d", st.Prediction.Cached, r1.Tokens())
 	}
 }
+
+// TestCacheFormatChangeSameModel: the same model through another API shape
+// is still compared by text; the format change is noted.
+func TestCacheFormatChangeSameModel(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	a := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", append([]wire.Part{sys}, cacheConversation(1)...)...)
+	b := cacheTestReq(in, 2, wire.FormatOpenAIResponses, "gpt-5", append([]wire.Part{sys}, cacheConversation(2)...)...)
+	st := Compare(&a, &b)
+	if st.Break != nil || st.PrefixTokens != a.Tokens() {
+		t.Errorf("break %+v, prefix %d of %d", st.Break, st.PrefixTokens, a.Tokens())
+	}
+	if !strings.Contains(strings.Join(st.Notes, "\n"), "format changed from openai-chat to openai-responses") {
+		t.Errorf("notes %v", st.Notes)
+	}
+}
