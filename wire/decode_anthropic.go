@@ -154,7 +154,7 @@ func decodeAnthropic(s *decShape, b *Builder, c *decCache) error {
 		if err := decStringMember(sys.v, "/system", sys.off, &text); err != nil {
 			return err
 		}
-		b.Add(Part{ID: "system", Channel: ChannelSystem, Role: "system", Type: "text", Text: text})
+		b.Add(Part{ID: "system[0]", Channel: ChannelSystem, Role: "system", Type: "text", Text: text})
 	} else {
 		err := decElements(b, c, names, decSectSystem, sys, func(i int, el jsontext.Value) error {
 			var bl decAnthropicBlock

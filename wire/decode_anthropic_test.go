@@ -27,7 +27,7 @@ var decAnthropicMessagesParts = []decWantPart{
 }
 
 var decAnthropicStringParts = []decWantPart{
-	{id: "system", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "You are a helpful assistant."},
+	{id: "system[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "You are a helpful assistant."},
 	{id: "messages[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Hello"},
 	{id: "messages[1]", channel: ChannelMessages, role: "assistant", kind: KindAssistant, trust: TrustModel, text: "Hi! How can I help?"},
 	{id: "messages[2]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "Summarise README.md"},
@@ -95,7 +95,7 @@ func TestDecodeAnthropicServerTools(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	decCheckParts(t, reqs[0], []decWantPart{
-		{id: "system", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "s"},
+		{id: "system[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "s"},
 		{id: "messages[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "search"},
 		{id: "messages[1].content[0]", channel: ChannelMessages, role: "assistant", kind: KindToolCall, trust: TrustModel, name: "web_search", text: `{"query":"go json v2"}`},
 		{id: "messages[1].content[1]", channel: ChannelMessages, role: "assistant", kind: KindToolResult, trust: Untrusted, name: "web_search",
