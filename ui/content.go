@@ -340,9 +340,6 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 		}
 		b.WriteString(style.Render(piece))
 		pos = next
-		if lipgloss.Width(b.String()) > width+8 && len(notes) == 0 {
-			break
-		}
 	}
 	if len(notes) > 0 {
 		b.WriteString(st.EscapeNote.Render("  ◂ " + strings.Join(notes, "; ")))

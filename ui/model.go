@@ -276,6 +276,7 @@ type itemsMsg struct {
 // then takes what else is ready for up to 50 ms, measuring each request.
 func (m *Model) waitItems() tea.Cmd {
 	ch, ctx := m.opts.Stream, m.ctx
+	first := len(m.reqs) == 0
 	return func() tea.Msg {
 		var out itemsMsg
 		out.prog = -1
@@ -311,8 +312,25 @@ func (m *Model) waitItems() tea.Cmd {
 			out.done = true
 			return out
 		}
-		deadline := time.After(50 * time.Millisecond)
+		// Before the first request is shown, show it at once; after that,
+		// gather for up to 50 ms so a long file does not redraw per line.
+		wait := 50 * time.Millisecond
+		if first {
+			wait = 0
+		}
+		deadline := time.After(wait)
 		for len(out.entries) < 512 {
+			if first {
+				select {
+				case it, ok := <-ch:
+					if !take(it, ok) {
+						return out
+					}
+					continue
+				default:
+					return out
+				}
+			}
 			select {
 			case it, ok := <-ch:
 				if !take(it, ok) {

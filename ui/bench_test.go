@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// uiBigText is about n bytes of markdown and JSON lines with a few hazards.
+func uiBigText(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "## Section %d\n", i)
+		case 1:
+			fmt.Fprintf(&b, `{"id": %d, "name": "item-%d", "tags": ["a", "b"], "ok": true}`+"\n", i, i)
+		case 2:
+			fmt.Fprintf(&b, "- a list item with some words in it, number %d, and `code`\n", i)
+		default:
+			if i%400 == 3 {
+				b.WriteString("hidden \x1b[2J escape and \u202e override\n")
+			} else {
+				b.WriteString("Plain prose that goes on for a while to fill the line with ordinary text.\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// uiBigModel opens a request whose tool result is text, prepared (indexed
+// and highlighted), with the content pane focused.
+func uiBigModel(b *testing.B, text string) *Model {
+	r := uiTestReq("m", 1,
+		wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: "rules"},
+		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	m := uiStart(b, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 160, 48)
+	uiKeys(b, m, "l", "tab")
+	if m.focus != focusContent || len(m.body.text) != len(text) || m.body.rows == nil {
+		b.Fatalf("not on the big segment: focus %d, %d bytes, indexed %v", m.focus, len(m.body.text), m.body.rows != nil)
+	}
+	return m
+}
+
+// BenchmarkUIKeypress1MB is one key press (scroll down a line) on a 1 MB
+// segment and the frame it renders. The budget is 16 ms per frame.
+func BenchmarkUIKeypress1MB(b *testing.B) {
+	m := uiBigModel(b, uiBigText(1<<20))
+	down, up := uiKey("j"), uiKey("k")
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		k := down
+		if (i/500)%2 == 1 {
+			k = up
+		}
+		m.Update(k)
+		_ = m.View()
+	}
+}
+
+// BenchmarkUIKeypress1MBOneLine is the same on a 1 MB segment of one line
+// (minified JSON), page by page.
+func BenchmarkUIKeypress1MBOneLine(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := 0; sb.Len() < 1<<20; i++ {
+		fmt.Fprintf(&sb, `{"id":%d,"name":"item-%d","ok":true},`, i, i)
+	}
+	sb.WriteString("0]")
+	m := uiBigModel(b, sb.String())
+	pg := uiKey("pgdown")
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(pg)
+		_ = m.View()
+	}
+}
+
+// BenchmarkUIFirstPlainFrame is the frame shown for a 1 MB segment before
+// its index and highlighting arrive (the plain view).
+func BenchmarkUIFirstPlainFrame(b *testing.B) {
+	text := uiBigText(1 << 20)
+	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	b.ResetTimer()
+	for b.Loop() {
+		m := New(Options{Requests: []wire.Request{r}, Theme: themes.Dark})
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		m.loadBody()
+		_ = m.View()
+	}
+}
+
+// BenchmarkUITimeToFirstFrame writes a session of growing requests (about
+// 80 MB as JSONL, each request repeating the one before), then measures
+// from opening it to the first frame showing its first request.
+func BenchmarkUITimeToFirstFrame(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var msgs []string
+	size := int64(0)
+	chunk := strings.Repeat("Some tool output that the agent read from the workspace. ", 40)
+	for i := 0; size < 80<<20; i++ {
+		msgs = append(msgs, fmt.Sprintf(`{"role":"user","content":"turn %d: %s"}`, i, chunk))
+		line := `{"model":"claude-sonnet-4-5","max_tokens":1024,"system":"You are a coding agent.","messages":[` + strings.Join(msgs, ",") + "]}\n"
+		n, err := f.WriteString(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += int64(n)
+	}
+	f.Close()
+	b.ReportMetric(float64(size)/(1<<20), "MB-file")
+	b.ResetTimer()
+	for b.Loop() {
+		ch := make(chan Item, 64)
+		stop := make(chan struct{})
+		go func() {
+			defer close(ch)
+			for r, err := range wire.DecodePath(path, wire.Options{Interner: wire.NewInterner()}) {
+				it := Item{Err: err, Progress: -1}
+				if err == nil {
+					req := r
+					it.Req = &req
+				}
+				select {
+				case ch <- it:
+				case <-stop:
+					return
+				}
+			}
+		}()
+		m := New(Options{Stream: ch, Theme: themes.Dark})
+		m.pullStream = true
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		msg := m.waitItems()()
+		_, cmd := m.Update(msg)
+		_ = cmd
+		if !strings.Contains(m.Render(), "TRUSTED PREFIX") || len(m.reqs) == 0 {
+			b.Fatal("no first frame")
+		}
+		close(stop)
+		for range ch {
+		}
+	}
+}
