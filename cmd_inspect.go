@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -30,17 +32,52 @@ error (exit 2) and everything that could be read is still printed.`,
   wirelens build . | wirelens inspect -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l := app.Load(args)
-			var err error
+			// Requests are written as they are decoded, so a long session is
+			// never held whole.
+			var (
+				errs  []error
+				werr  error
+				count int
+			)
+			bw := bufio.NewWriterSize(app.Stdout, 64<<10)
+			width := terminalWidth(app.Stdout)
 			if asJSON {
-				err = writeJSON(app.Stdout, inspectJSON(l))
-			} else {
-				err = writeInspectText(app.Stdout, l.Requests, terminalWidth(app.Stdout))
+				bw.WriteString("{\n  \"requests\": [")
 			}
-			if err != nil {
+			for _, src := range args {
+				app.decode(src, func(r wire.Request, err error) bool {
+					if err != nil {
+						errs = append(errs, err)
+						return true
+					}
+					if asJSON {
+						werr = writeInspectRequestJSON(bw, &r, count > 0)
+					} else {
+						werr = writeInspectBlocks(bw, []wire.Request{r}, width, count > 0)
+					}
+					count++
+					return werr == nil
+				})
+				if werr != nil {
+					return werr
+				}
+			}
+			if asJSON {
+				if count > 0 {
+					bw.WriteString("\n  ")
+				}
+				bw.WriteString("],\n  \"errors\": ")
+				b, err := json.MarshalIndent(errorsJSON(errs), "  ", "  ")
+				if err != nil {
+					return err
+				}
+				bw.Write(b)
+				bw.WriteString("\n}\n")
+			}
+			if err := bw.Flush(); err != nil {
 				return err
 			}
-			return app.finish(l.Errors, 0)
+			return app.finish(errs, 0)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
@@ -76,15 +113,9 @@ type inspectRequestJSON struct {
 	Notes    []string             `json:"notes,omitempty"`
 }
 
-type inspectJSONDoc struct {
-	Requests []inspectRequestJSON `json:"requests"`
-	Errors   []errorJSON          `json:"errors"`
-}
-
-func inspectJSON(l *Loaded) inspectJSONDoc {
-	doc := inspectJSONDoc{Requests: make([]inspectRequestJSON, 0, len(l.Requests)), Errors: errorsJSON(l.Errors)}
-	for i := range l.Requests {
-		r := &l.Requests[i]
+// inspectRequest is the JSON form of one request.
+func inspectRequest(r *wire.Request) inspectRequestJSON {
+	{
 		rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
 			Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
 			Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
@@ -100,17 +131,41 @@ func inspectJSON(l *Loaded) inspectJSONDoc {
 				Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
 				Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
 		}
-		doc.Requests = append(doc.Requests, rj)
+		return rj
 	}
-	return doc
+}
+
+// writeInspectRequestJSON writes one element of the "requests" array,
+// indented as writeJSON would indent the whole document.
+func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
+	b, err := json.MarshalIndent(inspectRequest(r), "    ", "  ")
+	if err != nil {
+		return err
+	}
+	sep := "\n    "
+	if comma {
+		sep = ",\n    "
+	}
+	if _, err := io.WriteString(w, sep); err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // writeInspectText prints one block per request and one line per segment.
 func writeInspectText(w io.Writer, reqs []wire.Request, width int) error {
+	return writeInspectBlocks(w, reqs, width, false)
+}
+
+// writeInspectBlocks is writeInspectText for requests that follow others: a
+// blank line goes before each block but the first, and before the first too
+// when sep says blocks were written already.
+func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) error {
 	var b strings.Builder
 	for i := range reqs {
 		r := &reqs[i]
-		if i > 0 {
+		if i > 0 || sep {
 			b.WriteByte('\n')
 		}
 		model := r.Model
