@@ -8,6 +8,8 @@
 #   jq -c '.messages|length' FILE        (skipped with a note when jq is absent)
 #   wirelens gen-session --decode FILE   (decode only: every request, streamed)
 #   wirelens inspect --json FILE         (decode, classify, count tokens, print)
+#   wirelens cache --json FILE           (prompt-cache stability of the whole session)
+#   wirelens check --json FILE           (every audit rule over the session)
 set -eu
 
 requests=${1:-300}
@@ -53,3 +55,5 @@ else
 fi
 run "wirelens gen-session --decode" "$work/wirelens" gen-session --decode "$work/session.jsonl"
 run "wirelens inspect --json" "$work/wirelens" inspect --json "$work/session.jsonl"
+run "wirelens cache --json" "$work/wirelens" cache --json "$work/session.jsonl"
+run "wirelens check --json" "$work/wirelens" check --json "$work/session.jsonl"
