@@ -33,8 +33,9 @@ From the provider's cache rules (OpenAI automatic prefix caching, Anthropic cach
 breakpoints, Gemini implicit caching, Moonshot/Kimi automatic caching) it predicts the cached
 tokens of each request from what the earlier requests of the same model left in the cache
 (entries are taken to be alive: their time to live is not modelled), and sets the recorded
-cache reads beside them, saying plainly where they disagree. The summary gives the reuse ratio, the tokens re-processed because of breaks,
-the breaks grouped by cause, and the worst requests.
+cache reads beside them, saying plainly where they disagree. The summary gives the reuse
+ratio, the tokens re-processed because of breaks, the breaks grouped by cause, and the worst
+requests.
 
 All FILE arguments form one sequence, in the order given (a JSONL session, a HAR export, a
 recording, or one request per file). FILE may be "-" for standard input. With --by-model each
