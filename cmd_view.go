@@ -484,3 +484,33 @@ func (w *watchBuilder) watch(ctx context.Context, first *wire.Request, note stri
 	}()
 	return ch, nil
 }
+
+// viewDemoOptions opens the viewer on the demo: the poisoned workspace built
+// in the legacy and the isolated layout, marked for the side-by-side diff,
+// with the guided tour's first-screen hint.
+func viewDemoOptions(app *App) (ui.Options, error) {
+	legacy, isolated, err := demoRequests()
+	if err != nil {
+		return ui.Options{}, fmt.Errorf("demo: %v", err)
+	}
+	legacy.Index, isolated.Index = 1, 1
+	legacy.Offset, isolated.Offset = -1, -1
+	return ui.Options{
+		Title:    "demo: poisoned workspace, legacy vs isolated",
+		Requests: []wire.Request{legacy, isolated},
+		Analysis: viewAnalysis(),
+		Theme:    app.Theme,
+		NoColor:  app.NoColor,
+		Tour:     true,
+		Marks:    []int{0, 1},
+	}, nil
+}
+
+// viewDemo is what `wirelens demo` runs on a terminal.
+func viewDemo(ctx context.Context, app *App) error {
+	opts, err := viewDemoOptions(app)
+	if err != nil {
+		return err
+	}
+	return ui.Run(ctx, opts)
+}

@@ -227,16 +227,27 @@ func New(opts Options) *Model {
 		m.w, m.h, m.sized = opts.Width, opts.Height, true
 	}
 	m.focus = focusSegs
+	if opts.Tour && len(m.reqs) > 0 {
+		// Start on the first untrusted segment: what the tour is about.
+		e := &m.reqs[0]
+		for k, i := range e.order {
+			if e.req.Segments[i].Trust == wire.Untrusted {
+				m.seg = k
+				break
+			}
+		}
+	}
 	return m
 }
 
 // TourHint is the first-screen hint of the demo.
 const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
-Request 1 is LEGACY: its AGENTS.md, directory listing and skills sit in the
-system prompt, marked UNTRUSTED on the trusted side. Request 2 is ISOLATED:
-the system prefix holds host rules only; the workspace arrives as escaped
-<untrusted_*> fragments on the right. Press 5 to compare them side by side,
-2 for escapes and hazards, 3 for findings, ? for every key. Any key closes this.`
+#1 LEGACY pastes AGENTS.md, the listing and the skills into the system
+   prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
+#2 ISOLATED keeps host rules alone in the system prefix; the workspace
+   comes as escaped <untrusted_*> fragments on the right.
+j/k move · tab panes · 5 diff #1 vs #2 · 2 escapes · 3 findings · ? help
+Any key closes this.`
 
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)

@@ -233,7 +233,7 @@ func (m *Model) overlay(body []string, text string) []string {
 	st := m.st
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
-		wrapped := ansi.Wordwrap(wire.VisibleLine(l), max(10, m.w-8), " ")
+		wrapped := ansi.Wordwrap(wire.VisibleLine(l), max(10, m.w-6), " ")
 		lines = append(lines, strings.Split(wrapped, "\n")...)
 	}
 	bw := 0
