@@ -249,7 +249,7 @@ func TestCheckWorkspace(t *testing.T) {
 	code, out, _ := checkRun(t, "check", "--json", "--workspace", filepath.Join("testdata", "workspaces", "clean"), src)
 	doc := checkDecodeJSON(t, out)
 	fs := auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)
-	if code != 1 || len(fs) != 1 || fs[0].Segment != "system" {
+	if code != 1 || len(fs) != 1 || fs[0].Segment != "system[0]" {
 		t.Fatalf("with --workspace: exit %d, findings %+v", code, doc.Findings)
 	}
 	body, _ := os.ReadFile(src)
