@@ -34,6 +34,7 @@ type content struct {
 	lang    string
 
 	gen     int // bumped whenever text or width changes
+	textGen int // bumped whenever the text changes (highlighting)
 	width   int
 	hazards []wire.Hazard
 	scanned bool
@@ -70,6 +71,7 @@ const uiMaxHighlight = 4 << 20
 // set shows a new text; it returns the commands that prepare it.
 func (c *content) set(pane int, key, text string, escapes []wire.Escape, width int, lang string) []any {
 	c.gen++
+	c.textGen++
 	c.key, c.text, c.escapes = key, text, escapes
 	c.lang = lang
 	if lang == "" {
@@ -94,7 +96,7 @@ func (c *content) prepJob(pane int) func() contentPrepMsg {
 }
 
 func (c *content) litJob(pane int) func() contentLitMsg {
-	gen, text, lang := c.gen, c.text, c.lang
+	gen, text, lang := c.textGen, c.text, c.lang
 	return func() contentLitMsg {
 		return contentLitMsg{pane: pane, gen: gen, spans: uiHighlight(text, lang)}
 	}
@@ -127,15 +129,9 @@ func (c *content) applyPrep(m contentPrepMsg) bool {
 }
 
 func (c *content) applyLit(m contentLitMsg) bool {
-	// Highlighting does not depend on the width: any generation of the same
-	// text will do, and a stale text is recognised by its offsets.
-	if m.gen > c.gen {
-		return false
-	}
-	if m.gen != c.gen && len(m.spans) > 0 && m.spans[len(m.spans)-1].end != len(c.text) {
-		return false
-	}
-	if m.gen != c.gen && len(m.spans) == 0 {
+	// Highlighting does not depend on the width: only a change of text
+	// makes it stale.
+	if m.gen != c.textGen {
 		return false
 	}
 	c.spans, c.lit = m.spans, true

@@ -424,3 +424,28 @@ type uiTestColor struct{ r, g, b uint8 }
 func (c uiTestColor) RGBA() (uint32, uint32, uint32, uint32) {
 	return uint32(c.r) * 0x101, uint32(c.g) * 0x101, uint32(c.b) * 0x101, 0xffff
 }
+
+// TestUIStaleResults checks the generation counters: highlighting survives a
+// resize, a result for a replaced text is dropped, and a wrap index for an
+// old width is dropped.
+func TestUIStaleResults(t *testing.T) {
+	var c content
+	jobs := c.set(0, "a", `{"a": 1}`, nil, 40, "")
+	prepA, litA := jobs[0].(func() contentPrepMsg), jobs[1].(func() contentLitMsg)
+	if f := c.resize(0, 60); f == nil {
+		t.Fatal("a new width gave no prep job")
+	}
+	if c.applyPrep(prepA()) {
+		t.Fatal("a wrap index for the old width was applied")
+	}
+	if !c.applyLit(litA()) || !c.lit || len(c.spans) == 0 {
+		t.Fatal("highlighting was lost to a resize")
+	}
+	jobs = c.set(0, "b", "plain text", nil, 60, "")
+	if c.applyLit(litA()) || c.lit {
+		t.Fatal("the highlighting of a replaced text was applied")
+	}
+	if !c.applyPrep(jobs[0].(func() contentPrepMsg)()) || c.rows == nil {
+		t.Fatal("the current wrap index was not applied")
+	}
+}
