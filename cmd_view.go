@@ -152,23 +152,16 @@ func viewAnalysis() ui.Analysis {
 			return out
 		},
 		Cache: func(reqs []wire.Request) []ui.CacheRow {
-			steps, _ := diff.Analyze(reqs)
-			out := make([]ui.CacheRow, 0, len(steps))
-			for k, st := range steps {
-				row := ui.CacheRow{Request: k + 1, TotalTokens: st.TotalTokens, PrefixTokens: st.PrefixTokens,
-					PrefixBytes: st.PrefixBytes, Predicted: st.Prediction.Cached, Recorded: -1}
-				if st.Recorded != nil {
-					row.Recorded = *st.Recorded
+			// Each source is its own sequence: the first request of a file
+			// has no predecessor.
+			var out []ui.CacheRow
+			for lo := 0; lo < len(reqs); {
+				hi := lo + 1
+				for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
+					hi++
 				}
-				if b := st.Break; b != nil {
-					cause := string(b.Volatile)
-					if b.Cause != "" && b.Cause != diff.CauseChanged {
-						cause = strings.TrimPrefix(cause+" "+string(b.Cause), " ")
-					}
-					row.Break = &ui.CacheBreak{Segment: b.Segment, Channel: b.Channel, Kind: b.Kind, Offset: b.Offset,
-						Before: b.Before, After: b.After, Volatile: cause}
-				}
-				out = append(out, row)
+				out = append(out, viewCacheRows(reqs[lo:hi], lo)...)
+				lo = hi
 			}
 			return out
 		},
@@ -203,6 +196,30 @@ func viewAnalysis() ui.Analysis {
 		CacheName:    "cache",
 		DiffName:     "diff",
 	}
+}
+
+// viewCacheRows compares each request of one source with the one before
+// it; base is the index of the first in the viewer's list.
+func viewCacheRows(reqs []wire.Request, base int) []ui.CacheRow {
+	steps, _ := diff.Analyze(reqs)
+	out := make([]ui.CacheRow, 0, len(steps))
+	for k, st := range steps {
+		row := ui.CacheRow{Request: base + k + 1, TotalTokens: st.TotalTokens, PrefixTokens: st.PrefixTokens,
+			PrefixBytes: st.PrefixBytes, Predicted: st.Prediction.Cached, Recorded: -1}
+		if st.Recorded != nil {
+			row.Recorded = *st.Recorded
+		}
+		if b := st.Break; b != nil {
+			cause := string(b.Volatile)
+			if b.Cause != "" && b.Cause != diff.CauseChanged {
+				cause = strings.TrimPrefix(cause+" "+string(b.Cause), " ")
+			}
+			row.Break = &ui.CacheBreak{Segment: b.Segment, Channel: b.Channel, Kind: b.Kind, Offset: b.Offset,
+				Before: b.Before, After: b.After, Volatile: cause}
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // viewFindVolatile adapts the cache analysis's finder of changing values to

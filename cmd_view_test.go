@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -38,5 +43,98 @@ func TestViewDemoOptions(t *testing.T) {
 	if !strings.Contains(screen, "Guided tour") || !strings.Contains(screen, "[UNTRUSTED]") || strings.ContainsRune(screen, 0x1b) {
 		t.Fatalf("demo first screen:\n%s", screen)
 	}
-	t.Log("\n" + screen)
+}
+
+// TestViewWatchRebuilds builds a workspace, edits its AGENTS.md and waits
+// for the rebuild; toggling the layout rebuilds in the other layout.
+func TestViewWatchRebuilds(t *testing.T) {
+	dir := t.TempDir()
+	agents := filepath.Join(dir, "AGENTS.md")
+	if err := os.WriteFile(agents, []byte("# Notes\nUse tabs.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &watchBuilder{dir: dir, in: wire.NewInterner(), layout: assemble.LayoutLegacy, api: wire.FormatAnthropic}
+	first, note, err := w.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Index != 1 || !strings.Contains(note, "legacy") {
+		t.Fatalf("first build: index %d, note %q", first.Index, note)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream, err := w.watch(ctx, first, note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func(what string) ui.Item {
+		t.Helper()
+		for {
+			select {
+			case it, ok := <-stream:
+				if !ok {
+					t.Fatalf("%s: the stream ended", what)
+				}
+				if it.Req != nil || strings.HasPrefix(it.Note, "rebuild failed") {
+					return it
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s: no rebuild", what)
+			}
+		}
+	}
+	if it := next("first"); it.Req.Index != 1 {
+		t.Fatalf("first item is request %d", it.Req.Index)
+	}
+	if err := os.WriteFile(agents, []byte("# Notes\nUse spaces.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	it := next("after the edit")
+	if it.Req == nil || it.Req.Index != 2 || !strings.Contains(it.Note, "changed") {
+		t.Fatalf("after the edit: %+v", it)
+	}
+	text := ""
+	for _, s := range it.Req.Segments {
+		text += s.Text
+	}
+	if !strings.Contains(text, "Use spaces.") {
+		t.Fatal("the rebuild does not hold the edited AGENTS.md")
+	}
+	layout, err := w.toggle()
+	if err != nil || layout != "isolated" {
+		t.Fatalf("toggle: %q %v", layout, err)
+	}
+	it = next("after the toggle")
+	if it.Req == nil || !strings.Contains(it.Req.Source, "isolated") {
+		t.Fatalf("after the toggle: %+v", it)
+	}
+	for _, s := range it.Req.Segments {
+		if s.Channel == wire.ChannelSystem && s.Trust == wire.Untrusted {
+			t.Fatalf("isolated rebuild has %s in the system prompt", s.ID)
+		}
+	}
+}
+
+// TestViewCacheRowsPerSource checks that each input file is its own cache
+// sequence: the first request of a file is not compared with the last of
+// the file before.
+func TestViewCacheRowsPerSource(t *testing.T) {
+	app := &App{In: wire.NewInterner()}
+	l := app.Load([]string{"testdata/payloads/anthropic-messages.json", "testdata/sessions/session.jsonl"})
+	if len(l.Errors) > 0 || len(l.Requests) != 4 {
+		t.Fatalf("fixtures: %d requests, errors %v", len(l.Requests), l.Errors)
+	}
+	rows := viewAnalysis().Cache(l.Requests)
+	var got []int
+	for _, r := range rows {
+		got = append(got, r.Request)
+	}
+	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Fatalf("cache rows for requests %v, want [2 3]", got)
+	}
+	for _, r := range rows {
+		if r.TotalTokens <= 0 || r.PrefixTokens > r.TotalTokens {
+			t.Fatalf("row %+v", r)
+		}
+	}
 }

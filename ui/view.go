@@ -560,7 +560,11 @@ func (m *Model) renderCache(h int) []string {
 		}
 		row, ok := m.cacheRows[i]
 		if !ok {
-			out = append(out, uiPad("#"+itoa(i+1), 6)+st.Muted.Render("analysing…"))
+			what := "analysing…"
+			if m.anaDone {
+				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
+			}
+			out = append(out, uiPad("#"+itoa(i+1), 6)+st.Muted.Render(uiPad(what, 44))+uiNum(e.tokens)+" tok")
 			continue
 		}
 		sumP += row.PrefixTokens
