@@ -47,6 +47,7 @@ type content struct {
 
 	marks  []mark
 	target int // byte offset to keep in view, -1 none
+	cut    int // where the cache prefix ends inside this text, -1 none
 }
 
 // contentPrepMsg carries the hazard scan and the wrap index of a text.
@@ -79,6 +80,7 @@ func (c *content) set(pane int, key, text string, escapes []wire.Escape, width i
 	}
 	c.hazards, c.scanned, c.rows, c.spans, c.lit = nil, false, nil, nil, false
 	c.top, c.topOff, c.target, c.marks = 0, 0, -1, nil
+	c.cut = -1
 	c.width = width
 	return []any{c.prepJob(pane), c.litJob(pane)}
 }
@@ -329,7 +331,13 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 		if kind == 0 && ei < len(c.escapes) && c.escapes[ei].Offset > pos {
 			next = min(next, c.escapes[ei].Offset)
 		}
+		if c.cut > pos {
+			next = min(next, c.cut)
+		}
 		next = uiRuneBoundary(c.text, max(next, pos+1))
+		if pos == c.cut {
+			b.WriteString(st.Break.Render("✂"))
+		}
 		piece := wire.VisibleLine(c.text[pos:next])
 		if kind != 0 && st.Mono {
 			piece = st.MarkOpen + piece + st.MarkClose

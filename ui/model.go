@@ -108,6 +108,7 @@ type entry struct {
 	tokens  int
 	bytes   int
 	segTok  []int // tokens per segment (index into Segments)
+	segHaz  []int // hazards per segment (index into Segments)
 	hazards []reqHazard
 	escapes int
 }
@@ -160,6 +161,7 @@ type Model struct {
 	searchGen  int
 	searching  bool
 	findings   []Finding
+	perReq     map[int]int // findings per request
 	cacheRows  map[int]CacheRow
 	anaGen     int
 	analysing  bool
@@ -360,7 +362,7 @@ func (m *Model) waitItems() tea.Cmd {
 // uiMeasure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts).
 func uiMeasure(r wire.Request) entry {
-	e := entry{req: r, segTok: make([]int, len(r.Segments))}
+	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHaz: make([]int, len(r.Segments))}
 	for rank := 0; rank < 3; rank++ {
 		for i := range r.Segments {
 			if r.Segments[i].Channel.CacheRank() == rank {
@@ -377,6 +379,7 @@ func uiMeasure(r wire.Request) entry {
 		if wire.HasHazards(s.Text) {
 			for _, h := range wire.ScanHazards(s.Text) {
 				e.hazards = append(e.hazards, reqHazard{seg: i, h: h})
+				e.segHaz[i]++
 			}
 		}
 	}
@@ -441,11 +444,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case analysisMsg:
 		if msg.gen == m.anaGen {
 			m.findings = msg.findings
+			m.perReq = map[int]int{}
+			for _, f := range msg.findings {
+				m.perReq[f.Request]++
+			}
 			m.cacheRows = map[int]CacheRow{}
 			for _, r := range msg.cache {
 				m.cacheRows[r.Request] = r
 			}
 			m.analysing, m.anaDone = false, true
+			if k := m.bodyKey; k[0] >= 0 {
+				m.body.cut = m.cutIn(k[0], k[1])
+			}
 		}
 		return m, nil
 	case contentPrepMsg:
@@ -583,11 +593,27 @@ func (m *Model) loadBody() []tea.Cmd {
 		m.body.key = seg.ID
 		m.body.top, m.body.topOff, m.body.target = 0, 0, -1
 		m.body.marks = m.matchMarks(c, s)
+		m.body.cut = m.cutIn(c, s)
 		return nil
 	}
 	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.contentWidth(), "")
 	m.body.marks = m.matchMarks(c, s)
+	m.body.cut = m.cutIn(c, s)
 	return uiJobs(jobs)
+}
+
+// cutIn is where the cache prefix of request r ends inside segment s, or -1
+// when it does not end there.
+func (m *Model) cutIn(r, s int) int {
+	row, ok := m.cacheRows[r]
+	if !ok || row.Break == nil || s < 0 {
+		return -1
+	}
+	seg := &m.reqs[r].req.Segments[s]
+	if row.Break.Segment != seg.ID || row.Break.Offset < 0 || row.Break.Offset > len(seg.Text) {
+		return -1
+	}
+	return row.Break.Offset
 }
 
 // uiJobs turns prepared jobs into commands.

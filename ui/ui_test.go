@@ -449,3 +449,28 @@ func TestUIStaleResults(t *testing.T) {
 		t.Fatal("the current wrap index was not applied")
 	}
 }
+
+// TestUICacheCutInContent checks that the content pane marks where the
+// cache prefix ends inside the segment that broke it.
+func TestUICacheCutInContent(t *testing.T) {
+	reqs := uiTestSession()
+	m := uiStart(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
+	uiKeys(t, m, "shift+tab", "G", "tab")
+	row := m.cacheRows[2]
+	if row.Break == nil {
+		t.Fatal("no break in request 3")
+	}
+	for m.reqs[2].req.Segments[m.curSeg()].ID != row.Break.Segment {
+		before := m.seg
+		uiKeys(t, m, "j")
+		if m.seg == before {
+			t.Fatalf("segment %s not reachable", row.Break.Segment)
+		}
+	}
+	if m.body.cut != row.Break.Offset {
+		t.Fatalf("cut at %d, break at %d", m.body.cut, row.Break.Offset)
+	}
+	if !strings.Contains(uiPlain(m.Render()), "2026-11-29T22:0✂9:13Z") {
+		t.Fatalf("no cut mark in the content:\n%s", uiPlain(m.Render()))
+	}
+}

@@ -380,15 +380,7 @@ func (m *Model) matchesFilter(i int, filter string) bool {
 	return true
 }
 
-func (m *Model) findingCount(i int) int {
-	n := 0
-	for _, f := range m.findings {
-		if f.Request == i {
-			n++
-		}
-	}
-	return n
-}
+func (m *Model) findingCount(i int) int { return m.perReq[i] }
 
 func (m *Model) isMarked(i int) bool {
 	for _, k := range m.marks {

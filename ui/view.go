@@ -406,13 +406,7 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			if n := len(s.Escapes); n > 0 {
 				l2 += " " + st.Escape.Render("⎋"+itoa(n))
 			}
-			nh := 0
-			for _, hz := range e.hazards {
-				if hz.seg == si {
-					nh++
-				}
-			}
-			if nh > 0 {
+			if nh := e.segHaz[si]; nh > 0 {
 				l2 += " " + st.Hazard.Render("!"+itoa(nh))
 			}
 			if s.CacheBreakpoint {
@@ -469,10 +463,18 @@ func (m *Model) renderBody(w, h int) []string {
 
 // ---- other views ----
 
-func (m *Model) tableBox(title, head string, rows []string, h int, empty string) []string {
+// uiDetailLines is the height of the detail area under a table.
+const uiDetailLines = 3
+
+// tableRows is how many rows a table shows in the body.
+func (m *Model) tableRows() int { return max(1, m.bodyHeight()-4-uiDetailLines) }
+
+// tableBox draws a table with a cursor and, under it, the selected row's
+// details (already sanitised and styled).
+func (m *Model) tableBox(title, head string, rows []string, h int, empty string, detail []string) []string {
 	st := m.st
 	lines := []string{st.Header.Render(head)}
-	n := h - 3
+	n := m.tableRows()
 	for i := m.tableTop; i < len(rows) && i < m.tableTop+n; i++ {
 		r := rows[i]
 		if i == m.tableSel {
@@ -485,7 +487,29 @@ func (m *Model) tableBox(title, head string, rows []string, h int, empty string)
 	if len(rows) == 0 {
 		lines = append(lines, st.Muted.Render("  "+empty))
 	}
+	for len(lines) < n+1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.Subtle.Render(strings.Repeat("─", m.w-2)))
+	for i := 0; i < uiDetailLines; i++ {
+		l := ""
+		if i < len(detail) {
+			l = " " + detail[i]
+		}
+		lines = append(lines, l)
+	}
 	return m.box(st.Header.Render(title), lines, m.w, h, true)
+}
+
+// uiContext is up to n bytes of text on either side of [off, end), on one
+// line, sanitised.
+func uiContext(text string, off, end, n int) string {
+	off = max(0, min(off, len(text)))
+	end = max(off, min(end, len(text)))
+	lo, hi := max(0, off-n), min(len(text), end+n)
+	lo = uiRuneBoundary(text, lo)
+	hi = uiRuneBoundary(text, hi)
+	return wire.VisibleLine(text[lo:hi])
 }
 
 func (m *Model) renderEscapes(h int) []string {
@@ -519,7 +543,22 @@ func (m *Model) renderEscapes(h int) []string {
 		title += " · request #" + itoa(c+1) + " · " + itoa(len(rows))
 	}
 	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", 34) + uiPad("offset", 9) + "was → now / shown as"
-	return m.tableBox(title, "  "+head, out, h, "no escapes applied and no hazards in this request")
+	var detail []string
+	if m.tableSel < len(rows) {
+		r := rows[m.tableSel]
+		if r.escape != nil {
+			e := r.escape
+			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
+				wire.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(wire.VisibleLine(e.Text)))
+			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, e.Offset, e.Offset+len(e.Text), 40))
+		} else {
+			hz := r.hazard
+			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+itoa(hz.Offset)+" of "+wire.VisibleLine(r.segID)+" ("+itoa(hz.Len)+" bytes)"))
+			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
+		}
+		detail = append(detail, st.Muted.Render("enter: show it in the content"))
+	}
+	return m.tableBox(title, "  "+head, out, h, "no escapes applied and no hazards in this request", detail)
 }
 
 func (m *Model) renderFindings(h int) []string {
@@ -545,7 +584,19 @@ func (m *Model) renderFindings(h int) []string {
 		empty = "analysing…"
 	}
 	head := uiPad("sev", 8) + uiPad("rule", 22) + uiPad("req", 6) + uiPad("segment", 32) + uiPad("offset", 8) + "message"
-	return m.tableBox("Findings · "+itoa(len(m.findings)), "  "+head, out, h, empty)
+	var detail []string
+	if fs := m.sortedFindings(); m.tableSel < len(fs) {
+		f := fs[m.tableSel]
+		for _, l := range strings.Split(ansi.Wordwrap(wire.VisibleLine(f.Message), max(20, m.w-4), " "), "\n") {
+			if len(detail) < 2 {
+				detail = append(detail, l)
+			}
+		}
+		if f.Excerpt != "" {
+			detail = append(detail, st.Muted.Render("excerpt: ")+wire.VisibleLine(f.Excerpt))
+		}
+	}
+	return m.tableBox("Findings · "+itoa(len(m.findings)), "  "+head, out, h, empty, detail)
 }
 
 func (m *Model) renderCache(h int) []string {
@@ -599,7 +650,22 @@ func (m *Model) renderCache(h int) []string {
 		title += " · segment-level estimate"
 	}
 	head := uiPad("req", 6) + uiPad("reused ░ re-processed", 21) + uiPad("prefix/total", 23) + uiPad("recorded", 11) + "break (enter: diff)"
-	return m.tableBox(title, "  "+head, out, h, "no requests")
+	var detail []string
+	if row, ok := m.cacheRows[m.tableSel]; ok {
+		if b := row.Break; b != nil {
+			detail = append(detail,
+				st.Muted.Render("before: ")+wire.VisibleLine(b.Before),
+				st.Muted.Render("after:  ")+wire.VisibleLine(b.After))
+		} else {
+			detail = append(detail, st.Added.Render("the request starts with the whole previous request"))
+		}
+		rec := "nothing recorded"
+		if row.Recorded >= 0 {
+			rec = "recorded " + uiNum(row.Recorded)
+		}
+		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Predicted)+", "+rec+" · enter: diff with the request before"))
+	}
+	return m.tableBox(title, "  "+head, out, h, "no requests", detail)
 }
 
 func (m *Model) renderDiff(h int) []string {

@@ -94,7 +94,7 @@ func (m *Model) tableLen() int {
 func (m *Model) moveTable(to int) {
 	n := m.tableLen()
 	m.tableSel = max(0, min(to, n-1))
-	h := m.bodyHeight() - 3
+	h := m.tableRows()
 	if m.tableSel < m.tableTop {
 		m.tableTop = m.tableSel
 	}
@@ -105,7 +105,7 @@ func (m *Model) moveTable(to int) {
 
 func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
-	h := m.bodyHeight() - 3
+	h := m.tableRows()
 	switch {
 	case matches(k, km.Up):
 		m.moveTable(m.tableSel - 1)
