@@ -603,10 +603,15 @@ func (m *Model) renderCache(h int) []string {
 	st := m.st
 	var out []string
 	sumP, sumT := 0, 0
+	wide := m.w >= 120
+	bw := 10
+	if wide {
+		bw = 20
+	}
 	for i := range m.reqs {
 		e := &m.reqs[i]
 		if i == 0 {
-			out = append(out, uiPad("#1", 6)+st.Muted.Render(uiPad("(first request: nothing to reuse)", 44))+uiNum(e.tokens)+" tok")
+			out = append(out, uiPad("#1", 6)+st.Muted.Render("(first request: nothing to reuse) ")+uiNum(e.tokens)+" tok")
 			continue
 		}
 		row, ok := m.cacheRows[i]
@@ -615,7 +620,7 @@ func (m *Model) renderCache(h int) []string {
 			if m.anaDone {
 				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
-			out = append(out, uiPad("#"+itoa(i+1), 6)+st.Muted.Render(uiPad(what, 44))+uiNum(e.tokens)+" tok")
+			out = append(out, uiPad("#"+itoa(i+1), 6)+st.Muted.Render(what+" ")+uiNum(e.tokens)+" tok")
 			continue
 		}
 		sumP += row.PrefixTokens
@@ -624,12 +629,15 @@ func (m *Model) renderCache(h int) []string {
 		if row.TotalTokens > 0 {
 			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 		}
-		bar := st.TextTrusted.Render(strings.Repeat("█", int(frac*20+0.5))) + st.Removed.Render(strings.Repeat("░", 20-int(frac*20+0.5)))
-		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 23)
-		if row.Recorded >= 0 {
-			line += uiPad(" rec "+uiNum(row.Recorded), 11)
-		} else {
-			line += uiPad("", 11)
+		fill := int(frac*float64(bw) + 0.5)
+		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
+		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
+		if wide {
+			if row.Recorded >= 0 {
+				line += uiPad("rec "+uiNum(row.Recorded), 11)
+			} else {
+				line += uiPad("", 11)
+			}
 		}
 		if b := row.Break; b != nil {
 			cause := "✂ " + wire.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
@@ -649,7 +657,11 @@ func (m *Model) renderCache(h int) []string {
 	if m.opts.Analysis.Cache == nil {
 		title += " · segment-level estimate"
 	}
-	head := uiPad("req", 6) + uiPad("reused ░ re-processed", 21) + uiPad("prefix/total", 23) + uiPad("recorded", 11) + "break (enter: diff)"
+	head := uiPad("req", 6) + uiPad("reused░new", bw+1) + uiPad("prefix/total", 21)
+	if wide {
+		head += uiPad("recorded", 11)
+	}
+	head += "break (enter: diff)"
 	var detail []string
 	if row, ok := m.cacheRows[m.tableSel]; ok {
 		if b := row.Break; b != nil {
