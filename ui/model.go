@@ -510,6 +510,9 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	first := len(m.reqs) == 0
 	m.reqs = append(m.reqs, msg.entries...)
 	m.errs = append(m.errs, msg.errs...)
+	if len(msg.errs) > 0 {
+		m.status = "input error: " + wire.VisibleLine(msg.errs[0].Error())
+	}
 	if len(msg.notes) > 0 {
 		m.status = wire.VisibleLine(msg.notes[len(msg.notes)-1])
 	}

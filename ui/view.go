@@ -516,6 +516,7 @@ func (m *Model) renderEscapes(h int) []string {
 	st := m.st
 	c := m.cur()
 	rows := m.escRows()
+	sw := max(14, min(34, m.w/4))
 	var out []string
 	for _, r := range rows {
 		if r.escape != nil {
@@ -525,7 +526,7 @@ func (m *Model) renderEscapes(h int) []string {
 				orig = "?"
 			}
 			out = append(out, st.Escape.Render(uiPad("escape", 8))+uiPad(wire.VisibleLine(e.Rule), 14)+
-				uiPad(wire.VisibleLine(r.segID), 34)+uiPad("@"+itoa(e.Offset), 9)+
+				uiPad(wire.VisibleLine(r.segID), sw)+uiPad("@"+itoa(e.Offset), 9)+
 				wire.VisibleLine(orig)+" → "+st.Escape.Render(wire.VisibleLine(e.Text)))
 			continue
 		}
@@ -535,14 +536,14 @@ func (m *Model) renderEscapes(h int) []string {
 			shown = wire.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
 		}
 		out = append(out, st.Hazard.Render(uiPad("hazard", 8))+uiPad(string(hz.Class), 14)+
-			uiPad(wire.VisibleLine(r.segID), 34)+uiPad("@"+itoa(hz.Offset), 9)+
+			uiPad(wire.VisibleLine(r.segID), sw)+uiPad("@"+itoa(hz.Offset), 9)+
 			st.Hazard.Render(ansi.Truncate(shown, 60, "…")))
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
 		title += " · request #" + itoa(c+1) + " · " + itoa(len(rows))
 	}
-	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", 34) + uiPad("offset", 9) + "was → now / shown as"
+	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", sw) + uiPad("offset", 9) + "was → now / shown as"
 	var detail []string
 	if m.tableSel < len(rows) {
 		r := rows[m.tableSel]
@@ -564,6 +565,8 @@ func (m *Model) renderEscapes(h int) []string {
 func (m *Model) renderFindings(h int) []string {
 	st := m.st
 	var out []string
+	sw := max(14, min(32, m.w/4))
+	rw := max(12, min(22, m.w/6))
 	for _, f := range m.sortedFindings() {
 		sev := st.Low
 		switch f.Severity {
@@ -572,8 +575,8 @@ func (m *Model) renderFindings(h int) []string {
 		case "medium":
 			sev = st.Medium
 		}
-		out = append(out, sev.Render(uiPad(strings.ToUpper(f.Severity), 8))+uiPad(wire.VisibleLine(f.Rule), 22)+
-			uiPad("#"+itoa(f.Request+1), 6)+uiPad(wire.VisibleLine(f.Segment), 32)+uiPad("@"+itoa(f.Offset), 8)+
+		out = append(out, sev.Render(uiPad(strings.ToUpper(f.Severity), 8))+uiPad(wire.VisibleLine(f.Rule), rw)+
+			uiPad("#"+itoa(f.Request+1), 6)+uiPad(wire.VisibleLine(f.Segment), sw)+uiPad("@"+itoa(f.Offset), 8)+
 			wire.VisibleLine(f.Message))
 	}
 	empty := "no findings"
@@ -583,7 +586,7 @@ func (m *Model) renderFindings(h int) []string {
 	case m.analysing || !m.anaDone:
 		empty = "analysing…"
 	}
-	head := uiPad("sev", 8) + uiPad("rule", 22) + uiPad("req", 6) + uiPad("segment", 32) + uiPad("offset", 8) + "message"
+	head := uiPad("sev", 8) + uiPad("rule", rw) + uiPad("req", 6) + uiPad("segment", sw) + uiPad("offset", 8) + "message"
 	var detail []string
 	if fs := m.sortedFindings(); m.tableSel < len(fs) {
 		f := fs[m.tableSel]
@@ -756,8 +759,14 @@ func (m *Model) renderHelp(h int) []string {
 
 // ---- small helpers ----
 
-// uiPad pads (or cuts) s to w cells.
-func uiPad(s string, w int) string { return uiFit(s, w) }
+// uiPad pads s to w cells; a longer s is cut to leave one space, so table
+// columns never run into each other.
+func uiPad(s string, w int) string {
+	if w > 1 && lipgloss.Width(s) >= w {
+		return uiFit(s, w-1) + " "
+	}
+	return uiFit(s, w)
+}
 
 // uiBar is a bar of n cells filled to frac.
 func uiBar(frac float64, n int) string {
