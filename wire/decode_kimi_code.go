@@ -119,9 +119,12 @@ type recKCRecord struct {
 	// usage.record
 	Usage *recKCUsage `json:"usage"`
 	// context.apply_compaction, context.undo, micro_compaction.apply
-	Summary        string `json:"summary"`
-	CompactedCount int    `json:"compactedCount"`
-	Count          int    `json:"count"`
+	Summary        string  `json:"summary"`
+	ContextSummary *string `json:"contextSummary"`
+	CompactedCount int     `json:"compactedCount"`
+	KeptUsers      *int    `json:"keptUserMessageCount"`
+	KeptHeadUsers  *int    `json:"keptHeadUserMessageCount"`
+	Count          int     `json:"count"`
 }
 
 type recKCMessage struct {
@@ -227,15 +230,10 @@ func (k *recKimiCode) line(d *decoder, raw []byte, line int, off int64) {
 		clear(k.waiting)
 	case "context.apply_compaction":
 		k.known = true
-		n := min(max(r.CompactedCount, 0), len(k.history))
-		summary := &recKCMsg{role: "assistant", origin: "compaction_summary",
-			parts: []Part{{Channel: ChannelMessages, Role: "assistant", Type: "text", Text: r.Summary}}}
-		k.history = append([]*recKCMsg{summary}, k.history[n:]...)
-		clear(k.open)
-		k.flushDeferred()
+		k.compaction(&r)
 	case "context.undo":
 		k.known = true
-		k.addNote("context.undo was recorded: the undone messages are not removed here, so later requests may show them")
+		k.undo(r.Count)
 	case "micro_compaction.apply":
 		k.known = true
 		k.addNote("micro compaction was applied: older tool results went on the wire shortened, shown here as recorded")
@@ -270,6 +268,72 @@ func (k *recKimiCode) addNote(n string) {
 		}
 	}
 	k.notes = append(k.notes, n)
+}
+
+// compaction replaces the history as the agent does: the user prompts it
+// keeps, then the summary as a user message; a record of an older version
+// (no keptUserMessageCount) puts the summary before the messages after
+// compactedCount.
+func (k *recKimiCode) compaction(r *recKCRecord) {
+	text := r.Summary
+	if r.ContextSummary != nil {
+		text = *r.ContextSummary
+	}
+	summary := &recKCMsg{role: "user", origin: "compaction_summary",
+		parts: []Part{{Channel: ChannelMessages, Role: "user", Type: "text", Text: text}}}
+	if r.KeptUsers == nil {
+		n := min(max(r.CompactedCount, 0), len(k.history))
+		k.history = append([]*recKCMsg{summary}, k.history[n:]...)
+	} else {
+		var users []*recKCMsg
+		for _, m := range k.history {
+			if recKCRealUser(m) {
+				users = append(users, m)
+			}
+		}
+		keep := min(max(*r.KeptUsers, 0), len(users))
+		head := 0
+		if r.KeptHeadUsers != nil {
+			head = min(max(*r.KeptHeadUsers, 0), keep)
+		}
+		kept := append(append([]*recKCMsg(nil), users[:head]...), users[len(users)-(keep-head):]...)
+		if head > 0 && keep-head > 0 && len(users) > keep {
+			k.addNote("a compaction elided user prompts between the ones it kept: its elision marker is not recorded")
+		}
+		k.history = append(kept, summary)
+	}
+	clear(k.open)
+	clear(k.waiting)
+	k.deferred = nil
+}
+
+// recKCRealUser reports whether a message is the person's own prompt.
+func recKCRealUser(m *recKCMsg) bool {
+	return m.role == "user" && (m.origin == "user" || m.origin == "")
+}
+
+// undo removes the last count prompts and what followed them, as the agent
+// does: injections stay, and a compaction summary is a wall.
+func (k *recKimiCode) undo(count int) {
+	removed := 0
+	for i := len(k.history) - 1; i >= 0 && count > 0; i-- {
+		m := k.history[i]
+		if m.origin == "injection" {
+			continue
+		}
+		if m.origin == "compaction_summary" {
+			break
+		}
+		k.history = append(k.history[:i], k.history[i+1:]...)
+		if recKCRealUser(m) {
+			if removed++; removed >= count {
+				break
+			}
+		}
+	}
+	clear(k.open)
+	clear(k.waiting)
+	k.deferred = nil
 }
 
 // message turns a recorded message into a history message.

@@ -1146,3 +1146,47 @@ func TestRecordingClaudeCodeSplitResponse(t *testing.T) {
 		t.Errorf("notes %q", reqs[1].Notes)
 	}
 }
+
+func TestRecordingKimiCodeUndoAndCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wire.jsonl")
+	user := func(text, origin string) string {
+		return `{"type":"context.append_message","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}],"origin":{"kind":"` + origin + `"}}}`
+	}
+	step := func(id, text string) string {
+		return `{"type":"context.append_loop_event","event":{"type":"step.begin","uuid":"` + id + `"}}
+{"type":"context.append_loop_event","event":{"type":"content.part","stepUuid":"` + id + `","part":{"type":"text","text":"` + text + `"}}}
+{"type":"context.append_loop_event","event":{"type":"step.end","uuid":"` + id + `"}}`
+	}
+	req := `{"type":"llm.request","model":"m"}`
+	data := strings.Join([]string{
+		`{"type":"metadata","protocol_version":"1.5","created_at":1}`,
+		user("one", "user"), step("s1", "ONE"),
+		user("reminder", "injection"),
+		user("two", "user"), step("s2", "TWO"),
+		`{"type":"context.undo","count":1}`,
+		req, // one, ONE, reminder
+		user("three", "user"), step("s3", "THREE"),
+		`{"type":"context.apply_compaction","summary":"S","contextSummary":"SUMMARY","compactedCount":5,"keptUserMessageCount":1}`,
+		req, // three, SUMMARY
+		`{"type":"context.apply_compaction","summary":"OLD","compactedCount":1}`,
+		req, // OLD, SUMMARY
+	}, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	want := [][]string{{"one", "ONE", "reminder"}, {"three", "SUMMARY"}, {"OLD", "SUMMARY"}}
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		var got []string
+		for _, s := range r.Segments {
+			got = append(got, s.Text)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d texts %q, want %q", i+1, got, want[i])
+		}
+	}
+}
