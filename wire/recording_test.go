@@ -545,6 +545,19 @@ func TestRecordingSessionDirectories(t *testing.T) {
 	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CacheWriteTokens != 34 {
 		t.Fatalf("session dir: %d requests, first usage %+v", len(reqs), reqs)
 	}
+	// A link to a sessions root is walked like the root.
+	link := filepath.Join(t.TempDir(), "sessions")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs = recTDecode(t, link, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 14 {
+		t.Fatalf("through a link: %d requests", len(reqs))
+	}
+	if want := filepath.Join(link, "claude", "-home-dev-repo", "s.jsonl"); reqs[0].Source != want {
+		t.Errorf("through a link: first request from %q, want %q", reqs[0].Source, want)
+	}
 	// A format narrows the walk.
 	reqs, _ = recTDecode(t, root, Options{Format: FormatCodex})
 	if len(reqs) != 3 || reqs[0].Format != FormatCodex {

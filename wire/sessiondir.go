@@ -380,6 +380,9 @@ func recDecodeDir(dir string, opts Options, yield func(Request, error) bool) {
 func recFindFiles(dir string, format Format) ([]recFile, error) {
 	var out []recFile
 	root := filepath.Clean(dir)
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // a link to a sessions root is walked; links inside it are not followed
+	}
 	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
