@@ -96,7 +96,7 @@ func (m *Model) renderHeader() string {
 		if viewKind(i) == m.view || (m.view == viewHelp && viewKind(i) == m.prev) {
 			if st.Mono {
 				t = "[" + strings.TrimSpace(t) + "]"
-				t = uiPad(t, ansi.StringWidth(tabs[i]))
+				t = uiFit(t, ansi.StringWidth(tabs[i]))
 			}
 			b.WriteString(st.TabActive.Render(t))
 		} else {
@@ -317,7 +317,7 @@ func (m *Model) renderList(w, h int) []string {
 		if model == "" {
 			model = string(e.req.Format)
 		}
-		line := cursor + idx + " " + st.TextTrusted.Render(bar) + " " + uiPad(uiNum(e.tokens), 5) + marks + " " + st.Base.Render(model)
+		line := cursor + idx + " " + st.TextTrusted.Render(bar) + " " + uiPad(uiNum(e.tokens), 6) + marks + " " + st.Base.Render(model)
 		if i == m.sel {
 			sty := st.Selected
 			if m.focus == focusList && m.view == viewWire {
