@@ -317,6 +317,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 				Toggle:   w.toggle,
+				Live:     true,
 			})
 		},
 	}

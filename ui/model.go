@@ -57,6 +57,9 @@ type Options struct {
 	// Toggle, when set, is called (in a command) by the layout key; it
 	// returns the new layout's name. watch sets it.
 	Toggle func() (string, error)
+	// Live says the stream never ends (watch): the header says "watching"
+	// and the selection follows the newest request.
+	Live bool
 	// Marks preselects two requests (0-based) for the Diff view.
 	Marks []int
 	// StartView opens a view other than the wire view: "escapes",
@@ -526,7 +529,7 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 			m.sel = 0
 			cmds = append(cmds, m.selectionChanged()...)
 			cmds = append(cmds, m.viewOpened()...)
-		} else if m.opts.Toggle != nil && wasLast && len(m.visible) > 0 {
+		} else if m.opts.Live && wasLast && len(m.visible) > 0 {
 			// watch: follow the newest rebuild.
 			m.sel = len(m.visible) - 1
 			m.ensureListVisible()
@@ -539,7 +542,7 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	} else if !m.pullStream {
 		cmds = append(cmds, m.waitItems())
 	}
-	if len(msg.entries) > 0 && (msg.done || m.opts.Toggle != nil) {
+	if len(msg.entries) > 0 && (msg.done || m.opts.Live) {
 		cmds = append(cmds, m.analyse())
 	} else if msg.done && !m.anaDone {
 		cmds = append(cmds, m.analyse())

@@ -108,7 +108,9 @@ func (m *Model) renderHeader() string {
 	if len(m.visible) != len(m.reqs) {
 		info = itoa(len(m.visible)) + "/" + info
 	}
-	if m.loading {
+	if m.loading && m.opts.Live {
+		info += " · watching"
+	} else if m.loading {
 		if m.progress > 0 {
 			info += fmt.Sprintf(" · loading %d%% %s", int(m.progress*100), uiBar(m.progress, 8))
 		} else {
