@@ -36,8 +36,13 @@ type recCodex struct {
 func newRecCodex() *recCodex { return &recCodex{names: map[string]string{}} }
 
 type recCodexLine struct {
-	Type    string          `json:"type"`
-	Payload recCodexPayload `json:"payload"`
+	Type    string           `json:"type"`
+	Payload *recCodexPayload `json:"payload"`
+	// Rollouts of early 2025 had no envelope: a first line of session meta,
+	// response items at the top level, and {"record_type":"state"} lines.
+	RecordType   string         `json:"record_type"`
+	ID           string         `json:"id"`
+	Instructions jsontext.Value `json:"instructions"`
 }
 
 // recCodexPayload is the union of the payloads this reader uses; members of
@@ -97,7 +102,11 @@ func (c *recCodex) line(d *decoder, raw []byte, line int, off int64) {
 	if !recLine(d, raw, line, &r) {
 		return
 	}
-	p := &r.Payload
+	if r.Payload == nil {
+		c.legacy(d, &r, raw, line, off)
+		return
+	}
+	p := r.Payload
 	switch r.Type {
 	case "session_meta":
 		c.known = true
@@ -129,6 +138,35 @@ func (c *recCodex) line(d *decoder, raw []byte, line int, off int64) {
 		c.compacted(d, p, line, off, int64(len(raw)))
 	default:
 		c.unknown.add(r.Type)
+	}
+}
+
+// legacy reads a line of a rollout without the envelope.
+func (c *recCodex) legacy(d *decoder, r *recCodexLine, raw []byte, line int, off int64) {
+	switch {
+	case r.Type == "" && r.RecordType != "":
+		c.known = true
+	case r.Type == "" && r.ID != "" && !c.known:
+		c.known = true
+		c.version = "(early 2025, no envelope)"
+		var text string
+		if len(r.Instructions) > 0 && r.Instructions.Kind() == '"' && unmarshal(r.Instructions, &text) == nil && text != "" {
+			c.setSystem(text)
+		}
+	case r.Type != "":
+		var p recCodexPayload
+		if unmarshal(raw, &p) != nil {
+			c.skipped.add(r.Type)
+			return
+		}
+		if _, _, ok := c.parts(&p, ""); !ok {
+			c.unknown.add(r.Type)
+			return
+		}
+		c.known = true
+		c.item(d, &p, line, off, int64(len(raw)))
+	default:
+		c.unknown.add("")
 	}
 }
 

@@ -1203,3 +1203,32 @@ func TestRecordingKimiCodeUndoAndCompaction(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordingCodexWithoutEnvelope(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-2025-04-20-x.jsonl")
+	data := `{"id":"0b6c","timestamp":"2025-04-20T10:00:00.000Z","instructions":"Be brief."}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"list"}]}
+{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := recDetectFile(path); got != FormatCodex {
+		t.Fatalf("detected %q", got)
+	}
+	reqs, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	if got, want := recTParts(reqs[1]), []string{"system[0]", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("parts %q, want %q", got, want)
+	}
+	if recTPartText(reqs[0], "system[0]") != "Be brief." || !recTHasNote(reqs[0], "early 2025") || recTHasNote(reqs[1], "unknown") {
+		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+}

@@ -61,9 +61,9 @@ func (*recKimiCLIWireFile) end(d *decoder) {
 // recHeadRecord holds the top-level members of a record that tell the
 // recordings apart: the string ones by value, the others by presence.
 type recHeadRecord struct {
-	Role, Type, ProtocolVersion, UUID, SessionID, LeafUUID string
+	Role, Type, ProtocolVersion, UUID, SessionID, LeafUUID, ID, RecordType string
 
-	CreatedAt, Payload, Message, Timestamp bool
+	CreatedAt, Payload, Message, Timestamp, Instructions bool
 }
 
 // recHead reads the top-level members of one line, as far as the line goes:
@@ -94,6 +94,12 @@ func recHead(line []byte) (r recHeadRecord, ok bool) {
 			str = &r.SessionID
 		case "leafUuid":
 			str = &r.LeafUUID
+		case "id":
+			str = &r.ID
+		case "record_type":
+			str = &r.RecordType
+		case "instructions":
+			r.Instructions = true
 		case "created_at":
 			r.CreatedAt = true
 		case "payload":
@@ -151,6 +157,8 @@ func recDetect(head []byte) Format {
 		case r.Payload && r.Timestamp &&
 			(r.Type == "response_item" || r.Type == "event_msg" || r.Type == "turn_context" || r.Type == "compacted"):
 			return FormatCodex
+		case lines == 1 && r.Type == "" && r.ID != "" && r.Timestamp && r.Instructions && !r.Payload:
+			return FormatCodex // a rollout of early 2025, without the envelope
 		case r.Type == "summary" && r.LeafUUID != "":
 			return FormatClaudeCode
 		case r.SessionID != "" && r.Type != "" && (r.UUID != "" || r.Message || r.Type == "queue-operation"):
