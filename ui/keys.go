@@ -1,6 +1,12 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+)
+
+// The help view is generated from the key map.
+var _ help.KeyMap = KeyMap{}
 
 // KeyMap is every key the viewer answers to. The help view is generated from
 // it.

@@ -474,3 +474,30 @@ func TestUICacheCutInContent(t *testing.T) {
 		t.Fatalf("no cut mark in the content:\n%s", uiPlain(m.Render()))
 	}
 }
+
+// TestUIHighlightFromTheme checks that JSON in the content pane is
+// highlighted in the colours of the theme's tokens (through the chroma style
+// derived from them), and not at all in mono.
+func TestUIHighlightFromTheme(t *testing.T) {
+	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result",
+		Text: `{"name": "read_file", "count": 42}`})
+	for _, theme := range []string{themes.Dark, themes.Light} {
+		m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: theme}, 100, 30)
+		if !m.body.lit || len(m.body.spans) == 0 {
+			t.Fatalf("%s: no highlighting", theme)
+		}
+		tok := themes.New(theme).Tokens
+		var rr, gg, bb int
+		if _, err := fmt.Sscanf(tok.Str, "#%02x%02x%02x", &rr, &gg, &bb); err != nil {
+			t.Fatal(err)
+		}
+		sgr := fmt.Sprintf("38;2;%d;%d;%dm", rr, gg, bb)
+		if !strings.Contains(m.Render(), sgr+`"read_file"`) {
+			t.Fatalf("%s: the string is not in the theme's string colour %s", theme, tok.Str)
+		}
+	}
+	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
+	if strings.ContainsRune(m.Render(), 0x1b) {
+		t.Fatal("mono highlighting wrote escape sequences")
+	}
+}
