@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,19 +98,20 @@ func BenchmarkUIFirstPlainFrame(b *testing.B) {
 	}
 }
 
-// BenchmarkUITimeToFirstFrame writes a session of growing requests (about
-// 80 MB as JSONL, each request repeating the one before), then measures
-// from opening it to the first frame showing its first request.
-func BenchmarkUITimeToFirstFrame(b *testing.B) {
+// uiWriteSession writes a session of growing requests of about mb MB as
+// JSONL, each request repeating the one before, and returns its path and
+// size.
+func uiWriteSession(b *testing.B, mb int) (string, int64) {
 	path := filepath.Join(b.TempDir(), "session.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer f.Close()
 	var msgs []string
 	size := int64(0)
 	chunk := strings.Repeat("Some tool output that the agent read from the workspace. ", 40)
-	for i := 0; size < 80<<20; i++ {
+	for i := 0; size < int64(mb)<<20; i++ {
 		msgs = append(msgs, fmt.Sprintf(`{"role":"user","content":"turn %d: %s"}`, i, chunk))
 		line := `{"model":"claude-sonnet-4-5","max_tokens":1024,"system":"You are a coding agent.","messages":[` + strings.Join(msgs, ",") + "]}\n"
 		n, err := f.WriteString(line)
@@ -118,33 +120,42 @@ func BenchmarkUITimeToFirstFrame(b *testing.B) {
 		}
 		size += int64(n)
 	}
-	f.Close()
-	b.ReportMetric(float64(size)/(1<<20), "MB-file")
+	return path, size
+}
+
+// uiStreamFile decodes a file into a stream, as the view command does.
+func uiStreamFile(path string, stop <-chan struct{}) <-chan Item {
+	ch := make(chan Item, 64)
+	go func() {
+		defer close(ch)
+		for r, err := range wire.DecodePath(path, wire.Options{Interner: wire.NewInterner()}) {
+			it := Item{Err: err, Progress: -1}
+			if err == nil {
+				req := r
+				it.Req = &req
+			}
+			select {
+			case ch <- it:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// BenchmarkUITimeToFirstFrame measures, on an 80 MB session, the time from
+// opening it to the first frame showing its first request.
+func BenchmarkUITimeToFirstFrame(b *testing.B) {
+	path, size := uiWriteSession(b, 80)
 	b.ResetTimer()
 	for b.Loop() {
-		ch := make(chan Item, 64)
 		stop := make(chan struct{})
-		go func() {
-			defer close(ch)
-			for r, err := range wire.DecodePath(path, wire.Options{Interner: wire.NewInterner()}) {
-				it := Item{Err: err, Progress: -1}
-				if err == nil {
-					req := r
-					it.Req = &req
-				}
-				select {
-				case ch <- it:
-				case <-stop:
-					return
-				}
-			}
-		}()
+		ch := uiStreamFile(path, stop)
 		m := New(Options{Stream: ch, Theme: themes.Dark})
 		m.pullStream = true
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-		msg := m.waitItems()()
-		_, cmd := m.Update(msg)
-		_ = cmd
+		m.Update(m.waitItems()())
 		if !strings.Contains(m.Render(), "TRUSTED PREFIX") || len(m.reqs) == 0 {
 			b.Fatal("no first frame")
 		}
@@ -152,4 +163,31 @@ func BenchmarkUITimeToFirstFrame(b *testing.B) {
 		for range ch {
 		}
 	}
+	b.ReportMetric(float64(size)/(1<<20), "MB-file")
+}
+
+// BenchmarkUILoadAll loads a whole 80 MB session into the viewer and
+// reports the heap it holds afterwards (text is interned: the distinct
+// content, not the file, sets the memory).
+func BenchmarkUILoadAll(b *testing.B) {
+	path, size := uiWriteSession(b, 80)
+	var heap uint64
+	b.ResetTimer()
+	for b.Loop() {
+		ch := uiStreamFile(path, nil)
+		m := New(Options{Stream: ch, Theme: themes.Dark})
+		m.pullStream = true
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		for m.loading {
+			m.Update(m.waitItems()())
+		}
+		_ = m.Render()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		heap = ms.HeapAlloc
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(float64(size)/(1<<20), "MB-file")
+	b.ReportMetric(float64(heap)/(1<<20), "MB-heap")
 }
