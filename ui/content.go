@@ -262,6 +262,9 @@ func (c *content) progress(h int) int {
 
 // render draws the visible rows, each exactly width cells wide.
 func (c *content) render(st *themes.Styles, width, h int) []string {
+	if h <= 0 {
+		return nil
+	}
 	out := make([]string, 0, h)
 	for _, r := range c.rowsFrom(h) {
 		line := c.renderRow(st, r[0], r[1], width)

@@ -501,3 +501,28 @@ func TestUIHighlightFromTheme(t *testing.T) {
 		t.Fatal("mono highlighting wrote escape sequences")
 	}
 }
+
+// TestUIEdgeCases drives every view and key over empty inputs, a request
+// without segments, empty texts and tiny terminals: nothing may panic and
+// every screen keeps its size.
+func TestUIEdgeCases(t *testing.T) {
+	empty := wire.Request{Source: "empty.json", Index: 1, Offset: -1}
+	blank := uiTestReq("", 2, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: ""})
+	cases := map[string][]wire.Request{"none": nil, "no segments": {empty}, "empty text": {blank}, "mixed": {empty, blank, uiTestSession()[0]}}
+	keys := []string{"j", "k", "l", "h", "tab", "j", "G", "g", "pgdown", "enter", "/", "x", "enter", "n", "N", "f", "z", "enter", "esc",
+		"2", "j", "enter", "3", "enter", "4", "j", "enter", "5", "j", "6", "G", "?", "esc", "m", "j", "m", "5", "1"}
+	for name, reqs := range cases {
+		for _, size := range [][2]int{{20, 5}, {1, 1}, {30, 8}, {31, 9}, {80, 24}} {
+			m := uiStart(t, Options{Requests: reqs, Theme: themes.Dark}, size[0], size[1])
+			for _, k := range keys {
+				uiKeys(t, m, k)
+				out := m.Render()
+				if n := len(strings.Split(out, "\n")); n > max(size[1], 3) {
+					t.Fatalf("%s %dx%d after %q: %d lines", name, size[0], size[1], k, n)
+				}
+				uiDrive(t, m, tea.MouseWheelMsg{X: size[0] / 2, Y: size[1] / 2, Button: tea.MouseWheelDown})
+				uiDrive(t, m, tea.MouseClickMsg{X: size[0] / 2, Y: size[1] / 2, Button: tea.MouseLeft})
+			}
+		}
+	}
+}

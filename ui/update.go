@@ -16,7 +16,12 @@ func (m *Model) listWidth() int {
 	return max(16, min(34, m.w/5))
 }
 
-func (m *Model) segHeight() int    { return max(6, m.bodyHeight()*2/5) }
+// segHeight is the height of the segment columns: two fifths of the body,
+// leaving the content pane three rows at least.
+func (m *Model) segHeight() int {
+	bh := m.bodyHeight()
+	return max(2, min(max(6, bh*2/5), bh-3))
+}
 func (m *Model) rightWidth() int   { return max(10, m.w-m.listWidth()) }
 func (m *Model) contentWidth() int { return max(4, m.rightWidth()-2) }
 func (m *Model) contentHeight() int {

@@ -21,8 +21,19 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// uiMinWidth and uiMinHeight are the smallest screen the viewer draws.
+const uiMinWidth, uiMinHeight = 30, 8
+
 // Render is the screen as a string of exactly h lines of w cells.
 func (m *Model) Render() string {
+	if m.w < uiMinWidth || m.h < uiMinHeight {
+		lines := make([]string, max(1, m.h))
+		lines[0] = uiFit(fmt.Sprintf("wirelens needs %dx%d at least", uiMinWidth, uiMinHeight), max(1, m.w))
+		for i := 1; i < len(lines); i++ {
+			lines[i] = uiFit("", max(1, m.w))
+		}
+		return strings.Join(lines, "\n")
+	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.renderHeader())
 	bh := m.bodyHeight()
@@ -454,7 +465,7 @@ func (m *Model) renderBody(w, h int) []string {
 		}
 		title += " · " + itoa(m.body.progress(h-2)) + "%"
 		lines = m.body.render(st, w-2, h-2)
-		if s.Text == "" {
+		if s.Text == "" && len(lines) > 0 {
 			lines[0] = st.Muted.Render("(empty)")
 		}
 	} else if m.loading {
@@ -492,7 +503,7 @@ func (m *Model) tableBox(title, head string, rows []string, h int, empty string,
 	for len(lines) < n+1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Subtle.Render(strings.Repeat("─", m.w-2)))
+	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, m.w-2))))
 	for i := 0; i < uiDetailLines; i++ {
 		l := ""
 		if i < len(detail) {
@@ -634,7 +645,7 @@ func (m *Model) renderCache(h int) []string {
 		if row.TotalTokens > 0 {
 			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 		}
-		fill := int(frac*float64(bw) + 0.5)
+		fill := max(0, min(bw, int(frac*float64(bw)+0.5)))
 		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
 		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
 		if wide {
