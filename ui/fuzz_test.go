@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// FuzzUIContent renders any text, with an escape at a fuzzed offset and a
+// search match, in the content pane at a fuzzed width, before and after
+// its index and highlighting arrive: the screen never holds a raw control,
+// bidi control or escape sequence, and every line keeps its width.
+func FuzzUIContent(f *testing.F) {
+	for i, s := range uiCorpora(f) {
+		if i%7 == 0 {
+			f.Add(s, 5, 40)
+		}
+	}
+	f.Add("{\"a\":\"\x1b[2J\u202e\"}\n<x>\x9b31m</x>", 3, 10)
+	dark, mono := themes.New(themes.Dark), themes.New(themes.Mono)
+	f.Fuzz(func(t *testing.T, text string, off, width int) {
+		if width < 1 || width > 300 || len(text) > 1<<16 {
+			return
+		}
+		var c content
+		jobs := c.set(0, "k", text, []wire.Escape{{Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}, width, "")
+		c.marks = []mark{{max(0, off), max(0, off) + 3}}
+		c.cut = off
+		check := func(stage string) {
+			for _, st := range []*themes.Styles{dark, mono} {
+				lines := c.render(st, width, 8)
+				out := strings.Join(lines, "\n")
+				uiAssertClean(t, stage, out)
+				if st.Mono && strings.ContainsRune(out, 0x1b) {
+					t.Fatalf("%s: mono wrote an escape", stage)
+				}
+				for _, l := range lines {
+					if w := lipglossWidth(l); w != width {
+						t.Fatalf("%s: line of width %d, want %d: %q", stage, w, width, l)
+					}
+				}
+			}
+		}
+		check("plain")
+		c.scroll(2, 8)
+		check("plain scrolled")
+		c.applyPrep(jobs[0].(func() contentPrepMsg)())
+		c.applyLit(jobs[1].(func() contentLitMsg)())
+		c.toTop()
+		check("prepared")
+		c.reveal(off, 8)
+		check("revealed")
+		c.toBottom(8)
+		check("bottom")
+	})
+}
