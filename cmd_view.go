@@ -192,9 +192,6 @@ func viewAnalysis() ui.Analysis {
 			}
 			return out
 		},
-		FindingsName: "check",
-		CacheName:    "cache",
-		DiffName:     "diff",
 	}
 }
 
@@ -265,7 +262,10 @@ const watchDebounce = 300 * time.Millisecond
 const watchMaxDirs = 2000
 
 func newWatchCmd(app *App) *cobra.Command {
-	var layout, api string
+	var (
+		layout, api         string
+		addDirs, skillsDirs []string
+	)
 	cmd := &cobra.Command{
 		Use:   "watch [DIR]",
 		Short: "Open the viewer on a request built live from workspace DIR, rebuilt on change",
@@ -284,7 +284,8 @@ When standard output is not a terminal, watch prints the report of one build and
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			w := &watchBuilder{dir: dir, in: app.In, layout: assemble.Layout(layout), api: wire.Format(api)}
+			w := &watchBuilder{dir: dir, in: app.In, layout: assemble.Layout(layout), api: wire.Format(api),
+				addDirs: addDirs, skillsDirs: skillsDirs}
 			switch w.layout {
 			case assemble.LayoutIsolated, assemble.LayoutLegacy:
 			default:
@@ -323,14 +324,17 @@ When standard output is not a terminal, watch prints the report of one build and
 	}
 	cmd.Flags().StringVar(&layout, "layout", "isolated", "layout to build: isolated or legacy (L toggles it in the viewer)")
 	cmd.Flags().StringVar(&api, "api", "anthropic", "API to build for: anthropic, openai-chat, openai-responses or gemini")
+	cmd.Flags().StringArrayVar(&addDirs, "add-dir", nil, "an additional directory the agent may use (repeatable)")
+	cmd.Flags().StringArrayVar(&skillsDirs, "skills-dir", nil, "a directory of skills as NAME/SKILL.md (repeatable)")
 	return cmd
 }
 
 // watchBuilder builds the workspace's request again on demand.
 type watchBuilder struct {
-	dir string
-	in  *wire.Interner
-	api wire.Format
+	dir                 string
+	addDirs, skillsDirs []string
+	in                  *wire.Interner
+	api                 wire.Format
 
 	mu     sync.Mutex
 	layout assemble.Layout
@@ -344,7 +348,7 @@ func (w *watchBuilder) build() (*wire.Request, string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := time.Now().UTC().Truncate(time.Second)
-	in, closeIn, err := assemble.OpenInput(w.dir, nil, nil, now)
+	in, closeIn, err := assemble.OpenInput(w.dir, w.addDirs, w.skillsDirs, now)
 	if err != nil {
 		return nil, "", err
 	}
@@ -423,27 +427,32 @@ func (w *watchBuilder) watch(ctx context.Context, first *wire.Request, note stri
 	if err != nil {
 		return nil, err
 	}
-	root, err := filepath.Abs(w.dir)
-	if err != nil {
-		fw.Close()
-		return nil, err
-	}
 	n := 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+	for _, d := range append(append([]string{w.dir}, w.addDirs...), w.skillsDirs...) {
+		root, err := filepath.Abs(d)
+		if err != nil {
+			continue
+		}
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			if p != root && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "target") {
+				return filepath.SkipDir
+			}
+			if n >= watchMaxDirs {
+				return filepath.SkipAll
+			}
+			if fw.Add(p) == nil {
+				n++
+			}
 			return nil
-		}
-		if p != root && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "target") {
-			return filepath.SkipDir
-		}
-		if n >= watchMaxDirs {
-			return filepath.SkipAll
-		}
-		if fw.Add(p) == nil {
-			n++
-		}
-		return nil
-	})
+		})
+	}
+	if n == 0 {
+		fw.Close()
+		return nil, fmt.Errorf("%s: nothing to watch", w.dir)
+	}
 	w.mu.Lock()
 	w.kick = make(chan struct{}, 1)
 	kick := w.kick

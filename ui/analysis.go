@@ -72,8 +72,6 @@ type Analysis struct {
 	Cache func(reqs []wire.Request) []CacheRow
 	// Diff aligns two requests by segment.
 	Diff func(a, b *wire.Request) Diff
-	// Name says where the analyses come from, for the status of each view.
-	CacheName, DiffName, FindingsName string
 }
 
 // uiCacheFallback compares consecutive requests segment by segment in cache
