@@ -50,15 +50,21 @@ still make exit 2.`,
 				}
 				return app.finish(l.Errors, 0)
 			}
-			errs := &viewErrors{}
-			stream := viewStream(cmd.Context(), app, args, errs)
-			err := ui.Run(cmd.Context(), ui.Options{
+			errs := &viewErrors{done: make(chan struct{})}
+			ctx, cancel := context.WithCancel(cmd.Context())
+			defer cancel()
+			stream := viewStream(ctx, app, args, errs)
+			err := ui.Run(ctx, ui.Options{
 				Title:    strings.Join(args, " "),
 				Stream:   stream,
 				Analysis: viewAnalysis(),
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 			})
+			// Stop the decoder (if the viewer closed before the end) and
+			// wait for it before reading its errors.
+			cancel()
+			<-errs.done
 			if err != nil {
 				return err
 			}
@@ -90,13 +96,17 @@ func viewStdinUsable(app *App) bool {
 
 // viewErrors collects the input errors met while the viewer loads, to report
 // them after it closes.
-type viewErrors struct{ list []error }
+type viewErrors struct {
+	list []error
+	done chan struct{} // closed when the decoder has stopped
+}
 
 // viewStream decodes the inputs in a goroutine and streams them to the
 // viewer, with the progress through the current file.
 func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) <-chan ui.Item {
 	ch := make(chan ui.Item, 64)
 	go func() {
+		defer close(errs.done)
 		defer close(ch)
 		for n, src := range args {
 			var size int64
