@@ -97,7 +97,15 @@ esac
 keys q
 wait_for "EXIT=0"
 
-# 3. Not a terminal: the plain report, exit 0.
+# 3. A file with a broken line: the rest is shown, the error is named, and
+# the exit status after q is 2 with the error on standard error.
+start view testdata/sessions/broken.jsonl
+wait_for "input error: testdata/sessions/broken.jsonl:"
+keys q
+wait_for "EXIT=2"
+wait_for "wirelens: testdata/sessions/broken.jsonl:"
+
+# 4. Not a terminal: the plain report, exit 0.
 out=$(cd "$root" && "$bin" view testdata/sessions/session.jsonl)
 echo "$out" | grep -F "session.jsonl@3" >/dev/null || fail "view into a pipe did not print the report"
 
