@@ -57,6 +57,7 @@ func TestUIGolden(t *testing.T) {
 		{"findings", []string{"3"}},
 		{"cache", []string{"4", "j", "j"}},
 		{"diff", []string{"5"}},
+		{"trustmap", []string{"5", "t"}},
 		{"raw", []string{"6"}},
 		{"help", []string{"?"}},
 		{"search", []string{"/", "P", "O", "I", "S", "O", "N", "E", "D", "enter", "n"}},

@@ -232,6 +232,9 @@ func New(opts Options) *Model {
 		m.w, m.h, m.sized = opts.Width, opts.Height, true
 	}
 	m.focus = focusSegs
+	if opts.Tour {
+		m.diff.trust = true
+	}
 	if opts.Tour && len(m.reqs) > 0 {
 		// Start on the first untrusted segment: what the tour is about.
 		e := &m.reqs[0]
@@ -251,7 +254,7 @@ const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
    prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
 #2 ISOLATED keeps host rules alone in the system prefix; the workspace
    comes as escaped <untrusted_*> fragments on the right.
-j/k move · tab panes · 5 diff #1 vs #2 · 2 escapes · 3 findings · ? help
+j/k move · tab panes · 5 side by side · 2 escapes · 3 findings · ? help
 Any key closes this.`
 
 func (m *Model) setTheme(name string) {

@@ -703,6 +703,9 @@ func (m *Model) renderDiff(h int) []string {
 		return m.box(st.Header.Render("Diff"), []string{st.Muted.Render("select a request after the first, or mark two requests with m")}, m.w, h, true)
 	}
 	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
+	if m.diff.trust {
+		return m.renderTrustMap(a, b, h, title+" · trust map (t: text diff)")
+	}
 	if !m.diff.ready {
 		return m.box(st.Header.Render(title), []string{st.Muted.Render("diffing…")}, m.w, h, true)
 	}
@@ -714,6 +717,7 @@ func (m *Model) renderDiff(h int) []string {
 	if m.opts.Analysis.Diff == nil {
 		title += " · segment-level"
 	}
+	title += " (t: trust map)"
 	inner := m.w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
@@ -738,6 +742,45 @@ func (m *Model) renderDiff(h int) []string {
 	for i := m.diff.top; i < len(m.diff.lines) && len(lines) < h-2; i++ {
 		l := m.diff.lines[i]
 		lines = append(lines, side(l.left, l.lk, lw)+st.Subtle.Render("│")+side(l.right, l.rk, rw))
+	}
+	return m.box(st.Header.Render(title), lines, m.w, h, true)
+}
+
+// renderTrustMap shows two requests side by side by channel: every
+// segment's trust badge, kind or envelope and size, so the layouts compare
+// at a glance.
+func (m *Model) renderTrustMap(a, b, h int, title string) []string {
+	st := m.st
+	inner := m.w - 2
+	lw := (inner - 1) / 2
+	rw := inner - 1 - lw
+	cell := func(r *trustRow, w int) string {
+		switch {
+		case r == nil:
+			return uiFit("", w)
+		case r.head != "":
+			return st.Accent.Render(uiFit("── "+r.head+" ", w))
+		}
+		s := r.seg
+		name := s.Envelope
+		if name == "" {
+			name = string(s.Kind)
+		}
+		l := " " + m.badge(s.Trust) + " " + wire.VisibleLine(name)
+		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
+			l += " " + st.High.Render("⚠ in system")
+		}
+		l += st.Muted.Render(" · " + uiBytes(len(s.Text)) + " · " + uiNum(r.tok) + " tok")
+		if s.Label != "" {
+			l += st.Muted.Render(" · " + wire.VisibleLine(s.Label))
+		}
+		return uiFit(l, w)
+	}
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(m.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(m.reqs[b].req.Name()))}
+	rows := m.trustMap(a, b)
+	for i := m.diff.top; i < len(rows) && len(lines) < h-2; i++ {
+		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
 	}
 	return m.box(st.Header.Render(title), lines, m.w, h, true)
 }

@@ -213,6 +213,9 @@ type diffState struct {
 	off    int
 	top    int
 	firstL int
+	// trust shows the two requests' segments side by side by channel with
+	// their trust (the layout comparison) instead of the text diff.
+	trust bool
 }
 
 type diffMsg struct {
@@ -248,7 +251,7 @@ func (m *Model) diffPair() (int, int) {
 func (m *Model) startDiff() []tea.Cmd {
 	a, b := m.diffPair()
 	if a < 0 || b < 0 || a >= len(m.reqs) || b >= len(m.reqs) {
-		m.diff = diffState{a: a, b: b}
+		m.diff = diffState{a: a, b: b, trust: m.diff.trust}
 		return nil
 	}
 	if m.diff.ready && m.diff.a == a && m.diff.b == b {
@@ -284,9 +287,37 @@ func (d *diffState) scroll(n, h int) {
 	d.top = max(0, min(d.top+n, len(d.lines)-h))
 }
 
+// scrollTrust scrolls the trust map.
+func (m *Model) scrollTrust(n, h int) {
+	a, b := m.diffPair()
+	if a < 0 || b < 0 {
+		return
+	}
+	m.diff.top = max(0, min(m.diff.top+n, len(m.trustMap(a, b))-h))
+}
+
 func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
 	h := m.bodyHeight() - 3
+	if m.diff.trust {
+		switch {
+		case matches(k, km.Up):
+			m.scrollTrust(-1, h)
+			return nil
+		case matches(k, km.Down):
+			m.scrollTrust(1, h)
+			return nil
+		case matches(k, km.PageUp):
+			m.scrollTrust(-h, h)
+			return nil
+		case matches(k, km.PageDown):
+			m.scrollTrust(h, h)
+			return nil
+		case matches(k, km.Top):
+			m.diff.top = 0
+			return nil
+		}
+	}
 	switch {
 	case matches(k, km.Up):
 		m.diff.scroll(-1, h)
@@ -302,8 +333,63 @@ func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
 		m.diff.scroll(len(m.diff.lines), h)
 	case matches(k, km.Enter):
 		m.diff.top = m.diff.firstL
+	case matches(k, km.Trust):
+		m.diff.trust = !m.diff.trust
+		m.diff.top = 0
+		if !m.diff.trust {
+			m.diff.top = m.diff.firstL
+		}
 	}
 	return nil
+}
+
+// trustRow is one row of the trust map: a segment of one side, or a
+// channel heading.
+type trustRow struct {
+	head string
+	seg  *wire.Segment
+	tok  int
+}
+
+// trustMap lays the two requests' segments out by channel, side by side.
+func (m *Model) trustMap(a, b int) [][2]*trustRow {
+	side := func(r int) map[wire.Channel][]*trustRow {
+		out := map[wire.Channel][]*trustRow{}
+		e := &m.reqs[r]
+		for _, i := range e.order {
+			s := &e.req.Segments[i]
+			out[s.Channel] = append(out[s.Channel], &trustRow{seg: s, tok: e.segTok[i]})
+		}
+		return out
+	}
+	sa, sb := side(a), side(b)
+	var rows [][2]*trustRow
+	for _, ch := range []wire.Channel{wire.ChannelTools, wire.ChannelSystem, wire.ChannelMessages} {
+		la, lb := sa[ch], sb[ch]
+		if len(la) == 0 && len(lb) == 0 {
+			continue
+		}
+		ta, tb := 0, 0
+		for _, r := range la {
+			ta += r.tok
+		}
+		for _, r := range lb {
+			tb += r.tok
+		}
+		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + itoa(len(la)) + " segments · " + uiNum(ta) + " tok"},
+			{head: string(ch) + " · " + itoa(len(lb)) + " segments · " + uiNum(tb) + " tok"}})
+		for i := 0; i < max(len(la), len(lb)); i++ {
+			var row [2]*trustRow
+			if i < len(la) {
+				row[0] = la[i]
+			}
+			if i < len(lb) {
+				row[1] = lb[i]
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
 }
 
 // uiDiffLines lays a diff out as side-by-side rows, segment by segment;
