@@ -564,7 +564,7 @@ func TestUIDiffTrustMap(t *testing.T) {
 	if leftBad <= sysRow || leftCol > 10 {
 		t.Fatalf("legacy's untrusted segment is not under system on the left (row %d col %d)", leftBad, leftCol)
 	}
-	find("── messages · 1 segments")
+	find("── messages · 1 segment ")
 	if rightGood <= msgRow || rightCol < 50 || msgCol < 50 {
 		t.Fatalf("isolated's untrusted segment is not under messages on the right (row %d col %d)", rightGood, rightCol)
 	}

@@ -376,8 +376,8 @@ func (m *Model) trustMap(a, b int) [][2]*trustRow {
 		for _, r := range lb {
 			tb += r.tok
 		}
-		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + itoa(len(la)) + " segments · " + uiNum(ta) + " tok"},
-			{head: string(ch) + " · " + itoa(len(lb)) + " segments · " + uiNum(tb) + " tok"}})
+		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + uiCount(len(la), "segment") + " · " + uiNum(ta) + " tok"},
+			{head: string(ch) + " · " + uiCount(len(lb), "segment") + " · " + uiNum(tb) + " tok"}})
 		for i := 0; i < max(len(la), len(lb)); i++ {
 			var row [2]*trustRow
 			if i < len(la) {
@@ -551,4 +551,12 @@ func (m *Model) onRaw(msg rawMsg) tea.Cmd {
 	}
 	jobs := m.raw.set(1, msg.note, msg.text, nil, m.w-2, "json")
 	return tea.Batch(uiJobs(jobs)...)
+}
+
+// uiCount is "1 segment", "2 segments".
+func uiCount(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return itoa(n) + " " + what + "s"
 }
