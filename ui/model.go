@@ -164,7 +164,8 @@ type Model struct {
 	searchGen  int
 	searching  bool
 	findings   []Finding
-	perReq     map[int]int // findings per request
+	perReq     map[int]int    // findings per request
+	perSeg     map[string]int // findings per request and segment ("3/system[0]")
 	cacheRows  map[int]CacheRow
 	anaGen     int
 	analysing  bool
@@ -450,9 +451,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case analysisMsg:
 		if msg.gen == m.anaGen {
 			m.findings = msg.findings
-			m.perReq = map[int]int{}
+			m.perReq, m.perSeg = map[int]int{}, map[string]int{}
 			for _, f := range msg.findings {
 				m.perReq[f.Request]++
+				m.perSeg[itoa(f.Request)+"/"+f.Segment]++
 			}
 			m.cacheRows = map[int]CacheRow{}
 			for _, r := range msg.cache {

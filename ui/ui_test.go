@@ -573,3 +573,15 @@ func TestUIDiffTrustMap(t *testing.T) {
 		t.Fatal("t does not switch to the text diff")
 	}
 }
+
+// TestUIRawRedactsCredentials checks the Raw view hides recorded API keys.
+func TestUIRawRedactsCredentials(t *testing.T) {
+	in := "{\n  \"name\": \"Authorization\",\n  \"value\": \"Bearer sk-secret\\\"x\"\n}, {\"name\": \"x-api-key\", \"value\": \"abc\"}, {\"name\": \"accept\", \"value\": \"json\"}"
+	out := uiRedact(in)
+	if strings.Contains(out, "sk-secret") || strings.Contains(out, `"abc"`) || !strings.Contains(out, `"json"`) {
+		t.Fatalf("redacted: %s", out)
+	}
+	if strings.Count(out, "[redacted by wirelens]") != 2 {
+		t.Fatalf("redacted: %s", out)
+	}
+}

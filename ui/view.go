@@ -419,6 +419,9 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			if n := len(s.Escapes); n > 0 {
 				l2 += " " + st.Escape.Render("⎋"+itoa(n))
 			}
+			if nf := m.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
+				l2 += " " + st.High.Render("⚑"+itoa(nf))
+			}
 			if nh := e.segHaz[si]; nh > 0 {
 				l2 += " " + st.Hazard.Render("!"+itoa(nh))
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -507,11 +508,19 @@ func uiRawText(r *wire.Request) (string, string) {
 			defer f.Close()
 			buf := make([]byte, r.Length)
 			if _, err := f.ReadAt(buf, r.Offset); err == nil || err == io.EOF {
+				// A body embedded as a JSON string (HAR postData.text) is
+				// unquoted first.
+				if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' {
+					var inner string
+					if json.Unmarshal(t, &inner) == nil {
+						buf = []byte(inner)
+					}
+				}
 				var pretty bytes.Buffer
 				if json.Indent(&pretty, buf, "", "  ") == nil {
-					return pretty.String(), fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
+					return uiRedact(pretty.String()), fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
 				}
-				return string(buf), fmt.Sprintf("body from %s, bytes %d-%d (not JSON)", r.Source, r.Offset, r.Offset+r.Length)
+				return uiRedact(string(buf)), fmt.Sprintf("body from %s, bytes %d-%d (not JSON)", r.Source, r.Offset, r.Offset+r.Length)
 			}
 		}
 	}
@@ -543,6 +552,16 @@ func uiRawText(r *wire.Request) (string, string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)
 	return b.String(), "the body is not on disk: wirelens's model of the request"
+}
+
+// uiSecretHeader matches a recorded credential header (HAR headers are
+// {"name": ..., "value": ...} objects) so the Raw view never puts an API key
+// on a shared screen.
+var uiSecretHeader = regexp.MustCompile(`("name":\s*"(?i:authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)",\s*"value":\s*)"(?:[^"\\]|\\.)*"`)
+
+// uiRedact replaces the values of credential headers.
+func uiRedact(s string) string {
+	return uiSecretHeader.ReplaceAllString(s, `$1"[redacted by wirelens]"`)
 }
 
 func (m *Model) onRaw(msg rawMsg) tea.Cmd {
