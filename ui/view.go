@@ -415,22 +415,28 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			} else {
 				where = where + " (" + s.ID + ")"
 			}
-			l2 := "   " + st.Muted.Render(wire.VisibleLine(where)+" · "+uiBytes(len(s.Text))+" · "+uiNum(e.segTok[si])+" tok")
-			if n := len(s.Escapes); n > 0 {
-				l2 += " " + st.Escape.Render("⎋"+itoa(n))
+			// Marks first, so a narrow column never cuts them off.
+			var marks []string
+			if hasRow && row.Break != nil && row.Break.Segment == s.ID {
+				marks = append(marks, st.Break.Render("✂ prefix ends @"+itoa(row.Break.Offset)))
 			}
 			if nf := m.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
-				l2 += " " + st.High.Render("⚑"+itoa(nf))
+				marks = append(marks, st.High.Render("⚑"+itoa(nf)))
 			}
 			if nh := e.segHaz[si]; nh > 0 {
-				l2 += " " + st.Hazard.Render("!"+itoa(nh))
+				marks = append(marks, st.Hazard.Render("!"+itoa(nh)))
+			}
+			if n := len(s.Escapes); n > 0 {
+				marks = append(marks, st.Escape.Render("⎋"+itoa(n)))
 			}
 			if s.CacheBreakpoint {
-				l2 += " " + st.Accent.Render("◆bp")
+				marks = append(marks, st.Accent.Render("◆bp"))
 			}
-			if hasRow && row.Break != nil && row.Break.Segment == s.ID {
-				l2 += " " + st.Break.Render("✂ prefix ends @"+itoa(row.Break.Offset))
+			l2 := "   "
+			if len(marks) > 0 {
+				l2 += strings.Join(marks, " ") + " "
 			}
+			l2 += st.Muted.Render(wire.VisibleLine(where) + " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok")
 			if sel {
 				sty := st.Selected
 				if m.focus == focusSegs {
