@@ -102,6 +102,9 @@ func TestUIHostileSeedsEveryPane(t *testing.T) {
 					check(fmt.Sprintf("request %d view %s enter", r, v))
 					uiKeys(t, m, "esc")
 				}
+				uiKeys(t, m, "5", "t")
+				check(fmt.Sprintf("request %d trust map", r))
+				uiKeys(t, m, "t", "m", "esc")
 				uiKeys(t, m, "1", "tab", "j")
 				for m.focus != focusList {
 					uiKeys(t, m, "tab")
