@@ -18,6 +18,13 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = Title
+	if m.loading && !m.opts.Live {
+		if m.progress > 0 {
+			v.ProgressBar = tea.NewProgressBar(tea.ProgressBarDefault, int(m.progress*100))
+		} else {
+			v.ProgressBar = tea.NewProgressBar(tea.ProgressBarIndeterminate, 0)
+		}
+	}
 	return v
 }
 
