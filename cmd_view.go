@@ -260,6 +260,30 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 			return err
 		}
 	}
+	rows := viewAnalysis().Cache(reqs)
+	if len(rows) > 0 {
+		if _, err := fmt.Fprintf(w, "\nprompt cache (prefix reused from the request before):\n"); err != nil {
+			return err
+		}
+	}
+	for _, r := range rows {
+		pct := 0
+		if r.TotalTokens > 0 {
+			pct = r.PrefixTokens * 100 / r.TotalTokens
+		}
+		line := fmt.Sprintf("  %s  %3d%%  %d/%d tokens", wire.VisibleLine(reqs[r.Request].Name()), pct, r.PrefixTokens, r.TotalTokens)
+		if b := r.Break; b != nil {
+			line += fmt.Sprintf("  break in %s (%s) at byte %d", wire.VisibleLine(b.Segment), b.Kind, b.Offset)
+			if b.Volatile != "" {
+				line += " · " + wire.VisibleLine(b.Volatile)
+			}
+		} else {
+			line += "  prefix intact"
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -138,3 +138,38 @@ func TestViewCacheRowsPerSource(t *testing.T) {
 		}
 	}
 }
+
+// TestViewReportWhenNotATerminal checks the plain report view prints into a
+// pipe: segments, findings and the cache, nothing raw from the payload.
+func TestViewReportWhenNotATerminal(t *testing.T) {
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"view", "testdata/sessions/session.jsonl"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"session.jsonl@3", "findings: ", "prompt cache", "session.jsonl@2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	hostile := `{"model":"m\u001b]0;x\u0007","max_tokens":1,"system":"s","messages":[{"role":"user","content":"a\u001b[2J\u202eb"}]}` + "\n" +
+		`{"model":"m\u001b]0;x\u0007","max_tokens":1,"system":"s2\u009b1m","messages":[{"role":"user","content":"a\u001b[2J\u202eb"}]}`
+	out.Reset()
+	code = run(context.Background(), []string{"view", "-"}, strings.NewReader(hostile), &out, &errb)
+	if code != 0 {
+		t.Fatalf("hostile: exit %d: %s", code, errb.String())
+	}
+	for _, bad := range []string{"\x1b", "\u202e", "\u009b"} {
+		if strings.Contains(out.String(), bad) {
+			t.Fatalf("the report holds %q raw:\n%q", bad, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "prompt cache") {
+		t.Fatalf("hostile report lacks the cache:\n%s", out.String())
+	}
+	// the root command forwards FILE to view
+	out.Reset()
+	if code := run(context.Background(), []string{"testdata/sessions/session.jsonl"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "prompt cache") {
+		t.Fatalf("wirelens FILE: exit %d\n%s", code, out.String())
+	}
+}
