@@ -88,6 +88,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
+	if k.String() == "ctrl+c" {
+		m.cancel()
+		return tea.Quit
+	}
 	if m.pr.active {
 		return m.onPromptKey(k)
 	}
@@ -314,10 +318,9 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
+		// The filter stays as typed (it applies as it is typed); a search
+		// is not started.
 		m.pr.active = false
-		if m.pr.kind == "filter" {
-			return nil
-		}
 		return nil
 	case "enter":
 		m.pr.active = false
