@@ -40,7 +40,11 @@ type content struct {
 	scanned bool
 	rows    []int // start offsets of the wrapped rows, when indexed
 	spans   []span
-	lit     bool
+	lit     bool // spans cover [litLo, litHi)
+	litLo   int
+	litHi   int
+	pendLo  int // the window asked for and not yet arrived (pendHi 0: none)
+	pendHi  int
 
 	top    int // first row shown, when indexed
 	topOff int // byte offset of the first row shown
@@ -59,15 +63,22 @@ type contentPrepMsg struct {
 	rows    []int
 }
 
-// contentLitMsg carries the highlighting of a text.
+// contentLitMsg carries the highlighting of text[lo:hi].
 type contentLitMsg struct {
-	pane  int
-	gen   int
-	spans []span
+	pane   int
+	gen    int
+	lo, hi int
+	spans  []span
 }
 
-// uiMaxHighlight is the largest text highlighted; larger texts stay plain.
-const uiMaxHighlight = 4 << 20
+// Highlighting is done for what is needed: a text up to uiLitWhole bytes at
+// once, a longer one a window of about uiLitWindow bytes around the view,
+// asked for again when the view leaves it.
+const (
+	uiLitWhole  = 256 << 10
+	uiLitWindow = 192 << 10
+	uiLitMargin = 32 << 10
+)
 
 // set shows a new text; it returns the commands that prepare it.
 func (c *content) set(pane int, key, text string, escapes []wire.Escape, width int, lang string) []any {
@@ -79,10 +90,11 @@ func (c *content) set(pane int, key, text string, escapes []wire.Escape, width i
 		c.lang = uiGuessLang(text)
 	}
 	c.hazards, c.scanned, c.rows, c.spans, c.lit = nil, false, nil, nil, false
+	c.litLo, c.litHi, c.pendLo, c.pendHi = 0, 0, 0, 0
 	c.top, c.topOff, c.target, c.marks = 0, 0, -1, nil
 	c.cut = -1
 	c.width = width
-	return []any{c.prepJob(pane), c.litJob(pane)}
+	return []any{c.prepJob(pane), c.litJob(pane, 20)}
 }
 
 // prepJob is the work of a prep command, as a closure over immutable data.
@@ -97,10 +109,62 @@ func (c *content) prepJob(pane int) func() contentPrepMsg {
 	}
 }
 
-func (c *content) litJob(pane int) func() contentLitMsg {
-	gen, text, lang := c.textGen, c.text, c.lang
+// litNeed is the byte range the view needs highlighted for h rows.
+func (c *content) litNeed(h int) (int, int) {
+	lo := c.topOff
+	if c.rows != nil && c.top < len(c.rows) {
+		lo = c.rows[c.top]
+	}
+	hi := min(len(c.text), lo+(h+1)*max(1, c.width)*4)
+	if c.rows != nil {
+		if end := c.top + h; end < len(c.rows) {
+			hi = c.rows[end]
+		} else {
+			hi = len(c.text)
+		}
+	}
+	return lo, hi
+}
+
+// litCovers reports whether the spans cover what h rows show.
+func (c *content) litCovers(h int) bool {
+	if len(c.text) == 0 {
+		return true
+	}
+	lo, hi := c.litNeed(h)
+	return c.lit && c.litLo <= lo && hi <= c.litHi
+}
+
+// litJob returns the highlighting job the view needs for h rows, or nil
+// when it is lit or asked for already.
+func (c *content) litJob(pane, h int) func() contentLitMsg {
+	if len(c.text) == 0 || c.litCovers(h) {
+		return nil
+	}
+	lo, hi := 0, len(c.text)
+	if len(c.text) > uiLitWhole {
+		need, needHi := c.litNeed(h)
+		if c.pendHi > 0 && c.pendLo <= need && needHi <= c.pendHi {
+			return nil
+		}
+		lo = c.lineStart(max(0, need-uiLitMargin))
+		hi = min(len(c.text), max(needHi, lo+uiLitWindow))
+		if i := strings.IndexByte(c.text[hi:min(len(c.text), hi+4096)], '\n'); i >= 0 {
+			hi += i + 1
+		}
+		hi = uiRuneBoundary(c.text, hi)
+	} else if c.pendHi > 0 {
+		return nil
+	}
+	c.pendLo, c.pendHi = lo, hi
+	gen, text, lang := c.textGen, c.text[lo:hi], c.lang
 	return func() contentLitMsg {
-		return contentLitMsg{pane: pane, gen: gen, spans: uiHighlight(text, lang)}
+		spans := uiHighlight(text, lang)
+		for i := range spans {
+			spans[i].start += lo
+			spans[i].end += lo
+		}
+		return contentLitMsg{pane: pane, gen: gen, lo: lo, hi: hi, spans: spans}
 	}
 }
 
@@ -136,7 +200,10 @@ func (c *content) applyLit(m contentLitMsg) bool {
 	if m.gen != c.textGen {
 		return false
 	}
-	c.spans, c.lit = m.spans, true
+	c.spans, c.lit, c.litLo, c.litHi = m.spans, true, m.lo, m.hi
+	if c.pendLo == m.lo && c.pendHi == m.hi {
+		c.pendLo, c.pendHi = 0, 0
+	}
 	return true
 }
 
@@ -464,7 +531,7 @@ func uiGuessLang(text string) string {
 // uiHighlight tokenises text with chroma into byte spans. It runs in a
 // command.
 func uiHighlight(text, lang string) []span {
-	if len(text) == 0 || len(text) > uiMaxHighlight {
+	if len(text) == 0 {
 		return nil
 	}
 	lx := lexers.Get(lang)

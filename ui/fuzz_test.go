@@ -47,7 +47,9 @@ func FuzzUIContent(f *testing.F) {
 		c.scroll(2, 8)
 		check("plain scrolled")
 		c.applyPrep(jobs[0].(func() contentPrepMsg)())
-		c.applyLit(jobs[1].(func() contentLitMsg)())
+		if lit := jobs[1].(func() contentLitMsg); lit != nil {
+			c.applyLit(lit())
+		}
 		c.toTop()
 		check("prepared")
 		c.reveal(off, 8)

@@ -431,8 +431,37 @@ type toggleMsg struct {
 	err    error
 }
 
-// Update handles one message. It never does I/O or heavy work.
+// Update handles one message. It never does I/O or heavy work: it may ask
+// for the highlighting the view now needs, in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if lit := m.litCmd(); lit != nil {
+		cmd = tea.Batch(cmd, lit)
+	}
+	return m, cmd
+}
+
+// litCmd asks for the highlighting of what the visible content pane shows,
+// when it is not there yet.
+func (m *Model) litCmd() tea.Cmd {
+	var f func() contentLitMsg
+	switch m.view {
+	case viewWire:
+		if m.body.text != "" {
+			f = m.body.litJob(0, m.contentHeight())
+		}
+	case viewRaw:
+		if m.raw.text != "" {
+			f = m.raw.litJob(1, m.bodyHeight()-2)
+		}
+	}
+	if f == nil {
+		return nil
+	}
+	return func() tea.Msg { return f() }
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h, m.sized = msg.Width, msg.Height, true

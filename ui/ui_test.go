@@ -588,3 +588,32 @@ func TestUIRawRedactsCredentials(t *testing.T) {
 		t.Fatalf("redacted: %s", out)
 	}
 }
+
+// TestUIHighlightWindow checks that a long text is highlighted around the
+// view only, and again where the view goes.
+func TestUIHighlightWindow(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "{\"id\": %d, \"name\": \"item-%d\"}\n", i, i)
+	}
+	text := b.String()
+	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 120, 40)
+	if !m.body.litCovers(m.contentHeight()) || m.body.litLo != 0 || m.body.litHi >= len(text)/2 {
+		t.Fatalf("first window: [%d, %d) of %d", m.body.litLo, m.body.litHi, len(text))
+	}
+	// Jump to the end without running commands: the view is not lit there.
+	m.focus = focusContent
+	m.update(uiKey("G"))
+	if m.body.litCovers(m.contentHeight()) {
+		t.Fatal("the end of the text was lit without being asked for")
+	}
+	uiDrive(t, m, uiKey("k"))
+	if !m.body.litCovers(m.contentHeight()) || m.body.litLo == 0 || m.body.litHi != len(text) {
+		t.Fatalf("end window: [%d, %d) of %d", m.body.litLo, m.body.litHi, len(text))
+	}
+	last := m.body.spans[len(m.body.spans)-1]
+	if text[last.start:last.end] != "}" {
+		t.Fatalf("the last span is %q", text[last.start:last.end])
+	}
+}

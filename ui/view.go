@@ -476,7 +476,7 @@ func (m *Model) renderBody(w, h int) []string {
 			title += " <" + wire.VisibleLine(s.Envelope) + ">"
 		}
 		title += " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok"
-		if !m.body.lit && len(s.Text) <= uiMaxHighlight {
+		if !m.body.litCovers(h - 2) {
 			title += " · highlighting…"
 		}
 		title += " · " + itoa(m.body.progress(h-2)) + "%"
