@@ -10,8 +10,11 @@ import (
 func (m *Model) bodyHeight() int { return max(3, m.h-2) }
 
 func (m *Model) listWidth() int {
-	if m.w < 70 {
+	switch {
+	case m.w < 70:
 		return max(12, m.w/4)
+	case m.w < 110:
+		return 20
 	}
 	return max(16, min(34, m.w/5))
 }

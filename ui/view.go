@@ -337,7 +337,18 @@ func (m *Model) renderList(w, h int) []string {
 		if model == "" {
 			model = string(e.req.Format)
 		}
-		line := cursor + idx + " " + st.TextTrusted.Render(bar) + " " + uiPad(uiNum(e.tokens), 6) + marks + " " + st.Base.Render(model)
+		// The model takes what the index, the cache bar (when there is room;
+		// the Cache view has it too), the tokens and the marks leave.
+		left := cursor + idx + " "
+		right := fmt.Sprintf(" %5s ", uiNum(e.tokens)) + marks
+		if inner < 22 {
+			right = " " + marks
+		}
+		if inner >= 26 {
+			right = " " + st.TextTrusted.Render(bar) + right
+		}
+		room := inner - lipgloss.Width(left) - lipgloss.Width(right)
+		line := left + st.Base.Render(uiFit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
 		if i == m.sel {
 			sty := st.Selected
 			if m.focus == focusList && m.view == viewWire {
