@@ -558,3 +558,32 @@ func uiHighlight(text, lang string) []span {
 	}
 	return out
 }
+
+func (m *Model) renderBody(w, h int) []string {
+	st := m.st
+	c, si := m.cur(), m.curSeg()
+	title := "content"
+	var lines []string
+	if si >= 0 {
+		e := &m.reqs[c]
+		s := &e.req.Segments[si]
+		title = wire.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + strings.ToUpper(string(s.Trust)) + " · " + string(s.Channel)
+		if s.Envelope != "" {
+			title += " <" + wire.VisibleLine(s.Envelope) + ">"
+		}
+		title += " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok"
+		if !m.body.litCovers(h - 2) {
+			title += " · highlighting…"
+		}
+		title += " · " + itoa(m.body.progress(h-2)) + "%"
+		lines = m.body.render(st, w-2, h-2)
+		if s.Text == "" && len(lines) > 0 {
+			lines[0] = st.Muted.Render("(empty)")
+		}
+	} else if m.loading {
+		lines = []string{st.Muted.Render("loading… the first request shows as soon as it is read")}
+	}
+	return m.box(st.Header.Render(title), lines, w, h, m.focus == focusContent)
+}
+
+// ---- other views ----

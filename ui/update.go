@@ -25,63 +25,16 @@ func (m *Model) segHeight() int {
 	bh := m.bodyHeight()
 	return max(2, min(max(6, bh*2/5), bh-3))
 }
-func (m *Model) rightWidth() int   { return max(10, m.w-m.listWidth()) }
+
+func (m *Model) rightWidth() int { return max(10, m.w-m.listWidth()) }
+
 func (m *Model) contentWidth() int { return max(4, m.rightWidth()-2) }
+
 func (m *Model) contentHeight() int {
 	return max(1, m.bodyHeight()-m.segHeight()-2)
 }
+
 func (m *Model) listHeight() int { return max(1, m.bodyHeight()-2) }
-
-// segItems is how many segments a column shows.
-func (m *Model) segItems() int { return max(1, (m.segHeight()-2)/2) }
-
-// columns splits the selected request's cache order into the prefix column
-// (tools and system) and the messages column; the values are positions in
-// the cache order.
-func (m *Model) columns() [2][]int {
-	var cols [2][]int
-	c := m.cur()
-	if c < 0 {
-		return cols
-	}
-	e := &m.reqs[c]
-	for k, i := range e.order {
-		col := 0
-		if e.req.Segments[i].Channel.CacheRank() == 2 {
-			col = 1
-		}
-		cols[col] = append(cols[col], k)
-	}
-	return cols
-}
-
-// segCol is the column and row of the cursor.
-func (m *Model) segCol() (int, int) {
-	cols := m.columns()
-	for c := 0; c < 2; c++ {
-		for r, k := range cols[c] {
-			if k == m.seg {
-				return c, r
-			}
-		}
-	}
-	return 0, 0
-}
-
-func (m *Model) ensureSegVisible() {
-	col, row := m.segCol()
-	n := m.segItems()
-	if row < m.segTop[col] {
-		m.segTop[col] = row
-	}
-	if row >= m.segTop[col]+n {
-		m.segTop[col] = row - n + 1
-	}
-	cols := m.columns()
-	for c := 0; c < 2; c++ {
-		m.segTop[c] = max(0, min(m.segTop[c], len(cols[c])-n))
-	}
-}
 
 // onKey handles a key press.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
@@ -203,95 +156,6 @@ func (m *Model) onWireKey(k tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.onScrollKey(&m.body, k, m.contentHeight())
 	}
-}
-
-func (m *Model) moveSel(to int) tea.Cmd {
-	if len(m.visible) == 0 {
-		return nil
-	}
-	to = max(0, min(to, len(m.visible)-1))
-	if to == m.sel {
-		return nil
-	}
-	m.sel = to
-	m.ensureListVisible()
-	return m.selectionCmd()
-}
-
-func (m *Model) onListKey(k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
-	switch {
-	case matches(k, km.Up):
-		return m.moveSel(m.sel - 1)
-	case matches(k, km.Down):
-		return m.moveSel(m.sel + 1)
-	case matches(k, km.PageUp):
-		return m.moveSel(m.sel - m.listHeight())
-	case matches(k, km.PageDown):
-		return m.moveSel(m.sel + m.listHeight())
-	case matches(k, km.Top):
-		return m.moveSel(0)
-	case matches(k, km.Bottom):
-		return m.moveSel(len(m.visible) - 1)
-	case matches(k, km.Right):
-		m.focus = focusSegs
-	}
-	return nil
-}
-
-func (m *Model) moveSeg(to int) tea.Cmd {
-	c := m.cur()
-	if c < 0 || len(m.reqs[c].order) == 0 {
-		return nil
-	}
-	to = max(0, min(to, len(m.reqs[c].order)-1))
-	m.seg = to
-	m.ensureSegVisible()
-	return tea.Batch(m.loadBody()...)
-}
-
-func (m *Model) onSegKey(k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
-	cols := m.columns()
-	col, row := m.segCol()
-	switch {
-	case matches(k, km.Up):
-		if row > 0 {
-			return m.moveSeg(cols[col][row-1])
-		}
-	case matches(k, km.Down):
-		if row+1 < len(cols[col]) {
-			return m.moveSeg(cols[col][row+1])
-		}
-	case matches(k, km.PageUp):
-		if len(cols[col]) > 0 {
-			return m.moveSeg(cols[col][max(0, row-m.segItems())])
-		}
-	case matches(k, km.PageDown):
-		if len(cols[col]) > 0 {
-			return m.moveSeg(cols[col][min(len(cols[col])-1, row+m.segItems())])
-		}
-	case matches(k, km.Top):
-		if len(cols[col]) > 0 {
-			return m.moveSeg(cols[col][0])
-		}
-	case matches(k, km.Bottom):
-		if len(cols[col]) > 0 {
-			return m.moveSeg(cols[col][len(cols[col])-1])
-		}
-	case matches(k, km.Left):
-		if col == 1 && len(cols[0]) > 0 {
-			return m.moveSeg(cols[0][min(row, len(cols[0])-1)])
-		}
-		if col == 0 {
-			m.focus = focusList
-		}
-	case matches(k, km.Right):
-		if col == 0 && len(cols[1]) > 0 {
-			return m.moveSeg(cols[1][min(row, len(cols[1])-1)])
-		}
-	}
-	return nil
 }
 
 func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {

@@ -1,0 +1,92 @@
+package ui
+
+// The Cache view: the session as a timeline of prefix reused against
+// re-processed, each break with its cause.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+func (m *Model) renderCache(h int) []string {
+	st := m.st
+	var out []string
+	sumP, sumT := 0, 0
+	wide := m.w >= 120
+	bw := 10
+	if wide {
+		bw = 20
+	}
+	for i := range m.reqs {
+		e := &m.reqs[i]
+		if i == 0 {
+			out = append(out, uiPad("#1", 6)+st.Muted.Render("(first request: nothing to reuse) ")+uiNum(e.tokens)+" tok")
+			continue
+		}
+		row, ok := m.cacheRows[i]
+		if !ok {
+			what := "analysing…"
+			if m.anaDone {
+				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
+			}
+			out = append(out, uiPad("#"+itoa(i+1), 6)+st.Muted.Render(what+" ")+uiNum(e.tokens)+" tok")
+			continue
+		}
+		sumP += row.PrefixTokens
+		sumT += row.TotalTokens
+		frac := 0.0
+		if row.TotalTokens > 0 {
+			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
+		}
+		fill := max(0, min(bw, int(frac*float64(bw)+0.5)))
+		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
+		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
+		if wide {
+			if row.Recorded >= 0 {
+				line += uiPad("rec "+uiNum(row.Recorded), 11)
+			} else {
+				line += uiPad("", 11)
+			}
+		}
+		if b := row.Break; b != nil {
+			cause := "✂ " + wire.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
+			if b.Volatile != "" {
+				cause += " · " + wire.VisibleLine(b.Volatile)
+			}
+			line += st.Break.Render(cause)
+		} else {
+			line += st.Added.Render("prefix intact")
+		}
+		out = append(out, line)
+	}
+	title := "Prompt cache · prefix reused vs re-processed per request"
+	if sumT > 0 {
+		title += fmt.Sprintf(" · reuse %d%%", sumP*100/sumT)
+	}
+	if m.opts.Analysis.Cache == nil {
+		title += " · segment-level estimate"
+	}
+	head := uiPad("req", 6) + uiPad("reused░new", bw+1) + uiPad("prefix/total", 21)
+	if wide {
+		head += uiPad("recorded", 11)
+	}
+	head += "break (enter: diff)"
+	var detail []string
+	if row, ok := m.cacheRows[m.tableSel]; ok {
+		if b := row.Break; b != nil {
+			detail = append(detail,
+				st.Muted.Render("before: ")+wire.VisibleLine(b.Before),
+				st.Muted.Render("after:  ")+wire.VisibleLine(b.After))
+		} else {
+			detail = append(detail, st.Added.Render("the request starts with the whole previous request"))
+		}
+		rec := "nothing recorded"
+		if row.Recorded >= 0 {
+			rec = "recorded " + uiNum(row.Recorded)
+		}
+		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Predicted)+", "+rec+" · enter: diff with the request before"))
+	}
+	return m.tableBox(title, "  "+head, out, h, "no requests", detail)
+}

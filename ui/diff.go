@@ -1,0 +1,384 @@
+package ui
+
+// The Diff view: two requests side by side, aligned by segment, as a text
+// diff or as a trust map.
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+func (m *Model) renderDiff(h int) []string {
+	st := m.st
+	a, b := m.diffPair()
+	if a < 0 || b < 0 {
+		return m.box(st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, m.w, h, true)
+	}
+	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
+	if m.diff.trust {
+		return m.renderTrustMap(a, b, h, title+" · trust map (t: text diff)")
+	}
+	if !m.diff.ready {
+		return m.box(st.Header.Render(title), []string{st.Muted.Render("diffing…")}, m.w, h, true)
+	}
+	if m.diff.first == "" {
+		title += " · identical"
+	} else {
+		title += " · first divergence: " + wire.VisibleLine(m.diff.first) + " @" + itoa(m.diff.off)
+	}
+	if m.opts.Analysis.Diff == nil {
+		title += " · segment-level"
+	}
+	title += " (t: trust map)"
+	inner := m.w - 2
+	lw := (inner - 1) / 2
+	rw := inner - 1 - lw
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(m.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(m.reqs[b].req.Name()))}
+	side := func(text string, k byte, w int) string {
+		t := wire.VisibleLine(text)
+		switch k {
+		case '-':
+			return st.Removed.Render(uiFit("- "+t, w))
+		case '+':
+			return st.Added.Render(uiFit("+ "+t, w))
+		case 'h':
+			return st.Accent.Render(uiFit("── "+t, w))
+		case '~':
+			return st.Muted.Render(uiFit("  "+t, w))
+		case 0:
+			return uiFit("", w)
+		}
+		return st.Base.Render(uiFit("  "+t, w))
+	}
+	for i := m.diff.top; i < len(m.diff.lines) && len(lines) < h-2; i++ {
+		l := m.diff.lines[i]
+		lines = append(lines, side(l.left, l.lk, lw)+st.Subtle.Render("│")+side(l.right, l.rk, rw))
+	}
+	return m.box(st.Header.Render(title), lines, m.w, h, true)
+}
+
+// renderTrustMap shows two requests side by side by channel: every
+// segment's trust badge, kind or envelope and size, so the layouts compare
+// at a glance.
+func (m *Model) renderTrustMap(a, b, h int, title string) []string {
+	st := m.st
+	inner := m.w - 2
+	lw := (inner - 1) / 2
+	rw := inner - 1 - lw
+	cell := func(r *trustRow, w int) string {
+		switch {
+		case r == nil:
+			return uiFit("", w)
+		case r.head != "":
+			return st.Accent.Render(uiFit("── "+r.head+" ", w))
+		}
+		s := r.seg
+		name := s.Envelope
+		if name == "" {
+			name = string(s.Kind)
+		}
+		l := " " + m.badge(s.Trust) + " " + wire.VisibleLine(name)
+		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
+			l += " " + st.High.Render("⚠ in system")
+		}
+		l += st.Muted.Render(" · " + uiBytes(len(s.Text)) + " · " + uiNum(r.tok) + " tok")
+		if s.Label != "" {
+			l += st.Muted.Render(" · " + wire.VisibleLine(s.Label))
+		}
+		return uiFit(l, w)
+	}
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(m.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(m.reqs[b].req.Name()))}
+	rows := m.trustMap(a, b)
+	for i := m.diff.top; i < len(rows) && len(lines) < h-2; i++ {
+		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
+	}
+	return m.box(st.Header.Render(title), lines, m.w, h, true)
+}
+
+type diffLine struct {
+	left, right string // hostile text
+	lk, rk      byte   // ' ' same, '-' removed, '+' added, 'h' header, '~' elided
+}
+
+type diffState struct {
+	gen    int
+	a, b   int
+	ready  bool
+	lines  []diffLine
+	first  string
+	off    int
+	top    int
+	firstL int
+	// trust shows the two requests' segments side by side by channel with
+	// their trust (the layout comparison) instead of the text diff.
+	trust bool
+}
+
+type diffMsg struct {
+	gen   int
+	lines []diffLine
+	first string
+	off   int
+	fl    int
+}
+
+// diffPair is the pair the Diff view compares: two marked requests, or the
+// selected request and the one before it.
+func (m *Model) diffPair() (int, int) {
+	if len(m.marks) == 2 {
+		a, b := m.marks[0], m.marks[1]
+		if a > b {
+			a, b = b, a
+		}
+		return a, b
+	}
+	c := m.cur()
+	switch {
+	case c < 0:
+		return -1, -1
+	case c == 0 && len(m.reqs) > 1:
+		return 0, 1
+	case c == 0:
+		return -1, c
+	}
+	return c - 1, c
+}
+
+func (m *Model) startDiff() []tea.Cmd {
+	a, b := m.diffPair()
+	if a < 0 || b < 0 || a >= len(m.reqs) || b >= len(m.reqs) {
+		m.diff = diffState{a: a, b: b, trust: m.diff.trust}
+		return nil
+	}
+	if m.diff.ready && m.diff.a == a && m.diff.b == b {
+		return nil
+	}
+	m.diff.gen++
+	m.diff.a, m.diff.b, m.diff.ready, m.diff.lines, m.diff.top = a, b, false, nil, 0
+	gen := m.diff.gen
+	ra, rb := m.reqs[a].req, m.reqs[b].req
+	f := m.opts.Analysis.Diff
+	return []tea.Cmd{func() tea.Msg {
+		var d Diff
+		if f != nil {
+			d = f(&ra, &rb)
+		} else {
+			d = uiDiffFallback(&ra, &rb)
+		}
+		lines, fl := uiDiffLines(d)
+		return diffMsg{gen: gen, lines: lines, first: d.FirstSegment, off: d.FirstOffset, fl: fl}
+	}}
+}
+
+func (m *Model) onDiff(msg diffMsg) {
+	if msg.gen != m.diff.gen {
+		return
+	}
+	m.diff.ready = true
+	m.diff.lines, m.diff.first, m.diff.off, m.diff.firstL = msg.lines, msg.first, msg.off, msg.fl
+	m.diff.top = max(0, msg.fl)
+}
+
+func (d *diffState) scroll(n, h int) {
+	d.top = max(0, min(d.top+n, len(d.lines)-h))
+}
+
+// scrollTrust scrolls the trust map.
+func (m *Model) scrollTrust(n, h int) {
+	a, b := m.diffPair()
+	if a < 0 || b < 0 {
+		return
+	}
+	m.diff.top = max(0, min(m.diff.top+n, len(m.trustMap(a, b))-h))
+}
+
+func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	h := m.bodyHeight() - 3
+	if m.diff.trust {
+		switch {
+		case matches(k, km.Up):
+			m.scrollTrust(-1, h)
+			return nil
+		case matches(k, km.Down):
+			m.scrollTrust(1, h)
+			return nil
+		case matches(k, km.PageUp):
+			m.scrollTrust(-h, h)
+			return nil
+		case matches(k, km.PageDown):
+			m.scrollTrust(h, h)
+			return nil
+		case matches(k, km.Top):
+			m.diff.top = 0
+			return nil
+		}
+	}
+	switch {
+	case matches(k, km.Up):
+		m.diff.scroll(-1, h)
+	case matches(k, km.Down):
+		m.diff.scroll(1, h)
+	case matches(k, km.PageUp):
+		m.diff.scroll(-h, h)
+	case matches(k, km.PageDown):
+		m.diff.scroll(h, h)
+	case matches(k, km.Top):
+		m.diff.top = 0
+	case matches(k, km.Bottom):
+		m.diff.scroll(len(m.diff.lines), h)
+	case matches(k, km.Enter):
+		m.diff.top = m.diff.firstL
+	case matches(k, km.Trust):
+		m.diff.trust = !m.diff.trust
+		m.diff.top = 0
+		if !m.diff.trust {
+			m.diff.top = m.diff.firstL
+		}
+	}
+	return nil
+}
+
+// trustRow is one row of the trust map: a segment of one side, or a
+// channel heading.
+type trustRow struct {
+	head string
+	seg  *wire.Segment
+	tok  int
+}
+
+// trustMap lays the two requests' segments out by channel, side by side.
+func (m *Model) trustMap(a, b int) [][2]*trustRow {
+	side := func(r int) map[wire.Channel][]*trustRow {
+		out := map[wire.Channel][]*trustRow{}
+		e := &m.reqs[r]
+		for _, i := range e.order {
+			s := &e.req.Segments[i]
+			out[s.Channel] = append(out[s.Channel], &trustRow{seg: s, tok: e.segTok[i]})
+		}
+		return out
+	}
+	sa, sb := side(a), side(b)
+	var rows [][2]*trustRow
+	for _, ch := range []wire.Channel{wire.ChannelTools, wire.ChannelSystem, wire.ChannelMessages} {
+		la, lb := sa[ch], sb[ch]
+		if len(la) == 0 && len(lb) == 0 {
+			continue
+		}
+		ta, tb := 0, 0
+		for _, r := range la {
+			ta += r.tok
+		}
+		for _, r := range lb {
+			tb += r.tok
+		}
+		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + uiCount(len(la), "segment") + " · " + uiNum(ta) + " tok"},
+			{head: string(ch) + " · " + uiCount(len(lb), "segment") + " · " + uiNum(tb) + " tok"}})
+		for i := 0; i < max(len(la), len(lb)); i++ {
+			var row [2]*trustRow
+			if i < len(la) {
+				row[0] = la[i]
+			}
+			if i < len(lb) {
+				row[1] = lb[i]
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// uiDiffLines lays a diff out as side-by-side rows, segment by segment;
+// unchanged text is elided to a few lines of context. It also returns the
+// row of the first divergence.
+func uiDiffLines(d Diff) ([]diffLine, int) {
+	var out []diffLine
+	first := -1
+	const ctx = 3
+	for _, s := range d.Segments {
+		hdr := s.ID + " · " + s.Status
+		if s.Status != "same" && first < 0 {
+			first = len(out)
+		}
+		switch s.Status {
+		case "same":
+			n := 0
+			for _, h := range s.Hunks {
+				n += strings.Count(h.Text, "\n") + 1
+			}
+			out = append(out, diffLine{left: hdr + " (" + itoa(n) + " lines)", right: hdr + " (" + itoa(n) + " lines)", lk: 'h', rk: 'h'})
+			continue
+		}
+		out = append(out, diffLine{left: hdr, right: hdr, lk: 'h', rk: 'h'})
+		var dels, ins []string
+		flush := func() {
+			for i := 0; i < max(len(dels), len(ins)); i++ {
+				var l diffLine
+				if i < len(dels) {
+					l.left, l.lk = dels[i], '-'
+				}
+				if i < len(ins) {
+					l.right, l.rk = ins[i], '+'
+				}
+				out = append(out, l)
+			}
+			dels, ins = nil, nil
+		}
+		for hi, h := range s.Hunks {
+			lines := strings.Split(strings.TrimSuffix(h.Text, "\n"), "\n")
+			switch h.Op {
+			case "delete":
+				dels = append(dels, lines...)
+			case "insert":
+				ins = append(ins, lines...)
+			default:
+				flush()
+				keepHead := hi > 0
+				keepTail := hi < len(s.Hunks)-1
+				if len(lines) <= 2*ctx+1 {
+					for _, l := range lines {
+						out = append(out, diffLine{left: l, right: l, lk: ' ', rk: ' '})
+					}
+					continue
+				}
+				if keepHead {
+					for _, l := range lines[:ctx] {
+						out = append(out, diffLine{left: l, right: l, lk: ' ', rk: ' '})
+					}
+				}
+				skipped := len(lines)
+				if keepHead {
+					skipped -= ctx
+				}
+				if keepTail {
+					skipped -= ctx
+				}
+				note := "⋯ " + itoa(skipped) + " equal lines"
+				out = append(out, diffLine{left: note, right: note, lk: '~', rk: '~'})
+				if keepTail {
+					for _, l := range lines[len(lines)-ctx:] {
+						out = append(out, diffLine{left: l, right: l, lk: ' ', rk: ' '})
+					}
+				}
+			}
+		}
+		flush()
+	}
+	return out, max(0, first)
+}
+
+// ---- raw JSON ----
+
+// uiCount is "1 segment", "2 segments".
+func uiCount(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return itoa(n) + " " + what + "s"
+}

@@ -1,0 +1,104 @@
+package ui
+
+// The Escapes view: every escape applied and every hazard left in the
+// selected request.
+
+import (
+	"sort"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+func (m *Model) renderEscapes(h int) []string {
+	st := m.st
+	c := m.cur()
+	rows := m.escRows()
+	sw := max(14, min(34, m.w/4))
+	var out []string
+	for _, r := range rows {
+		if r.escape != nil {
+			e := r.escape
+			orig := e.Original
+			if orig == "" {
+				orig = "?"
+			}
+			out = append(out, st.Escape.Render(uiPad("escape", 8))+uiPad(wire.VisibleLine(e.Rule), 14)+
+				uiPad(wire.VisibleLine(r.segID), sw)+uiPad("@"+itoa(e.Offset), 9)+
+				wire.VisibleLine(orig)+" → "+st.Escape.Render(wire.VisibleLine(e.Text)))
+			continue
+		}
+		hz := r.hazard
+		shown := ""
+		if hz.Offset+hz.Len <= len(r.segText) {
+			shown = wire.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
+		}
+		out = append(out, st.Hazard.Render(uiPad("hazard", 8))+uiPad(string(hz.Class), 14)+
+			uiPad(wire.VisibleLine(r.segID), sw)+uiPad("@"+itoa(hz.Offset), 9)+
+			st.Hazard.Render(ansi.Truncate(shown, 60, "…")))
+	}
+	title := "Escapes & hazards"
+	if c >= 0 {
+		title += " · request #" + itoa(c+1) + " · " + itoa(len(rows))
+	}
+	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", sw) + uiPad("offset", 9) + "was → now / shown as"
+	var detail []string
+	if m.tableSel < len(rows) {
+		r := rows[m.tableSel]
+		if r.escape != nil {
+			e := r.escape
+			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
+				wire.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(wire.VisibleLine(e.Text)))
+			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, e.Offset, e.Offset+len(e.Text), 40))
+		} else {
+			hz := r.hazard
+			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+itoa(hz.Offset)+" of "+wire.VisibleLine(r.segID)+" ("+itoa(hz.Len)+" bytes)"))
+			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
+		}
+		detail = append(detail, st.Muted.Render("enter: show it in the content"))
+	}
+	return m.tableBox(title, "  "+head, out, h, "no escapes applied and no hazards in this request", detail)
+}
+
+// escRow is one row of the Escapes view: an applied escape or a hazard left.
+type escRow struct {
+	seg     int
+	off     int
+	escape  *wire.Escape
+	hazard  *wire.Hazard
+	segID   string
+	segText string
+}
+
+// escRows lists the selected request's escapes and hazards in cache order.
+func (m *Model) escRows() []escRow {
+	c := m.cur()
+	if c < 0 {
+		return nil
+	}
+	e := &m.reqs[c]
+	var rows []escRow
+	for _, si := range e.order {
+		s := &e.req.Segments[si]
+		for k := range s.Escapes {
+			rows = append(rows, escRow{seg: si, off: s.Escapes[k].Offset, escape: &s.Escapes[k], segID: s.ID, segText: s.Text})
+		}
+		for k := range e.hazards {
+			if e.hazards[k].seg == si {
+				rows = append(rows, escRow{seg: si, off: e.hazards[k].h.Offset, hazard: &e.hazards[k].h, segID: s.ID, segText: s.Text})
+			}
+		}
+	}
+	pos := map[int]int{}
+	for k, si := range e.order {
+		pos[si] = k
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].seg != rows[j].seg {
+			return pos[rows[i].seg] < pos[rows[j].seg]
+		}
+		return rows[i].off < rows[j].off
+	})
+	return rows
+}

@@ -1,0 +1,128 @@
+package ui
+
+// The Raw JSON view: the request body as recorded, or wirelens's model of it.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+func (m *Model) renderRaw(h int) []string {
+	st := m.st
+	c := m.cur()
+	if c < 0 {
+		return m.box(st.Header.Render("Raw JSON"), nil, m.w, h, true)
+	}
+	title := "Raw JSON · #" + itoa(c+1)
+	if m.rawKey != c || m.raw.text == "" && m.raw.key == "" {
+		return m.box(st.Header.Render(title), []string{st.Muted.Render("reading…")}, m.w, h, true)
+	}
+	title += " · " + wire.VisibleLine(m.raw.key) + " · " + itoa(m.raw.progress(h-2)) + "%"
+	return m.box(st.Header.Render(title), m.raw.render(st, m.w-2, h-2), m.w, h, true)
+}
+
+type rawMsg struct {
+	gen  int
+	req  int
+	text string
+	note string
+}
+
+// uiMaxRaw is the largest raw body read back from a file.
+const uiMaxRaw = 32 << 20
+
+func (m *Model) startRaw() []tea.Cmd {
+	c := m.cur()
+	if c < 0 || c == m.rawKey {
+		return nil
+	}
+	m.rawKey = c
+	m.rawGen++
+	gen := m.rawGen
+	r := m.reqs[c].req
+	return []tea.Cmd{func() tea.Msg {
+		text, note := uiRawText(&r)
+		return rawMsg{gen: gen, req: c, text: text, note: note}
+	}}
+}
+
+// uiRawText reads the request's body back from its file (pretty-printed when
+// it is JSON), or, when the file cannot be read again (standard input, a
+// built request), renders wirelens's model of the request as JSON.
+func uiRawText(r *wire.Request) (string, string) {
+	if r.Source != "" && r.Source != "-" && r.Offset >= 0 && r.Length > 0 && r.Length <= uiMaxRaw {
+		if f, err := os.Open(r.Source); err == nil {
+			defer f.Close()
+			buf := make([]byte, r.Length)
+			if _, err := f.ReadAt(buf, r.Offset); err == nil || err == io.EOF {
+				// A body embedded as a JSON string (HAR postData.text) is
+				// unquoted first.
+				if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' {
+					var inner string
+					if json.Unmarshal(t, &inner) == nil {
+						buf = []byte(inner)
+					}
+				}
+				var pretty bytes.Buffer
+				if json.Indent(&pretty, buf, "", "  ") == nil {
+					return uiRedact(pretty.String()), fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
+				}
+				return uiRedact(string(buf)), fmt.Sprintf("body from %s, bytes %d-%d (not JSON)", r.Source, r.Offset, r.Offset+r.Length)
+			}
+		}
+	}
+	type segJSON struct {
+		ID       string        `json:"id"`
+		Channel  string        `json:"channel"`
+		Role     string        `json:"role"`
+		Kind     string        `json:"kind"`
+		Trust    string        `json:"trust"`
+		Envelope string        `json:"envelope"`
+		Label    string        `json:"label,omitempty"`
+		Text     string        `json:"text"`
+		Escapes  []wire.Escape `json:"escapes,omitempty"`
+	}
+	out := struct {
+		Source   string      `json:"source"`
+		Index    int         `json:"index"`
+		Format   string      `json:"format"`
+		Model    string      `json:"model"`
+		Segments []segJSON   `json:"segments"`
+		Usage    *wire.Usage `json:"usage,omitempty"`
+	}{Source: r.Source, Index: r.Index, Format: string(r.Format), Model: r.Model, Usage: r.Usage}
+	for _, s := range r.Segments {
+		out.Segments = append(out.Segments, segJSON{s.ID, string(s.Channel), s.Role, string(s.Kind), string(s.Trust), s.Envelope, s.Label, s.Text, s.Escapes})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(out)
+	return b.String(), "the body is not on disk: wirelens's model of the request"
+}
+
+// uiSecretHeader matches a recorded credential header (HAR headers are
+// {"name": ..., "value": ...} objects) so the Raw view never puts an API key
+// on a shared screen.
+var uiSecretHeader = regexp.MustCompile(`("name":\s*"(?i:authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)",\s*"value":\s*)"(?:[^"\\]|\\.)*"`)
+
+// uiRedact replaces the values of credential headers.
+func uiRedact(s string) string {
+	return uiSecretHeader.ReplaceAllString(s, `$1"[redacted by wirelens]"`)
+}
+
+func (m *Model) onRaw(msg rawMsg) tea.Cmd {
+	if msg.gen != m.rawGen {
+		return nil
+	}
+	jobs := m.raw.set(1, msg.note, msg.text, nil, m.w-2, "json")
+	return tea.Batch(uiJobs(jobs)...)
+}

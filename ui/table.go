@@ -1,0 +1,182 @@
+package ui
+
+// The tables of the Escapes, Findings and Cache views: cursor, scrolling,
+// details and the jump from a row to its place in the content.
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// uiDetailLines is the height of the detail area under a table.
+const uiDetailLines = 3
+
+// tableRows is how many rows a table shows in the body.
+func (m *Model) tableRows() int { return max(1, m.bodyHeight()-4-uiDetailLines) }
+
+// tableBox draws a table with a cursor and, under it, the selected row's
+// details (already sanitised and styled).
+func (m *Model) tableBox(title, head string, rows []string, h int, empty string, detail []string) []string {
+	st := m.st
+	lines := []string{st.Header.Render(head)}
+	n := m.tableRows()
+	for i := m.tableTop; i < len(rows) && i < m.tableTop+n; i++ {
+		r := rows[i]
+		if i == m.tableSel {
+			r = st.Cursor.Render(ansi.Strip(uiFit("▸ "+r, m.w-2)))
+		} else {
+			r = "  " + r
+		}
+		lines = append(lines, r)
+	}
+	if len(rows) == 0 {
+		lines = append(lines, st.Muted.Render("  "+empty))
+	}
+	for len(lines) < n+1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, m.w-2))))
+	for i := 0; i < uiDetailLines; i++ {
+		l := ""
+		if i < len(detail) {
+			l = " " + detail[i]
+		}
+		lines = append(lines, l)
+	}
+	return m.box(st.Header.Render(title), lines, m.w, h, true)
+}
+
+// uiContext is up to n bytes of text on either side of [off, end), on one
+// line, sanitised.
+func uiContext(text string, off, end, n int) string {
+	off = max(0, min(off, len(text)))
+	end = max(off, min(end, len(text)))
+	lo, hi := max(0, off-n), min(len(text), end+n)
+	lo = uiRuneBoundary(text, lo)
+	hi = uiRuneBoundary(text, hi)
+	return wire.VisibleLine(text[lo:hi])
+}
+
+func (m *Model) tableLen() int {
+	switch m.view {
+	case viewEscapes:
+		return len(m.escRows())
+	case viewFindings:
+		return len(m.findings)
+	case viewCache:
+		return len(m.reqs)
+	}
+	return 0
+}
+
+func (m *Model) moveTable(to int) {
+	n := m.tableLen()
+	m.tableSel = max(0, min(to, n-1))
+	h := m.tableRows()
+	if m.tableSel < m.tableTop {
+		m.tableTop = m.tableSel
+	}
+	if m.tableSel >= m.tableTop+h {
+		m.tableTop = m.tableSel - h + 1
+	}
+}
+
+func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	h := m.tableRows()
+	switch {
+	case matches(k, km.Up):
+		m.moveTable(m.tableSel - 1)
+	case matches(k, km.Down):
+		m.moveTable(m.tableSel + 1)
+	case matches(k, km.PageUp):
+		m.moveTable(m.tableSel - h)
+	case matches(k, km.PageDown):
+		m.moveTable(m.tableSel + h)
+	case matches(k, km.Top):
+		m.moveTable(0)
+	case matches(k, km.Bottom):
+		m.moveTable(m.tableLen() - 1)
+	case matches(k, km.Enter):
+		return m.tableEnter()
+	}
+	return nil
+}
+
+// jumpTo selects request r (clearing a filter that hides it), segment s, and
+// shows byte offset off in the content pane.
+func (m *Model) jumpTo(r, s, off int) tea.Cmd {
+	if r < 0 || r >= len(m.reqs) {
+		return nil
+	}
+	vis := -1
+	for k, i := range m.visible {
+		if i == r {
+			vis = k
+		}
+	}
+	if vis < 0 {
+		m.filter = ""
+		m.refilter()
+		for k, i := range m.visible {
+			if i == r {
+				vis = k
+			}
+		}
+	}
+	m.sel = max(0, vis)
+	m.ensureListVisible()
+	m.seg = m.cachePos(r, s)
+	m.view = viewWire
+	m.focus = focusContent
+	cmds := m.selectionChanged()
+	m.body.reveal(off, m.contentHeight())
+	return tea.Batch(cmds...)
+}
+
+// segIndex finds a segment by ID in request r (-1 when absent).
+func (m *Model) segIndex(r int, id string) int {
+	if r < 0 || r >= len(m.reqs) {
+		return -1
+	}
+	for i, s := range m.reqs[r].req.Segments {
+		if s.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *Model) tableEnter() tea.Cmd {
+	switch m.view {
+	case viewEscapes:
+		rows := m.escRows()
+		if m.tableSel < len(rows) {
+			r := rows[m.tableSel]
+			return m.jumpTo(m.cur(), r.seg, r.off)
+		}
+	case viewFindings:
+		fs := m.sortedFindings()
+		if m.tableSel < len(fs) {
+			f := fs[m.tableSel]
+			s := m.segIndex(f.Request, f.Segment)
+			if s < 0 {
+				s = 0
+			}
+			return m.jumpTo(f.Request, s, f.Offset)
+		}
+	case viewCache:
+		r := m.tableSel
+		if r >= 1 && r < len(m.reqs) {
+			m.marks = []int{r - 1, r}
+			return m.openView(viewDiff)
+		}
+	}
+	return nil
+}
+
+// ---- diff ----
