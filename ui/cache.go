@@ -12,18 +12,15 @@ import (
 
 func (m *Model) renderCache(h int) []string {
 	st := m.st
-	var out []string
-	sumP, sumT := 0, 0
 	wide := m.w >= 120
 	bw := 10
 	if wide {
 		bw = 20
 	}
-	for i := range m.reqs {
+	rowAt := func(i int) string {
 		e := &m.reqs[i]
 		if i == 0 {
-			out = append(out, uiPad("#1", 6)+st.Muted.Render("(first request: nothing to reuse) ")+uiNum(e.tokens)+" tok")
-			continue
+			return uiPad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + uiNum(e.tokens) + " tok"
 		}
 		row, ok := m.cacheRows[i]
 		if !ok {
@@ -31,11 +28,8 @@ func (m *Model) renderCache(h int) []string {
 			if m.anaDone {
 				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
-			out = append(out, uiPad("#"+itoa(i+1), 6)+st.Muted.Render(what+" ")+uiNum(e.tokens)+" tok")
-			continue
+			return uiPad("#"+itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
 		}
-		sumP += row.PrefixTokens
-		sumT += row.TotalTokens
 		frac := 0.0
 		if row.TotalTokens > 0 {
 			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
@@ -59,11 +53,11 @@ func (m *Model) renderCache(h int) []string {
 		} else {
 			line += st.Added.Render("prefix intact")
 		}
-		out = append(out, line)
+		return line
 	}
 	title := "Prompt cache · prefix reused vs re-processed per request"
-	if sumT > 0 {
-		title += fmt.Sprintf(" · reuse %d%%", sumP*100/sumT)
+	if m.reuseTotal > 0 {
+		title += fmt.Sprintf(" · reuse %d%%", m.reusePrefix*100/m.reuseTotal)
 	}
 	if m.opts.Analysis.Cache == nil {
 		title += " · segment-level estimate"
@@ -88,5 +82,5 @@ func (m *Model) renderCache(h int) []string {
 		}
 		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Predicted)+", "+rec+" · enter: diff with the request before"))
 	}
-	return m.tableBox(title, "  "+head, out, h, "no requests", detail)
+	return m.tableBox(title, "  "+head, len(m.reqs), rowAt, h, "no requests", detail)
 }

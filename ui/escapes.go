@@ -16,27 +16,26 @@ func (m *Model) renderEscapes(h int) []string {
 	c := m.cur()
 	rows := m.escRows()
 	sw := max(14, min(34, m.w/4))
-	var out []string
-	for _, r := range rows {
+	rowAt := func(i int) string {
+		r := rows[i]
 		if r.escape != nil {
 			e := r.escape
 			orig := e.Original
 			if orig == "" {
 				orig = "?"
 			}
-			out = append(out, st.Escape.Render(uiPad("escape", 8))+uiPad(wire.VisibleLine(e.Rule), 14)+
-				uiPad(wire.VisibleLine(r.segID), sw)+uiPad("@"+itoa(e.Offset), 9)+
-				wire.VisibleLine(orig)+" → "+st.Escape.Render(wire.VisibleLine(e.Text)))
-			continue
+			return st.Escape.Render(uiPad("escape", 8)) + uiPad(wire.VisibleLine(e.Rule), 14) +
+				uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+itoa(e.Offset), 9) +
+				wire.VisibleLine(orig) + " → " + st.Escape.Render(wire.VisibleLine(e.Text))
 		}
 		hz := r.hazard
 		shown := ""
 		if hz.Offset+hz.Len <= len(r.segText) {
 			shown = wire.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
 		}
-		out = append(out, st.Hazard.Render(uiPad("hazard", 8))+uiPad(string(hz.Class), 14)+
-			uiPad(wire.VisibleLine(r.segID), sw)+uiPad("@"+itoa(hz.Offset), 9)+
-			st.Hazard.Render(ansi.Truncate(shown, 60, "…")))
+		return st.Hazard.Render(uiPad("hazard", 8)) + uiPad(string(hz.Class), 14) +
+			uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+itoa(hz.Offset), 9) +
+			st.Hazard.Render(ansi.Truncate(shown, 60, "…"))
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
@@ -58,7 +57,7 @@ func (m *Model) renderEscapes(h int) []string {
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
 	}
-	return m.tableBox(title, "  "+head, out, h, "no escapes applied and no hazards in this request", detail)
+	return m.tableBox(title, "  "+head, len(rows), rowAt, h, "no escapes applied and no hazards in this request", detail)
 }
 
 // escRow is one row of the Escapes view: an applied escape or a hazard left.
@@ -71,13 +70,18 @@ type escRow struct {
 	segText string
 }
 
-// escRows lists the selected request's escapes and hazards in cache order.
+// escRows are the selected request's escapes and hazards in cache order
+// (measured with the request, in a command).
 func (m *Model) escRows() []escRow {
 	c := m.cur()
 	if c < 0 {
 		return nil
 	}
-	e := &m.reqs[c]
+	return m.reqs[c].escRows
+}
+
+// uiEscRows lists a request's escapes and hazards in cache order.
+func uiEscRows(e *entry) []escRow {
 	var rows []escRow
 	for _, si := range e.order {
 		s := &e.req.Segments[si]

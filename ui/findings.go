@@ -13,10 +13,11 @@ import (
 
 func (m *Model) renderFindings(h int) []string {
 	st := m.st
-	var out []string
 	sw := max(14, min(32, m.w/4))
 	rw := max(12, min(22, m.w/6))
-	for _, f := range m.sortedFindings() {
+	fs := m.findings
+	rowAt := func(i int) string {
+		f := fs[i]
 		sev := st.Low
 		switch f.Severity {
 		case "high":
@@ -24,9 +25,9 @@ func (m *Model) renderFindings(h int) []string {
 		case "medium":
 			sev = st.Medium
 		}
-		out = append(out, sev.Render(uiPad(strings.ToUpper(f.Severity), 8))+uiPad(wire.VisibleLine(f.Rule), rw)+
-			uiPad("#"+itoa(f.Request+1), 6)+uiPad(wire.VisibleLine(f.Segment), sw)+uiPad("@"+itoa(f.Offset), 8)+
-			wire.VisibleLine(f.Message))
+		return sev.Render(uiPad(strings.ToUpper(f.Severity), 8)) + uiPad(wire.VisibleLine(f.Rule), rw) +
+			uiPad("#"+itoa(f.Request+1), 6) + uiPad(wire.VisibleLine(f.Segment), sw) + uiPad("@"+itoa(f.Offset), 8) +
+			wire.VisibleLine(f.Message)
 	}
 	empty := "no findings"
 	switch {
@@ -37,7 +38,7 @@ func (m *Model) renderFindings(h int) []string {
 	}
 	head := uiPad("sev", 8) + uiPad("rule", rw) + uiPad("req", 6) + uiPad("segment", sw) + uiPad("offset", 8) + "message"
 	var detail []string
-	if fs := m.sortedFindings(); m.tableSel < len(fs) {
+	if m.tableSel < len(fs) {
 		f := fs[m.tableSel]
 		for _, l := range strings.Split(ansi.Wordwrap(wire.VisibleLine(f.Message), max(20, m.w-4), " "), "\n") {
 			if len(detail) < 2 {
@@ -48,12 +49,12 @@ func (m *Model) renderFindings(h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+wire.VisibleLine(f.Excerpt))
 		}
 	}
-	return m.tableBox("Findings · "+itoa(len(m.findings)), "  "+head, out, h, empty, detail)
+	return m.tableBox("Findings · "+itoa(len(m.findings)), "  "+head, len(fs), rowAt, h, empty, detail)
 }
 
-// sortedFindings are the findings, most severe first, then by request.
-func (m *Model) sortedFindings() []Finding {
-	out := append([]Finding(nil), m.findings...)
+// uiSortFindings orders findings by request, then most severe first.
+func uiSortFindings(fs []Finding) []Finding {
+	out := append([]Finding(nil), fs...)
 	rank := func(s string) int {
 		switch s {
 		case "high":

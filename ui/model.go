@@ -114,6 +114,7 @@ type entry struct {
 	segHaz  []int // hazards per segment (index into Segments)
 	hazards []reqHazard
 	escapes int
+	escRows []escRow // the Escapes view's rows
 }
 
 // prompt is a one-line input (search or filter).
@@ -156,29 +157,30 @@ type Model struct {
 	errs     []error
 	status   string
 
-	pr         prompt
-	filter     string
-	query      string
-	hits       []hit
-	hitAt      int
-	searchGen  int
-	searching  bool
-	findings   []Finding
-	perReq     map[int]int    // findings per request
-	perSeg     map[string]int // findings per request and segment ("3/system[0]")
-	cacheRows  map[int]CacheRow
-	anaGen     int
-	analysing  bool
-	anaDone    bool
-	tableSel   int // cursor in the escapes, findings and cache tables
-	tableTop   int
-	marks      []int
-	diff       diffState
-	raw        content
-	rawKey     int
-	rawGen     int
-	hint       string
-	layoutName string
+	pr                      prompt
+	filter                  string
+	query                   string
+	hits                    []hit
+	hitAt                   int
+	searchGen               int
+	searching               bool
+	findings                []Finding
+	perReq                  map[int]int    // findings per request
+	reusePrefix, reuseTotal int            // prefix and total tokens over the cache rows
+	perSeg                  map[string]int // findings per request and segment ("3/system[0]")
+	cacheRows               map[int]CacheRow
+	anaGen                  int
+	analysing               bool
+	anaDone                 bool
+	tableSel                int // cursor in the escapes, findings and cache tables
+	tableTop                int
+	marks                   []int
+	diff                    diffState
+	raw                     content
+	rawKey                  int
+	rawGen                  int
+	hint                    string
+	layoutName              string
 	// pullStream leaves reading the stream to the caller (tests step it).
 	pullStream bool
 }
@@ -390,6 +392,7 @@ func uiMeasure(r wire.Request) entry {
 			}
 		}
 	}
+	e.escRows = uiEscRows(&e)
 	return e
 }
 
@@ -479,15 +482,18 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onItems(msg)
 	case analysisMsg:
 		if msg.gen == m.anaGen {
-			m.findings = msg.findings
+			m.findings = uiSortFindings(msg.findings)
 			m.perReq, m.perSeg = map[int]int{}, map[string]int{}
 			for _, f := range msg.findings {
 				m.perReq[f.Request]++
 				m.perSeg[itoa(f.Request)+"/"+f.Segment]++
 			}
 			m.cacheRows = map[int]CacheRow{}
+			m.reusePrefix, m.reuseTotal = 0, 0
 			for _, r := range msg.cache {
 				m.cacheRows[r.Request] = r
+				m.reusePrefix += r.PrefixTokens
+				m.reuseTotal += r.TotalTokens
 			}
 			m.analysing, m.anaDone = false, true
 			if k := m.bodyKey; k[0] >= 0 {

@@ -18,14 +18,15 @@ const uiDetailLines = 3
 // tableRows is how many rows a table shows in the body.
 func (m *Model) tableRows() int { return max(1, m.bodyHeight()-4-uiDetailLines) }
 
-// tableBox draws a table with a cursor and, under it, the selected row's
-// details (already sanitised and styled).
-func (m *Model) tableBox(title, head string, rows []string, h int, empty string, detail []string) []string {
+// tableBox draws a table of count rows with a cursor and, under it, the
+// selected row's details (already sanitised and styled). Only the visible
+// rows are drawn: row(i) draws row i.
+func (m *Model) tableBox(title, head string, count int, row func(i int) string, h int, empty string, detail []string) []string {
 	st := m.st
 	lines := []string{st.Header.Render(head)}
 	n := m.tableRows()
-	for i := m.tableTop; i < len(rows) && i < m.tableTop+n; i++ {
-		r := rows[i]
+	for i := m.tableTop; i < count && i < m.tableTop+n; i++ {
+		r := row(i)
 		if i == m.tableSel {
 			r = st.Cursor.Render(ansi.Strip(uiFit("▸ "+r, m.w-2)))
 		} else {
@@ -33,7 +34,7 @@ func (m *Model) tableBox(title, head string, rows []string, h int, empty string,
 		}
 		lines = append(lines, r)
 	}
-	if len(rows) == 0 {
+	if count == 0 {
 		lines = append(lines, st.Muted.Render("  "+empty))
 	}
 	for len(lines) < n+1 {
@@ -160,7 +161,7 @@ func (m *Model) tableEnter() tea.Cmd {
 			return m.jumpTo(m.cur(), r.seg, r.off)
 		}
 	case viewFindings:
-		fs := m.sortedFindings()
+		fs := m.findings
 		if m.tableSel < len(fs) {
 			f := fs[m.tableSel]
 			s := m.segIndex(f.Request, f.Segment)
