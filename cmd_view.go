@@ -184,7 +184,11 @@ func viewAnalysis() ui.Analysis {
 			for _, s := range d.Segments {
 				ds := ui.DiffSegment{ID: s.ID, Status: string(s.Status)}
 				for _, h := range s.Hunks {
-					ds.Hunks = append(ds.Hunks, ui.Hunk{Op: string(h.Op), Text: h.Text})
+					uh := ui.Hunk{Op: string(h.Op), Text: h.Text}
+					for _, w := range h.Words {
+						uh.Words = append(uh.Words, ui.Hunk{Op: string(w.Op), Text: w.Text})
+					}
+					ds.Hunks = append(ds.Hunks, uh)
 				}
 				if len(ds.Hunks) == 0 {
 					if seg := s.Seg(); seg != nil {

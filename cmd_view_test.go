@@ -173,3 +173,38 @@ func TestViewReportWhenNotATerminal(t *testing.T) {
 		t.Fatalf("wirelens FILE: exit %d\n%s", code, out.String())
 	}
 }
+
+// TestViewDiffCarriesWords checks the segment diff reaches the viewer with
+// its word diff.
+func TestViewDiffCarriesWords(t *testing.T) {
+	app := &App{In: wire.NewInterner()}
+	l := app.Load([]string{"testdata/sessions/session.jsonl"})
+	if len(l.Requests) < 2 {
+		t.Fatalf("fixture: %d requests", len(l.Requests))
+	}
+	a, b := l.Requests[0], l.Requests[0]
+	b.Segments = append([]wire.Segment(nil), a.Segments...)
+	for i := range b.Segments {
+		if b.Segments[i].Channel == wire.ChannelSystem {
+			b.Segments[i].Text = strings.Replace(b.Segments[i].Text, "coding", "helpful", 1)
+			b.Segments[i].Hash = wire.HashText(b.Segments[i].Text)
+		}
+	}
+	d := viewAnalysis().Diff(&a, &b)
+	if d.FirstSegment == "" {
+		t.Fatal("no divergence found")
+	}
+	words := 0
+	for _, s := range d.Segments {
+		for _, h := range s.Hunks {
+			for _, w := range h.Words {
+				if w.Op != "equal" && (w.Text == "coding" || w.Text == "helpful") {
+					words++
+				}
+			}
+		}
+	}
+	if words != 2 {
+		t.Fatalf("changed words carried: %d, want 2 (%+v)", words, d.Segments)
+	}
+}

@@ -93,6 +93,7 @@ type Styles struct {
 	Hazard, Escape, EscapeNote, Break, Match lipgloss.Style
 	High, Medium, Low                        lipgloss.Style
 	Added, Removed, Changed                  lipgloss.Style
+	AddedWord, RemovedWord                   lipgloss.Style // changed words in a diff
 	Hint                                     lipgloss.Style
 
 	// Bracketing strings put around escapes, hazards and matches where colour
@@ -184,6 +185,8 @@ func New(name string) *Styles {
 	s.Added = fg(t.Added)
 	s.Removed = fg(t.Removed)
 	s.Changed = fg(t.Changed)
+	s.AddedWord = fg(t.Added).Bold(attr).Reverse(attr)
+	s.RemovedWord = fg(t.Removed).Bold(attr).Reverse(attr)
 	s.Hint = fg(t.Fg)
 	if !s.Mono {
 		s.Hint = s.Hint.Border(border).BorderForeground(col(t.Accent)).Padding(0, 1)

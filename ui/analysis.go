@@ -45,6 +45,9 @@ type CacheRow struct {
 type Hunk struct {
 	Op   string // equal, insert, delete
 	Text string // hostile text
+	// Words, for a deleted or inserted run that replaces another, is its
+	// word diff: equal and changed words whose texts join to Text.
+	Words []Hunk
 }
 
 // DiffSegment is one aligned segment of a request diff.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/wirelens/wirelens/wire"
 )
@@ -39,13 +40,38 @@ func (m *Model) renderDiff(h int) []string {
 	rw := inner - 1 - lw
 	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(m.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
 		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(m.reqs[b].req.Name()))}
-	side := func(text string, k byte, w int) string {
+	// words draws a changed line with its changed words emphasised; every
+	// piece passes through wire.VisibleLine.
+	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
+		if len(ranges) == 0 {
+			return base.Render(uiFit(sign+wire.VisibleLine(text), w))
+		}
+		var b strings.Builder
+		b.WriteString(base.Render(sign))
+		pos := 0
+		for _, r := range ranges {
+			lo, hi := uiRuneBoundary(text, max(pos, r[0])), uiRuneBoundary(text, min(len(text), r[1]))
+			if lo >= hi {
+				continue
+			}
+			b.WriteString(base.Render(wire.VisibleLine(text[pos:lo])))
+			piece := wire.VisibleLine(text[lo:hi])
+			if st.Mono {
+				piece = st.MarkOpen + piece + st.MarkClose
+			}
+			b.WriteString(strong.Render(piece))
+			pos = hi
+		}
+		b.WriteString(base.Render(wire.VisibleLine(text[pos:])))
+		return uiFit(b.String(), w)
+	}
+	side := func(text string, k byte, ranges [][2]int, w int) string {
 		t := wire.VisibleLine(text)
 		switch k {
 		case '-':
-			return st.Removed.Render(uiFit("- "+t, w))
+			return words(text, ranges, st.Removed, st.RemovedWord, "- ", w)
 		case '+':
-			return st.Added.Render(uiFit("+ "+t, w))
+			return words(text, ranges, st.Added, st.AddedWord, "+ ", w)
 		case 'h':
 			return st.Accent.Render(uiFit("── "+t, w))
 		case '~':
@@ -57,7 +83,7 @@ func (m *Model) renderDiff(h int) []string {
 	}
 	for i := m.diff.top; i < len(m.diff.lines) && len(lines) < h-2; i++ {
 		l := m.diff.lines[i]
-		lines = append(lines, side(l.left, l.lk, lw)+st.Subtle.Render("│")+side(l.right, l.rk, rw))
+		lines = append(lines, side(l.left, l.lk, l.lw, lw)+st.Subtle.Render("│")+side(l.right, l.rk, l.rw, rw))
 	}
 	return m.box(st.Header.Render(title), lines, m.w, h, true)
 }
@@ -104,6 +130,9 @@ func (m *Model) renderTrustMap(a, b, h int, title string) []string {
 type diffLine struct {
 	left, right string // hostile text
 	lk, rk      byte   // ' ' same, '-' removed, '+' added, 'h' header, '~' elided
+	// lw and rw are the changed words of a replaced line: byte ranges in
+	// left and right.
+	lw, rw [][2]int
 }
 
 type diffState struct {
@@ -317,26 +346,29 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 		}
 		out = append(out, diffLine{left: hdr, right: hdr, lk: 'h', rk: 'h'})
 		var dels, ins []string
+		var delW, insW [][][2]int
 		flush := func() {
 			for i := 0; i < max(len(dels), len(ins)); i++ {
 				var l diffLine
 				if i < len(dels) {
-					l.left, l.lk = dels[i], '-'
+					l.left, l.lk, l.lw = dels[i], '-', delW[i]
 				}
 				if i < len(ins) {
-					l.right, l.rk = ins[i], '+'
+					l.right, l.rk, l.rw = ins[i], '+', insW[i]
 				}
 				out = append(out, l)
 			}
-			dels, ins = nil, nil
+			dels, ins, delW, insW = nil, nil, nil, nil
 		}
 		for hi, h := range s.Hunks {
 			lines := strings.Split(strings.TrimSuffix(h.Text, "\n"), "\n")
 			switch h.Op {
 			case "delete":
 				dels = append(dels, lines...)
+				delW = append(delW, uiWordRanges(h, len(lines))...)
 			case "insert":
 				ins = append(ins, lines...)
+				insW = append(insW, uiWordRanges(h, len(lines))...)
 			default:
 				flush()
 				keepHead := hi > 0
@@ -374,6 +406,33 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 }
 
 // ---- raw JSON ----
+
+// uiWordRanges maps a hunk's changed words to byte ranges in each of its n
+// lines (nil for a line without changed words, or a hunk without words).
+func uiWordRanges(h Hunk, n int) [][][2]int {
+	out := make([][][2]int, n)
+	if len(h.Words) == 0 {
+		return out
+	}
+	line, col := 0, 0
+	for _, w := range h.Words {
+		parts := strings.Split(w.Text, "\n")
+		for k, p := range parts {
+			if k > 0 {
+				line++
+				col = 0
+			}
+			if line >= n {
+				return out
+			}
+			if w.Op != "equal" && len(p) > 0 {
+				out[line] = append(out[line], [2]int{col, col + len(p)})
+			}
+			col += len(p)
+		}
+	}
+	return out
+}
 
 // uiCount is "1 segment", "2 segments".
 func uiCount(n int, what string) string {

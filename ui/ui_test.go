@@ -617,3 +617,29 @@ func TestUIHighlightWindow(t *testing.T) {
 		t.Fatalf("the last span is %q", text[last.start:last.end])
 	}
 }
+
+// TestUIDiffWords checks that the changed words of a replaced line are
+// marked on both sides (in mono, with text marks).
+func TestUIDiffWords(t *testing.T) {
+	reqs := uiTestSession()[:2]
+	a := Analysis{Diff: func(a, b *wire.Request) Diff {
+		return Diff{FirstSegment: "system[0]", FirstOffset: 8, Segments: []DiffSegment{{ID: "system[0]", Status: "changed", Hunks: []Hunk{
+			{Op: "equal", Text: "first line\n"},
+			{Op: "delete", Text: "the time is 22:08\nsame tail\n", Words: []Hunk{{Op: "equal", Text: "the time is "}, {Op: "delete", Text: "22:08"}, {Op: "equal", Text: "\nsame tail\n"}}},
+			{Op: "insert", Text: "the time is 22:09\x1b[2J\nsame tail\n", Words: []Hunk{{Op: "equal", Text: "the time is "}, {Op: "insert", Text: "22:09\x1b[2J"}, {Op: "equal", Text: "\nsame tail\n"}}},
+		}}}}
+	}}
+	m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 30)
+	uiKeys(t, m, "5")
+	screen := uiPlain(m.Render())
+	if !strings.Contains(screen, "- the time is ⟦22:08⟧") || !strings.Contains(screen, "+ the time is ⟦22:09␛[2J⟧") {
+		t.Fatalf("changed words not marked:\n%s", screen)
+	}
+	if !strings.Contains(screen, "- same tail") || strings.Contains(screen, "⟦same") {
+		t.Fatalf("an unchanged line of the run is marked:\n%s", screen)
+	}
+	uiAssertClean(t, "diff words", m.Render())
+	if got := uiWordRanges(Hunk{Op: "delete", Text: "ab\ncd", Words: []Hunk{{Op: "delete", Text: "ab\nc"}, {Op: "equal", Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
+		t.Fatalf("word ranges across lines: %v", got)
+	}
+}
