@@ -48,6 +48,20 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 			}
 			return out
 		},
+		Diff: func(a, b *wire.Request) Diff {
+			d := uiDiffFallback(a, b)
+			// Word diffs of hostile text, as the diff analysis gives them.
+			for k := range d.Segments {
+				for j := range d.Segments[k].Hunks {
+					h := &d.Segments[k].Hunks[j]
+					if h.Op != "equal" && len(h.Text) > 4 {
+						cut := uiRuneBoundary(h.Text, len(h.Text)/2)
+						h.Words = []Hunk{{Op: "equal", Text: h.Text[:cut]}, {Op: h.Op, Text: h.Text[cut:]}}
+					}
+				}
+			}
+			return d
+		},
 		Cache: func(reqs []wire.Request) []CacheRow {
 			var out []CacheRow
 			for i := 1; i < len(reqs); i++ {
