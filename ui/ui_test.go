@@ -23,7 +23,7 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 		text := strings.Join(chunk, "\n")
 		i := len(reqs)
 		r := wire.Request{Format: wire.FormatAnthropic, Model: chunk[0] + "\x1b]0;pwned\x07" + chunk[len(chunk)-1],
-			Source: "hostile\u202e.jsonl", Index: i + 1, Offset: -1}
+			Source: "hostile\u202e.jsonl", Index: i + 1, Offset: -1, Notes: []string{"system prompt not recorded " + chunk[0], chunk[1%len(chunk)]}}
 		r.Segments = []wire.Segment{
 			{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Kind: wire.KindHostRules, Trust: wire.Trusted, Text: "host rules " + chunk[0]},
 			{ID: "system[0]/" + chunk[1%len(chunk)], Channel: wire.ChannelSystem, Role: "system", Kind: wire.KindAgentsMD, Trust: wire.Untrusted,
@@ -79,7 +79,7 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 // reaches the screen raw.
 func TestUIHostileSeedsEveryPane(t *testing.T) {
 	reqs, a := uiHostileSession(t)
-	sawHazard := false
+	sawHazard, sawNote := false, false
 	for _, theme := range themes.Names() {
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
 			m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "hostile\x1b]2;title\x07"}, size[0], size[1])
@@ -96,6 +96,9 @@ func TestUIHostileSeedsEveryPane(t *testing.T) {
 				}
 				if strings.Contains(uiPlain(v.Content), "␛[2J") || strings.Contains(uiPlain(v.Content), "[U+202E]") {
 					sawHazard = true
+				}
+				if strings.Contains(uiPlain(v.Content), "note: system prompt not recorded") {
+					sawNote = true
 				}
 			}
 			for r := range reqs {
@@ -137,6 +140,9 @@ func TestUIHostileSeedsEveryPane(t *testing.T) {
 			uiKeys(t, m, "enter")
 			check("filtered list")
 		}
+	}
+	if !sawNote {
+		t.Fatal("a request's notes never reached the status line")
 	}
 	if !sawHazard {
 		t.Fatal("no hazard was ever shown visibly (␛[2J or [U+202E]) on any screen")

@@ -51,6 +51,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.pr.active {
 		return m.onPromptKey(k)
 	}
+	// A message lasts until the next key; the status line then says what
+	// is selected again.
+	m.status = ""
 	km := m.keys
 	switch {
 	case matches(k, km.Quit):

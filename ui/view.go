@@ -196,6 +196,12 @@ func (m *Model) describeSelection() string {
 		seg := &e.req.Segments[si]
 		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + uiBytes(len(seg.Text)) + " · " + uiNum(e.segTok[si]) + " tok"
 	}
+	if n := len(e.req.Notes); n > 0 {
+		s += " · note: " + e.req.Notes[0]
+		if n > 1 {
+			s += " (+" + itoa(n-1) + ")"
+		}
+	}
 	return s
 }
 
