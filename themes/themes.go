@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"sync"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
 )
@@ -100,7 +99,9 @@ type Styles struct {
 	// cannot show them (mono); empty otherwise.
 	MarkOpen, MarkClose string
 
-	Help help.Styles
+	// HelpKey, HelpDesc and HelpSep style the help view's keys, their
+	// descriptions and the separators.
+	HelpKey, HelpDesc, HelpSep lipgloss.Style
 
 	// Chroma is the highlighting style derived from the same tokens.
 	Chroma *chroma.Style
@@ -194,15 +195,7 @@ func New(name string) *Styles {
 		s.Hint = s.Hint.Border(lipgloss.NormalBorder()).Padding(0, 1)
 		s.MarkOpen, s.MarkClose = "⟦", "⟧"
 	}
-	s.Help = help.Styles{
-		Ellipsis:       fg(t.Subtle),
-		ShortKey:       fg(t.Accent),
-		ShortDesc:      fg(t.Muted),
-		ShortSeparator: fg(t.Subtle),
-		FullKey:        fg(t.Accent),
-		FullDesc:       fg(t.Muted),
-		FullSeparator:  fg(t.Subtle),
-	}
+	s.HelpKey, s.HelpDesc, s.HelpSep = fg(t.Accent), fg(t.Muted), fg(t.Subtle)
 	s.Chroma = chromaStyle(name, t)
 	s.code = map[chroma.TokenType]lipgloss.Style{}
 	return s

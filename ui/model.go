@@ -262,7 +262,11 @@ Any key closes this.`
 
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)
-	m.help.Styles = m.st.Help
+	st := m.st
+	m.help.Styles = help.Styles{
+		Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
+		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep,
+	}
 }
 
 // Init starts loading, asks the terminal's background colour, and runs the
