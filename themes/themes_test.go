@@ -73,3 +73,22 @@ func TestThemesNoColourLiteralOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestThemesNoBubbleTea keeps Bubble Tea out of the packages below ui.
+func TestThemesNoBubbleTea(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sources: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range []string{`"charm.land/bubbletea/v2"`, `"charm.land/bubbles/v2/`} {
+			if strings.Contains(string(b), imp) && !strings.HasSuffix(f, "_test.go") {
+				t.Fatalf("%s imports %s", f, imp)
+			}
+		}
+	}
+}
