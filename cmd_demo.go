@@ -25,12 +25,19 @@ rm -rf /, with a closing-tag breakout, a bidi override, tag characters and a ter
 sequence; a skill whose description tries to close its envelope; a file name with a bidi
 override). The legacy layout pastes the workspace into the trusted system prompt; the isolated
 layout keeps the system prompt to host rules and sends the workspace as escaped, untrusted user
-fragments. The report shows both side by side: the trusted system prefix, the untrusted
-fragments, and the escapes applied. Every workspace byte is shown visibly, never raw.`,
+fragments.
+
+On a terminal it opens the viewer on both requests, marked for comparison, with a first-screen
+hint of what to look at. When standard output is not a terminal it prints a report instead,
+both side by side: the trusted system prefix, the untrusted fragments, and the escapes applied.
+Every workspace byte is shown visibly, never raw.`,
 		Example: `  wirelens demo
   wirelens demo | less`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if isTerminal(app.Stdout) && isTerminal(app.Stdin) {
+				return viewDemo(cmd.Context(), app)
+			}
 			width := terminalWidth(app.Stdout)
 			if width == 0 {
 				width = demoDefaultWidth

@@ -169,8 +169,8 @@ func errorsJSON(errs []error) []errorJSON {
 	return out
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w (a standard stream) is a terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(f.Fd())
 }
