@@ -105,8 +105,13 @@ func joinsScript(r rune) bool {
 // flag (U+1F3F4 followed by tags and U+E007F).
 func ScanHazards(s string) []Hazard {
 	var out []Hazard
-	prev := rune(-1) // previous code point that is not a hazard
+	prev := rune(-1) // previous code point, -1 after a hazard
 	for i := 0; i < len(s); {
+		if n := len(out); n > 0 && out[n-1].Offset+out[n-1].Len == i {
+			// Nothing joins across a hazard: an emoji before an invalid
+			// byte does not make the tags after it a flag.
+			prev = -1
+		}
 		c := s[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r' {
 			prev = rune(c)

@@ -269,3 +269,28 @@ func FuzzVisible(f *testing.F) {
 		}
 	})
 }
+
+// A hazard between an emoji and what follows breaks the sequence: the tags
+// after "🏴 + invalid byte" are smuggled, not a flag.
+func TestScanHazardsNothingJoinsAcrossAHazard(t *testing.T) {
+	for _, s := range []string{
+		"\U0001F3F4\xF3\U000E0067\U000E007F",
+		"\U0001F3F4\u200B\U000E0067\U000E0062\U000E007F",
+	} {
+		var tags int
+		for _, h := range ScanHazards(s) {
+			if h.Class == HazardTag {
+				tags++
+			}
+		}
+		if tags != 1 {
+			t.Errorf("%q: %d tag hazards, want 1", s, tags)
+		}
+		if strings.ContainsRune(VisibleLine(s), 0xE0067) {
+			t.Errorf("%q: a tag character reached the output", s)
+		}
+	}
+	if hz := ScanHazards("\U0001F468\u200B\u200D\U0001F469"); len(hz) != 2 {
+		t.Errorf("ZWJ after a zero-width space is not in an emoji sequence: %+v", hz)
+	}
+}
