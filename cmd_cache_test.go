@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,14 +14,6 @@ import (
 	"github.com/wirelens/wirelens/wire"
 )
 
-// cacheRun runs the program with stdin and returns its exit code and output.
-func cacheRun(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 // cacheBuildSession builds the poisoned workspace n times at successive
 // minutes in a layout and writes the bodies as one JSONL session.
 func cacheBuildSession(t *testing.T, layout string, n int) string {
@@ -30,7 +21,7 @@ func cacheBuildSession(t *testing.T, layout string, n int) string {
 	var jsonl bytes.Buffer
 	for i := 0; i < n; i++ {
 		now := "2026-11-29T22:0" + string(rune('0'+i)) + ":00Z"
-		code, out, errs := cacheRun(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
+		code, out, errs := runCLI(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
 			"--layout", layout, "--now", now, "--model", "claude-sonnet-4-5")
 		if code != 0 {
 			t.Fatalf("build: exit %d: %s", code, errs)
@@ -66,7 +57,7 @@ func cacheDoc(t *testing.T, out string) map[string]any {
 // the keys of CONTRACT.md.
 func TestCacheCommandLegacySession(t *testing.T) {
 	p := cacheBuildSession(t, "legacy", 3)
-	code, out, errs := cacheRun(t, "", "cache", p, "--json")
+	code, out, errs := runCLI(t, "", "cache", p, "--json")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -128,7 +119,7 @@ func TestCacheCommandLegacySession(t *testing.T) {
 	}
 
 	// The text report says it in words.
-	code, out, _ = cacheRun(t, "", "cache", p)
+	code, out, _ = runCLI(t, "", "cache", p)
 	if code != 0 {
 		t.Fatalf("text: exit %d", code)
 	}
@@ -145,7 +136,7 @@ func TestCacheCommandLegacySession(t *testing.T) {
 // changes: the break moves out of system.
 func TestCacheCommandIsolatedSession(t *testing.T) {
 	p := cacheBuildSession(t, "isolated", 3)
-	code, out, _ := cacheRun(t, "", "cache", p, "--json")
+	code, out, _ := runCLI(t, "", "cache", p, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -163,11 +154,11 @@ func TestCacheCommandIsolatedSession(t *testing.T) {
 
 func TestCacheCommandSingleRequestAndErrors(t *testing.T) {
 	one := filepath.Join("testdata", "payloads", "openai-chat.json")
-	code, out, errs := cacheRun(t, "", "cache", one)
+	code, out, errs := runCLI(t, "", "cache", one)
 	if code != 0 || errs != "" || !strings.Contains(out, "nothing to compare") {
 		t.Errorf("single request: exit %d, stderr %q, out %q", code, errs, out)
 	}
-	code, out, _ = cacheRun(t, "", "cache", one, "--json")
+	code, out, _ = runCLI(t, "", "cache", one, "--json")
 	doc := cacheDoc(t, out)
 	if code != 0 || len(doc["requests"].([]any)) != 0 || doc["summary"].(map[string]any)["requests"].(float64) != 1 {
 		t.Errorf("single request JSON: exit %d\n%s", code, out)
@@ -183,14 +174,14 @@ func TestCacheCommandSingleRequestAndErrors(t *testing.T) {
 	lines := strings.SplitAfter(string(data), "\n")
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte(lines[0]+lines[1]+"{\"request\": \n"+lines[2]), 0o644)
-	code, out, errs = cacheRun(t, "", "cache", bad, "--json")
+	code, out, errs = runCLI(t, "", "cache", bad, "--json")
 	if code != 2 || !strings.Contains(errs, "bad.jsonl:3:") {
 		t.Errorf("broken line: exit %d, stderr %q", code, errs)
 	}
 	if n := len(cacheDoc(t, out)["requests"].([]any)); n != 2 {
 		t.Errorf("broken line: %d requests compared, want 2", n)
 	}
-	code, _, errs = cacheRun(t, "", "cache", filepath.Join(dir, "missing.jsonl"))
+	code, _, errs = runCLI(t, "", "cache", filepath.Join(dir, "missing.jsonl"))
 	if code != 2 || !strings.Contains(errs, "missing.jsonl") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
 	}
@@ -200,7 +191,7 @@ func TestCacheCommandSingleRequestAndErrors(t *testing.T) {
 // and the text says where they disagree.
 func TestCacheCommandRecorded(t *testing.T) {
 	p := filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl")
-	code, out, _ := cacheRun(t, "", "cache", p, "--json")
+	code, out, _ := runCLI(t, "", "cache", p, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -212,7 +203,7 @@ func TestCacheCommandRecorded(t *testing.T) {
 	if r2["disagreement"] != nil || !strings.Contains(r3["disagreement"].(string), "no cached tokens recorded") {
 		t.Errorf("disagreements: %v / %v", r2["disagreement"], r3["disagreement"])
 	}
-	_, out, _ = cacheRun(t, "", "cache", p)
+	_, out, _ = runCLI(t, "", "cache", p)
 	if !strings.Contains(out, "Predicted against recorded") || !strings.Contains(out, "0!") {
 		t.Errorf("text report does not show the disagreement:\n%s", out)
 	}
@@ -230,7 +221,7 @@ func TestCacheCommandHostileText(t *testing.T) {
 	in := body("rules \x1b]0;pwned\x07 \u202e at 2026-11-29T22:00:00Z") + "\n" +
 		body("rules \x1b]0;pwned\x07 \u202e at 2026-11-29T22:01:00Z") + "\n"
 	for _, args := range [][]string{{"cache", "-"}, {"cache", "-", "--json"}} {
-		code, out, _ := cacheRun(t, in, args...)
+		code, out, _ := runCLI(t, in, args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d", args, code)
 		}
@@ -261,11 +252,11 @@ func TestCacheCommandByModel(t *testing.T) {
 		}
 		return cs
 	}
-	_, out, _ := cacheRun(t, in, "cache", "-", "--json")
+	_, out, _ := runCLI(t, in, "cache", "-", "--json")
 	if got := strings.Join(causes(out), ","); got != "model,model,model,model" {
 		t.Errorf("in order: causes %s", got)
 	}
-	_, out, _ = cacheRun(t, in, "cache", "-", "--json", "--by-model")
+	_, out, _ = runCLI(t, in, "cache", "-", "--json", "--by-model")
 	if got := strings.Join(causes(out), ","); got != "none,none,none" {
 		t.Errorf("--by-model: causes %s", got)
 	}

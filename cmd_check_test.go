@@ -13,18 +13,10 @@ import (
 	"github.com/wirelens/wirelens/wire"
 )
 
-// checkRun runs the program and returns its exit code and output.
-func checkRun(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 // checkBuild builds the poisoned workspace in a layout into a temp file.
 func checkBuild(t *testing.T, layout string) string {
 	t.Helper()
-	code, out, errs := checkRun(t, "build", filepath.Join("testdata", "workspaces", "poisoned"),
+	code, out, errs := runCLI(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
 		"--layout", layout, "--now", "2026-11-29T22:08:44Z")
 	if code != 0 || out == "" {
 		t.Fatalf("build --layout %s: exit %d, stderr %q", layout, code, errs)
@@ -53,7 +45,7 @@ func TestCheckPoisonedLayouts(t *testing.T) {
 	legacy := checkBuild(t, "legacy")
 	isolated := checkBuild(t, "isolated")
 
-	code, out, errs := checkRun(t, "check", "--fail-on", "high", isolated)
+	code, out, errs := runCLI(t, "", "check", "--fail-on", "high", isolated)
 	if code != 0 || errs != "" {
 		t.Errorf("isolated: exit %d (want 0), stderr %q\n%s", code, errs, out)
 	}
@@ -61,7 +53,7 @@ func TestCheckPoisonedLayouts(t *testing.T) {
 		t.Errorf("isolated: summary missing:\n%s", out)
 	}
 
-	code, out, _ = checkRun(t, "check", "--fail-on", "high", legacy)
+	code, out, _ = runCLI(t, "", "check", "--fail-on", "high", legacy)
 	if code != 1 {
 		t.Errorf("legacy: exit %d, want 1\n%s", code, out)
 	}
@@ -91,12 +83,12 @@ func TestCheckPoisonedLayouts(t *testing.T) {
 	}
 
 	// JSON agrees with the text report.
-	code, out, _ = checkRun(t, "check", "--json", legacy)
+	code, out, _ = runCLI(t, "", "check", "--json", legacy)
 	doc := checkDecodeJSON(t, out)
 	if code != 1 || doc.Summary.High == 0 || len(auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)) != 3 {
 		t.Errorf("legacy --json: exit %d, summary %+v, findings %d", code, doc.Summary, len(doc.Findings))
 	}
-	code, out, _ = checkRun(t, "check", "--json", "--fail-on", "low", isolated)
+	code, out, _ = runCLI(t, "", "check", "--json", "--fail-on", "low", isolated)
 	if doc := checkDecodeJSON(t, out); code != 0 || len(doc.Findings) != 0 {
 		t.Errorf("isolated --fail-on low: exit %d, findings %+v", code, doc.Findings)
 	}
@@ -114,7 +106,7 @@ func auditRulesOf(fs []wire.Finding, rule string) []wire.Finding {
 
 func TestCheckJSONShape(t *testing.T) {
 	src := filepath.Join("testdata", "check", "tool-breakout.json")
-	code, out, _ := checkRun(t, "check", "--json", src)
+	code, out, _ := runCLI(t, "", "check", "--json", src)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -195,12 +187,12 @@ func TestCheckFailOn(t *testing.T) {
 		{[]string{"--fail-on", "MEDIUM"}, 1},
 		{[]string{"--fail-on", "critical"}, 2},
 	} {
-		code, out, errs := checkRun(t, append(append([]string{"check"}, c.args...), src)...)
+		code, out, errs := runCLI(t, "", append(append([]string{"check"}, c.args...), src)...)
 		if code != c.code {
 			t.Errorf("%v: exit %d, want %d\n%s%s", c.args, code, c.code, out, errs)
 		}
 	}
-	code, out, _ := checkRun(t, "check", src)
+	code, out, _ := runCLI(t, "", "check", src)
 	if code != 0 || !strings.Contains(out, "2 findings (0 high, 2 medium, 0 low)") || !strings.Contains(out, "invisible-char") {
 		t.Errorf("report:\n%s", out)
 	}
@@ -212,7 +204,7 @@ func TestCheckFailOn(t *testing.T) {
 
 func TestCheckInputErrors(t *testing.T) {
 	src := filepath.Join("testdata", "check", "session.jsonl")
-	code, out, errs := checkRun(t, "check", src)
+	code, out, errs := runCLI(t, "", "check", src)
 	if code != 2 {
 		t.Errorf("exit %d, want 2", code)
 	}
@@ -222,7 +214,7 @@ func TestCheckInputErrors(t *testing.T) {
 	if !strings.Contains(out, src+"@2 (line 2)") || !strings.Contains(out, "bidi-control") || !strings.Contains(out, "2 requests checked") {
 		t.Errorf("what could be read is still reported:\n%s", out)
 	}
-	code, out, _ = checkRun(t, "check", "--json", src)
+	code, out, _ = runCLI(t, "", "check", "--json", src)
 	doc := checkDecodeJSON(t, out)
 	if code != 2 || len(doc.Errors) != 1 || doc.Errors[0].Line != 3 || doc.Errors[0].Source != src || doc.Summary.High != 4 {
 		t.Errorf("--json: exit %d, errors %+v, summary %+v", code, doc.Errors, doc.Summary)
@@ -235,7 +227,7 @@ func TestCheckInputErrors(t *testing.T) {
 		{"check", filepath.Join("testdata", "check", "no-such-file.json")},
 		{"check", "--workspace", filepath.Join("testdata", "no-such-dir"), src},
 	} {
-		if code, _, errs := checkRun(t, args...); code != 2 || !strings.HasPrefix(errs, "wirelens: ") {
+		if code, _, errs := runCLI(t, "", args...); code != 2 || !strings.HasPrefix(errs, "wirelens: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
 	}
@@ -243,10 +235,10 @@ func TestCheckInputErrors(t *testing.T) {
 
 func TestCheckWorkspace(t *testing.T) {
 	src := filepath.Join("testdata", "check", "workspace-pasted.json")
-	if code, out, _ := checkRun(t, "check", "--fail-on", "low", src); code != 0 {
+	if code, out, _ := runCLI(t, "", "check", "--fail-on", "low", src); code != 0 {
 		t.Errorf("without --workspace the pasted paragraph is not recognisable: exit %d\n%s", code, out)
 	}
-	code, out, _ := checkRun(t, "check", "--json", "--workspace", filepath.Join("testdata", "workspaces", "clean"), src)
+	code, out, _ := runCLI(t, "", "check", "--json", "--workspace", filepath.Join("testdata", "workspaces", "clean"), src)
 	doc := checkDecodeJSON(t, out)
 	fs := auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)
 	if code != 1 || len(fs) != 1 || fs[0].Segment != "system[0]" {
@@ -270,14 +262,14 @@ func TestCheckWorkspace(t *testing.T) {
 func TestCheckBeforeAfter(t *testing.T) {
 	legacy := checkBuild(t, "legacy")
 	isolated := checkBuild(t, "isolated")
-	code, out, errs := checkRun(t, "check", "--before", legacy, "--after", isolated)
+	code, out, errs := runCLI(t, "", "check", "--before", legacy, "--after", isolated)
 	if code != 0 || errs != "" {
 		t.Errorf("the fix: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	if !strings.Contains(out, ", 0 introduced") || !strings.Contains(out, "\nfixed:\n") || strings.Contains(out, "introduced:\n") {
 		t.Errorf("the fix should list fixed findings only:\n%s", out)
 	}
-	code, out, _ = checkRun(t, "check", "--json", "--before", isolated, "--after", legacy)
+	code, out, _ = runCLI(t, "", "check", "--json", "--before", isolated, "--after", legacy)
 	var doc checkCompareJSON
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -286,14 +278,14 @@ func TestCheckBeforeAfter(t *testing.T) {
 		t.Errorf("the regression: exit %d, fixed %d, introduced %+v", code, len(doc.Fixed), doc.Introduced)
 	}
 	// The same wire on both sides changes nothing.
-	code, out, _ = checkRun(t, "check", "--before", legacy, "--after", legacy)
+	code, out, _ = runCLI(t, "", "check", "--before", legacy, "--after", legacy)
 	if code != 0 || !strings.Contains(out, "0 fixed, 0 introduced") {
 		t.Errorf("same wire: exit %d\n%s", code, out)
 	}
 	// FILE@N names one request: request 2 of the session adds a tool result
 	// with bidi controls; decoding stops before the broken line 3.
 	session := filepath.Join("testdata", "check", "session.jsonl")
-	code, out, errs = checkRun(t, "check", "--json", "--before", session+"@1", "--after", session+"@2")
+	code, out, errs = runCLI(t, "", "check", "--json", "--before", session+"@1", "--after", session+"@2")
 	doc = checkCompareJSON{}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -301,7 +293,7 @@ func TestCheckBeforeAfter(t *testing.T) {
 	if code != 1 || errs != "" || len(doc.Introduced) != 4 || len(auditRulesOf(doc.Introduced, wire.RuleBidiControl)) != 4 || doc.Introduced[0].Request != 2 {
 		t.Errorf("@1 -> @2: exit %d, stderr %q, introduced %+v", code, errs, doc.Introduced)
 	}
-	if code, _, errs := checkRun(t, "check", "--before", session+"@1", "--after", session+"@9"); code != 2 || !strings.Contains(errs, "asked for request 9") {
+	if code, _, errs := runCLI(t, "", "check", "--before", session+"@1", "--after", session+"@9"); code != 2 || !strings.Contains(errs, "asked for request 9") {
 		t.Errorf("@9: exit %d, stderr %q", code, errs)
 	}
 	// A finding whose offset moved is unchanged, not fixed and introduced.
@@ -324,7 +316,7 @@ func TestCheckStdinAndRules(t *testing.T) {
 	if code != 1 || !strings.Contains(out.String(), "- (line 1)\n  high    envelope-breakout") {
 		t.Errorf("stdin: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	code, rules, _ := checkRun(t, "check", "--rules")
+	code, rules, _ := runCLI(t, "", "check", "--rules")
 	if code != 0 {
 		t.Errorf("--rules: exit %d", code)
 	}

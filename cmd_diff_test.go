@@ -11,7 +11,7 @@ import (
 // diffBuild builds the poisoned workspace in a layout into a temp file.
 func diffBuild(t *testing.T, layout string) string {
 	t.Helper()
-	code, out, errs := cacheRun(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
+	code, out, errs := runCLI(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
 		"--layout", layout, "--now", "2026-11-29T22:08:44Z")
 	if code != 0 {
 		t.Fatalf("build --layout %s: exit %d: %s", layout, code, errs)
@@ -48,7 +48,7 @@ type diffTestDoc struct {
 // layouts of a workspace and diff them.
 func TestDiffCommandLegacyAgainstIsolated(t *testing.T) {
 	legacy, isolated := diffBuild(t, "legacy"), diffBuild(t, "isolated")
-	code, out, errs := cacheRun(t, "", "diff", legacy, isolated, "--json")
+	code, out, errs := runCLI(t, "", "diff", legacy, isolated, "--json")
 	if code != 1 || errs != "" {
 		t.Fatalf("exit %d (want 1: they differ), stderr %q", code, errs)
 	}
@@ -85,7 +85,7 @@ func TestDiffCommandLegacyAgainstIsolated(t *testing.T) {
 		t.Errorf("statuses %v", statuses)
 	}
 
-	code, out, _ = cacheRun(t, "", "diff", legacy, isolated)
+	code, out, _ = runCLI(t, "", "diff", legacy, isolated)
 	if code != 1 {
 		t.Fatalf("text: exit %d", code)
 	}
@@ -101,11 +101,11 @@ func TestDiffCommandLegacyAgainstIsolated(t *testing.T) {
 
 func TestDiffCommandExitCodes(t *testing.T) {
 	isolated := diffBuild(t, "isolated")
-	code, out, errs := cacheRun(t, "", "diff", isolated, isolated)
+	code, out, errs := runCLI(t, "", "diff", isolated, isolated)
 	if code != 0 || errs != "" || !strings.Contains(out, "identical") {
 		t.Errorf("identical: exit %d, stderr %q, out %q", code, errs, out)
 	}
-	code, out, _ = cacheRun(t, "", "diff", isolated, isolated, "--json")
+	code, out, _ = runCLI(t, "", "diff", isolated, isolated, "--json")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc["first_divergence"] != nil {
 		t.Errorf("identical JSON: exit %d, first_divergence %v, err %v", code, doc["first_divergence"], err)
@@ -113,23 +113,23 @@ func TestDiffCommandExitCodes(t *testing.T) {
 
 	// FILE@N: the requests of a session, and one past its end.
 	session := filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl")
-	code, out, _ = cacheRun(t, "", "diff", session+"@2", session+"@3")
+	code, out, _ = runCLI(t, "", "diff", session+"@2", session+"@3")
 	if code != 1 || !strings.Contains(out, "+ messages[3]") || !strings.Contains(out, "+ messages[4]") {
 		t.Errorf("@2 against @3: exit %d\n%s", code, out)
 	}
-	code, _, errs = cacheRun(t, "", "diff", session+"@2", session+"@9")
+	code, _, errs = runCLI(t, "", "diff", session+"@2", session+"@9")
 	if code != 2 || !strings.Contains(errs, "asked for request 9, but it holds 3") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("@9 of 3: exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = cacheRun(t, "", "diff", session+"@0", session)
+	code, _, errs = runCLI(t, "", "diff", session+"@0", session)
 	if code != 2 || !strings.Contains(errs, "count from 1") {
 		t.Errorf("@0: exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = cacheRun(t, "", "diff", "-", "-")
+	code, _, errs = runCLI(t, "", "diff", "-", "-")
 	if code != 2 || !strings.Contains(errs, "not both") {
 		t.Errorf("- -: exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = cacheRun(t, "", "diff", filepath.Join(t.TempDir(), "none.json"), isolated)
+	code, _, errs = runCLI(t, "", "diff", filepath.Join(t.TempDir(), "none.json"), isolated)
 	if code != 2 || !strings.Contains(errs, "none.json") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
 	}
@@ -138,7 +138,7 @@ func TestDiffCommandExitCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = cacheRun(t, string(data), "diff", "-", isolated)
+	code, _, errs = runCLI(t, string(data), "diff", "-", isolated)
 	if code != 0 || errs != "" {
 		t.Errorf("stdin against the same file: exit %d, stderr %q", code, errs)
 	}
@@ -158,7 +158,7 @@ func TestDiffCommandWordsAndHostile(t *testing.T) {
 	}
 	a := write("a.json", "Rule one.\nUse the quick \x1b[2J brown fox.\nRule three.\n")
 	b := write("b.json", "Rule one.\nUse the quick \x1b[2J red fox \u202e.\nRule three.\n")
-	code, out, _ := cacheRun(t, "", "diff", a, b)
+	code, out, _ := runCLI(t, "", "diff", a, b)
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}

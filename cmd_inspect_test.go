@@ -1,21 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func inspectRun(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 type inspectDoc struct {
 	Requests []struct {
@@ -52,12 +43,12 @@ type inspectDoc struct {
 }
 
 func TestInspectJSONIsolatedBuild(t *testing.T) {
-	code, built, stderr := inspectRun(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
+	code, built, stderr := runCLI(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
 		"--now", "2026-11-29T22:08:44Z")
 	if code != 0 {
 		t.Fatalf("build exit %d: %s", code, stderr)
 	}
-	code, out, stderr := inspectRun(t, built, "inspect", "-", "--json")
+	code, out, stderr := runCLI(t, built, "inspect", "-", "--json")
 	if code != 0 || stderr != "" {
 		t.Fatalf("inspect exit %d, stderr %q", code, stderr)
 	}
@@ -119,7 +110,7 @@ func TestInspectTextAndErrors(t *testing.T) {
 	if err := os.WriteFile(session, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr := inspectRun(t, "", "inspect", session)
+	code, out, stderr := runCLI(t, "", "inspect", session)
 	if code != 2 {
 		t.Errorf("exit %d, want 2 for a broken line", code)
 	}
@@ -136,7 +127,7 @@ func TestInspectTextAndErrors(t *testing.T) {
 		t.Error("a bidi override reached the output raw")
 	}
 
-	code, out, _ = inspectRun(t, "", "inspect", "--json", session, filepath.Join(dir, "missing.json"))
+	code, out, _ = runCLI(t, "", "inspect", "--json", session, filepath.Join(dir, "missing.json"))
 	var doc inspectDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
@@ -153,7 +144,7 @@ func TestInspectTextAndErrors(t *testing.T) {
 }
 
 func TestInspectNeedsAFile(t *testing.T) {
-	code, _, stderr := inspectRun(t, "", "inspect")
+	code, _, stderr := runCLI(t, "", "inspect")
 	if code != 2 || !strings.HasPrefix(stderr, "wirelens: ") || strings.Count(stderr, "\n") != 1 {
 		t.Fatalf("exit %d stderr %q, want exit 2 and one line", code, stderr)
 	}

@@ -281,7 +281,7 @@ func TestCheckSARIFSchemaChecker(t *testing.T) {
 func TestCheckSARIF(t *testing.T) {
 	legacy := checkBuild(t, "legacy")
 	session := filepath.Join("testdata", "check", "session.jsonl")
-	code, out, _ := checkRun(t, "check", "--sarif", legacy, session)
+	code, out, _ := runCLI(t, "", "check", "--sarif", legacy, session)
 	if code != 2 { // session.jsonl has a bad line
 		t.Errorf("exit %d, want 2", code)
 	}
@@ -305,7 +305,7 @@ func TestCheckSARIF(t *testing.T) {
 		}
 	}
 	// The same findings as --json, in the same order.
-	_, jout, _ := checkRun(t, "check", "--json", legacy, session)
+	_, jout, _ := runCLI(t, "", "check", "--json", legacy, session)
 	doc := checkDecodeJSON(t, jout)
 	if len(run.Results) != len(doc.Findings) || len(run.Results) == 0 {
 		t.Fatalf("%d results, %d findings", len(run.Results), len(doc.Findings))
@@ -337,7 +337,7 @@ func TestCheckSARIF(t *testing.T) {
 
 	// --before/--after: baseline states, still valid.
 	isolated := checkBuild(t, "isolated")
-	code, out, _ = checkRun(t, "check", "--sarif", "--before", legacy, "--after", isolated)
+	code, out, _ = runCLI(t, "", "check", "--sarif", "--before", legacy, "--after", isolated)
 	if code != 0 {
 		t.Errorf("before/after exit %d", code)
 	}
