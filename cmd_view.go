@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
-	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -146,103 +145,9 @@ func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) 
 }
 
 // viewAnalysis plugs the audit and the cache and diff analyses into the
-// viewer.
-func viewAnalysis() ui.Analysis {
-	return ui.Analysis{
-		Findings: func(reqs []wire.Request) []ui.Finding {
-			a := wire.NewAuditor()
-			a.FindVolatile = viewFindVolatile
-			var out []ui.Finding
-			for i := range reqs {
-				for _, f := range a.Audit(&reqs[i]) {
-					out = append(out, ui.Finding{Rule: f.Rule, Severity: string(f.Severity), Request: i,
-						Segment: f.Segment, Offset: f.Offset, Excerpt: f.Excerpt, Message: f.Message})
-				}
-			}
-			return out
-		},
-		Cache: func(reqs []wire.Request) []ui.CacheRow {
-			// Each source is its own sequence: the first request of a file
-			// has no predecessor.
-			var out []ui.CacheRow
-			for lo := 0; lo < len(reqs); {
-				hi := lo + 1
-				for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
-					hi++
-				}
-				out = append(out, viewCacheRows(reqs[lo:hi], lo)...)
-				lo = hi
-			}
-			return out
-		},
-		Diff: func(a, b *wire.Request) ui.Diff {
-			d := diff.Requests(a, b)
-			var out ui.Diff
-			if d.First != nil {
-				out.FirstSegment, out.FirstOffset = d.First.Segment, d.First.Offset
-			}
-			for _, s := range d.Segments {
-				ds := ui.DiffSegment{ID: s.ID, Status: string(s.Status)}
-				for _, h := range s.Hunks {
-					uh := ui.Hunk{Op: string(h.Op), Text: h.Text}
-					for _, w := range h.Words {
-						uh.Words = append(uh.Words, ui.Hunk{Op: string(w.Op), Text: w.Text})
-					}
-					ds.Hunks = append(ds.Hunks, uh)
-				}
-				if len(ds.Hunks) == 0 {
-					if seg := s.Seg(); seg != nil {
-						op := "equal"
-						switch s.Status {
-						case diff.StatusAdded:
-							op = "insert"
-						case diff.StatusRemoved:
-							op = "delete"
-						}
-						ds.Hunks = []ui.Hunk{{Op: op, Text: seg.Text}}
-					}
-				}
-				out.Segments = append(out.Segments, ds)
-			}
-			return out
-		},
-	}
-}
-
-// viewCacheRows compares each request of one source with the one before
-// it; base is the index of the first in the viewer's list.
-func viewCacheRows(reqs []wire.Request, base int) []ui.CacheRow {
-	steps, _ := diff.Analyze(reqs)
-	out := make([]ui.CacheRow, 0, len(steps))
-	for k, st := range steps {
-		row := ui.CacheRow{Request: base + k + 1, TotalTokens: st.TotalTokens, PrefixTokens: st.PrefixTokens,
-			PrefixBytes: st.PrefixBytes, Predicted: st.Prediction.Cached, Recorded: -1}
-		if st.Recorded != nil {
-			row.Recorded = *st.Recorded
-		}
-		if b := st.Break; b != nil {
-			cause := string(b.Volatile)
-			if b.Cause != "" && b.Cause != diff.CauseChanged {
-				cause = strings.TrimPrefix(cause+" "+string(b.Cause), " ")
-			}
-			row.Break = &ui.CacheBreak{Segment: b.Segment, Channel: b.Channel, Kind: b.Kind, Offset: b.Offset,
-				Before: b.Before, After: b.After, Volatile: cause}
-		}
-		out = append(out, row)
-	}
-	return out
-}
-
-// viewFindVolatile adapts the cache analysis's finder of changing values to
-// the audit.
-func viewFindVolatile(text string) []wire.VolatileValue {
-	vs := diff.FindVolatile(text)
-	out := make([]wire.VolatileValue, len(vs))
-	for i, v := range vs {
-		out[i] = wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)}
-	}
-	return out
-}
+// viewer: the viewer's own default, so the command and the viewer's tests run
+// the same analyses.
+func viewAnalysis() ui.Analysis { return ui.DefaultAnalysis() }
 
 // writeViewReport is what view, watch and demo print when standard output
 // is not a terminal: the segments of every request (as inspect prints them)

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 )
 
@@ -64,10 +65,10 @@ type Diff struct {
 	Segments     []DiffSegment
 }
 
-// Analysis is how the analyses reach the viewer: the command fills in what
-// the build has, each func is called in a command (never in Update or View),
-// and a nil func falls back to the viewer's own segment-level view or to a
-// pane that says the analysis is not available.
+// Analysis is how the analyses reach the viewer: each func is called in a
+// command (never in Update or View). A nil Cache or Diff is filled from
+// DefaultAnalysis; a nil Findings leaves a pane that says the audit is not
+// available.
 type Analysis struct {
 	// Findings audits every request.
 	Findings func(reqs []wire.Request) []Finding
@@ -77,155 +78,107 @@ type Analysis struct {
 	Diff func(a, b *wire.Request) Diff
 }
 
-// uiCacheFallback compares consecutive requests segment by segment in cache
-// order (equal hashes skip the bytes) when no cache analysis is plugged in.
-func uiCacheFallback(reqs []wire.Request) []CacheRow {
-	var rows []CacheRow
-	for i := 1; i < len(reqs); i++ {
-		a, b := reqs[i-1].CacheOrder(), reqs[i].CacheOrder()
-		row := CacheRow{Request: i, Recorded: -1}
-		for k := range b {
-			row.TotalTokens += b[k].Tokens()
+// DefaultAnalysis is the analyses of the build: the audit of `check`, and
+// the cache comparison and the segment diff of package diff. The command
+// plugs it in; New fills a nil Cache or Diff from it, so the viewer never
+// runs an analysis of its own.
+func DefaultAnalysis() Analysis {
+	return Analysis{Findings: uiAuditFindings, Cache: uiDiffCache, Diff: uiDiffRequests}
+}
+
+// uiAuditFindings audits every request.
+func uiAuditFindings(reqs []wire.Request) []Finding {
+	a := wire.NewAuditor()
+	a.FindVolatile = uiFindVolatile
+	var out []Finding
+	for i := range reqs {
+		for _, f := range a.Audit(&reqs[i]) {
+			out = append(out, Finding{Rule: f.Rule, Severity: string(f.Severity), Request: i,
+				Segment: f.Segment, Offset: f.Offset, Excerpt: f.Excerpt, Message: f.Message})
 		}
-		if u := reqs[i].Usage; u != nil {
-			row.Recorded = u.CachedTokens
+	}
+	return out
+}
+
+// uiDiffCache compares each request with the one before it. Each source is
+// its own sequence: the first request of a file has no predecessor.
+func uiDiffCache(reqs []wire.Request) []CacheRow {
+	var out []CacheRow
+	for lo := 0; lo < len(reqs); {
+		hi := lo + 1
+		for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
+			hi++
 		}
-		k := 0
-		for k < len(a) && k < len(b) && a[k].Hash == b[k].Hash && a[k].Text == b[k].Text {
-			row.PrefixTokens += b[k].Tokens()
-			row.PrefixBytes += len(b[k].Text)
-			k++
+		out = append(out, uiCacheRows(reqs[lo:hi], lo)...)
+		lo = hi
+	}
+	return out
+}
+
+// uiCacheRows compares each request of one source with the one before it;
+// base is the index of the first in the viewer's list.
+func uiCacheRows(reqs []wire.Request, base int) []CacheRow {
+	steps, _ := diff.Analyze(reqs)
+	out := make([]CacheRow, 0, len(steps))
+	for k, st := range steps {
+		row := CacheRow{Request: base + k + 1, TotalTokens: st.TotalTokens, PrefixTokens: st.PrefixTokens,
+			PrefixBytes: st.PrefixBytes, Predicted: st.Prediction.Cached, Recorded: -1}
+		if st.Recorded != nil {
+			row.Recorded = *st.Recorded
 		}
-		if k < len(a) {
-			var at, bt string
-			br := &CacheBreak{}
-			if k < len(b) {
-				bt = b[k].Text
-				br.Segment, br.Channel, br.Kind = b[k].ID, b[k].Channel, b[k].Kind
-			} else {
-				br.Segment, br.Channel, br.Kind = a[k].ID, a[k].Channel, a[k].Kind
+		if b := st.Break; b != nil {
+			cause := string(b.Volatile)
+			if b.Cause != "" && b.Cause != diff.CauseChanged {
+				cause = strings.TrimPrefix(cause+" "+string(b.Cause), " ")
 			}
-			at = a[k].Text
-			off := uiCommonPrefix(at, bt)
-			br.Offset = off
-			br.Before = uiAround(at, off)
-			br.After = uiAround(bt, off)
-			row.PrefixBytes += off
-			row.Break = br
+			row.Break = &CacheBreak{Segment: b.Segment, Channel: b.Channel, Kind: b.Kind, Offset: b.Offset,
+				Before: b.Before, After: b.After, Volatile: cause}
 		}
-		row.Predicted = row.PrefixTokens
-		rows = append(rows, row)
+		out = append(out, row)
 	}
-	return rows
+	return out
 }
 
-// uiDiffFallback aligns two requests by segment ID when no diff analysis is
-// plugged in: whole segments are shown removed and added.
-func uiDiffFallback(a, b *wire.Request) Diff {
-	var d Diff
-	as, bs := a.CacheOrder(), b.CacheOrder()
-	inA, inB := map[string]bool{}, map[string]int{}
-	for _, s := range as {
-		inA[s.ID] = true
+// uiDiffRequests aligns two requests by segment with package diff.
+func uiDiffRequests(a, b *wire.Request) Diff {
+	d := diff.Requests(a, b)
+	var out Diff
+	if d.First != nil {
+		out.FirstSegment, out.FirstOffset = d.First.Segment, d.First.Offset
 	}
-	for i, s := range bs {
-		if _, dup := inB[s.ID]; !dup {
-			inB[s.ID] = i
+	for _, s := range d.Segments {
+		ds := DiffSegment{ID: s.ID, Status: string(s.Status)}
+		for _, h := range s.Hunks {
+			uh := Hunk{Op: string(h.Op), Text: h.Text}
+			for _, w := range h.Words {
+				uh.Words = append(uh.Words, Hunk{Op: string(w.Op), Text: w.Text})
+			}
+			ds.Hunks = append(ds.Hunks, uh)
 		}
-	}
-	add := func(ds DiffSegment, off int) {
-		if ds.Status != "same" && d.FirstSegment == "" {
-			d.FirstSegment, d.FirstOffset = ds.ID, off
-		}
-		d.Segments = append(d.Segments, ds)
-	}
-	added := func(s wire.Segment) {
-		add(DiffSegment{ID: s.ID, Status: "added", Hunks: []Hunk{{Op: "insert", Text: s.Text}}}, 0)
-	}
-	bi := 0
-	for _, s := range as {
-		j, ok := inB[s.ID]
-		if !ok || j < bi {
-			add(DiffSegment{ID: s.ID, Status: "removed", Hunks: []Hunk{{Op: "delete", Text: s.Text}}}, 0)
-			continue
-		}
-		for ; bi < j; bi++ {
-			if !inA[bs[bi].ID] {
-				added(bs[bi])
+		if len(ds.Hunks) == 0 {
+			if seg := s.Seg(); seg != nil {
+				op := "equal"
+				switch s.Status {
+				case diff.StatusAdded:
+					op = "insert"
+				case diff.StatusRemoved:
+					op = "delete"
+				}
+				ds.Hunks = []Hunk{{Op: op, Text: seg.Text}}
 			}
 		}
-		bi = j + 1
-		t := bs[j]
-		if t.Text == s.Text {
-			add(DiffSegment{ID: s.ID, Status: "same", Hunks: []Hunk{{Op: "equal", Text: s.Text}}}, 0)
-			continue
-		}
-		off := uiCommonPrefix(s.Text, t.Text)
-		// Whole lines: the changed part starts at the start of the line of
-		// the first difference and ends at the end of the line of the last.
-		ls := strings.LastIndexByte(s.Text[:off], '\n') + 1
-		suf := uiCommonSuffix(s.Text[ls:], t.Text[ls:])
-		se, te := len(s.Text)-suf, len(t.Text)-suf
-		if i := strings.IndexByte(s.Text[se:], '\n'); i >= 0 {
-			se += i + 1
-			te += i + 1
-		} else {
-			se, te = len(s.Text), len(t.Text)
-		}
-		ds := DiffSegment{ID: s.ID, Status: "changed"}
-		if ls > 0 {
-			ds.Hunks = append(ds.Hunks, Hunk{Op: "equal", Text: s.Text[:ls]})
-		}
-		ds.Hunks = append(ds.Hunks, Hunk{Op: "delete", Text: s.Text[ls:se]}, Hunk{Op: "insert", Text: t.Text[ls:te]})
-		if se < len(s.Text) {
-			ds.Hunks = append(ds.Hunks, Hunk{Op: "equal", Text: s.Text[se:]})
-		}
-		add(ds, off)
+		out.Segments = append(out.Segments, ds)
 	}
-	for ; bi < len(bs); bi++ {
-		if !inA[bs[bi].ID] {
-			added(bs[bi])
-		}
-	}
-	return d
+	return out
 }
 
-// uiCommonPrefix is the length of the common prefix of a and b, backed off to
-// a UTF-8 boundary.
-func uiCommonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
+// uiFindVolatile adapts the cache analysis's finder of changing values to
+// the audit.
+func uiFindVolatile(text string) []wire.VolatileValue {
+	vs := diff.FindVolatile(text)
+	out := make([]wire.VolatileValue, len(vs))
+	for i, v := range vs {
+		out[i] = wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)}
 	}
-	for i > 0 && i < len(a) && a[i]&0xC0 == 0x80 {
-		i--
-	}
-	return i
-}
-
-// uiCommonSuffix is the length of the common suffix of a and b, backed off
-// to a UTF-8 boundary.
-func uiCommonSuffix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	for i > 0 && len(a)-i < len(a) && a[len(a)-i]&0xC0 == 0x80 {
-		i--
-	}
-	return i
-}
-
-// uiAround is up to 40 bytes of s on either side of off, on rune boundaries.
-func uiAround(s string, off int) string {
-	lo, hi := max(0, off-40), min(len(s), off+40)
-	for lo > 0 && lo < len(s) && s[lo]&0xC0 == 0x80 {
-		lo--
-	}
-	for hi < len(s) && s[hi]&0xC0 == 0x80 {
-		hi++
-	}
-	return strings.ReplaceAll(s[lo:hi], "\n", " ")
+	return out
 }

@@ -59,9 +59,6 @@ func (m *Model) renderCache(h int) []string {
 	if m.reuseTotal > 0 {
 		title += fmt.Sprintf(" · reuse %d%%", m.reusePrefix*100/m.reuseTotal)
 	}
-	if m.opts.Analysis.Cache == nil {
-		title += " · segment-level estimate"
-	}
 	head := uiPad("req", 6) + uiPad("reused░new", bw+1) + uiPad("prefix/total", 21)
 	if wide {
 		head += uiPad("recorded", 11)

@@ -31,9 +31,6 @@ func (m *Model) renderDiff(h int) []string {
 	} else {
 		title += " · first divergence: " + wire.VisibleLine(m.diff.first) + " @" + itoa(m.diff.off)
 	}
-	if m.opts.Analysis.Diff == nil {
-		title += " · segment-level"
-	}
 	title += " (t: trust map)"
 	inner := m.w - 2
 	lw := (inner - 1) / 2
@@ -194,12 +191,7 @@ func (m *Model) startDiff() []tea.Cmd {
 	ra, rb := m.reqs[a].req, m.reqs[b].req
 	f := m.opts.Analysis.Diff
 	return []tea.Cmd{func() tea.Msg {
-		var d Diff
-		if f != nil {
-			d = f(&ra, &rb)
-		} else {
-			d = uiDiffFallback(&ra, &rb)
-		}
+		d := f(&ra, &rb)
 		lines, fl := uiDiffLines(d)
 		return diffMsg{gen: gen, lines: lines, first: d.FirstSegment, off: d.FirstOffset, fl: fl}
 	}}
@@ -211,7 +203,11 @@ func (m *Model) onDiff(msg diffMsg) {
 	}
 	m.diff.ready = true
 	m.diff.lines, m.diff.first, m.diff.off, m.diff.firstL = msg.lines, msg.first, msg.off, msg.fl
-	m.diff.top = max(0, msg.fl)
+	if !m.diff.trust {
+		// The trust map keeps its own scroll; the text diff opens at the
+		// first divergence.
+		m.diff.top = max(0, msg.fl)
+	}
 }
 
 func (d *diffState) scroll(n, h int) {

@@ -190,6 +190,13 @@ func New(opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
 		bodyKey: [2]int{-1, -1}, rawKey: -1, cacheRows: map[int]CacheRow{}}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
+	def := DefaultAnalysis()
+	if m.opts.Analysis.Cache == nil {
+		m.opts.Analysis.Cache = def.Cache
+	}
+	if m.opts.Analysis.Diff == nil {
+		m.opts.Analysis.Diff = def.Diff
+	}
 	if m.theme == "" {
 		m.theme = "auto"
 	}
@@ -423,11 +430,7 @@ func (m *Model) analyse() tea.Cmd {
 		if a.Findings != nil {
 			msg.findings = a.Findings(reqs)
 		}
-		if a.Cache != nil {
-			msg.cache = a.Cache(reqs)
-		} else {
-			msg.cache = uiCacheFallback(reqs)
-		}
+		msg.cache = a.Cache(reqs)
 		return msg
 	}
 }

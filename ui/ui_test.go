@@ -49,7 +49,7 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 			return out
 		},
 		Diff: func(a, b *wire.Request) Diff {
-			d := uiDiffFallback(a, b)
+			d := DefaultAnalysis().Diff(a, b)
 			// Word diffs of hostile text, as the diff analysis gives them.
 			for k := range d.Segments {
 				for j := range d.Segments[k].Hunks {
