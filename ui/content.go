@@ -583,7 +583,7 @@ func (m *Model) renderBody(w, h int) []string {
 	} else if m.loading {
 		lines = []string{st.Muted.Render("loading… the first request shows as soon as it is read")}
 	}
-	return m.box(st.Header.Render(title), lines, w, h, m.focus == focusContent)
+	return uiBox(m.st, st.Header.Render(title), lines, w, h, m.focus == focusContent)
 }
 
 // ---- other views ----

@@ -17,14 +17,14 @@ func (m *Model) renderDiff(h int) []string {
 	st := m.st
 	a, b := m.diffPair()
 	if a < 0 || b < 0 {
-		return m.box(st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, m.w, h, true)
+		return uiBox(m.st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, m.w, h, true)
 	}
 	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
 	if m.diff.trust {
 		return m.renderTrustMap(a, b, h, title+" · trust map (t: text diff)")
 	}
 	if !m.diff.ready {
-		return m.box(st.Header.Render(title), []string{st.Muted.Render("diffing…")}, m.w, h, true)
+		return uiBox(m.st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, m.w, h, true)
 	}
 	if m.diff.first == "" {
 		title += " · identical"
@@ -82,7 +82,7 @@ func (m *Model) renderDiff(h int) []string {
 		l := m.diff.lines[i]
 		lines = append(lines, side(l.left, l.lk, l.lw, lw)+st.Subtle.Render("│")+side(l.right, l.rk, l.rw, rw))
 	}
-	return m.box(st.Header.Render(title), lines, m.w, h, true)
+	return uiBox(m.st, st.Header.Render(title), lines, m.w, h, true)
 }
 
 // renderTrustMap shows two requests side by side by channel: every
@@ -105,7 +105,7 @@ func (m *Model) renderTrustMap(a, b, h int, title string) []string {
 		if name == "" {
 			name = string(s.Kind)
 		}
-		l := " " + m.badge(s.Trust) + " " + wire.VisibleLine(name)
+		l := " " + uiBadge(m.st, s.Trust) + " " + wire.VisibleLine(name)
 		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 			l += " " + st.High.Render("⚠ in system")
 		}
@@ -121,7 +121,7 @@ func (m *Model) renderTrustMap(a, b, h int, title string) []string {
 	for i := m.diff.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
 	}
-	return m.box(st.Header.Render(title), lines, m.w, h, true)
+	return uiBox(m.st, st.Header.Render(title), lines, m.w, h, true)
 }
 
 type diffLine struct {

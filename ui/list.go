@@ -87,7 +87,7 @@ func (m *Model) renderList(w, h int) []string {
 	if m.filter != "" {
 		title += " · filter " + wire.VisibleLine(m.filter)
 	}
-	return m.box(st.Header.Render(title), lines, w, h, m.focus == focusList)
+	return uiBox(m.st, st.Header.Render(title), lines, w, h, m.focus == focusList)
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

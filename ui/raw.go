@@ -19,14 +19,14 @@ func (m *Model) renderRaw(h int) []string {
 	st := m.st
 	c := m.cur()
 	if c < 0 {
-		return m.box(st.Header.Render("Raw JSON"), nil, m.w, h, true)
+		return uiBox(m.st, st.Header.Render("Raw JSON"), nil, m.w, h, true)
 	}
 	title := "Raw JSON · #" + itoa(c+1)
 	if m.rawKey != c || m.raw.text == "" && m.raw.key == "" {
-		return m.box(st.Header.Render(title), []string{st.Muted.Render("reading…")}, m.w, h, true)
+		return uiBox(m.st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, m.w, h, true)
 	}
 	title += " · " + wire.VisibleLine(m.raw.key) + " · " + itoa(m.raw.progress(h-2)) + "%"
-	return m.box(st.Header.Render(title), m.raw.render(st, m.w-2, h-2), m.w, h, true)
+	return uiBox(m.st, st.Header.Render(title), m.raw.render(st, m.w-2, h-2), m.w, h, true)
 }
 
 type rawMsg struct {

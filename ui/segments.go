@@ -9,13 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-// badge is a segment's trust as a coloured label that also reads without
+// uiBadge is a segment's trust as a coloured label that also reads without
 // colour.
-func (m *Model) badge(t wire.Trust) string {
-	st := m.st
+func uiBadge(st *themes.Styles, t wire.Trust) string {
 	text := strings.ToUpper(string(t))
 	if text == "" {
 		text = "?"
@@ -63,7 +63,7 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			if name == "" {
 				name = string(s.Kind)
 			}
-			l1 := cur + m.badge(s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
+			l1 := cur + uiBadge(m.st, s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
 			if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 				l1 += " " + st.High.Render("⚠ in system")
 			}
@@ -108,7 +108,7 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			lines = append(lines, st.Muted.Render("  (none)"))
 		}
 	}
-	return m.box(st.Header.Render(title), lines, w, h, m.focus == focusSegs && m.segColOf() == col)
+	return uiBox(m.st, st.Header.Render(title), lines, w, h, m.focus == focusSegs && m.segColOf() == col)
 }
 
 // segColOf is the column of the cursor.

@@ -48,7 +48,7 @@ func (m *Model) tableBox(title, head string, count int, row func(i int) string, 
 		}
 		lines = append(lines, l)
 	}
-	return m.box(st.Header.Render(title), lines, m.w, h, true)
+	return uiBox(m.st, st.Header.Render(title), lines, m.w, h, true)
 }
 
 // uiContext is up to n bytes of text on either side of [off, end), on one

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
@@ -42,7 +43,7 @@ func (m *Model) Render() string {
 		return strings.Join(lines, "\n")
 	}
 	lines := make([]string, 0, m.h)
-	lines = append(lines, m.renderHeader())
+	lines = append(lines, m.header().Render(m.w, 1))
 	bh := m.bodyHeight()
 	var body []string
 	switch m.view {
@@ -59,13 +60,13 @@ func (m *Model) Render() string {
 	case viewRaw:
 		body = m.renderRaw(bh)
 	case viewHelp:
-		body = m.renderHelp(bh)
+		body = m.helpView().Render(m.w, bh)
 	}
 	if m.hint != "" {
-		body = m.overlay(body, m.hint)
+		body = uiOverlay(m.st, body, m.hint, m.w)
 	}
 	lines = append(lines, body...)
-	lines = append(lines, m.renderStatus())
+	lines = append(lines, m.statusBar().Render(m.w, 1))
 	for i := range lines {
 		lines[i] = uiFit(lines[i], m.w)
 	}
@@ -77,12 +78,33 @@ func (m *Model) Render() string {
 
 // ---- header and status ----
 
-// headerParts are the header's pieces; the tabs' cell ranges follow from
-// them (for mouse clicks).
-func (m *Model) headerParts() (string, []string) {
+// header is the top line: the title, the view tabs and what is loaded.
+type header struct {
+	st         *themes.Styles
+	title      string // Options.Title (hostile)
+	view, prev viewKind
+	reqs       int // requests loaded
+	visible    int // requests shown after the filter
+	loading    bool
+	live       bool
+	progress   float64
+	analysing  bool
+	errs       int
+	layout     string // hostile
+}
+
+// header is the header as the model stands.
+func (m *Model) header() header {
+	return header{st: m.st, title: m.opts.Title, view: m.view, prev: m.prev, reqs: len(m.reqs), visible: len(m.visible),
+		loading: m.loading, live: m.opts.Live, progress: m.progress, analysing: m.analysing, errs: len(m.errs), layout: m.layoutName}
+}
+
+// parts are the header's pieces at a width; the tabs' cell ranges follow
+// from them (for mouse clicks).
+func (p header) parts(width int) (string, []string) {
 	title := " " + Title
-	if m.opts.Title != "" && m.w >= 110 {
-		title += " · " + ansi.Truncate(wire.VisibleLine(m.opts.Title), max(10, m.w/4), "…")
+	if p.title != "" && width >= 110 {
+		title += " · " + ansi.Truncate(wire.VisibleLine(p.title), max(10, width/4), "…")
 	}
 	title += " "
 	var tabs []string
@@ -92,8 +114,9 @@ func (m *Model) headerParts() (string, []string) {
 	return title, tabs
 }
 
-func (m *Model) tabRanges() [][2]int {
-	title, tabs := m.headerParts()
+// tabRanges are the cell ranges of the tabs at a width.
+func (p header) tabRanges(width int) [][2]int {
+	title, tabs := p.parts(width)
 	x := ansi.StringWidth(title) + 1
 	var out [][2]int
 	for _, t := range tabs {
@@ -104,14 +127,17 @@ func (m *Model) tabRanges() [][2]int {
 	return out
 }
 
-func (m *Model) renderHeader() string {
-	st := m.st
-	title, tabs := m.headerParts()
+func (m *Model) tabRanges() [][2]int { return m.header().tabRanges(m.w) }
+
+// Render draws the header's one line (the caller fits it to the width).
+func (p header) Render(width, _ int) string {
+	st := p.st
+	title, tabs := p.parts(width)
 	var b strings.Builder
 	b.WriteString(st.Title.Render(title))
 	b.WriteString(st.Subtle.Render("│"))
 	for i, t := range tabs {
-		if viewKind(i) == m.view || (m.view == viewHelp && viewKind(i) == m.prev) {
+		if viewKind(i) == p.view || (p.view == viewHelp && viewKind(i) == p.prev) {
 			if st.Mono {
 				t = "[" + strings.TrimSpace(t) + "]"
 				t = uiFit(t, ansi.StringWidth(tabs[i]))
@@ -122,58 +148,79 @@ func (m *Model) renderHeader() string {
 		}
 	}
 	b.WriteString(st.Subtle.Render("│ "))
-	info := itoa(len(m.reqs)) + " requests"
-	if len(m.visible) != len(m.reqs) {
-		info = itoa(len(m.visible)) + "/" + info
+	info := itoa(p.reqs) + " requests"
+	if p.visible != p.reqs {
+		info = itoa(p.visible) + "/" + info
 	}
-	if m.loading && m.opts.Live {
+	if p.loading && p.live {
 		info += " · watching"
-	} else if m.loading {
-		if m.progress > 0 {
-			info += fmt.Sprintf(" · loading %d%% %s", int(m.progress*100), uiBar(m.progress, 8))
+	} else if p.loading {
+		if p.progress > 0 {
+			info += fmt.Sprintf(" · loading %d%% %s", int(p.progress*100), uiBar(p.progress, 8))
 		} else {
 			info += " · loading…"
 		}
 	}
-	if m.analysing {
+	if p.analysing {
 		info += " · analysing…"
 	}
-	if len(m.errs) > 0 {
-		info += " · " + itoa(len(m.errs)) + " input errors"
+	if p.errs > 0 {
+		info += " · " + itoa(p.errs) + " input errors"
 	}
-	if m.layoutName != "" {
-		info += " · layout " + wire.VisibleLine(m.layoutName)
+	if p.layout != "" {
+		info += " · layout " + wire.VisibleLine(p.layout)
 	}
 	b.WriteString(st.Muted.Render(info))
 	return b.String()
 }
 
-func (m *Model) renderStatus() string {
-	st := m.st
-	if m.pr.active {
+// statusBar is the bottom line: the prompt being typed, or a message (or
+// what is selected) with the short help.
+type statusBar struct {
+	st        *themes.Styles
+	prompt    prompt
+	text      string // plain text: sanitised here
+	searching bool
+	help      string // the short help, rendered by the root's help model
+}
+
+// statusBar is the status line as the model stands.
+func (m *Model) statusBar() statusBar {
+	p := statusBar{st: m.st, prompt: m.pr, text: m.status, searching: m.searching}
+	if p.prompt.active {
+		return p
+	}
+	if p.text == "" {
+		p.text = m.describeSelection()
+	}
+	p.help = m.help.ShortHelpView(m.keys.ShortHelp())
+	return p
+}
+
+// Render draws the status line.
+func (p statusBar) Render(width, _ int) string {
+	st := p.st
+	if p.prompt.active {
 		label := "/"
-		if m.pr.kind == "filter" {
+		if p.prompt.kind == "filter" {
 			label = "filter (words; is:break is:finding is:hazard is:escape is:marked): "
 		}
-		return st.StatusKey.Render(label) + st.Base.Render(wire.VisibleLine(string(m.pr.text))) + st.Accent.Render("▏")
+		return st.StatusKey.Render(label) + st.Base.Render(wire.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
 	}
-	left := m.status
-	if left == "" {
-		left = m.describeSelection()
-	}
-	if m.searching {
+	left := p.text
+	if p.searching {
 		left = "searching… " + left
 	}
 	left = st.Status.Render(wire.VisibleLine(left))
-	right := m.help.ShortHelpView(m.keys.ShortHelp())
-	room := m.w - lipgloss.Width(left) - 2
+	right := p.help
+	room := width - lipgloss.Width(left) - 2
 	if room < 10 {
 		return left
 	}
 	if lipgloss.Width(right) > room {
 		right = ansi.Truncate(right, room, "…")
 	}
-	gap := m.w - lipgloss.Width(left) - lipgloss.Width(right)
+	gap := width - lipgloss.Width(left) - lipgloss.Width(right)
 	return left + strings.Repeat(" ", max(1, gap)) + right
 }
 
@@ -207,9 +254,8 @@ func (m *Model) describeSelection() string {
 
 // ---- boxes ----
 
-// box frames lines in a w×h box with a title in the top edge.
-func (m *Model) box(title string, lines []string, w, h int, focused bool) []string {
-	st := m.st
+// uiBox frames lines in a w×h box with a title in the top edge.
+func uiBox(st *themes.Styles, title string, lines []string, w, h int, focused bool) []string {
 	if w < 2 || h < 2 {
 		return make([]string, max(0, h))
 	}
@@ -254,35 +300,34 @@ func hjoin(blocks ...[]string) []string {
 	return out
 }
 
-// overlay centres a hint box over the body.
-func (m *Model) overlay(body []string, text string) []string {
-	st := m.st
+// uiOverlay centres a hint box over a body w cells wide.
+func uiOverlay(st *themes.Styles, body []string, text string, w int) []string {
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
-		wrapped := ansi.Wordwrap(wire.VisibleLine(l), max(10, m.w-6), " ")
+		wrapped := ansi.Wordwrap(wire.VisibleLine(l), max(10, w-6), " ")
 		lines = append(lines, strings.Split(wrapped, "\n")...)
 	}
 	bw := 0
 	for _, l := range lines {
 		bw = max(bw, ansi.StringWidth(l))
 	}
-	bw = min(bw+4, m.w-2)
+	bw = min(bw+4, w-2)
 	bh := min(len(lines)+2, len(body))
-	boxed := m.box(st.Accent.Render("guide"), func() []string {
+	boxed := uiBox(st, st.Accent.Render("guide"), func() []string {
 		out := make([]string, len(lines))
 		for i, l := range lines {
 			out[i] = st.Hint.UnsetBorderStyle().UnsetPadding().Render(" " + l)
 		}
 		return out
 	}(), bw, bh, true)
-	x := max(0, (m.w-bw)/2)
+	x := max(0, (w-bw)/2)
 	y := max(0, (len(body)-bh)/2)
 	for i, l := range boxed {
 		if y+i >= len(body) {
 			break
 		}
-		row := uiFit(body[y+i], m.w)
-		body[y+i] = ansi.Cut(row, 0, x) + l + ansi.Cut(row, x+bw, m.w)
+		row := uiFit(body[y+i], w)
+		body[y+i] = ansi.Cut(row, 0, x) + l + ansi.Cut(row, x+bw, w)
 	}
 	return body
 }
