@@ -201,9 +201,9 @@ func Collect(in Input) (*Baseline, error) {
 	}
 	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now}
 	c := &collector{b: b}
-	b.Listing = c.listing(in.Workspace, true)
+	b.Listing = c.listing(in.Workspace)
 	for _, d := range in.AddDirs {
-		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d, false)})
+		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d)})
 	}
 	for _, d := range in.Ancestors {
 		c.agentsMD(d)
@@ -245,6 +245,12 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	if err != nil {
 		c.note("%s: %v", full, err)
 		return fmt.Sprintf("[wirelens: not read: %v]\n", err), false
+	}
+	// Only a regular file is opened: opening a named pipe would wait for a
+	// writer forever, and a device is no text of the workspace.
+	if fi, err := fs.Lstat(d.FS, real); err == nil && !fi.Mode().IsRegular() {
+		c.note("%s: not a regular file", full)
+		return "[wirelens: not read: not a regular file]\n", false
 	}
 	f, err := d.FS.Open(real)
 	if err != nil {
@@ -386,14 +392,12 @@ func collOSError(err error) string {
 	return err.Error()
 }
 
-// listing lists d: sorted, at most MaxDepth deep and MaxEntries long, with
-// .git (and, for the workspace, what the root .gitignore ignores) skipped.
-// Symbolic links are shown as "name -> target" and never entered.
-func (c *collector) listing(d Dir, workspace bool) string {
-	l := &collLister{c: c, d: d}
-	if workspace {
-		l.ignore = collReadGitignore(d.FS)
-	}
+// listing lists d (the workspace or an additional directory): sorted, at
+// most MaxDepth deep and MaxEntries long, with .git and what d's root
+// .gitignore ignores skipped. Symbolic links are shown as "name -> target"
+// and never entered.
+func (c *collector) listing(d Dir) string {
+	l := &collLister{c: c, d: d, ignore: collReadGitignore(d.FS)}
 	l.walk(".", 0)
 	if l.cut > 0 {
 		fmt.Fprintf(&l.out, "[wirelens: listing cut, %d more entries not shown]\n", l.cut)
@@ -489,6 +493,9 @@ func collReadGitignore(fsys fs.FS) []collIgnoreRule {
 	real, err := collResolve(fsys, ".gitignore")
 	if err != nil {
 		return nil
+	}
+	if fi, err := fs.Lstat(fsys, real); err != nil || !fi.Mode().IsRegular() {
+		return nil // a named pipe would block the open
 	}
 	f, err := fsys.Open(real)
 	if err != nil {

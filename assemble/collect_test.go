@@ -285,6 +285,39 @@ func TestCollectAgentsChainStopsAtRepoRoot(t *testing.T) {
 	}
 }
 
+// TestCollectAddDirsHonourTheirGitignore lists an additional directory the
+// same way as the workspace: its own root .gitignore applies, .git is
+// skipped, and the workspace's .gitignore does not reach it.
+func TestCollectAddDirsHonourTheirGitignore(t *testing.T) {
+	extra := writeTree(t, t.TempDir(), map[string]string{
+		".gitignore":        "node_modules/\n*.tmp\n",
+		".git/HEAD":         "ref: refs/heads/main\n",
+		"node_modules/x.js": "x",
+		"scratch.tmp":       "x",
+		"lib/keep.go":       "package lib",
+		"secret.env":        "x",
+	})
+	ws := writeTree(t, t.TempDir(), map[string]string{".gitignore": "*.env\n", "secret.env": "x", "main.go": "x"})
+	in, closeIn, err := OpenInput(ws, []string{extra}, nil, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeIn()
+	b, err := Collect(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.AddDirs) != 1 {
+		t.Fatalf("want one additional directory, got %d", len(b.AddDirs))
+	}
+	if want := ".gitignore\nlib/\n  keep.go\nsecret.env\n"; b.AddDirs[0].Text != want {
+		t.Fatalf("additional directory listing:\n got %q\nwant %q", b.AddDirs[0].Text, want)
+	}
+	if want := ".gitignore\nmain.go\n"; b.Listing != want {
+		t.Fatalf("workspace listing:\n got %q\nwant %q", b.Listing, want)
+	}
+}
+
 func TestCollectOutsideARepoReadsOnlyTheWorkspace(t *testing.T) {
 	base := t.TempDir()
 	writeTree(t, base, map[string]string{"AGENTS.md": "PARENT", "ws/AGENTS.md": "mine\n"})

@@ -1,0 +1,44 @@
+//go:build unix
+
+package assemble
+
+import (
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCollectNamedPipesAreNotOpened puts named pipes where Collect reads
+// files (AGENTS.md, the root .gitignore, a SKILL.md): opening one would wait
+// for a writer forever. Collect must note them and go on.
+func TestCollectNamedPipesAreNotOpened(t *testing.T) {
+	ws := writeTree(t, t.TempDir(), map[string]string{"main.go": "package main", ".agents/skills/x/": ""})
+	for _, p := range []string{"AGENTS.md", ".gitignore", ".agents/skills/x/SKILL.md"} {
+		if err := syscall.Mkfifo(filepath.Join(ws, filepath.FromSlash(p)), 0o644); err != nil {
+			t.Fatalf("mkfifo %s: %v", p, err)
+		}
+	}
+	done := make(chan *Baseline, 1)
+	go func() { done <- collectDir(t, ws, testNow) }()
+	var b *Baseline
+	select {
+	case b = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Collect blocked on a named pipe")
+	}
+	if len(b.AgentsMD) != 1 || b.AgentsMD[0].Text != "[wirelens: not read: not a regular file]\n" {
+		t.Fatalf("want a visible note for the piped AGENTS.md, got %+v", b.AgentsMD)
+	}
+	if !collHasNote(b, filepath.Join(ws, "AGENTS.md")+": not a regular file") ||
+		!collHasNote(b, filepath.Join(ws, ".agents", "skills", "x", "SKILL.md")+": not a regular file") {
+		t.Fatalf("want notes naming the pipes, got %q", b.Notes)
+	}
+	if len(b.Skills) != 0 {
+		t.Fatalf("a piped SKILL.md became a skill: %+v", b.Skills)
+	}
+	if !strings.Contains(b.Listing, ".gitignore\n") || !strings.Contains(b.Listing, "main.go\n") {
+		t.Fatalf("the listing must still show the entries:\n%s", b.Listing)
+	}
+}
