@@ -10,30 +10,71 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-func (m *Model) renderList(w, h int) []string {
-	st := m.st
+// listPane is the request list: one row per request. sel and top are its
+// own state (the root owns the pane); the rest is handed to it to draw.
+type listPane struct {
+	sel int // index into visible
+	top int // first row shown
+
+	st        *themes.Styles
+	reqs      []entry
+	visible   []int
+	cacheRows map[int]CacheRow
+	perReq    map[int]int // findings per request
+	marks     []int
+	filter    string
+	loading   bool
+	focused   bool // the list has the focus
+	cursor    bool // ... in the wire view: the selection shows as the cursor
+}
+
+// listPane is the request list as the model stands.
+func (m *Model) listPane() listPane {
+	p := m.list
+	p.st, p.reqs, p.visible, p.cacheRows, p.perReq, p.marks = m.st, m.reqs, m.visible, m.cacheRows, m.perReq, m.marks
+	p.filter, p.loading = m.filter, m.loading
+	p.focused = m.focus == focusList
+	p.cursor = p.focused && m.view == viewWire
+	return p
+}
+
+// ensureVisible scrolls n rows, h of them shown, to the selection.
+func (p *listPane) ensureVisible(n, h int) {
+	if p.sel < p.top {
+		p.top = p.sel
+	}
+	if p.sel >= p.top+h {
+		p.top = p.sel - h + 1
+	}
+	p.top = max(0, min(p.top, max(0, n-h)))
+}
+
+// Render draws the list in a width×height box.
+func (p listPane) Render(w, h int) []string {
+	st := p.st
 	inner := w - 2
 	var lines []string
-	digits := len(itoa(len(m.reqs)))
-	for i := m.listTop; i < len(m.visible) && len(lines) < h-2; i++ {
-		ri := m.visible[i]
-		e := &m.reqs[ri]
+	digits := len(itoa(len(p.reqs)))
+	for i := p.top; i < len(p.visible) && len(lines) < h-2; i++ {
+		ri := p.visible[i]
+		e := &p.reqs[ri]
 		cursor := "  "
-		if i == m.sel {
+		if i == p.sel {
 			cursor = "▸ "
 		}
-		if m.isMarked(ri) {
+		if uiMarked(p.marks, ri) {
 			cursor = cursor[:len(cursor)-1] + "●"
-			if i == m.sel {
+			if i == p.sel {
 				cursor = "▸●"
 			}
 		}
 		bar := "····"
 		marks := " "
-		if row, ok := m.cacheRows[ri]; ok {
+		if row, ok := p.cacheRows[ri]; ok {
 			frac := 0.0
 			if row.TotalTokens > 0 {
 				frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
@@ -43,7 +84,7 @@ func (m *Model) renderList(w, h int) []string {
 				marks = st.Break.Render("✂")
 			}
 		}
-		if n := m.findingCount(ri); n > 0 {
+		if n := p.perReq[ri]; n > 0 {
 			marks += st.High.Render("⚑")
 		} else if len(e.hazards) > 0 {
 			marks += st.Hazard.Render("!")
@@ -67,27 +108,27 @@ func (m *Model) renderList(w, h int) []string {
 		}
 		room := inner - lipgloss.Width(left) - lipgloss.Width(right)
 		line := left + st.Base.Render(uiFit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
-		if i == m.sel {
+		if i == p.sel {
 			sty := st.Selected
-			if m.focus == focusList && m.view == viewWire {
+			if p.cursor {
 				sty = st.Cursor
 			}
 			line = sty.Render(ansi.Strip(uiFit(line, inner)))
 		}
 		lines = append(lines, line)
 	}
-	if len(m.visible) == 0 {
-		if m.loading {
+	if len(p.visible) == 0 {
+		if p.loading {
 			lines = append(lines, st.Muted.Render("loading…"))
-		} else if len(m.reqs) > 0 {
+		} else if len(p.reqs) > 0 {
 			lines = append(lines, st.Muted.Render("no match"))
 		}
 	}
 	title := "Requests"
-	if m.filter != "" {
-		title += " · filter " + wire.VisibleLine(m.filter)
+	if p.filter != "" {
+		title += " · filter " + wire.VisibleLine(p.filter)
 	}
-	return uiBox(m.st, st.Header.Render(title), lines, w, h, m.focus == focusList)
+	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {
@@ -95,10 +136,10 @@ func (m *Model) moveSel(to int) tea.Cmd {
 		return nil
 	}
 	to = max(0, min(to, len(m.visible)-1))
-	if to == m.sel {
+	if to == m.list.sel {
 		return nil
 	}
-	m.sel = to
+	m.list.sel = to
 	m.ensureListVisible()
 	return m.selectionCmd()
 }
@@ -107,13 +148,13 @@ func (m *Model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
 	switch {
 	case matches(k, km.Up):
-		return m.moveSel(m.sel - 1)
+		return m.moveSel(m.list.sel - 1)
 	case matches(k, km.Down):
-		return m.moveSel(m.sel + 1)
+		return m.moveSel(m.list.sel + 1)
 	case matches(k, km.PageUp):
-		return m.moveSel(m.sel - m.listHeight())
+		return m.moveSel(m.list.sel - m.listHeight())
 	case matches(k, km.PageDown):
-		return m.moveSel(m.sel + m.listHeight())
+		return m.moveSel(m.list.sel + m.listHeight())
 	case matches(k, km.Top):
 		return m.moveSel(0)
 	case matches(k, km.Bottom):

@@ -139,9 +139,8 @@ type Model struct {
 	cancel context.CancelFunc
 
 	reqs    []entry
-	visible []int // indices into reqs, after the filter
-	sel     int   // index into visible
-	listTop int
+	visible []int    // indices into reqs, after the filter
+	list    listPane // the request list: selection (index into visible) and scroll
 
 	seg    int    // cursor: index into the selected request's cache order
 	segTop [2]int // scroll of the two segment columns
@@ -570,15 +569,15 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 		m.progress = msg.prog
 	}
 	if len(msg.entries) > 0 {
-		wasLast := len(m.visible) > 0 && m.sel == len(m.visible)-1
+		wasLast := len(m.visible) > 0 && m.list.sel == len(m.visible)-1
 		m.refilter()
 		if first {
-			m.sel = 0
+			m.list.sel = 0
 			cmds = append(cmds, m.selectionChanged()...)
 			cmds = append(cmds, m.viewOpened()...)
 		} else if m.opts.Live && wasLast && len(m.visible) > 0 {
 			// watch: follow the newest rebuild.
-			m.sel = len(m.visible) - 1
+			m.list.sel = len(m.visible) - 1
 			m.ensureListVisible()
 			cmds = append(cmds, m.selectionChanged()...)
 		}
@@ -599,10 +598,10 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 
 // cur is the index of the selected request in m.reqs, or -1.
 func (m *Model) cur() int {
-	if m.sel < 0 || m.sel >= len(m.visible) {
+	if m.list.sel < 0 || m.list.sel >= len(m.visible) {
 		return -1
 	}
-	return m.visible[m.sel]
+	return m.visible[m.list.sel]
 }
 
 // curSeg is the selected segment's index into Segments, or -1.
@@ -712,26 +711,17 @@ func (m *Model) refilter() {
 			m.visible = append(m.visible, i)
 		}
 	}
-	m.sel = 0
+	m.list.sel = 0
 	for k, i := range m.visible {
 		if i == keep {
-			m.sel = k
+			m.list.sel = k
 		}
 	}
 	m.ensureListVisible()
 }
 
 // ensureListVisible scrolls the request list to the selection.
-func (m *Model) ensureListVisible() {
-	h := m.listHeight()
-	if m.sel < m.listTop {
-		m.listTop = m.sel
-	}
-	if m.sel >= m.listTop+h {
-		m.listTop = m.sel - h + 1
-	}
-	m.listTop = max(0, min(m.listTop, max(0, len(m.visible)-h)))
-}
+func (m *Model) ensureListVisible() { m.list.ensureVisible(len(m.visible), m.listHeight()) }
 
 // Run opens the viewer and returns when the user quits.
 func Run(ctx context.Context, opts Options) error {

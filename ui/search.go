@@ -188,7 +188,7 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 			}
 		}
 	}
-	m.sel = vis
+	m.list.sel = vis
 	m.ensureListVisible()
 	m.seg = m.cachePos(h.req, h.seg)
 	m.view = viewWire

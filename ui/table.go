@@ -129,7 +129,7 @@ func (m *Model) jumpTo(r, s, off int) tea.Cmd {
 			}
 		}
 	}
-	m.sel = max(0, vis)
+	m.list.sel = max(0, vis)
 	m.ensureListVisible()
 	m.seg = m.cachePos(r, s)
 	m.view = viewWire

@@ -260,8 +260,11 @@ func (m *Model) matchesFilter(i int, filter string) bool {
 
 func (m *Model) findingCount(i int) int { return m.perReq[i] }
 
-func (m *Model) isMarked(i int) bool {
-	for _, k := range m.marks {
+func (m *Model) isMarked(i int) bool { return uiMarked(m.marks, i) }
+
+// uiMarked reports whether request i is marked.
+func uiMarked(marks []int, i int) bool {
+	for _, k := range marks {
 		if k == i {
 			return true
 		}
@@ -323,7 +326,7 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 	case viewWire:
 		switch {
 		case ms.X < m.listWidth():
-			return m.moveSel(m.sel + n/3)
+			return m.moveSel(m.list.sel + n/3)
 		case ms.Y < 1+m.segHeight():
 			step := m.keys.Down
 			if n < 0 {
@@ -375,7 +378,7 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		case ms.X < m.listWidth():
 			m.focus = focusList
 			if y >= 1 && y <= m.listHeight() {
-				return m.moveSel(m.listTop + y - 1)
+				return m.moveSel(m.list.top + y - 1)
 			}
 		case y < m.segHeight():
 			m.focus = focusSegs

@@ -338,7 +338,7 @@ func (m *Model) renderWire(h int) []string {
 	lw := m.listWidth()
 	rw := m.rightWidth()
 	sh := m.segHeight()
-	list := m.renderList(lw, h)
+	list := m.listPane().Render(lw, h)
 	lcol := rw / 2
 	segs := hjoin(m.renderSegColumn(0, lcol, sh), m.renderSegColumn(1, rw-lcol, sh))
 	body := m.renderBody(rw, h-sh)
