@@ -1,8 +1,10 @@
 package assemble
 
 import (
+	"bytes"
 	"html"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -233,7 +235,11 @@ func envFuzzOne(t *testing.T, s string) {
 	if name := strings.ReplaceAll(s, "/", "_"); fs.ValidPath(name) && name != "." && name != "AGENTS.md" && name != "src" && name != ".agents" && len(name) < 200 {
 		fsys[name] = &fstest.MapFile{Data: []byte("x")}
 	}
-	b, err := Collect(Input{Workspace: Dir{Path: "/ws", FS: fsys}, Now: testNow})
+	extra := fstest.MapFS{"lib/x.go": {Data: []byte("package x")}}
+	if name := strings.ReplaceAll(s, "/", "_"); fs.ValidPath(name) && name != "." && name != "lib" && len(name) < 200 {
+		extra[name] = &fstest.MapFile{Data: []byte("x")}
+	}
+	b, err := Collect(Input{Workspace: Dir{Path: "/ws", FS: fsys}, AddDirs: []Dir{{Path: "/extra", FS: extra}}, Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,9 +263,9 @@ func envFuzzOne(t *testing.T, s string) {
 		}
 		msgs := res.Draft.Messages
 		ws := msgs[1].Blocks[0].Text
-		envs := []string{"untrusted_cwd_listing", "untrusted_agents_md", "untrusted_skills_listing"}
+		envs := []string{"untrusted_cwd_listing", "untrusted_additional_dirs", "untrusted_agents_md", "untrusted_skills_listing"}
 		if s == "" {
-			envs = []string{"untrusted_cwd_listing", "untrusted_skills_listing"} // empty envelopes are omitted
+			envs = slices.Delete(envs, 2, 3) // an empty envelope is omitted
 		}
 		envWorkspaceTags(t, ws, envs)
 		envWorkspaceTags(t, msgs[2].Blocks[0].Text, []string{"kimi-skill-loaded"})
@@ -274,6 +280,30 @@ func envFuzzOne(t *testing.T, s string) {
 			}
 			envCheckBody(t, f.Source, f.Text, f.Log, mode)
 		}
+	}
+	// Both layouts read back from the wire to the segments built, through
+	// one of the four APIs (chosen by the input, so the seeds cover all).
+	api := wire.EncodeFormats[len(s)%len(wire.EncodeFormats)]
+	for _, l := range []Layout{LayoutLegacy, LayoutIsolated} {
+		res, err := Bind(b, Config{Layout: l, API: api, Host: testHost, Skills: []string{"evil"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := wire.Encode(res.Request, api)
+		if err != nil {
+			t.Fatalf("%s %s: %v", l, api, err)
+		}
+		var got []wire.Request
+		for r, err := range wire.Decode(bytes.NewReader(out), wire.Options{Source: "build"}) {
+			if err != nil {
+				t.Fatalf("%s %s: decoding the build: %v", l, api, err)
+			}
+			got = append(got, r)
+		}
+		if len(got) != 1 {
+			t.Fatalf("%s %s: %d requests read back", l, api, len(got))
+		}
+		bindSameSegments(t, string(l)+" "+string(api), res.Request.Segments, got[0].Segments)
 	}
 }
 
