@@ -559,31 +559,50 @@ func uiHighlight(text, lang string) []span {
 	return out
 }
 
-func (m *Model) renderBody(w, h int) []string {
-	st := m.st
-	c, si := m.cur(), m.curSeg()
+// contentPane is the content of the selected segment: the shown text (its
+// scroll and highlighting live in body, which the root owns) under a title
+// that says what the segment is.
+type contentPane struct {
+	st      *themes.Styles
+	body    *content
+	seg     *wire.Segment // nil when nothing is selected
+	tok     int
+	loading bool
+	focused bool
+}
+
+// contentPane is the content pane as the model stands.
+func (m *Model) contentPane() contentPane {
+	p := contentPane{st: m.st, body: &m.body, loading: m.loading, focused: m.focus == focusContent}
+	if c, si := m.cur(), m.curSeg(); si >= 0 {
+		p.seg, p.tok = &m.reqs[c].req.Segments[si], m.reqs[c].segTok[si]
+	}
+	return p
+}
+
+// Render draws the content in a w×h box.
+func (p contentPane) Render(w, h int) []string {
+	st := p.st
 	title := "content"
 	var lines []string
-	if si >= 0 {
-		e := &m.reqs[c]
-		s := &e.req.Segments[si]
+	if s := p.seg; s != nil {
 		title = wire.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + strings.ToUpper(string(s.Trust)) + " · " + string(s.Channel)
 		if s.Envelope != "" {
 			title += " <" + wire.VisibleLine(s.Envelope) + ">"
 		}
-		title += " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok"
-		if !m.body.litCovers(h - 2) {
+		title += " · " + uiBytes(len(s.Text)) + " · " + uiNum(p.tok) + " tok"
+		if !p.body.litCovers(h - 2) {
 			title += " · highlighting…"
 		}
-		title += " · " + itoa(m.body.progress(h-2)) + "%"
-		lines = m.body.render(st, w-2, h-2)
+		title += " · " + itoa(p.body.progress(h-2)) + "%"
+		lines = p.body.render(st, w-2, h-2)
 		if s.Text == "" && len(lines) > 0 {
 			lines[0] = st.Muted.Render("(empty)")
 		}
-	} else if m.loading {
+	} else if p.loading {
 		lines = []string{st.Muted.Render("loading… the first request shows as soon as it is read")}
 	}
-	return uiBox(m.st, st.Header.Render(title), lines, w, h, m.focus == focusContent)
+	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
 }
 
 // ---- other views ----

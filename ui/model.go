@@ -142,11 +142,11 @@ type Model struct {
 	visible []int    // indices into reqs, after the filter
 	list    listPane // the request list: selection (index into visible) and scroll
 
-	seg    int    // cursor: index into the selected request's cache order
-	segTop [2]int // scroll of the two segment columns
-	focus  focusKind
-	view   viewKind
-	prev   viewKind // for help and back
+	seg   int     // cursor: index into the selected request's cache order
+	segs  segPane // the segment columns: their scroll
+	focus focusKind
+	view  viewKind
+	prev  viewKind // for help and back
 
 	body    content // the selected segment
 	bodyKey [2]int  // request, segment shown in body; -1 none

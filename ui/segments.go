@@ -35,26 +35,59 @@ func uiBadge(st *themes.Styles, t wire.Trust) string {
 	return sty.Render(" " + text + " ")
 }
 
-func (m *Model) renderSegColumn(col, w, h int) []string {
-	st := m.st
+// segPane is the two segment columns of the selected request: the trusted
+// prefix (tools and system) beside the messages. top is its own state (the
+// root owns the pane); the rest is handed to it to draw.
+type segPane struct {
+	top [2]int // scroll of the two columns
+
+	st      *themes.Styles
+	req     int    // index of the request, -1 none
+	e       *entry // the request, nil none
+	cursor  int    // the selected segment: position in the cache order
+	row     CacheRow
+	hasRow  bool
+	perSeg  map[string]int // findings per request and segment
+	focused bool
+}
+
+// segPane is the segment columns as the model stands.
+func (m *Model) segPane() segPane {
+	p := m.segs
+	p.st, p.cursor, p.perSeg, p.focused = m.st, m.seg, m.perSeg, m.focus == focusSegs
+	p.req = m.cur()
+	if p.req >= 0 {
+		p.e = &m.reqs[p.req]
+		p.row, p.hasRow = m.cacheRows[p.req]
+	}
+	return p
+}
+
+// Render draws the two columns side by side in width×height.
+func (p segPane) Render(w, h int) []string {
+	lcol := w / 2
+	return hjoin(p.column(0, lcol, h), p.column(1, w-lcol, h))
+}
+
+// column draws one column in a w×h box.
+func (p segPane) column(col, w, h int) []string {
+	st := p.st
 	inner := w - 2
-	cols := m.columns()
-	c := m.cur()
+	cols := p.columns()
 	title := "TRUSTED PREFIX · tools + system"
 	if col == 1 {
 		title = "MESSAGES · fragments + conversation"
 	}
 	var lines []string
-	if c >= 0 {
-		e := &m.reqs[c]
-		row, hasRow := m.cacheRows[c]
+	if p.e != nil {
+		e, c, row, hasRow := p.e, p.req, p.row, p.hasRow
 		items := cols[col]
 		title += " (" + itoa(len(items)) + ")"
-		for k := m.segTop[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
+		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
 			pos := items[k]
 			si := e.order[pos]
 			s := &e.req.Segments[si]
-			sel := pos == m.seg
+			sel := pos == p.cursor
 			cur := "  "
 			if sel {
 				cur = "▸ "
@@ -63,7 +96,7 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			if name == "" {
 				name = string(s.Kind)
 			}
-			l1 := cur + uiBadge(m.st, s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
+			l1 := cur + uiBadge(st, s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
 			if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 				l1 += " " + st.High.Render("⚠ in system")
 			}
@@ -78,7 +111,7 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			if hasRow && row.Break != nil && row.Break.Segment == s.ID {
 				marks = append(marks, st.Break.Render("✂ prefix ends @"+itoa(row.Break.Offset)))
 			}
-			if nf := m.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
+			if nf := p.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
 				marks = append(marks, st.High.Render("⚑"+itoa(nf)))
 			}
 			if nh := e.segHaz[si]; nh > 0 {
@@ -97,7 +130,7 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			l2 += st.Muted.Render(wire.VisibleLine(where) + " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok")
 			if sel {
 				sty := st.Selected
-				if m.focus == focusSegs {
+				if p.focused {
 					sty = st.Cursor
 				}
 				l1 = sty.Render(ansi.Strip(uiFit(l1, inner)))
@@ -108,28 +141,21 @@ func (m *Model) renderSegColumn(col, w, h int) []string {
 			lines = append(lines, st.Muted.Render("  (none)"))
 		}
 	}
-	return uiBox(m.st, st.Header.Render(title), lines, w, h, m.focus == focusSegs && m.segColOf() == col)
+	cc, _ := p.cursorAt()
+	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
 }
 
-// segColOf is the column of the cursor.
-func (m *Model) segColOf() int { c, _ := m.segCol(); return c }
-
-// segItems is how many segments a column shows.
-func (m *Model) segItems() int { return max(1, (m.segHeight()-2)/2) }
-
-// columns splits the selected request's cache order into the prefix column
-// (tools and system) and the messages column; the values are positions in
-// the cache order.
-func (m *Model) columns() [2][]int {
+// columns splits the request's cache order into the prefix column (tools
+// and system) and the messages column; the values are positions in the
+// cache order.
+func (p segPane) columns() [2][]int {
 	var cols [2][]int
-	c := m.cur()
-	if c < 0 {
+	if p.e == nil {
 		return cols
 	}
-	e := &m.reqs[c]
-	for k, i := range e.order {
+	for k, i := range p.e.order {
 		col := 0
-		if e.req.Segments[i].Channel.CacheRank() == 2 {
+		if p.e.req.Segments[i].Channel.CacheRank() == 2 {
 			col = 1
 		}
 		cols[col] = append(cols[col], k)
@@ -137,12 +163,12 @@ func (m *Model) columns() [2][]int {
 	return cols
 }
 
-// segCol is the column and row of the cursor.
-func (m *Model) segCol() (int, int) {
-	cols := m.columns()
+// cursorAt is the column and row of the cursor.
+func (p segPane) cursorAt() (int, int) {
+	cols := p.columns()
 	for c := 0; c < 2; c++ {
 		for r, k := range cols[c] {
-			if k == m.seg {
+			if k == p.cursor {
 				return c, r
 			}
 		}
@@ -150,19 +176,36 @@ func (m *Model) segCol() (int, int) {
 	return 0, 0
 }
 
-func (m *Model) ensureSegVisible() {
-	col, row := m.segCol()
-	n := m.segItems()
-	if row < m.segTop[col] {
-		m.segTop[col] = row
+// ensureVisible scrolls the columns, h rows high, to the cursor.
+func (p *segPane) ensureVisible(h int) {
+	col, row := p.cursorAt()
+	n := uiSegItems(h)
+	if row < p.top[col] {
+		p.top[col] = row
 	}
-	if row >= m.segTop[col]+n {
-		m.segTop[col] = row - n + 1
+	if row >= p.top[col]+n {
+		p.top[col] = row - n + 1
 	}
-	cols := m.columns()
+	cols := p.columns()
 	for c := 0; c < 2; c++ {
-		m.segTop[c] = max(0, min(m.segTop[c], len(cols[c])-n))
+		p.top[c] = max(0, min(p.top[c], len(cols[c])-n))
 	}
+}
+
+// uiSegItems is how many segments a column h rows high shows.
+func uiSegItems(h int) int { return max(1, (h-2)/2) }
+
+// segItems is how many segments a column shows.
+func (m *Model) segItems() int { return uiSegItems(m.segHeight()) }
+
+func (m *Model) columns() [2][]int { return m.segPane().columns() }
+
+func (m *Model) segCol() (int, int) { return m.segPane().cursorAt() }
+
+func (m *Model) ensureSegVisible() {
+	p := m.segPane()
+	p.ensureVisible(m.segHeight())
+	m.segs.top = p.top
 }
 
 func (m *Model) moveSeg(to int) tea.Cmd {

@@ -388,8 +388,8 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 			}
 			row := (y - 1) / 2
 			cols := m.columns()
-			if y >= 1 && m.segTop[col]+row < len(cols[col]) {
-				return m.moveSeg(cols[col][m.segTop[col]+row])
+			if y >= 1 && m.segs.top[col]+row < len(cols[col]) {
+				return m.moveSeg(cols[col][m.segs.top[col]+row])
 			}
 		default:
 			m.focus = focusContent

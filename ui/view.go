@@ -339,9 +339,8 @@ func (m *Model) renderWire(h int) []string {
 	rw := m.rightWidth()
 	sh := m.segHeight()
 	list := m.listPane().Render(lw, h)
-	lcol := rw / 2
-	segs := hjoin(m.renderSegColumn(0, lcol, sh), m.renderSegColumn(1, rw-lcol, sh))
-	body := m.renderBody(rw, h-sh)
+	segs := m.segPane().Render(rw, sh)
+	body := m.contentPane().Render(rw, h-sh)
 	right := append(segs, body...)
 	return hjoin(list, right)
 }
