@@ -75,6 +75,20 @@ and nothing is written.`,
 
 // runBuild assembles the request and encodes it. Errors are one line.
 func runBuild(dir string, f buildFlags) ([]byte, []string, error) {
+	res, warnings, err := buildAssemble(dir, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := wire.Encode(res.Request, res.Request.Format)
+	if err != nil {
+		return nil, nil, usageError("%v", err)
+	}
+	return out, warnings, nil
+}
+
+// buildAssemble checks the flags, collects the workspace and binds the
+// request. The warnings are the collect notes and the template warnings.
+func buildAssemble(dir string, f buildFlags) (*assemble.Result, []string, error) {
 	layout := assemble.Layout(f.layout)
 	if layout != assemble.LayoutIsolated && layout != assemble.LayoutLegacy {
 		return nil, nil, usageError("--layout must be isolated or legacy, not %q", f.layout)
@@ -124,12 +138,8 @@ func runBuild(dir string, f buildFlags) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}
-	out, err := wire.Encode(res.Request, api)
-	if err != nil {
-		return nil, nil, usageError("%v", err)
-	}
 	warnings := append(append([]string{}, b.Notes...), res.Warnings...)
-	return out, warnings, nil
+	return res, warnings, nil
 }
 
 // buildHost is the host facts of this machine.

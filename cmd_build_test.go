@@ -38,9 +38,12 @@ func TestBuildEveryLayoutAndAPIReadsBackWithInspect(t *testing.T) {
 				Requests []struct {
 					Format   string `json:"format"`
 					Segments []struct {
-						Channel string `json:"channel"`
-						Kind    string `json:"kind"`
-						Trust   string `json:"trust"`
+						ID       string `json:"id"`
+						Channel  string `json:"channel"`
+						Kind     string `json:"kind"`
+						Trust    string `json:"trust"`
+						Envelope string `json:"envelope"`
+						Bytes    int    `json:"bytes"`
 					} `json:"segments"`
 				} `json:"requests"`
 			}
@@ -59,6 +62,24 @@ func TestBuildEveryLayoutAndAPIReadsBackWithInspect(t *testing.T) {
 			}
 			if untrustedInSystem != (layout == "legacy") {
 				t.Fatalf("%s %s: untrusted text in the system channel = %v", layout, api, untrustedInSystem)
+			}
+			// inspect reads back the segments build assembled.
+			res, _, err := buildAssemble(buildPoisoned, buildFlags{layout: layout, api: api, now: "2026-11-29T22:08:44Z",
+				escape: "entities", skills: []string{"deploy"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			built := res.Request.Segments
+			if len(built) != len(r.Segments) {
+				t.Fatalf("%s %s: %d segments built, inspect reads %d", layout, api, len(built), len(r.Segments))
+			}
+			for i, s := range r.Segments {
+				w := built[i]
+				if s.ID != w.ID || s.Channel != string(w.Channel) || s.Kind != string(w.Kind) || s.Trust != string(w.Trust) ||
+					s.Envelope != w.Envelope || s.Bytes != len(w.Text) {
+					t.Fatalf("%s %s: segment %d: inspect reads %+v, build made %s %s %s %s %q %d bytes",
+						layout, api, i, s, w.ID, w.Channel, w.Kind, w.Trust, w.Envelope, len(w.Text))
+				}
 			}
 		}
 	}
