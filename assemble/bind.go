@@ -378,7 +378,7 @@ func bindIsolatedSystem(b *Baseline, cfg Config) (string, []string, error) {
 // bindLegacyFragments names the workspace payloads of the legacy layout (all
 // inside the system prompt, raw).
 func bindLegacyFragments(b *Baseline) []Fragment {
-	out := []Fragment{{Name: "time", Source: FormatTime(b.Now), Text: FormatTime(b.Now)}}
+	out := []Fragment{{Name: "time", Source: FormatTime(b.Now), Text: FormatTime(b.Now), Trusted: true}}
 	add := func(name, text string) {
 		if text != "" {
 			out = append(out, Fragment{Name: name, Source: text, Text: text})

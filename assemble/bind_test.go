@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -431,6 +432,75 @@ func TestRefreshReportsChangedFragments(t *testing.T) {
 		}
 		if same := Compare(next, next); len(same.Changes) != 0 || !same.SystemStable {
 			t.Fatalf("comparing a build with itself: %+v", same)
+		}
+	}
+}
+
+// TestRefreshAddedAndRemovedFragments deletes AGENTS.md and adds a skill
+// between two builds: the report names the fragment removed and the one
+// added, marks host fragments trusted, and in the isolated layout keeps the
+// system prompt byte-identical while the time alone changes nothing else.
+func TestRefreshAddedAndRemovedFragments(t *testing.T) {
+	for _, l := range []Layout{LayoutIsolated, LayoutLegacy} {
+		ws := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "rules\n", "a.go": "x"})
+		cfg := Config{Layout: l, Host: testHost}
+		in, closeIn, err := OpenInput(ws, nil, nil, testNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeIn()
+		b, err := Collect(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev, err := Bind(b, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Only the time moves: one trusted change.
+		in.Now = testLater
+		_, rep, err := Refresh(prev, in, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range rep.Changes {
+			got = append(got, fmt.Sprintf("%s %s %v", c.Fragment, c.Status, c.Trusted))
+		}
+		want := []string{"time changed true"}
+		if l == LayoutLegacy {
+			want = []string{"system changed true", "time changed true"}
+		}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") || rep.SystemStable != (l == LayoutIsolated) {
+			t.Fatalf("%s, time only: changes %q (want %q), system stable %v", l, got, want, rep.SystemStable)
+		}
+		// AGENTS.md goes, a skill comes.
+		if err := os.Remove(filepath.Join(ws, "AGENTS.md")); err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, ws, map[string]string{".agents/skills/fmt/SKILL.md": "---\nname: fmt\ndescription: Format.\n---\nRun gofmt.\n"})
+		in.Now = testNow
+		_, rep, err = Refresh(prev, in, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]Change{}
+		for _, c := range rep.Changes {
+			byName[c.Fragment] = c
+		}
+		agents := byName["untrusted_agents_md "+filepath.Join(ws, "AGENTS.md")]
+		if agents.Status != "removed" || agents.Before != "rules\n" || agents.After != "" || agents.Trusted {
+			t.Fatalf("%s: AGENTS.md change %+v", l, agents)
+		}
+		skills := byName["untrusted_skills_listing"]
+		if skills.Status != "added" || skills.After != "- fmt: Format.\n" || skills.Before != "" {
+			t.Fatalf("%s: skills change %+v", l, skills)
+		}
+		if _, ok := byName["time"]; ok {
+			t.Fatalf("%s: the time did not change: %+v", l, rep.Changes)
+		}
+		if rep.SystemStable != (l == LayoutIsolated) {
+			t.Fatalf("%s: system stable %v", l, rep.SystemStable)
 		}
 	}
 }
