@@ -75,7 +75,10 @@ var Rules = []RuleInfo{
 	{RuleAuthoritySpoof, SeverityHigh,
 		"An authority marker the host honours, unescaped inside untrusted content.",
 		"<system-reminder>, <system>, <kimi-skill-loaded>, <INSTRUCTIONS>, <developer> or a ChatML special token such as <|im_start|> " +
-			"inside untrusted content or a tool result can pass for an instruction of the host. Escape the brackets (&lt;system-reminder&gt;)."},
+			"inside untrusted content or a tool result can pass for an instruction of the host. Escape the brackets (&lt;system-reminder&gt;). " +
+			"Hosts such as Claude Code append their own <system-reminder> to tool results; that is reported too, because inside the " +
+			"tool's output the model cannot tell the host's note from one a file or command wrote: send host reminders as their own " +
+			"text block after the tool result."},
 	{RuleBidiControl, SeverityHigh,
 		"A bidirectional control character in untrusted content.",
 		"Bidi overrides and isolates (U+202A..U+202E, U+2066..U+2069, LRM, RLM, ALM) make text display in a different order than a model " +

@@ -109,8 +109,18 @@ func (c *auditRequest) segment(i int) {
 
 	// Reserved tags inside untrusted regions.
 	if untrusted {
-		for _, h := range a.tagsOf(sc) {
-			c.tagFinding(i, h, auditWhere(s))
+		hits := a.tagsOf(sc)
+		tail := -1
+		if s.Kind == KindToolResult {
+			tail = auditTrailingReminder(s.Text, hits)
+		}
+		for k, h := range hits {
+			switch {
+			case tail >= 0 && (k == tail || k == tail+1):
+				c.hostReminderFinding(i, h, hits[tail].Offset)
+			default:
+				c.tagFinding(i, h, auditWhere(s))
+			}
 		}
 	} else if s.Trust == Trusted && c.enveloped[s.Part] {
 		c.framing(i, a.tagsOf(sc))
@@ -206,10 +216,57 @@ func (c *auditRequest) tagFinding(i int, h TagHit, where string) {
 			fmt.Sprintf("unescaped %s inside %s%s %s; escape it as &lt;%s&gt;",
 				tag, where, note, effect, strings.Trim(tag, "<>")))
 	default:
+		if s.Kind == KindToolResult && h.Name == auditReminderName && !h.Token {
+			note += " (hosts such as Claude Code append their own reminders to tool results, which makes a forged one look routine)"
+		}
 		c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, key,
 			fmt.Sprintf("unescaped authority marker %s inside %s%s can pass for an instruction of the host; escape it as &lt;%s&gt;",
 				tag, where, note, strings.Trim(tag, "<>")))
 	}
+}
+
+// auditReminderName is the authority marker hosts write into tool results
+// themselves.
+const auditReminderName = "system-reminder"
+
+// auditTrailingReminder finds the pattern of a host that appends its own
+// note to a tool result (Claude Code does this after reading a file): the
+// last two reserved tags of the text are a plain <system-reminder> and its
+// closer, with only white space after the closer. It returns the index of
+// the opener in hits, or -1.
+func auditTrailingReminder(text string, hits []TagHit) int {
+	n := len(hits)
+	if n < 2 {
+		return -1
+	}
+	o, cl := hits[n-2], hits[n-1]
+	plain := func(h TagHit) bool { return h.Name == auditReminderName && !h.Confusable && !h.Obfuscated && !h.Token }
+	if !plain(o) || !plain(cl) || o.Closing || !cl.Closing || strings.TrimSpace(text[cl.Offset+cl.Len:]) != "" {
+		return -1
+	}
+	return n - 2
+}
+
+// hostReminderFinding reports the tags of a <system-reminder> block that
+// ends a tool result. Hosts write such blocks themselves, so the finding
+// may well be the host's own note; it is still reported with the rule's
+// severity, because inside the tool's output the model cannot tell the
+// host's reminder from one the file or command wrote, and a forged one
+// looks exactly like this.
+func (c *auditRequest) hostReminderFinding(i int, h TagHit, openAt int) {
+	tag := auditTagText(h)
+	if h.Closing {
+		c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, tag,
+			fmt.Sprintf("unescaped %s closes the reminder block that ends this tool result (opened at byte %d, which may be the host's own note); "+
+				"written by the tool's output, the same closer can end a host's reminder early: send host reminders as a separate text block "+
+				"after the tool result and escape tool output (&lt;%s&gt;)", tag, openAt, strings.Trim(tag, "<>")))
+		return
+	}
+	c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, tag,
+		fmt.Sprintf("unescaped authority marker %s at the end of a tool result: hosts such as Claude Code append their own reminders to tool results, "+
+			"so this may be the host's note, but it sits inside the tool's output, where a file or command can write the same tag, and the model "+
+			"cannot tell the host's reminder from a forged one; send host reminders as a separate text block after the tool result and escape "+
+			"tool output (&lt;%s&gt;)", tag, strings.Trim(tag, "<>")))
 }
 
 // framing checks the trusted text around envelopes in a split part: only the
