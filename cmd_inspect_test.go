@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wirelens/wirelens/wire"
 )
 
 type inspectDoc struct {
@@ -147,5 +150,198 @@ func TestInspectNeedsAFile(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "inspect")
 	if code != 2 || !strings.HasPrefix(stderr, "wirelens: ") || strings.Count(stderr, "\n") != 1 {
 		t.Fatalf("exit %d stderr %q, want exit 2 and one line", code, stderr)
+	}
+}
+
+// inspectHeaders counts the request blocks of inspect's text output: each
+// block starts with a line at the left margin naming the request.
+func inspectHeaders(out string) int {
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && line[0] != ' ' {
+			n++
+		}
+	}
+	return n
+}
+
+// Every bad input of the foundation issue, through the command line: one
+// "wirelens: FILE[:LINE]: ..." line on standard error, exit 2, and what
+// could be read still printed; the same error in the JSON errors array.
+func TestInspectBadInputThroughTheCLI(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := `{"model":"gpt-a","messages":[{"role":"user","content":"one"}]}`
+	deep := `{"model":"x","messages":[{"role":"user","content":"a","x":` + strings.Repeat("[", 600) +
+		strings.Repeat("]", 600) + `}]}`
+	sub := filepath.Join(dir, "adir")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		path     string
+		stdin    string // read from "-" when path is "-"
+		line     int    // the line the error names (0: none)
+		msg      string
+		requests int // still printed
+	}{
+		{name: "truncated body", path: write("trunc.json", []byte(`{"model":"claude-x","system":"s","messages":[{"role":"user","content":"hel`)),
+			line: 1, msg: "invalid JSON at byte 74: unexpected end of input"},
+		{name: "invalid JSON", path: write("invalid.json", []byte(`{"model": "x", "messages": [}`)),
+			line: 1, msg: "invalid JSON at byte 28: invalid character '}' at start of value"},
+		{name: "broken line in the middle of a JSONL", path: write("mid.jsonl", []byte(good+"\n"+`{"model":"cut","messages":[`+"\n"+strings.Replace(good, "gpt-a", "gpt-b", 1)+"\n")),
+			line: 2, msg: "invalid JSON at byte 27: unexpected end of input", requests: 2},
+		{name: "broken line on standard input", path: "-", stdin: good + "\n" + `{"model":` + "\n" + good + "\n",
+			line: 2, msg: "invalid JSON at byte 9: unexpected end of input", requests: 2},
+		{name: "empty file", path: write("empty.json", nil), msg: "empty input"},
+		{name: "empty standard input", path: "-", msg: "empty input"},
+		{name: "binary data", path: write("bin.dat", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00")),
+			line: 1, msg: "binary data, not JSON (a NUL byte at byte 7)"},
+		{name: "unknown shape", path: write("x.json", []byte(`{"foo": 1, "bar": [1, 2]}`)),
+			msg: "not a recognised request format (looked for messages, input, instructions, contents, systemInstruction, log.entries, request.body)"},
+		{name: "invalid UTF-8", path: write("utf8.json", []byte(`{"model":"claude-x","system":"s","messages":[{"role":"user","content":"caf`+"\xe9"+`"}]}`)),
+			line: 1, msg: "invalid UTF-8 at byte 74 (decoded with U+FFFD)", requests: 1},
+		{name: "nesting deeper than any payload", path: write("deep.json", []byte(deep)),
+			line: 1, msg: "JSON nested deeper than 512 levels at byte 567"},
+		{name: "a directory", path: sub,
+			msg: "is a directory with no agent recordings (looked for kimi-cli context.jsonl, kimi-code agents/*/wire.jsonl, Codex rollout-*.jsonl, Claude Code <session>.jsonl)"},
+		{name: "a missing file", path: filepath.Join(dir, "missing.json"), msg: "no such file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			loc := c.path
+			if c.line > 0 {
+				loc += ":" + strconv.Itoa(c.line)
+			}
+			want := "wirelens: " + loc + ": " + c.msg + "\n"
+			code, out, stderr := runCLI(t, c.stdin, "inspect", c.path)
+			if code != 2 || stderr != want {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+			}
+			if n := inspectHeaders(out); n != c.requests {
+				t.Errorf("%d requests printed, want %d:\n%s", n, c.requests, out)
+			}
+			code, out, stderr = runCLI(t, c.stdin, "inspect", "--json", c.path)
+			var doc inspectDoc
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("--json: not JSON: %v\n%s", err, out)
+			}
+			if code != 2 || len(doc.Requests) != c.requests || len(doc.Errors) != 1 || stderr != want {
+				t.Fatalf("--json: exit %d, %d requests, errors %+v, stderr %q", code, len(doc.Requests), doc.Errors, stderr)
+			}
+			if e := doc.Errors[0]; e.Source != c.path || e.Line != c.line || e.Message != c.msg {
+				t.Errorf("--json error %+v, want source %q line %d message %q", e, c.path, c.line, c.msg)
+			}
+		})
+	}
+}
+
+// inspectFixtureInputs lists every file under testdata and the recording
+// directories, each an input a user might give.
+func inspectFixtureInputs(t *testing.T) []string {
+	t.Helper()
+	var paths []string
+	err := filepath.WalkDir("testdata", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() || strings.HasPrefix(path, filepath.Join("testdata", "recordings")) {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, filepath.Join("testdata", "workspaces", "poisoned"))
+	if len(paths) < 30 {
+		t.Fatalf("only %d fixture inputs found", len(paths))
+	}
+	return paths
+}
+
+// Every fixture with every --format, in text and JSON: no panic, exit 0 or
+// 2, exit 2 exactly when something was reported, every report one
+// "wirelens: SOURCE..." line, and the text and JSON runs agreeing on the
+// requests and the errors. Without --format, the recorded payloads decode
+// cleanly.
+func TestInspectEveryFixtureEveryFormat(t *testing.T) {
+	formats := []string{""}
+	for _, f := range wire.Formats() {
+		formats = append(formats, string(f))
+	}
+	clean := func(path string) bool {
+		slash := filepath.ToSlash(path)
+		if slash == "testdata/check/session.jsonl" || slash == "testdata/sessions/broken.jsonl" {
+			return false // broken on purpose
+		}
+		for _, dir := range []string{"testdata/payloads/", "testdata/cache/", "testdata/check/"} {
+			if strings.HasPrefix(slash, dir) {
+				return true
+			}
+		}
+		return strings.HasPrefix(slash, "testdata/sessions/") ||
+			strings.HasPrefix(slash, "testdata/recordings") && !strings.HasSuffix(slash, "/wire.jsonl") ||
+			strings.HasSuffix(slash, "/agents/main/wire.jsonl")
+	}
+	for _, path := range inspectFixtureInputs(t) {
+		for _, format := range formats {
+			args := []string{"inspect", path}
+			if format != "" {
+				args = append(args, "--format", format)
+			}
+			name := path + " --format=" + format
+			var code, jcode int
+			var out, stderr, jout, jstderr string
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("%s: panic: %v", name, p)
+					}
+				}()
+				code, out, stderr = runCLI(t, "", args...)
+				jcode, jout, jstderr = runCLI(t, "", append(args, "--json")...)
+			}()
+			if code != 0 && code != 2 || code != jcode || stderr != jstderr {
+				t.Errorf("%s: exit %d (--json %d), stderr differs: %v", name, code, jcode, stderr != jstderr)
+			}
+			var lines []string
+			if stderr != "" {
+				lines = strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			}
+			if (code == 2) != (len(lines) > 0) {
+				t.Errorf("%s: exit %d with %d error lines", name, code, len(lines))
+			}
+			for _, l := range lines {
+				if !strings.HasPrefix(l, "wirelens: "+path) || strings.Contains(l, "goroutine") || strings.Contains(l, "panic") {
+					t.Errorf("%s: error line %q is not one \"wirelens: %s...\" line", name, l, path)
+				}
+			}
+			var doc inspectDoc
+			if err := json.Unmarshal([]byte(jout), &doc); err != nil {
+				t.Errorf("%s --json: not JSON: %v", name, err)
+				continue
+			}
+			if len(doc.Errors) != len(lines) || len(doc.Requests) != inspectHeaders(out) {
+				t.Errorf("%s: text has %d requests and %d errors, --json %d and %d",
+					name, inspectHeaders(out), len(lines), len(doc.Requests), len(doc.Errors))
+			}
+			for _, e := range doc.Errors {
+				if e.Message == "" || !strings.HasPrefix(e.Source, path) {
+					t.Errorf("%s --json: error %+v", name, e)
+				}
+			}
+			if format == "" && clean(path) && (code != 0 || len(doc.Requests) == 0) {
+				t.Errorf("%s: exit %d, %d requests; want a clean decode: %s", name, code, len(doc.Requests), stderr)
+			}
+		}
 	}
 }

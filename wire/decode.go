@@ -141,6 +141,10 @@ func (d *decoder) run(r io.Reader) {
 		return
 	}
 	if sd := d.sessionDecoder(head); sd != nil {
+		if sessionFormats[d.opts.Format] != nil {
+			d.runForcedLines(br, sd)
+			return
+		}
 		d.runLines(br, sd)
 		return
 	}
@@ -244,6 +248,36 @@ func (d *decoder) runLines(br *bufio.Reader, sd sessionDecoder) {
 	if !d.stop {
 		sd.end(d)
 	}
+}
+
+// runForcedLines reads an input given a recording format with --format. A
+// JSON document spread over lines (a pretty-printed body, a HAR) is one
+// error, not one for each of its lines; an input whose first line is a
+// record, or is broken, is read line by line.
+func (d *decoder) runForcedLines(br *bufio.Reader, sd sessionDecoder) {
+	first, err := readLine(br)
+	if err != nil && err != io.EOF {
+		d.fail(1, "%v", err)
+		return
+	}
+	if isCompleteValue(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf"))) {
+		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), br), 1<<20), sd)
+		return
+	}
+	// The first line is not a record: the input is read whole, as a
+	// document spread over lines is (see run).
+	var buf bytes.Buffer
+	buf.Write(first)
+	if _, err := io.Copy(&buf, io.LimitReader(br, maxLine)); err != nil {
+		d.fail(0, "%v", err)
+		return
+	}
+	doc := buf.Bytes()
+	if lines := bytes.Count(bytes.TrimRight(doc, " \t\r\n"), []byte("\n")) + 1; lines > 1 && checkValue(doc) == nil {
+		d.fail(0, "not a %s recording: one JSON document spread over %d lines, where a recording has one JSON record a line", d.opts.Format, lines)
+		return
+	}
+	d.runLines(bufio.NewReaderSize(bytes.NewReader(doc), 1<<20), sd)
 }
 
 // readLine reads one line including its newline; a line longer than maxLine

@@ -219,3 +219,36 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A recording format forced on a JSON document spread over lines (a
+// pretty-printed body, a HAR) is one error naming the file, not one error
+// for each of its lines; a recording whose first line is broken is still
+// read line by line.
+func TestDecodeForcedRecordingFormatOnADocument(t *testing.T) {
+	doc, err := os.ReadFile(decFixture("capture.har"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(strings.TrimRight(string(doc), "\n"), "\n") + 1
+	for _, f := range []Format{FormatKimiCLI, FormatKimiCode, FormatCodex, FormatClaudeCode} {
+		models, errs := decRun(t, doc, Options{Source: "cap.har", Format: f})
+		want := "cap.har: not a " + string(f) + " recording: one JSON document spread over " + itoa(lines) +
+			" lines, where a recording has one JSON record a line"
+		if len(models) != 0 || len(errs) != 1 || errs[0] != want {
+			t.Errorf("--format %s: %d requests, errors %q; want one error %q", f, len(models), errs, want)
+		}
+	}
+	rollout, err := os.ReadFile(filepath.Join("..", "testdata", "recordings", "codex", "2025", "10", "29",
+		"rollout-2025-10-29T00-59-38-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(rollout), "\n")
+	broken := first[:len(first)/2] + "\n" + rest
+	for _, f := range []Format{FormatAuto, FormatCodex} {
+		models, errs := decRun(t, []byte(broken), Options{Source: "r.jsonl", Format: f})
+		if len(errs) == 0 || !strings.HasPrefix(errs[0], "r.jsonl:1: invalid JSON at byte ") || len(models) != 3 {
+			t.Errorf("--format %q, broken first line: %d requests, errors %q; want the line-1 error and 3 requests", f, len(models), errs)
+		}
+	}
+}
