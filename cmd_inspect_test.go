@@ -345,3 +345,115 @@ func TestInspectEveryFixtureEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// inspect --json has the members of CONTRACT.md (and only the documented
+// additions), the contract's vocabulary, and a usage object only where a
+// response recorded one, normalised so that input_tokens includes cached
+// tokens whatever the provider's convention.
+func TestInspectJSONContractShape(t *testing.T) {
+	har := filepath.Join("testdata", "payloads", "capture.har")
+	trace := filepath.Join("testdata", "payloads", "claude-trace.jsonl")
+	body := filepath.Join("testdata", "payloads", "anthropic-messages.json")
+	code, out, stderr := runCLI(t, "", "inspect", "--json", har, trace, body)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	inspectKeys(t, "document", doc, []string{"requests", "errors"}, nil)
+	if errs, ok := doc["errors"].([]any); !ok || len(errs) != 0 {
+		t.Errorf("errors %v, want an empty array", doc["errors"])
+	}
+	reqs, _ := doc["requests"].([]any)
+	// Usage as each provider records it (the numbers are the fixtures'):
+	// Anthropic's input_tokens excludes cache reads and writes, OpenAI's
+	// prompt_tokens (Moonshot's too) and Gemini's promptTokenCount include
+	// the cached tokens, and so does the Responses API's input_tokens.
+	type usage struct {
+		source, format         string
+		input, cached, written int
+	}
+	want := []*usage{
+		{har, "anthropic", 12 + 400 + 2048, 2048, 400},
+		{har + "@2", "openai-chat", 1320, 1024, 0},
+		{har + "@3", "openai-chat", 300, 256, 0},
+		{har + "@4", "gemini", 5000, 4096, 0},
+		{har + "@5", "openai-responses", 2200, 2048, 0},
+		{trace, "anthropic", 12 + 400 + 2048, 2048, 400},
+		{trace + "@2", "anthropic", 30 + 1800, 1800, 0},
+		{body, "anthropic", -1, 0, 0}, // no response recorded: no usage member
+	}
+	if len(reqs) != len(want) {
+		t.Fatalf("%d requests, want %d", len(reqs), len(want))
+	}
+	channels := map[string]bool{"tools": true, "system": true, "messages": true}
+	trusts := map[string]bool{"trusted": true, "untrusted": true, "user": true, "model": true}
+	kinds := map[string]bool{}
+	for _, k := range []string{"host-rules", "time", "cwd-listing", "additional-dirs", "agents-md", "skills-listing",
+		"skill-loaded", "environment", "reminder", "user-input", "assistant", "tool-call", "tool-result", "tool-schema", "other"} {
+		kinds[k] = true
+	}
+	for i, rv := range reqs {
+		r, _ := rv.(map[string]any)
+		w := want[i]
+		inspectKeys(t, w.source, r, []string{"source", "index", "line", "format", "model", "segments"},
+			[]string{"usage", "endpoint", "tokens", "bytes", "notes"})
+		name := r["source"].(string)
+		if idx := r["index"].(float64); idx > 1 {
+			name += "@" + strconv.Itoa(int(idx))
+		}
+		if name != w.source || r["format"] != w.format {
+			t.Errorf("request %d is %s (%v), want %s (%s)", i+1, name, r["format"], w.source, w.format)
+		}
+		u, has := r["usage"].(map[string]any)
+		switch {
+		case w.input < 0 && has:
+			t.Errorf("%s: usage %v, but no response was recorded", w.source, u)
+		case w.input >= 0 && !has:
+			t.Errorf("%s: no usage, want input %d", w.source, w.input)
+		case has:
+			inspectKeys(t, w.source+" usage", u, []string{"input_tokens", "cached_tokens", "cache_write_tokens"}, []string{"output_tokens"})
+			if u["input_tokens"] != float64(w.input) || u["cached_tokens"] != float64(w.cached) || u["cache_write_tokens"] != float64(w.written) {
+				t.Errorf("%s: usage %v, want input %d cached %d cache write %d", w.source, u, w.input, w.cached, w.written)
+			}
+		}
+		segs, _ := r["segments"].([]any)
+		if len(segs) == 0 {
+			t.Errorf("%s: no segments", w.source)
+		}
+		for _, sv := range segs {
+			s, _ := sv.(map[string]any)
+			inspectKeys(t, w.source+" segment", s, []string{"id", "channel", "role", "kind", "trust", "envelope", "bytes", "tokens", "escapes"},
+				[]string{"label", "cache_breakpoint"})
+			if !channels[s["channel"].(string)] || !trusts[s["trust"].(string)] || !kinds[s["kind"].(string)] {
+				t.Errorf("%s %v: channel %v trust %v kind %v outside the contract's vocabulary", w.source, s["id"], s["channel"], s["trust"], s["kind"])
+			}
+			if _, ok := s["escapes"].([]any); !ok {
+				t.Errorf("%s %v: escapes %v, want an array", w.source, s["id"], s["escapes"])
+			}
+		}
+	}
+}
+
+// inspectKeys checks that m has every required member and no member outside
+// required and extra.
+func inspectKeys(t *testing.T, what string, m map[string]any, required, extra []string) {
+	t.Helper()
+	allowed := map[string]bool{}
+	for _, k := range required {
+		allowed[k] = true
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s: no %q member", what, k)
+		}
+	}
+	for _, k := range extra {
+		allowed[k] = true
+	}
+	for k := range m {
+		if !allowed[k] {
+			t.Errorf("%s: member %q is neither in CONTRACT.md nor a known addition", what, k)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The generated session decodes to n requests, each holding one message
@@ -114,4 +115,61 @@ func BenchmarkDecodeSession(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+}
+
+// A session of N growing requests holds its distinct text once: every
+// segment whose text was seen before shares the one copy, the interner
+// holds exactly the distinct texts, and a second input of the same run
+// (sharing the interner, as the commands do) adds nothing.
+func TestDecodeInternHoldsDistinctTextOnce(t *testing.T) {
+	var session bytes.Buffer
+	if err := GenerateSession(&session, 12, 3); err != nil {
+		t.Fatal(err)
+	}
+	in := NewInterner()
+	held := map[string]*byte{}
+	var distinct, total int64
+	check := func(source string, wantNew bool) {
+		t.Helper()
+		n := 0
+		for r, err := range Decode(bytes.NewReader(session.Bytes()), Options{Source: source, Interner: in}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			for _, s := range r.Segments {
+				total += int64(len(s.Text))
+				p := unsafe.StringData(s.Text)
+				if q, ok := held[s.Text]; ok {
+					if p != q {
+						t.Fatalf("%s request %d %s: a second copy of a %d-byte text", source, n, s.ID, len(s.Text))
+					}
+					continue
+				}
+				if !wantNew {
+					t.Fatalf("%s request %d %s: a text the first input did not hold", source, n, s.ID)
+				}
+				held[s.Text] = p
+				distinct += int64(len(s.Text))
+			}
+		}
+		if n != 12 {
+			t.Fatalf("%s: %d requests, want 12", source, n)
+		}
+	}
+	check("a.jsonl", true)
+	if in.Bytes != distinct || in.Len() != len(held) {
+		t.Fatalf("interner holds %d texts of %d bytes; the requests have %d distinct texts of %d bytes",
+			in.Len(), in.Bytes, len(held), distinct)
+	}
+	// Request k+1 repeats request k: the requests' text is many times the
+	// distinct text.
+	if total < 5*distinct {
+		t.Errorf("requests hold %d bytes in all over %d distinct: the session does not grow as generated", total, distinct)
+	}
+	bytesBefore, lenBefore := in.Bytes, in.Len()
+	check("b.jsonl", false)
+	if in.Bytes != bytesBefore || in.Len() != lenBefore {
+		t.Errorf("a second copy of the session grew the interner from %d to %d bytes", bytesBefore, in.Bytes)
+	}
 }
