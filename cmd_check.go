@@ -387,8 +387,8 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 	if len(res.findings) == 0 {
 		fmt.Fprintf(&b, "%d %s checked: no findings\n", res.requests, reqs)
 	} else {
-		fmt.Fprintf(&b, "%d %s checked: %d findings (%d high, %d medium, %d low)\n",
-			res.requests, reqs, len(res.findings), s.High, s.Medium, s.Low)
+		fmt.Fprintf(&b, "%d %s checked: %s (%d high, %d medium, %d low)\n",
+			res.requests, reqs, cachePlural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -257,6 +257,11 @@ func TestCheckWorkspace(t *testing.T) {
 	if !strings.Contains(fs[0].Message, "AGENTS.md") {
 		t.Errorf("message %q should name the AGENTS.md", fs[0].Message)
 	}
+	// The text report counts one finding in the singular.
+	_, text, _ := runCLI(t, "", "check", "--workspace", filepath.Join("testdata", "workspaces", "clean"), src)
+	if !strings.HasSuffix(text, "\n1 request checked: 1 finding (1 high, 0 medium, 0 low)\n") {
+		t.Errorf("summary line of one finding:\n%s", text)
+	}
 }
 
 func TestCheckBeforeAfter(t *testing.T) {

@@ -78,13 +78,13 @@ func (c *auditRequest) segment(i int) {
 		case s.Channel == ChannelSystem:
 			for _, m := range a.wsOf(sc) {
 				c.add(i, RuleUntrustedInSystem, m.Offset, m.Len, "ws:"+m.Key,
-					fmt.Sprintf("%s sits verbatim in the system channel with the host's authority; send it as a user message in an <%s> envelope",
+					fmt.Sprintf("the system channel holds %s verbatim, with the host's authority; send it as a user message in an <%s> envelope",
 						m.What, auditEnvelopeFor(m.Kind)))
 			}
 		case s.Channel == ChannelMessages && s.Envelope == "" && (s.Trust == TrustUser || s.Trust == Trusted):
 			for _, m := range a.wsOf(sc) {
 				c.add(i, RuleUnwrappedWorkspace, m.Offset, m.Len, "ws:"+m.Key,
-					fmt.Sprintf("%s sits in a user message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
+					fmt.Sprintf("a message holds %s without an envelope, where it reads as the user's words; wrap it in <%s> and escape it",
 						m.What, auditEnvelopeFor(m.Kind)))
 			}
 		}

@@ -413,8 +413,20 @@ func TestAuditWorkspaceMarks(t *testing.T) {
 			t.Errorf("finding %d at %d, want %d (%s)", k, f.Offset, offs[k], f.Message)
 		}
 	}
-	if !strings.Contains(fs[0].Message, "/w/AGENTS.md") {
-		t.Errorf("message should name the file: %q", fs[0].Message)
+	if !strings.Contains(fs[0].Message, "a paragraph of /w/AGENTS.md verbatim") {
+		t.Errorf("message should count the paragraph and name the file: %q", fs[0].Message)
+	}
+	if !strings.Contains(fs[2].Message, "a skill description of the workspace") {
+		t.Errorf("skill message %q", fs[2].Message)
+	}
+	// Two paragraphs of the file: counted in the plural, one finding.
+	para2 := "Release notes go in CHANGELOG.md, newest first, one line per change."
+	m2 := NewWorkspaceMarks([]WorkspaceFile{{Path: "/w/AGENTS.md", Text: para + "\n\n" + para2}}, nil, nil)
+	a2 := NewAuditor()
+	a2.Workspace = m2
+	two := a2.Audit(auditReq(auditSeg("system[0]", ChannelSystem, "system", KindHostRules, Trusted, "", "Rules.\n\n"+para2+"\n\n"+para+"\n")))
+	if len(two) != 1 || !strings.Contains(two[0].Message, "2 paragraphs of /w/AGENTS.md") || two[0].Offset != len("Rules.\n\n") {
+		t.Errorf("two paragraphs: %+v", two)
 	}
 	// The same text as the user's message, without an envelope.
 	u := auditSeg("messages[0].content[0]", ChannelMessages, "user", KindUserInput, TrustUser, "", para)

@@ -120,9 +120,9 @@ func (m *WorkspaceMarks) find(text string) []auditWSMatch {
 	var out []auditWSMatch
 	for _, name := range order {
 		g := groups[name]
-		what := fmt.Sprintf("%d paragraph(s) of %s", g.n, name)
+		what := auditCount(g.n, "paragraph") + " of " + name
 		if g.kind == KindSkillsListing {
-			what = fmt.Sprintf("%d skill description(s) of the workspace", g.n)
+			what = auditCount(g.n, "skill description") + " of the workspace"
 		}
 		out = append(out, auditWSMatch{Offset: g.first, Len: g.size, Kind: g.kind, What: what,
 			Key: string(g.kind) + ":" + name})
@@ -135,6 +135,14 @@ func (m *WorkspaceMarks) find(text string) []auditWSMatch {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return out
+}
+
+// auditCount writes "a paragraph", "3 paragraphs".
+func auditCount(n int, noun string) string {
+	if n == 1 {
+		return "a " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // listingLines counts the distinct workspace entry names that stand alone
