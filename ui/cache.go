@@ -7,25 +7,45 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-func (m *Model) renderCache(h int) []string {
-	st := m.st
-	wide := m.w >= 120
+// cacheView is the Cache view: every request's prefix reused from the one
+// before it, and what broke it.
+type cacheView struct {
+	st          *themes.Styles
+	reqs        []entry
+	rows        map[int]CacheRow
+	done        bool // the analysis has answered
+	reusePrefix int  // prefix and total tokens over the rows
+	reuseTotal  int
+	cur         tableCursor
+}
+
+// cacheView is the Cache view as the model stands.
+func (m *Model) cacheView() cacheView {
+	return cacheView{st: m.st, reqs: m.reqs, rows: m.cacheRows, done: m.anaDone,
+		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table}
+}
+
+// Render draws the view in a w×h box.
+func (p cacheView) Render(w, h int) []string {
+	st := p.st
+	wide := w >= 120
 	bw := 10
 	if wide {
 		bw = 20
 	}
 	rowAt := func(i int) string {
-		e := &m.reqs[i]
+		e := &p.reqs[i]
 		if i == 0 {
 			return uiPad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + uiNum(e.tokens) + " tok"
 		}
-		row, ok := m.cacheRows[i]
+		row, ok := p.rows[i]
 		if !ok {
 			what := "analysing…"
-			if m.anaDone {
+			if p.done {
 				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
 			return uiPad("#"+itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
@@ -56,8 +76,8 @@ func (m *Model) renderCache(h int) []string {
 		return line
 	}
 	title := "Prompt cache · prefix reused vs re-processed per request"
-	if m.reuseTotal > 0 {
-		title += fmt.Sprintf(" · reuse %d%%", m.reusePrefix*100/m.reuseTotal)
+	if p.reuseTotal > 0 {
+		title += fmt.Sprintf(" · reuse %d%%", p.reusePrefix*100/p.reuseTotal)
 	}
 	head := uiPad("req", 6) + uiPad("reused░new", bw+1) + uiPad("prefix/total", 21)
 	if wide {
@@ -65,7 +85,7 @@ func (m *Model) renderCache(h int) []string {
 	}
 	head += "break (enter: diff)"
 	var detail []string
-	if row, ok := m.cacheRows[m.tableSel]; ok {
+	if row, ok := p.rows[p.cur.sel]; ok {
 		if b := row.Break; b != nil {
 			detail = append(detail,
 				st.Muted.Render("before: ")+wire.VisibleLine(b.Before),
@@ -79,5 +99,6 @@ func (m *Model) renderCache(h int) []string {
 		}
 		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Predicted)+", "+rec+" · enter: diff with the request before"))
 	}
-	return m.tableBox(title, "  "+head, len(m.reqs), rowAt, h, "no requests", detail)
+	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
+		empty: "no requests", detail: detail}.Render(w, h)
 }

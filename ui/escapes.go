@@ -8,14 +8,30 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-func (m *Model) renderEscapes(h int) []string {
-	st := m.st
-	c := m.cur()
-	rows := m.escRows()
-	sw := max(14, min(34, m.w/4))
+// escapesView is the Escapes view: the escapes applied and the hazards
+// left in request req (-1 none), in cache order.
+type escapesView struct {
+	st   *themes.Styles
+	req  int
+	rows []escRow
+	cur  tableCursor
+}
+
+// escapesView is the Escapes view as the model stands.
+func (m *Model) escapesView() escapesView {
+	return escapesView{st: m.st, req: m.cur(), rows: m.escRows(), cur: m.table}
+}
+
+// Render draws the view in a w×h box.
+func (p escapesView) Render(w, h int) []string {
+	st := p.st
+	c := p.req
+	rows := p.rows
+	sw := max(14, min(34, w/4))
 	rowAt := func(i int) string {
 		r := rows[i]
 		if r.escape != nil {
@@ -43,8 +59,8 @@ func (m *Model) renderEscapes(h int) []string {
 	}
 	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", sw) + uiPad("offset", 9) + "was → now / shown as"
 	var detail []string
-	if m.tableSel < len(rows) {
-		r := rows[m.tableSel]
+	if p.cur.sel < len(rows) {
+		r := rows[p.cur.sel]
 		if r.escape != nil {
 			e := r.escape
 			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
@@ -57,7 +73,8 @@ func (m *Model) renderEscapes(h int) []string {
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
 	}
-	return m.tableBox(title, "  "+head, len(rows), rowAt, h, "no escapes applied and no hazards in this request", detail)
+	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(rows), row: rowAt,
+		empty: "no escapes applied and no hazards in this request", detail: detail}.Render(w, h)
 }
 
 // escRow is one row of the Escapes view: an applied escape or a hazard left.

@@ -8,14 +8,31 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-func (m *Model) renderFindings(h int) []string {
-	st := m.st
-	sw := max(14, min(32, m.w/4))
-	rw := max(12, min(22, m.w/6))
-	fs := m.findings
+// findingsView is the Findings view.
+type findingsView struct {
+	st       *themes.Styles
+	findings []Finding
+	audit    bool // an audit is plugged in
+	pending  bool // it has not answered yet
+	cur      tableCursor
+}
+
+// findingsView is the Findings view as the model stands.
+func (m *Model) findingsView() findingsView {
+	return findingsView{st: m.st, findings: m.findings, audit: m.opts.Analysis.Findings != nil,
+		pending: m.analysing || !m.anaDone, cur: m.table}
+}
+
+// Render draws the view in a w×h box.
+func (p findingsView) Render(w, h int) []string {
+	st := p.st
+	sw := max(14, min(32, w/4))
+	rw := max(12, min(22, w/6))
+	fs := p.findings
 	rowAt := func(i int) string {
 		f := fs[i]
 		sev := st.Low
@@ -31,16 +48,16 @@ func (m *Model) renderFindings(h int) []string {
 	}
 	empty := "no findings"
 	switch {
-	case m.opts.Analysis.Findings == nil:
+	case !p.audit:
 		empty = "findings come from the audit of `wirelens check`, which this build does not provide"
-	case m.analysing || !m.anaDone:
+	case p.pending:
 		empty = "analysing…"
 	}
 	head := uiPad("sev", 8) + uiPad("rule", rw) + uiPad("req", 6) + uiPad("segment", sw) + uiPad("offset", 8) + "message"
 	var detail []string
-	if m.tableSel < len(fs) {
-		f := fs[m.tableSel]
-		for _, l := range strings.Split(ansi.Wordwrap(wire.VisibleLine(f.Message), max(20, m.w-4), " "), "\n") {
+	if p.cur.sel < len(fs) {
+		f := fs[p.cur.sel]
+		for _, l := range strings.Split(ansi.Wordwrap(wire.VisibleLine(f.Message), max(20, w-4), " "), "\n") {
 			if len(detail) < 2 {
 				detail = append(detail, l)
 			}
@@ -49,7 +66,8 @@ func (m *Model) renderFindings(h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+wire.VisibleLine(f.Excerpt))
 		}
 	}
-	return m.tableBox("Findings · "+itoa(len(m.findings)), "  "+head, len(fs), rowAt, h, empty, detail)
+	return table{st: st, cur: p.cur, title: "Findings · " + itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,
+		empty: empty, detail: detail}.Render(w, h)
 }
 
 // uiSortFindings orders findings by request, then most severe first.

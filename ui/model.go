@@ -171,8 +171,7 @@ type Model struct {
 	anaGen                  int
 	analysing               bool
 	anaDone                 bool
-	tableSel                int // cursor in the escapes, findings and cache tables
-	tableTop                int
+	table                   tableCursor // cursor in the escapes, findings and cache tables
 	marks                   []int
 	diff                    diffState
 	raw                     content

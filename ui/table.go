@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
@@ -16,39 +17,69 @@ import (
 const uiDetailLines = 3
 
 // tableRows is how many rows a table shows in the body.
-func (m *Model) tableRows() int { return max(1, m.bodyHeight()-4-uiDetailLines) }
+func (m *Model) tableRows() int { return uiTableRows(m.bodyHeight()) }
 
-// tableBox draws a table of count rows with a cursor and, under it, the
-// selected row's details (already sanitised and styled). Only the visible
-// rows are drawn: row(i) draws row i.
-func (m *Model) tableBox(title, head string, count int, row func(i int) string, h int, empty string, detail []string) []string {
-	st := m.st
-	lines := []string{st.Header.Render(head)}
-	n := m.tableRows()
-	for i := m.tableTop; i < count && i < m.tableTop+n; i++ {
-		r := row(i)
-		if i == m.tableSel {
-			r = st.Cursor.Render(ansi.Strip(uiFit("▸ "+r, m.w-2)))
+// uiTableRows is how many rows a table h rows high shows.
+func uiTableRows(h int) int { return max(1, h-4-uiDetailLines) }
+
+// tableCursor is the cursor and scroll of the Escapes, Findings and Cache
+// tables (the root owns it).
+type tableCursor struct{ sel, top int }
+
+// move puts the cursor on row to of n, h rows shown.
+func (t *tableCursor) move(to, n, h int) {
+	t.sel = max(0, min(to, n-1))
+	if t.sel < t.top {
+		t.top = t.sel
+	}
+	if t.sel >= t.top+h {
+		t.top = t.sel - h + 1
+	}
+}
+
+// table is a table of count rows with a cursor and, under it, the selected
+// row's details (already sanitised and styled). Only the visible rows are
+// drawn: row(i) draws row i.
+type table struct {
+	st     *themes.Styles
+	cur    tableCursor
+	title  string
+	head   string
+	count  int
+	row    func(i int) string
+	empty  string
+	detail []string
+}
+
+// Render draws the table in a w×h box.
+func (t table) Render(w, h int) []string {
+	st := t.st
+	lines := []string{st.Header.Render(t.head)}
+	n := uiTableRows(h)
+	for i := t.cur.top; i < t.count && i < t.cur.top+n; i++ {
+		r := t.row(i)
+		if i == t.cur.sel {
+			r = st.Cursor.Render(ansi.Strip(uiFit("▸ "+r, w-2)))
 		} else {
 			r = "  " + r
 		}
 		lines = append(lines, r)
 	}
-	if count == 0 {
-		lines = append(lines, st.Muted.Render("  "+empty))
+	if t.count == 0 {
+		lines = append(lines, st.Muted.Render("  "+t.empty))
 	}
 	for len(lines) < n+1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, m.w-2))))
+	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, w-2))))
 	for i := 0; i < uiDetailLines; i++ {
 		l := ""
-		if i < len(detail) {
-			l = " " + detail[i]
+		if i < len(t.detail) {
+			l = " " + t.detail[i]
 		}
 		lines = append(lines, l)
 	}
-	return uiBox(m.st, st.Header.Render(title), lines, m.w, h, true)
+	return uiBox(st, st.Header.Render(t.title), lines, w, h, true)
 }
 
 // uiContext is up to n bytes of text on either side of [off, end), on one
@@ -74,30 +105,20 @@ func (m *Model) tableLen() int {
 	return 0
 }
 
-func (m *Model) moveTable(to int) {
-	n := m.tableLen()
-	m.tableSel = max(0, min(to, n-1))
-	h := m.tableRows()
-	if m.tableSel < m.tableTop {
-		m.tableTop = m.tableSel
-	}
-	if m.tableSel >= m.tableTop+h {
-		m.tableTop = m.tableSel - h + 1
-	}
-}
+func (m *Model) moveTable(to int) { m.table.move(to, m.tableLen(), m.tableRows()) }
 
 func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
 	h := m.tableRows()
 	switch {
 	case matches(k, km.Up):
-		m.moveTable(m.tableSel - 1)
+		m.moveTable(m.table.sel - 1)
 	case matches(k, km.Down):
-		m.moveTable(m.tableSel + 1)
+		m.moveTable(m.table.sel + 1)
 	case matches(k, km.PageUp):
-		m.moveTable(m.tableSel - h)
+		m.moveTable(m.table.sel - h)
 	case matches(k, km.PageDown):
-		m.moveTable(m.tableSel + h)
+		m.moveTable(m.table.sel + h)
 	case matches(k, km.Top):
 		m.moveTable(0)
 	case matches(k, km.Bottom):
@@ -156,14 +177,14 @@ func (m *Model) tableEnter() tea.Cmd {
 	switch m.view {
 	case viewEscapes:
 		rows := m.escRows()
-		if m.tableSel < len(rows) {
-			r := rows[m.tableSel]
+		if m.table.sel < len(rows) {
+			r := rows[m.table.sel]
 			return m.jumpTo(m.cur(), r.seg, r.off)
 		}
 	case viewFindings:
 		fs := m.findings
-		if m.tableSel < len(fs) {
-			f := fs[m.tableSel]
+		if m.table.sel < len(fs) {
+			f := fs[m.table.sel]
 			s := m.segIndex(f.Request, f.Segment)
 			if s < 0 {
 				s = 0
@@ -171,7 +192,7 @@ func (m *Model) tableEnter() tea.Cmd {
 			return m.jumpTo(f.Request, s, f.Offset)
 		}
 	case viewCache:
-		r := m.tableSel
+		r := m.table.sel
 		if r >= 1 && r < len(m.reqs) {
 			m.marks = []int{r - 1, r}
 			return m.openView(viewDiff)

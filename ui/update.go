@@ -294,7 +294,7 @@ func (m *Model) toggleMark() {
 // openView switches to a view and starts what it needs.
 func (m *Model) openView(v viewKind) tea.Cmd {
 	if m.view != v {
-		m.tableSel, m.tableTop = 0, 0
+		m.table = tableCursor{}
 	}
 	m.view = v
 	return tea.Batch(m.viewOpened()...)
@@ -341,7 +341,7 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 	case viewDiff:
 		m.diff.scroll(n, m.bodyHeight()-3)
 	case viewEscapes, viewFindings, viewCache:
-		m.moveTable(m.tableSel + n/3)
+		m.moveTable(m.table.sel + n/3)
 	}
 	return nil
 }
@@ -396,7 +396,7 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		}
 	case viewEscapes, viewFindings, viewCache:
 		if y >= 2 {
-			m.moveTable(m.tableTop + y - 2)
+			m.moveTable(m.table.top + y - 2)
 		}
 	}
 	return nil

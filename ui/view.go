@@ -50,11 +50,11 @@ func (m *Model) Render() string {
 	case viewWire:
 		body = m.renderWire(bh)
 	case viewEscapes:
-		body = m.renderEscapes(bh)
+		body = m.escapesView().Render(m.w, bh)
 	case viewFindings:
-		body = m.renderFindings(bh)
+		body = m.findingsView().Render(m.w, bh)
 	case viewCache:
-		body = m.renderCache(bh)
+		body = m.cacheView().Render(m.w, bh)
 	case viewDiff:
 		body = m.renderDiff(bh)
 	case viewRaw:
