@@ -301,3 +301,58 @@ func TestCacheTextFitsWidth(t *testing.T) {
 		t.Errorf("ASCII report without a width:\n%s", b.String())
 	}
 }
+
+// TestCacheCommandCleanGrowth: a session where each request starts with the
+// whole previous one lists "break": null (present, not left out), the
+// summary's breaks as an empty object, and the reuse ratio of the listed
+// requests only.
+func TestCacheCommandCleanGrowth(t *testing.T) {
+	code, session, errs := runCLI(t, "", "gen-session", "--requests", "5")
+	if code != 0 {
+		t.Fatalf("gen-session: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI(t, session, "cache", "-", "--json")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var raw struct {
+		Requests []map[string]json.RawMessage `json:"requests"`
+		Summary  map[string]json.RawMessage   `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Requests) != 4 {
+		t.Fatalf("%d requests listed, want 4 (the first has no predecessor)", len(raw.Requests))
+	}
+	var pre, tot float64
+	for i, r := range raw.Requests {
+		b, ok := r["break"]
+		if !ok || string(b) != "null" {
+			t.Errorf("request %d: break %s (present %v), want null", i+2, b, ok)
+		}
+		if rec, ok := r["recorded_cached_tokens"]; !ok || string(rec) != "null" {
+			t.Errorf("request %d: recorded_cached_tokens %s (present %v), want null", i+2, rec, ok)
+		}
+		var idx, p, tt float64
+		json.Unmarshal(r["index"], &idx)
+		json.Unmarshal(r["prefix_tokens"], &p)
+		json.Unmarshal(r["total_tokens"], &tt)
+		if idx != float64(i+2) || p <= 0 || p >= tt {
+			t.Errorf("request %d: index %v, prefix %v of %v", i+2, idx, p, tt)
+		}
+		pre += p
+		tot += tt
+	}
+	if string(raw.Summary["breaks"]) != "{}" {
+		t.Errorf("summary breaks %s, want {}", raw.Summary["breaks"])
+	}
+	var ratio float64
+	json.Unmarshal(raw.Summary["reuse_ratio"], &ratio)
+	if d := ratio - pre/tot; d > 0.0001 || d < -0.0001 {
+		t.Errorf("reuse_ratio %v, want %v", ratio, pre/tot)
+	}
+	if string(raw.Summary["recorded_cached_tokens"]) != "null" {
+		t.Errorf("summary recorded_cached_tokens %s, want null", raw.Summary["recorded_cached_tokens"])
+	}
+}
