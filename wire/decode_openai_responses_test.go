@@ -67,3 +67,27 @@ func TestDecodeOpenAIResponsesItems(t *testing.T) {
 		{id: "input[3]", channel: ChannelMessages, role: "assistant", text: `{"type":"web_search_call","id":"ws_1","status":"completed"}`},
 	})
 }
+
+// Input messages with the system role sit in the system channel, as the
+// developer role's do; a message's content may be a plain string.
+func TestDecodeOpenAIResponsesSystemRole(t *testing.T) {
+	in := `{"model":"gpt-5","input":[
+ {"role":"system","content":"Be exact."},
+ {"type":"message","role":"developer","content":[{"type":"input_text","text":"Prefer tables."}]},
+ {"role":"user","content":"hi"}]}`
+	var reqs []Request
+	for r, err := range Decode(stringsReaderDec(in), Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 1 || reqs[0].Format != FormatOpenAIResponses {
+		t.Fatalf("got %v", reqs)
+	}
+	decCheckParts(t, reqs[0], []decWantPart{
+		{id: "input[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "Be exact."},
+		{id: "input[1].content[0]", channel: ChannelSystem, role: "developer", kind: KindHostRules, trust: Trusted, text: "Prefer tables."},
+		{id: "input[2]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "hi"},
+	})
+}

@@ -1232,3 +1232,32 @@ func TestRecordingCodexWithoutEnvelope(t *testing.T) {
 		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
 	}
 }
+
+// An object line of no known shape in the middle of a recording (the
+// foundation issue's "unknown JSON shape", one line of a session) is not an
+// error: it is counted in the notes, and every request is still read.
+func TestRecordingUnknownShapeLine(t *testing.T) {
+	for _, c := range recTCases() {
+		t.Run(c.name, func(t *testing.T) {
+			lines := recTLines(recTRead(t, c.path))
+			out := append([][]byte{}, lines[:2]...)
+			out = append(out, []byte(`{"foo": 1, "bar": [1, 2]}`))
+			out = append(out, lines[2:]...)
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, recTJoin(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []Format{FormatAuto, c.format} {
+				reqs, errs := recTDecode(t, path, Options{Format: format})
+				recTNoErrors(t, errs)
+				if len(reqs) != c.requests {
+					t.Fatalf("format %q: %d requests, want %d", format, len(reqs), c.requests)
+				}
+				last := reqs[len(reqs)-1]
+				if !recTHasNote(last, "untyped") || !strings.HasPrefix(last.Notes[0], "recording: "+string(c.format)) {
+					t.Errorf("format %q: the unknown line is not counted in the notes: %q", format, last.Notes)
+				}
+			}
+		})
+	}
+}
