@@ -37,6 +37,9 @@ const (
 	MaxEntries = 200
 	// maxLinkHops bounds the symbolic links followed to reach one file.
 	maxLinkHops = 16
+	// maxCounted bounds how many entries past MaxEntries are counted for
+	// the cut note, so that a huge tree is not walked to the end.
+	maxCounted = 50 * MaxEntries
 )
 
 // Dir is a directory as Collect reads it: the absolute path shown on the wire
@@ -399,7 +402,11 @@ func collOSError(err error) string {
 func (c *collector) listing(d Dir) string {
 	l := &collLister{c: c, d: d, ignore: collReadGitignore(d.FS)}
 	l.walk(".", 0)
-	if l.cut > 0 {
+	switch {
+	case l.cut > maxCounted:
+		fmt.Fprintf(&l.out, "[wirelens: listing cut, more than %d more entries not shown]\n", maxCounted)
+		c.note("%s: listing cut at %d entries", d.Path, MaxEntries)
+	case l.cut > 0:
 		fmt.Fprintf(&l.out, "[wirelens: listing cut, %d more entries not shown]\n", l.cut)
 		c.note("%s: listing cut at %d entries", d.Path, MaxEntries)
 	}
@@ -439,7 +446,15 @@ func (l *collLister) walk(dir string, depth int) {
 			continue
 		}
 		if l.n >= MaxEntries {
+			// Past the cap, entries are counted (down to MaxDepth, as
+			// they would have been listed) for the cut note.
 			l.cut++
+			if l.cut > maxCounted {
+				return
+			}
+			if isDir && e.Type()&fs.ModeSymlink == 0 && depth+1 < MaxDepth {
+				l.count(rel, depth+1)
+			}
 			continue
 		}
 		l.n++
@@ -463,6 +478,28 @@ func (l *collLister) walk(dir string, depth int) {
 			}
 		default:
 			fmt.Fprintf(&l.out, "%s%s\n", indent, shown)
+		}
+	}
+}
+
+// count counts the entries under dir that the listing would have shown,
+// past the cap: what is ignored is not counted, links are not entered.
+func (l *collLister) count(dir string, depth int) {
+	ents, err := fs.ReadDir(l.d.FS, dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rel := dir + "/" + e.Name()
+		if e.Name() == ".git" || collIgnored(l.ignore, rel, e.IsDir()) {
+			continue
+		}
+		l.cut++
+		if l.cut > maxCounted {
+			return
+		}
+		if e.IsDir() && depth+1 < MaxDepth {
+			l.count(rel, depth+1)
 		}
 	}
 }

@@ -333,7 +333,7 @@ func TestCollectOutsideARepoReadsOnlyTheWorkspace(t *testing.T) {
 }
 
 func TestCollectListingIsSortedAndBounded(t *testing.T) {
-	files := map[string]string{"a/b/c/d/deep.txt": "x", "zeta": "", "Alpha": "", "beta/": ""}
+	files := map[string]string{"a/b/c/d/deep.txt": "x", "zeta": "", "Alpha": "", "beta/": "", "zz/inner/x.txt": "", "zz/inner/deeper/y": ""}
 	for i := range MaxEntries + 30 {
 		files[fmt.Sprintf("many/f%03d", i)] = ""
 	}
@@ -353,8 +353,10 @@ func TestCollectListingIsSortedAndBounded(t *testing.T) {
 		t.Fatalf("listed %d entries, want the cap %d", entries, MaxEntries)
 	}
 	// Entries: Alpha a/ a/b/ a/b/c/ beta/ many/ + 194 of many/ = 200; the
-	// rest of many/ (36) and zeta are cut.
-	if !strings.Contains(b.Listing, "[wirelens: listing cut, 37 more entries not shown]") {
+	// rest of many/ (36), zeta, and zz/ with inner/, inner/x.txt and
+	// inner/deeper/ are cut and counted (the levels the listing shows);
+	// y, a level deeper, would not have been listed and is not counted.
+	if !strings.Contains(b.Listing, "[wirelens: listing cut, 41 more entries not shown]") {
 		t.Fatalf("no or wrong cut note:\n%s", b.Listing[len(b.Listing)-200:])
 	}
 	if !strings.Contains(b.Listing, fmt.Sprintf("[wirelens: directories deeper than %d levels not listed]", MaxDepth)) {
@@ -362,6 +364,29 @@ func TestCollectListingIsSortedAndBounded(t *testing.T) {
 	}
 	if strings.Contains(b.Listing, "deep.txt") {
 		t.Fatal("listed deeper than MaxDepth")
+	}
+}
+
+// TestCollectListingCutCountIsBounded gives the listing a tree far past the
+// cap: the cut note gives a bound instead of walking the tree to its end.
+func TestCollectListingCutCountIsBounded(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range maxCounted + MaxEntries + 50 {
+		fsys[fmt.Sprintf("d%02d/f%05d", i%40, i)] = &fstest.MapFile{}
+	}
+	b, err := Collect(Input{Workspace: Dir{Path: "/ws", FS: fsys}, Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("\n[wirelens: listing cut, more than %d more entries not shown]\n", maxCounted)
+	if !strings.HasSuffix(b.Listing, want) {
+		t.Fatalf("want the listing to end with %q, got %q", want, b.Listing[len(b.Listing)-120:])
+	}
+	if n := strings.Count(b.Listing, "\n"); n != MaxEntries+1 {
+		t.Fatalf("%d lines, want %d entries and the note", n, MaxEntries)
+	}
+	if !collHasNote(b, "/ws: listing cut at 200 entries") {
+		t.Fatalf("notes %q", b.Notes)
 	}
 }
 
