@@ -172,3 +172,79 @@ func TestDiffCommandWordsAndHostile(t *testing.T) {
 		t.Errorf("the hostile characters are not shown visibly:\n%s", out)
 	}
 }
+
+// diffBuildWith builds the isolated poisoned workspace with extra build
+// flags into a temp file.
+func diffBuildWith(t *testing.T, name string, flags ...string) string {
+	t.Helper()
+	args := append([]string{"build", filepath.Join("testdata", "workspaces", "poisoned"), "--now", "2026-11-29T22:08:44Z"}, flags...)
+	code, out, errs := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("build %v: exit %d: %s", flags, code, errs)
+	}
+	p := filepath.Join(t.TempDir(), name+".json")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestDiffCommandModelAndFormat: two requests of different models or wire
+// formats are still compared segment by segment, and the change of model
+// and of format is named on top (and in JSON).
+func TestDiffCommandModelAndFormat(t *testing.T) {
+	claude := diffBuildWith(t, "claude", "--model", "claude-sonnet-4-5")
+	opus := diffBuildWith(t, "opus", "--model", "claude-opus-4-1")
+	chat := diffBuildWith(t, "chat", "--model", "claude-sonnet-4-5", "--api", "openai-chat")
+
+	// Only the model differs: not identical (exit 1), no segment diverges.
+	code, out, _ := runCLI(t, "", "diff", claude, opus)
+	lines := strings.Split(out, "\n")
+	if code != 1 || len(lines) < 3 || lines[2] != "model: claude-sonnet-4-5 → claude-opus-4-1" ||
+		!strings.Contains(out, "only the model or format differs") {
+		t.Errorf("model change: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "diff", "--json", claude, opus)
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || string(doc["first_divergence"]) != "null" || string(doc["identical"]) != "false" ||
+		!strings.Contains(string(doc["model"]), `"claude-opus-4-1"`) {
+		t.Errorf("model change JSON: exit %d, first %s, identical %s, model %s", code, doc["first_divergence"], doc["identical"], doc["model"])
+	}
+
+	// Another format of the same request: the segments align across the
+	// formats (the Anthropic system block with the OpenAI system message).
+	code, out, _ = runCLI(t, "", "diff", "--json", claude, chat)
+	var fd struct {
+		Format   *struct{ A, B string } `json:"format"`
+		Segments []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+			From   string `json:"from"`
+		} `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(out), &fd); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || fd.Format == nil || fd.Format.A != "anthropic" || fd.Format.B != "openai-chat" {
+		t.Fatalf("format change: exit %d, format %+v", code, fd.Format)
+	}
+	aligned := false
+	for _, s := range fd.Segments {
+		if s.Status == "removed" || s.Status == "added" {
+			t.Errorf("segment %s %s: the same text in another format should align", s.ID, s.Status)
+		}
+		if s.From == "system[0]" && s.ID == "messages[0]" {
+			aligned = true
+		}
+	}
+	if !aligned {
+		t.Errorf("system[0] not paired with the OpenAI system message: %+v", fd.Segments)
+	}
+	_, out, _ = runCLI(t, "", "diff", claude, chat)
+	if !strings.Contains(out, "\nformat: anthropic → openai-chat\n") {
+		t.Errorf("text does not name the format change:\n%s", out)
+	}
+}
