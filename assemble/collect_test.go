@@ -285,6 +285,37 @@ func TestCollectAgentsChainStopsAtRepoRoot(t *testing.T) {
 	}
 }
 
+// TestCollectAgentsChainAtTheRepoRoot checks the two other ends of the
+// chain: a workspace that is itself the repository root reads nothing above
+// it, and a .git file (a worktree or submodule) marks a root too.
+func TestCollectAgentsChainAtTheRepoRoot(t *testing.T) {
+	base := t.TempDir()
+	writeTree(t, base, map[string]string{
+		"AGENTS.md":               "ABOVE\n",
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/AGENTS.md":          "root\n",
+		"wt/.git":                 "gitdir: /elsewhere/.git/worktrees/wt\n",
+		"wt/AGENTS.md":            "worktree root\n",
+		"wt/sub/AGENTS.md":        "sub\n",
+		"repo/nested/.git/HEAD":   "ref: refs/heads/main\n",
+		"repo/nested/x/AGENTS.md": "nested\n",
+	})
+	for ws, want := range map[string][]string{
+		"repo":          {"root"},
+		"wt/sub":        {"worktree root", "sub"},
+		"repo/nested/x": {"nested"},
+	} {
+		b := collectDir(t, filepath.Join(base, filepath.FromSlash(ws)), testNow)
+		var got []string
+		for _, f := range b.AgentsMD {
+			got = append(got, strings.TrimSpace(f.Text))
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("workspace %s: chain %q, want %q", ws, got, want)
+		}
+	}
+}
+
 // TestCollectAddDirsHonourTheirGitignore lists an additional directory the
 // same way as the workspace: its own root .gitignore applies, .git is
 // skipped, and the workspace's .gitignore does not reach it.
