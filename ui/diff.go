@@ -10,33 +10,50 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-func (m *Model) renderDiff(h int) []string {
-	st := m.st
+// diffView is the Diff view: requests a and b (-1 none) side by side, as
+// the text diff the root keeps in d or as a trust map.
+type diffView struct {
+	st   *themes.Styles
+	reqs []entry
+	a, b int
+	d    diffState
+}
+
+// diffView is the Diff view as the model stands.
+func (m *Model) diffView() diffView {
 	a, b := m.diffPair()
+	return diffView{st: m.st, reqs: m.reqs, a: a, b: b, d: m.diff}
+}
+
+// Render draws the view in a w×h box.
+func (p diffView) Render(w, h int) []string {
+	st := p.st
+	a, b := p.a, p.b
 	if a < 0 || b < 0 {
-		return uiBox(m.st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, m.w, h, true)
+		return uiBox(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
 	}
 	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
-	if m.diff.trust {
-		return m.renderTrustMap(a, b, h, title+" · trust map (t: text diff)")
+	if p.d.trust {
+		return p.trustMap(w, h, title+" · trust map (t: text diff)")
 	}
-	if !m.diff.ready {
-		return uiBox(m.st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, m.w, h, true)
+	if !p.d.ready {
+		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
 	}
-	if m.diff.first == "" {
+	if p.d.first == "" {
 		title += " · identical"
 	} else {
-		title += " · first divergence: " + wire.VisibleLine(m.diff.first) + " @" + itoa(m.diff.off)
+		title += " · first divergence: " + wire.VisibleLine(p.d.first) + " @" + itoa(p.d.off)
 	}
 	title += " (t: trust map)"
-	inner := m.w - 2
+	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(m.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(m.reqs[b].req.Name()))}
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
 	// words draws a changed line with its changed words emphasised; every
 	// piece passes through wire.VisibleLine.
 	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
@@ -78,19 +95,20 @@ func (m *Model) renderDiff(h int) []string {
 		}
 		return st.Base.Render(uiFit("  "+t, w))
 	}
-	for i := m.diff.top; i < len(m.diff.lines) && len(lines) < h-2; i++ {
-		l := m.diff.lines[i]
+	for i := p.d.top; i < len(p.d.lines) && len(lines) < h-2; i++ {
+		l := p.d.lines[i]
 		lines = append(lines, side(l.left, l.lk, l.lw, lw)+st.Subtle.Render("│")+side(l.right, l.rk, l.rw, rw))
 	}
-	return uiBox(m.st, st.Header.Render(title), lines, m.w, h, true)
+	return uiBox(st, st.Header.Render(title), lines, w, h, true)
 }
 
-// renderTrustMap shows two requests side by side by channel: every
-// segment's trust badge, kind or envelope and size, so the layouts compare
-// at a glance.
-func (m *Model) renderTrustMap(a, b, h int, title string) []string {
-	st := m.st
-	inner := m.w - 2
+// trustMap shows the two requests side by side by channel: every segment's
+// trust badge, kind or envelope and size, so the layouts compare at a
+// glance.
+func (p diffView) trustMap(w, h int, title string) []string {
+	st := p.st
+	a, b := p.a, p.b
+	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
 	cell := func(r *trustRow, w int) string {
@@ -105,7 +123,7 @@ func (m *Model) renderTrustMap(a, b, h int, title string) []string {
 		if name == "" {
 			name = string(s.Kind)
 		}
-		l := " " + uiBadge(m.st, s.Trust) + " " + wire.VisibleLine(name)
+		l := " " + uiBadge(st, s.Trust) + " " + wire.VisibleLine(name)
 		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 			l += " " + st.High.Render("⚠ in system")
 		}
@@ -115,13 +133,13 @@ func (m *Model) renderTrustMap(a, b, h int, title string) []string {
 		}
 		return uiFit(l, w)
 	}
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(m.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(m.reqs[b].req.Name()))}
-	rows := m.trustMap(a, b)
-	for i := m.diff.top; i < len(rows) && len(lines) < h-2; i++ {
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
+	rows := uiTrustMap(p.reqs, a, b)
+	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
 	}
-	return uiBox(m.st, st.Header.Render(title), lines, m.w, h, true)
+	return uiBox(st, st.Header.Render(title), lines, w, h, true)
 }
 
 type diffLine struct {
@@ -220,7 +238,7 @@ func (m *Model) scrollTrust(n, h int) {
 	if a < 0 || b < 0 {
 		return
 	}
-	m.diff.top = max(0, min(m.diff.top+n, len(m.trustMap(a, b))-h))
+	m.diff.top = max(0, min(m.diff.top+n, len(uiTrustMap(m.reqs, a, b))-h))
 }
 
 func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
@@ -278,11 +296,11 @@ type trustRow struct {
 	tok  int
 }
 
-// trustMap lays the two requests' segments out by channel, side by side.
-func (m *Model) trustMap(a, b int) [][2]*trustRow {
+// uiTrustMap lays requests a and b's segments out by channel, side by side.
+func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
 	side := func(r int) map[wire.Channel][]*trustRow {
 		out := map[wire.Channel][]*trustRow{}
-		e := &m.reqs[r]
+		e := &reqs[r]
 		for _, i := range e.order {
 			s := &e.req.Segments[i]
 			out[s.Channel] = append(out[s.Channel], &trustRow{seg: s, tok: e.segTok[i]})

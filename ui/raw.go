@@ -12,21 +12,38 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
 
-func (m *Model) renderRaw(h int) []string {
-	st := m.st
+// rawView is the Raw JSON view of request req (-1 none): the body the root
+// read back in a command, shown (scroll and highlighting) in body.
+type rawView struct {
+	st     *themes.Styles
+	req    int
+	loaded bool // body holds request req
+	body   *content
+}
+
+// rawView is the Raw JSON view as the model stands.
+func (m *Model) rawView() rawView {
 	c := m.cur()
+	return rawView{st: m.st, req: c, loaded: m.rawKey == c && (m.raw.text != "" || m.raw.key != ""), body: &m.raw}
+}
+
+// Render draws the view in a w×h box.
+func (p rawView) Render(w, h int) []string {
+	st := p.st
+	c := p.req
 	if c < 0 {
-		return uiBox(m.st, st.Header.Render("Raw JSON"), nil, m.w, h, true)
+		return uiBox(st, st.Header.Render("Raw JSON"), nil, w, h, true)
 	}
 	title := "Raw JSON · #" + itoa(c+1)
-	if m.rawKey != c || m.raw.text == "" && m.raw.key == "" {
-		return uiBox(m.st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, m.w, h, true)
+	if !p.loaded {
+		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
 	}
-	title += " · " + wire.VisibleLine(m.raw.key) + " · " + itoa(m.raw.progress(h-2)) + "%"
-	return uiBox(m.st, st.Header.Render(title), m.raw.render(st, m.w-2, h-2), m.w, h, true)
+	title += " · " + wire.VisibleLine(p.body.key) + " · " + itoa(p.body.progress(h-2)) + "%"
+	return uiBox(st, st.Header.Render(title), p.body.render(st, w-2, h-2), w, h, true)
 }
 
 type rawMsg struct {

@@ -56,9 +56,9 @@ func (m *Model) Render() string {
 	case viewCache:
 		body = m.cacheView().Render(m.w, bh)
 	case viewDiff:
-		body = m.renderDiff(bh)
+		body = m.diffView().Render(m.w, bh)
 	case viewRaw:
-		body = m.renderRaw(bh)
+		body = m.rawView().Render(m.w, bh)
 	case viewHelp:
 		body = m.helpView().Render(m.w, bh)
 	}
