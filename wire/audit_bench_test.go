@@ -29,20 +29,27 @@ func auditBenchSession(b *testing.B, n int) (reqs []Request, wireBytes, distinct
 // (every request's, repeats included); distinct-MB/s over the distinct text
 // actually scanned.
 func BenchmarkAuditSession(b *testing.B) {
-	reqs, wireBytes, distinct := auditBenchSession(b, 150)
+	reqs, wireBytes, distinct := auditBenchSession(b, 300)
 	b.SetBytes(wireBytes)
 	b.ReportAllocs()
 	b.ResetTimer()
 	var findings int
+	var scanned int64
 	for b.Loop() {
 		a := NewAuditor()
 		findings = 0
 		for i := range reqs {
 			findings += len(a.Audit(&reqs[i]))
 		}
+		scanned = a.ScannedBytes
+	}
+	if scanned > distinct {
+		b.Fatalf("scanned %d bytes, more than the %d distinct bytes of the session", scanned, distinct)
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(float64(distinct)/sec/1e6, "distinct-MB/s")
+	b.ReportMetric(float64(scanned)/1e6, "scanned-MB")
+	b.ReportMetric(float64(wireBytes)/1e6, "wire-MB")
 	b.ReportMetric(float64(len(reqs)), "requests")
 	_ = findings
 }
