@@ -127,6 +127,11 @@ func (d *decoder) run(r io.Reader) {
 	case len(trimmed) == 0 && len(head) < 8192:
 		d.fail(0, "empty input (only white space)")
 		return
+	case decUTF16(head) != "":
+		// Windows tools (PowerShell's ">" among them) write UTF-16; its
+		// NUL bytes would otherwise read as binary data.
+		d.fail(0, "UTF-16 text (%s), not UTF-8: convert it first, for example with iconv -f UTF-16 -t UTF-8", decUTF16(head))
+		return
 	case bytes.IndexByte(head, 0) >= 0 && !d.recNULOnLine(head):
 		at := bytes.IndexByte(head, 0)
 		d.fail(1+lineOf(head, at), "binary data, not JSON (a NUL byte at byte %d)", at)
@@ -278,6 +283,33 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd sessionDecoder) {
 		return
 	}
 	d.runLines(bufio.NewReaderSize(bytes.NewReader(doc), 1<<20), sd)
+}
+
+// decUTF16 names the UTF-16 encoding of an input that starts with a
+// UTF-16 byte-order mark, or with a JSON opener (after white space) in
+// UTF-16 without one; "" for anything else.
+func decUTF16(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}):
+		return "a UTF-16LE byte-order mark"
+	case bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		return "a UTF-16BE byte-order mark"
+	}
+	for i := 0; i+1 < len(head); i += 2 {
+		lo, hi := head[i], head[i+1]
+		if hi == 0 && (lo == ' ' || lo == '\t' || lo == '\r' || lo == '\n') ||
+			lo == 0 && (hi == ' ' || hi == '\t' || hi == '\r' || hi == '\n') {
+			continue
+		}
+		switch {
+		case hi == 0 && (lo == '{' || lo == '['):
+			return "UTF-16LE without a byte-order mark"
+		case lo == 0 && (hi == '{' || hi == '['):
+			return "UTF-16BE without a byte-order mark"
+		}
+		return ""
+	}
+	return ""
 }
 
 // readLine reads one line including its newline; a line longer than maxLine
