@@ -577,3 +577,44 @@ func TestCacheFormatChangeSameModel(t *testing.T) {
 		t.Errorf("notes %v", st.Notes)
 	}
 }
+
+// TestCacheExplicitInvalidationOrder: Anthropic's cache invalidates in the
+// order tools, system, messages: a changed tool definition loses the entry
+// written at the system prompt's breakpoint, a changed system prompt keeps
+// nothing of it either, and a changed message leaves it to be read.
+func TestCacheExplicitInvalidationOrder(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	sys.CacheBreakpoint = true
+	req := func(index int, tool, system, question string) wire.Request {
+		s := sys
+		s.Text = system
+		last := cacheMsg(0, "user", question)
+		last.CacheBreakpoint = true
+		return cacheTestReq(in, index, wire.FormatAnthropic, "claude-sonnet-4-5", cacheTool(0, tool), s, last)
+	}
+	first := req(1, "read_file", sys.Text, "What does a.go do?")
+	upToSystem := first.Segments[0].Tokens() + first.Segments[1].Tokens()
+	if upToSystem < 1024 {
+		t.Fatalf("the test's prefix (%d tokens) must reach the 1024-token minimum", upToSystem)
+	}
+	cases := []struct {
+		name string
+		next wire.Request
+		want int
+		ch   wire.Channel
+	}{
+		{"message changed", req(2, "read_file", sys.Text, "What does b.go do?"), upToSystem, wire.ChannelMessages},
+		{"system changed", req(2, "read_file", sys.Text+"Be brief.\n", "What does a.go do?"), 0, wire.ChannelSystem},
+		{"tool changed", req(2, "write_file", sys.Text, "What does a.go do?"), 0, wire.ChannelTools},
+	}
+	for _, c := range cases {
+		st := Compare(&first, &c.next)
+		if st.Break == nil || st.Break.Channel != c.ch {
+			t.Errorf("%s: break %+v, want one in %s", c.name, st.Break, c.ch)
+		}
+		if st.Prediction.Cached != c.want {
+			t.Errorf("%s: predicted %d cached, want %d", c.name, st.Prediction.Cached, c.want)
+		}
+	}
+}
