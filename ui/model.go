@@ -46,7 +46,8 @@ type Options struct {
 	// Stream delivers more requests (a long file as it is decoded, or watch
 	// rebuilds). Closing it ends loading.
 	Stream <-chan Item
-	// Analysis plugs in findings, cache rows and diffs.
+	// Analysis plugs in findings, cache rows and diffs; a nil Cache or Diff
+	// is DefaultAnalysis's (package diff), a nil Findings shows no audit.
 	Analysis Analysis
 	// Theme is auto, dark, light, high-contrast or mono; NoColor forces mono.
 	Theme   string
