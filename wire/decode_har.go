@@ -119,7 +119,7 @@ func decHARWalk(v jsontext.Value, each func(entry jsontext.Value, at int64) bool
 }
 
 func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
-	n := 0
+	n, models := 0, 0 // entries, and POSTs to model endpoints among them
 	err := decHARWalk(v, func(raw jsontext.Value, at int64) bool {
 		n++
 		eline := line + lineOf(v, int(at))
@@ -139,6 +139,7 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 		if !ok {
 			return true
 		}
+		models++
 		if d.opts.Format != FormatAuto && bodyDecoders[d.opts.Format] != nil {
 			format = d.opts.Format
 		}
@@ -182,8 +183,12 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 		d.fail(line+lineOfErr(v, err), "HAR: %s", describeJSONError(err))
 		return
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		d.fail(line, "HAR has no log.entries")
+	case models == 0:
+		// Nothing to show is said, as for an empty array of bodies.
+		d.fail(line, "HAR has %d entries, none a POST to a model endpoint (.../chat/completions, .../responses, .../messages, ...:generateContent)", n)
 	}
 }
 

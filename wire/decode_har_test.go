@@ -123,3 +123,17 @@ func TestDecodeEndpointFormat(t *testing.T) {
 		}
 	}
 }
+
+// A HAR of a page that called no model says so: nothing to show is not a
+// silent success.
+func TestDecodeHARWithoutModelEntries(t *testing.T) {
+	in := `{"log": {"version": "1.2", "entries": [
+  {"request": {"method": "GET", "url": "https://example.com/"}, "response": {}},
+  {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages/count_tokens", "postData": {"text": "{}"}}, "response": {}}
+]}}`
+	models, errs := decRun(t, []byte(in), Options{Source: "page.har"})
+	want := "page.har:1: HAR has 2 entries, none a POST to a model endpoint (.../chat/completions, .../responses, .../messages, ...:generateContent)"
+	if len(models) != 0 || len(errs) != 1 || errs[0] != want {
+		t.Errorf("%d requests, errors %q; want one error %q", len(models), errs, want)
+	}
+}
