@@ -336,7 +336,7 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	if r.Usage != nil {
 		rec := r.Usage.CachedTokens
 		st.Recorded = &rec
-		st.Disagreement = disagreement(st.Prediction.Cached, rec, cur.rule)
+		st.Disagreement = disagreement(st.Prediction.Cached, rec, st.TotalTokens, cur.rule)
 	}
 	return st
 }

@@ -618,3 +618,31 @@ func TestCacheExplicitInvalidationOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheRecordedBeyondRequest: a recording that leaves out the host's
+// system prompt and tools records cache reads larger than the whole request
+// it holds; the statement says so instead of blaming an earlier request.
+func TestCacheRecordedBeyondRequest(t *testing.T) {
+	in := wire.NewInterner()
+	a := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", cacheMsg(0, "user", "list the files"))
+	b := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", cacheMsg(0, "user", "list the files"),
+		cacheMsg(1, "assistant", "a.go b.go"), cacheMsg(2, "user", "open a.go"))
+	b.Usage = &wire.Usage{InputTokens: 14000, CachedTokens: 13500}
+	st := Compare(&a, &b)
+	if st.Recorded == nil || *st.Recorded != 13500 {
+		t.Fatalf("recorded %v", st.Recorded)
+	}
+	for _, want := range []string{"13500 cached tokens recorded", "more than the whole request", fmt.Sprintf("about %d tokens", b.Tokens()), "cannot be checked"} {
+		if !strings.Contains(st.Disagreement, want) {
+			t.Errorf("statement lacks %q: %s", want, st.Disagreement)
+		}
+	}
+	// A full request whose read is within tokenizer error of its size, but
+	// not predicted: the earlier-request explanation stands.
+	big := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", cacheSys(cacheTestRules), cacheMsg(0, "user", "hi"))
+	big.Usage = &wire.Usage{InputTokens: big.Tokens(), CachedTokens: big.Tokens() * 11 / 10}
+	st = Compare(&a, &big)
+	if strings.Contains(st.Disagreement, "whole request") || !strings.Contains(st.Disagreement, "none were predicted") {
+		t.Errorf("read about the request's size: %q", st.Disagreement)
+	}
+}

@@ -153,7 +153,8 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 // disagreement states how a recorded cache read differs from the
 // prediction, or returns "" when they agree within the error of the token
 // estimate (the providers' tokenizers differ from the one used here).
-func disagreement(pred, rec int, rule CacheRule) string {
+// total is the estimated tokens of the whole request as decoded.
+func disagreement(pred, rec, total int, rule CacheRule) string {
 	tol := max(rule.Step, 64, max(pred, rec)*15/100)
 	d := pred - rec
 	if d < 0 {
@@ -163,6 +164,12 @@ func disagreement(pred, rec int, rule CacheRule) string {
 		return ""
 	}
 	switch {
+	case rec > total+tol && 2*rec > 3*total:
+		// More was read from the cache than the request holds, by far more
+		// than tokenizers differ: the file does not hold all that was sent.
+		return fmt.Sprintf("%d cached tokens recorded, more than the whole request as this file holds it (about %d tokens): "+
+			"the file leaves out part of what was sent (agent recordings often omit the host's system prompt and tools), "+
+			"so the prediction cannot be checked against the record", rec, total)
 	case rec == 0:
 		return fmt.Sprintf("no cached tokens recorded where %d were predicted: the cache entry had expired or been evicted, or a request missing from this file came in between", pred)
 	case pred == 0:
