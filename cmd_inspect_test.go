@@ -457,3 +457,48 @@ func inspectKeys(t *testing.T, what string, m map[string]any, required, extra []
 		}
 	}
 }
+
+// Naming a fixture's own format with --format reads it exactly as detection
+// does, for every format --format accepts.
+func TestInspectFormatOverrideMatchesDetection(t *testing.T) {
+	p := func(parts ...string) string { return filepath.Join(append([]string{"testdata"}, parts...)...) }
+	cases := []struct{ path, format string }{
+		{p("payloads", "openai-chat.json"), "openai-chat"},
+		{p("payloads", "openai-responses.json"), "openai-responses"},
+		{p("payloads", "openai-responses-string.json"), "openai-responses"},
+		{p("payloads", "anthropic-messages.json"), "anthropic"},
+		{p("payloads", "anthropic-system-string.json"), "anthropic"},
+		{p("sessions", "session.jsonl"), "anthropic"},
+		{p("payloads", "gemini.json"), "gemini"},
+		{p("payloads", "gemini-snake-case.json"), "gemini"},
+		{p("payloads", "capture.har"), "har"},
+		{p("payloads", "claude-trace.jsonl"), "claude-trace"},
+		{p("cache", "recorded.claude-trace.jsonl"), "claude-trace"},
+		{p("recordings", "kimi-cli"), "kimi-cli"},
+		{p("recordings", "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "context.jsonl"), "kimi-cli"},
+		{p("recordings", "kimi-code"), "kimi-code"},
+		{p("recordings", "codex"), "codex"},
+		{p("recordings", "claude-code"), "claude-code"},
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		seen[c.format] = true
+		code, auto, stderr := runCLI(t, "", "inspect", "--json", c.path)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d, %s", c.path, code, stderr)
+		}
+		var doc inspectDoc
+		if err := json.Unmarshal([]byte(auto), &doc); err != nil || len(doc.Requests) == 0 {
+			t.Fatalf("%s: %d requests, %v", c.path, len(doc.Requests), err)
+		}
+		code, forced, stderr := runCLI(t, "", "inspect", "--json", "--format", c.format, c.path)
+		if code != 0 || stderr != "" || forced != auto {
+			t.Errorf("%s --format %s: exit %d, stderr %q, output differs from detection: %v", c.path, c.format, code, stderr, forced != auto)
+		}
+	}
+	for _, f := range wire.Formats() {
+		if !seen[string(f)] {
+			t.Errorf("no fixture checks --format %s", f)
+		}
+	}
+}
