@@ -68,6 +68,7 @@ type decoder struct {
 	index int // requests emitted so far
 	yield func(Request, error) bool
 	stop  bool
+	nerr  int // errors reported so far
 	// lineMode is set while a JSONL is read line by line; whole while the
 	// object being read is the whole input.
 	lineMode int
@@ -80,6 +81,7 @@ func (d *decoder) fail(line int, format string, args ...any) {
 	if d.stop {
 		return
 	}
+	d.nerr++
 	if !d.yield(Request{}, &DecodeError{Source: d.opts.Source, Line: line, Msg: fmt.Sprintf(format, args...)}) {
 		d.stop = true
 	}
@@ -215,6 +217,12 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 		if len(b) > 0 {
 			if len(bytes.TrimSpace(b)) > 0 {
 				d.value(b, line, off)
+				// A file of other JSON lines (an application's log) is
+				// reported once, not once a line.
+				if d.index == 0 && d.nerr >= decGiveUp && !d.stop {
+					d.fail(0, "stopped after %d lines without a request body: not a JSONL of request bodies", line)
+					return
+				}
 			}
 			off += int64(len(b))
 			line++
@@ -228,6 +236,10 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 		}
 	}
 }
+
+// decGiveUp is how many errors a JSONL may give before its first request
+// body before it is given up.
+const decGiveUp = 10
 
 // runLines feeds each line to a stateful session decoder.
 func (d *decoder) runLines(br *bufio.Reader, sd sessionDecoder) {

@@ -256,3 +256,26 @@ func TestDecodeForcedRecordingFormatOnADocument(t *testing.T) {
 		}
 	}
 }
+
+// A JSONL of other records (an application's log) is given up after
+// decGiveUp errors with no request body before them; once a request was
+// read, every bad line is reported.
+func TestDecodeJSONLOfOtherRecords(t *testing.T) {
+	var logLines, want []string
+	for i := 1; i <= 30; i++ {
+		logLines = append(logLines, `{"level":"info","msg":"started `+itoa(i)+`"}`)
+	}
+	for i := 1; i <= 10; i++ {
+		want = append(want, "app.jsonl:"+itoa(i)+": "+notRecognised)
+	}
+	want = append(want, "app.jsonl: stopped after 10 lines without a request body: not a JSONL of request bodies")
+	models, errs := decRun(t, []byte(strings.Join(logLines, "\n")+"\n"), Options{Source: "app.jsonl"})
+	if len(models) != 0 || strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%d requests, errors\n%s\nwant\n%s", len(models), strings.Join(errs, "\n"), strings.Join(want, "\n"))
+	}
+	// A session with a body first: the 30 lines after it are each reported.
+	models, errs = decRun(t, []byte(decGoodAnthropic+"\n"+strings.Join(logLines, "\n")+"\n"+decGoodAnthropic+"\n"), Options{Source: "s.jsonl"})
+	if len(models) != 2 || len(errs) != 30 || errs[29] != "s.jsonl:31: "+notRecognised {
+		t.Errorf("%d requests, %d errors %q; want 2 requests and 30 errors, the last on line 31", len(models), len(errs), errs)
+	}
+}
