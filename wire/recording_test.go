@@ -1261,3 +1261,30 @@ func TestRecordingUnknownShapeLine(t *testing.T) {
 		})
 	}
 }
+
+// Codex sometimes numbers its lines with an "ordinal" member: a rollout
+// with one reads as the same requests, detected by shape.
+func TestRecordingCodexOrdinal(t *testing.T) {
+	want, errs := recTDecode(t, recTCodex, Options{})
+	recTNoErrors(t, errs)
+	lines := recTLines(recTRead(t, recTCodex))
+	for i, l := range lines {
+		lines[i] = append([]byte(`{"ordinal":`+itoa(i)+`,`), l[1:]...)
+	}
+	path := filepath.Join(t.TempDir(), "rollout-ordinal.jsonl")
+	if err := os.WriteFile(path, recTJoin(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, errs := recTDecode(t, path, Options{})
+	recTNoErrors(t, errs)
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%d requests, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Format != FormatCodex || !reflect.DeepEqual(recTParts(got[i]), recTParts(want[i])) ||
+			!reflect.DeepEqual(got[i].Usage, want[i].Usage) || !reflect.DeepEqual(got[i].Notes, want[i].Notes) {
+			t.Errorf("request %d: %s parts %q usage %+v notes %q; want parts %q usage %+v notes %q", i+1, got[i].Format,
+				recTParts(got[i]), got[i].Usage, got[i].Notes, recTParts(want[i]), want[i].Usage, want[i].Notes)
+		}
+	}
+}
