@@ -228,8 +228,13 @@ func (m *Model) onDiff(msg diffMsg) {
 	}
 }
 
-func (d *diffState) scroll(n, h int) {
-	d.top = max(0, min(d.top+n, len(d.lines)-h))
+// scroll scrolls the text diff by n rows, h shown.
+func (d *diffState) scroll(n, h int) { d.scrollRows(n, h, len(d.lines)) }
+
+// scrollRows scrolls by n of rows rows, h shown (the text diff's or the
+// trust map's).
+func (d *diffState) scrollRows(n, h, rows int) {
+	d.top = max(0, min(d.top+n, rows-h))
 }
 
 // scrollTrust scrolls the trust map.
@@ -238,7 +243,7 @@ func (m *Model) scrollTrust(n, h int) {
 	if a < 0 || b < 0 {
 		return
 	}
-	m.diff.top = max(0, min(m.diff.top+n, len(uiTrustMap(m.reqs, a, b))-h))
+	m.diff.scrollRows(n, h, len(uiTrustMap(m.reqs, a, b)))
 }
 
 func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
