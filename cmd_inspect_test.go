@@ -502,3 +502,52 @@ func TestInspectFormatOverrideMatchesDetection(t *testing.T) {
 		}
 	}
 }
+
+// inspect --json carries hostile names as the same JSON values, but with
+// every controlling or invisible code point written as a \u escape, so the
+// output is safe on a terminal; "<", ">" and "&" stay readable.
+func TestInspectJSONEscapesHiddenCharacters(t *testing.T) {
+	model := "gpt\u202e-x\u009b2J\u200b<&>\U000e0041\u2028"
+	tool := "sh\u2066ell\u00ad"
+	in, err := json.Marshal(map[string]any{"model": model, "messages": []any{
+		map[string]any{"role": "user", "content": "hi"},
+		map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"id": "c1", "type": "function",
+			"function": map[string]any{"name": tool, "arguments": "{}"}}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, string(in), "inspect", "--json", "-")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, r := range []rune{'\u202e', '\u009b', '\u200b', '\U000e0041', '\u2028', '\u2066', '\u00ad'} {
+		if strings.ContainsRune(out, r) {
+			t.Errorf("U+%04X reached the output raw", r)
+		}
+	}
+	if !strings.Contains(out, `<&>`) || !strings.Contains(out, `\u202e`) {
+		t.Errorf("output does not keep <&> readable and escape U+202E:\n%s", out)
+	}
+	var doc struct {
+		Requests []struct {
+			Model    string `json:"model"`
+			Segments []struct {
+				Label string `json:"label"`
+			} `json:"segments"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Requests) != 1 {
+		t.Fatalf("not one request: %v\n%s", err, out)
+	}
+	if doc.Requests[0].Model != model {
+		t.Errorf("model %q, want %q", doc.Requests[0].Model, model)
+	}
+	labels := ""
+	for _, s := range doc.Requests[0].Segments {
+		labels += s.Label
+	}
+	if labels != tool {
+		t.Errorf("labels %q, want the tool's name %q", labels, tool)
+	}
+}
