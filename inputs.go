@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -140,12 +141,18 @@ func (a *App) finish(errs []error, code int) error {
 	return nil
 }
 
-// writeJSON writes v as indented JSON and a newline.
+// writeJSON writes v as indented JSON and a newline. Hazardous code points
+// inside strings are written as \u escapes, so the output is safe to print.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(wire.SafeJSON(buf.Bytes()))
+	return err
 }
 
 // errorJSON is the shape of an input error in the "errors" arrays.
