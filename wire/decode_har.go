@@ -52,15 +52,32 @@ func EndpointFormat(rawURL string) (f Format, model string, ok bool) {
 	case strings.HasSuffix(p, "/v1/messages") || p == "/messages":
 		return FormatAnthropic, "", true
 	}
-	// .../models/gemini-2.5-pro:generateContent (also streamGenerateContent)
+	// Amazon Bedrock: /model/<model id>/invoke (and its streaming twin)
+	// takes Anthropic's Messages body for Anthropic's models.
+	if rest, ok := strings.CutPrefix(p, "/model/"); ok {
+		if j := strings.LastIndexByte(rest, '/'); j > 0 {
+			id, verb := rest[:j], rest[j+1:]
+			if (verb == "invoke" || verb == "invoke-with-response-stream") && strings.Contains(id, "anthropic.") {
+				return FormatAnthropic, id, true
+			}
+		}
+		return "", "", false
+	}
+	// .../models/gemini-2.5-pro:generateContent (also streamGenerateContent);
+	// Vertex AI serves Anthropic's models at
+	// .../publishers/anthropic/models/claude-...:rawPredict (and streamRawPredict).
 	if i := strings.LastIndexByte(p, ':'); i >= 0 {
+		m := p[:i]
+		if j := strings.LastIndexByte(m, '/'); j >= 0 {
+			m = m[j+1:]
+		}
 		switch p[i+1:] {
 		case "generateContent", "streamGenerateContent":
-			m := p[:i]
-			if j := strings.LastIndexByte(m, '/'); j >= 0 {
-				m = m[j+1:]
-			}
 			return FormatGemini, m, true
+		case "rawPredict", "streamRawPredict":
+			if strings.Contains(p, "/publishers/anthropic/") {
+				return FormatAnthropic, m, true
+			}
 		}
 	}
 	return "", "", false

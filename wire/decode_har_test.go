@@ -115,6 +115,12 @@ func TestDecodeEndpointFormat(t *testing.T) {
 		{"https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/google/models/gemini-2.0-flash:streamGenerateContent?alt=sse", FormatGemini, "gemini-2.0-flash", true},
 		{"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:countTokens", "", "", false},
 		{"https://example.com/v1/events", "", "", false},
+		{"https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict", FormatAnthropic, "claude-sonnet-4-5@20250929", true},
+		{"https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5:rawPredict", FormatAnthropic, "claude-haiku-4-5", true},
+		{"https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/meta/models/llama:rawPredict", "", "", false},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20241022-v2:0/invoke", FormatAnthropic, "anthropic.claude-3-5-sonnet-20241022-v2:0", true},
+		{"https://bedrock-runtime.us-west-2.amazonaws.com/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream", FormatAnthropic, "us.anthropic.claude-sonnet-4-20250514-v1:0", true},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/model/amazon.titan-text-express-v1/invoke", "", "", false},
 	}
 	for _, c := range cases {
 		f, m, ok := EndpointFormat(c.url)
@@ -136,4 +142,40 @@ func TestDecodeHARWithoutModelEntries(t *testing.T) {
 	if len(models) != 0 || len(errs) != 1 || errs[0] != want {
 		t.Errorf("%d requests, errors %q; want one error %q", len(models), errs, want)
 	}
+}
+
+// Anthropic's models on Vertex AI and Bedrock take the Messages body
+// without a model member: the model comes from the URL, the usage from the
+// response.
+func TestDecodeHARCloudAnthropic(t *testing.T) {
+	in := `{"log": {"version": "1.2", "entries": [
+  {"request": {"method": "POST", "url": "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict",
+    "postData": {"mimeType": "application/json", "text": "{\"anthropic_version\":\"vertex-2023-10-16\",\"max_tokens\":100,\"system\":\"Be brief.\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"}},
+   "response": {"content": {"mimeType": "application/json", "text": "{\"type\":\"message\",\"usage\":{\"input_tokens\":5,\"cache_read_input_tokens\":100,\"output_tokens\":2}}"}}},
+  {"request": {"method": "POST", "url": "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-haiku-20241022-v1:0/invoke",
+    "postData": {"mimeType": "application/json", "text": "{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":100,\"messages\":[{\"role\":\"user\",\"content\":\"yo\"}]}"}},
+   "response": {"content": {"mimeType": "application/json", "text": "{\"usage\":{\"input_tokens\":7,\"output_tokens\":1}}"}}}
+]}}`
+	var reqs []Request
+	for r, err := range Decode(stringsReaderDec(in), Options{Source: "cloud.har"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if r := reqs[0]; r.Format != FormatAnthropic || r.Model != "claude-sonnet-4-5@20250929" || r.Line != 2 {
+		t.Errorf("Vertex: format %q model %q line %d", r.Format, r.Model, r.Line)
+	}
+	decCheckUsage(t, reqs[0], &Usage{InputTokens: 105, CachedTokens: 100, OutputTokens: 2})
+	decCheckParts(t, reqs[0], []decWantPart{
+		{id: "system[0]", channel: ChannelSystem, role: "system", kind: KindHostRules, trust: Trusted, text: "Be brief."},
+		{id: "messages[0]", channel: ChannelMessages, role: "user", kind: KindUserInput, trust: TrustUser, text: "hi"},
+	})
+	if r := reqs[1]; r.Format != FormatAnthropic || r.Model != "anthropic.claude-3-5-haiku-20241022-v1:0" {
+		t.Errorf("Bedrock: format %q model %q", r.Format, r.Model)
+	}
+	decCheckUsage(t, reqs[1], &Usage{InputTokens: 7, OutputTokens: 1})
 }
