@@ -12,6 +12,8 @@ import (
 //   - OpenAI Chat Completions: prompt_tokens includes
 //     prompt_tokens_details.cached_tokens. Moonshot's (Kimi's)
 //     OpenAI-compatible API also reports cached_tokens at the top of usage.
+//     DeepSeek's reports prompt_cache_hit_tokens (prompt_tokens counts hits
+//     and misses).
 //   - OpenAI Responses: input_tokens includes input_tokens_details.cached_tokens.
 //   - Gemini: usageMetadata.promptTokenCount includes cachedContentTokenCount.
 
@@ -33,6 +35,8 @@ type decRawUsage struct {
 		CachedTokens *int `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
 	CachedTokens *int `json:"cached_tokens"`
+	// DeepSeek's OpenAI-compatible API: prompt_tokens is hits plus misses.
+	PromptCacheHit *int `json:"prompt_cache_hit_tokens"`
 	// Gemini usageMetadata
 	PromptTokenCount     *int `json:"promptTokenCount"`
 	CachedContentTokens  *int `json:"cachedContentTokenCount"`
@@ -60,6 +64,7 @@ func (u *decRawUsage) merge(o *decRawUsage) {
 		u.PromptDetails = o.PromptDetails
 	}
 	set(&u.CachedTokens, o.CachedTokens)
+	set(&u.PromptCacheHit, o.PromptCacheHit)
 	set(&u.PromptTokenCount, o.PromptTokenCount)
 	set(&u.CachedContentTokens, o.CachedContentTokens)
 	set(&u.CandidatesTokenCount, o.CandidatesTokenCount)
@@ -87,6 +92,9 @@ func (u *decRawUsage) normalise(format Format) *Usage {
 		}
 	case u.PromptTokens != nil:
 		cached := decInt(u.CachedTokens)
+		if u.CachedTokens == nil {
+			cached = decInt(u.PromptCacheHit)
+		}
 		if u.PromptDetails != nil && u.PromptDetails.CachedTokens != nil {
 			cached = *u.PromptDetails.CachedTokens
 		}
