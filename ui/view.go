@@ -149,6 +149,9 @@ func (p header) Render(width, _ int) string {
 	}
 	b.WriteString(st.Subtle.Render("│ "))
 	info := itoa(p.reqs) + " requests"
+	if p.reqs == 1 {
+		info = "1 request"
+	}
 	if p.visible != p.reqs {
 		info = itoa(p.visible) + "/" + info
 	}
