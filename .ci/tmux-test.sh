@@ -41,9 +41,10 @@ fail() {
 
 screen() { tmux -S "$sock" capture-pane -p -t "$session"; }
 
-# wait_for TEXT: poll the screen until it shows TEXT (up to 10 s).
+# wait_for TEXT: poll the screen until it shows TEXT (up to 30 s: a loaded
+# machine can be slow to start the binary).
 wait_for() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 300); do
 		if screen | grep -F -- "$1" >/dev/null; then
 			return 0
 		fi
