@@ -220,7 +220,11 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 				// A file of other JSON lines (an application's log) is
 				// reported once, not once a line.
 				if d.index == 0 && d.nerr >= decGiveUp && !d.stop {
-					d.fail(0, "stopped after %d lines without a request body: not a JSONL of request bodies", line)
+					what := "request bodies"
+					if bodyDecoders[d.opts.Format] != nil {
+						what = string(d.opts.Format) + " request bodies"
+					}
+					d.fail(0, "stopped after %d lines without a request body: not a JSONL of %s", line, what)
 					return
 				}
 			}

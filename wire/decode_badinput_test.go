@@ -273,6 +273,16 @@ func TestDecodeJSONLOfOtherRecords(t *testing.T) {
 	if len(models) != 0 || strings.Join(errs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("%d requests, errors\n%s\nwant\n%s", len(models), strings.Join(errs, "\n"), strings.Join(want, "\n"))
 	}
+	// Bodies of another format than the one asked for.
+	var bodies []string
+	for range 12 {
+		bodies = append(bodies, decGoodAnthropic)
+	}
+	models, errs = decRun(t, []byte(strings.Join(bodies, "\n")+"\n"), Options{Source: "s.jsonl", Format: FormatGemini})
+	if len(models) != 0 || len(errs) != 11 ||
+		errs[10] != "s.jsonl: stopped after 10 lines without a request body: not a JSONL of gemini request bodies" {
+		t.Errorf("--format gemini: %d requests, errors %q", len(models), errs)
+	}
 	// A session with a body first: the 30 lines after it are each reported.
 	models, errs = decRun(t, []byte(decGoodAnthropic+"\n"+strings.Join(logLines, "\n")+"\n"+decGoodAnthropic+"\n"), Options{Source: "s.jsonl"})
 	if len(models) != 2 || len(errs) != 30 || errs[29] != "s.jsonl:31: "+notRecognised {
