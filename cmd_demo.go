@@ -164,7 +164,11 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 		if e.Replacement != "" {
 			repl = wire.VisibleLine(e.Replacement)
 		}
-		add(fmt.Sprintf("%-9s %s @%d: %s → %s", e.Rule, wire.VisibleLine(demoShortFragment(e.Fragment)),
+		where := demoShortFragment(e.Fragment)
+		if e.Attr != "" {
+			where += " " + e.Attr + "="
+		}
+		add(fmt.Sprintf("%-9s %s @%d: %s → %s", e.Rule, wire.VisibleLine(where),
 			e.SourceOffset, demoQuote(e.Original), repl))
 	}
 

@@ -85,7 +85,10 @@ type Result struct {
 	System string
 	// Fragments in wire order.
 	Fragments []Fragment
-	// Log is every escape applied, in wire order.
+	// Log is every escape applied, in wire order: each envelope's attribute
+	// changes, then its body's. Body changes are also on the segments that
+	// carry the body; attribute changes only here (the opener is host
+	// framing).
 	Log []Escape
 	// Warnings are for the user (one line each).
 	Warnings []string
@@ -196,7 +199,7 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 		for _, env := range m.envs {
 			res.Fragments = append(res.Fragments, Fragment{Name: env.Fragment(), Source: env.Source,
 				Text: env.Body, Part: part, Log: env.Log})
-			res.Log = append(res.Log, env.Log...)
+			res.Log = append(append(res.Log, env.AttrLog...), env.Log...)
 			bindSegmentEscapes(&res.Request, part, env)
 		}
 	}

@@ -27,10 +27,19 @@ const (
 // replaced by the truncation note.
 const MaxBodyBytes = 96 << 10
 
+// MaxAttrBytes caps one escaped attribute value (the rest is replaced by the
+// truncation note), so that an opener with its two long values (a skill's
+// name and directory) stays well inside the 4 KiB a reader of the wire
+// follows an opening tag's attributes for (wire's tag finder): a longer
+// opener would not be read as the envelope's.
+const MaxAttrBytes = 1024
+
 // Escape rules written to the log.
 const (
-	RuleStripped  = "stripped"  // a hazard removed by the sanitiser
-	RuleReplaced  = "replaced"  // an invalid UTF-8 byte replaced with U+FFFD
+	RuleStripped = "stripped" // a hazard removed by the sanitiser
+	// RuleReplaced: an invalid UTF-8 byte replaced with U+FFFD, or a line
+	// break or tab in an attribute value replaced with a space.
+	RuleReplaced  = "replaced"
 	RuleEntity    = "entity"    // a character replaced by an entity
 	RuleTruncated = "truncated" // the end of a body cut
 )
@@ -40,8 +49,12 @@ type Escape struct {
 	Rule string
 	// Fragment names the envelope ("untrusted_agents_md /repo/AGENTS.md").
 	Fragment string
+	// Attr names the attribute of the envelope's opener whose value was
+	// changed; "" for a change in the body.
+	Attr string
 	// SourceOffset is the byte offset of the change in the source text (the
-	// payload as collected); Offset is its byte offset in the envelope body.
+	// payload as collected, or the attribute's value); Offset is its byte
+	// offset in the envelope body (or in the attribute's escaped value).
 	SourceOffset int
 	Offset       int
 	// Original is what was there, Replacement what stands there now.
@@ -282,11 +295,99 @@ func envMerge(a, b []Escape) []Escape {
 }
 
 // EscapeAttr makes an attribute value safe inside double quotes: sanitised,
-// then &, <, > and " as entities, and line breaks as spaces.
+// then &, <, > and " as entities, and line breaks and tabs as spaces.
 func EscapeAttr(v string) string {
-	v, _ = Sanitise(v)
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
-		"\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(v)
+	out, _ := EscapeAttrLog(v, "", "")
+	return out
+}
+
+// EscapeAttrLog is EscapeAttr with the log of its changes: each names the
+// fragment and the attribute, with its offsets in v and in the result.
+func EscapeAttrLog(v, fragment, attr string) (string, []Escape) {
+	t, strip, orig := envSanitise(v)
+	var b strings.Builder
+	b.Grow(len(t) + 8)
+	tpos := make([]int, 0, len(t)+1)
+	var log []Escape
+	last := 0
+	for i := 0; i < len(t); i++ {
+		var with, rule string
+		n := 1
+		switch t[i] {
+		case '&':
+			with, rule = "&amp;", RuleEntity
+		case '<':
+			with, rule = "&lt;", RuleEntity
+		case '>':
+			with, rule = "&gt;", RuleEntity
+		case '"':
+			with, rule = "&quot;", RuleEntity
+		case '\r', '\n', '\t':
+			with, rule = " ", RuleReplaced
+			// CR LF is one line break, if it was one in v too (not
+			// two halves joined by the removal of a hazard between).
+			if t[i] == '\r' && i+1 < len(t) && t[i+1] == '\n' && (orig == nil || orig[i+1] == orig[i]+1) {
+				n = 2
+			}
+		default:
+			continue
+		}
+		for j := last; j < i; j++ {
+			tpos = append(tpos, b.Len()+(j-last))
+		}
+		b.WriteString(t[last:i])
+		for range n {
+			tpos = append(tpos, b.Len())
+		}
+		src := i
+		if orig != nil {
+			src = orig[i]
+		}
+		log = append(log, Escape{Rule: rule, Fragment: fragment, Attr: attr, SourceOffset: src,
+			Offset: b.Len(), Original: t[i : i+n], Replacement: with})
+		b.WriteString(with)
+		i += n - 1
+		last = i + 1
+	}
+	for j := last; j < len(t); j++ {
+		tpos = append(tpos, b.Len()+(j-last))
+	}
+	b.WriteString(t[last:])
+	tpos = append(tpos, b.Len())
+	for i := range strip {
+		strip[i].Fragment, strip[i].Attr = fragment, attr
+		strip[i].Offset = tpos[strip[i].Offset]
+	}
+	out, log := b.String(), envMerge(strip, log)
+	if len(out) <= MaxAttrBytes {
+		return out, log
+	}
+	// Cut at the last whole unit (a rune copied, or the start of a
+	// replacement) that leaves room for the note.
+	room := MaxAttrBytes - len(TruncationNote(int64(len(v))))
+	k := 0
+	for j := 1; j < len(t); j++ {
+		if tpos[j] > room {
+			break
+		}
+		if utf8.RuneStart(t[j]) && tpos[j] != tpos[j-1] {
+			k = j
+		}
+	}
+	srcCut := k
+	if orig != nil {
+		srcCut = orig[k]
+	}
+	kept := log[:0]
+	for _, e := range log {
+		if e.SourceOffset < srcCut {
+			kept = append(kept, e)
+		}
+	}
+	note := TruncationNote(int64(len(v) - srcCut))
+	kept = append(kept, Escape{Rule: RuleTruncated, Fragment: fragment, Attr: attr, SourceOffset: srcCut,
+		Offset: tpos[k], Original: fmt.Sprintf("(%d bytes)", len(v)-srcCut), Replacement: note})
+	return out[:tpos[k]] + note, kept
 }
 
 // Envelope is one untrusted body wrapped in its tags.
@@ -302,6 +403,9 @@ type Envelope struct {
 	Source   string   // the untrusted text as collected
 	Body     string   // the escaped body
 	Log      []Escape // the escape log; offsets in Source and Body
+	// AttrLog logs the changes to the attribute values (each entry names
+	// its attribute; offsets in the value and in its escaped form).
+	AttrLog []Escape
 	// BodyStart is the byte offset of Body inside the text written by Write.
 	BodyStart int
 }
@@ -319,6 +423,10 @@ func (e *Envelope) Fragment() string {
 func NewEnvelope(name, frag string, attrs [][2]string, preamble, source string, mode EscapeMode) *Envelope {
 	e := &Envelope{Name: name, Frag: frag, Attrs: attrs, Preamble: preamble, Source: source}
 	e.Body, e.Log = EscapeBody(source, mode, e.Fragment())
+	for _, a := range attrs {
+		_, log := EscapeAttrLog(a[1], e.Fragment(), a[0])
+		e.AttrLog = append(e.AttrLog, log...)
+	}
 	return e
 }
 

@@ -196,6 +196,96 @@ func TestEscapeAttr(t *testing.T) {
 	if got != "a&quot;b&lt;c&gt;&amp;d ef" {
 		t.Fatalf("got %q", got)
 	}
+	src := "x\u200b\"y\r\nz\xff<"
+	got, log := EscapeAttrLog(src, "kimi-skill-loaded x", "name")
+	if got != "x&quot;y z\uFFFD&lt;" {
+		t.Fatalf("got %q", got)
+	}
+	want := []Escape{
+		{Rule: RuleStripped, SourceOffset: 1, Offset: 1, Original: "\u200b"},
+		{Rule: RuleEntity, SourceOffset: 4, Offset: 1, Original: `"`, Replacement: "&quot;"},
+		{Rule: RuleReplaced, SourceOffset: 6, Offset: 8, Original: "\r\n", Replacement: " "},
+		{Rule: RuleReplaced, SourceOffset: 9, Offset: 10, Original: "\xff", Replacement: "\uFFFD"},
+		{Rule: RuleEntity, SourceOffset: 10, Offset: 13, Original: "<", Replacement: "&lt;"},
+	}
+	if len(log) != len(want) {
+		t.Fatalf("log %+v", log)
+	}
+	for i, w := range want {
+		w.Fragment, w.Attr = "kimi-skill-loaded x", "name"
+		if log[i] != w {
+			t.Errorf("entry %d: got %+v, want %+v", i, log[i], w)
+		}
+	}
+	envCheckAttr(t, src, got, log)
+	// A CR and an LF joined only by the removal of a hazard are two breaks.
+	src = "a\r\u200b\nb"
+	got, log = EscapeAttrLog(src, "f", "path")
+	if got != "a  b" {
+		t.Fatalf("got %q", got)
+	}
+	envCheckAttr(t, src, got, log)
+}
+
+// envCheckAttr asserts the properties of one escaped attribute value: no
+// quote, bracket, line break, hazard or bare ampersand is left; every log
+// entry points at its replacement in the value and (but for a stripped
+// hazard) at its original in the source; undoing the log gives the
+// sanitised source back.
+func envCheckAttr(t *testing.T, src, val string, log []Escape) {
+	t.Helper()
+	if strings.ContainsAny(val, "\"<>\r\n\t") || len(wire.ScanHazards(val)) > 0 {
+		t.Fatalf("attribute value %q (source %q) is not safe in quotes", val, src)
+	}
+	undone := val
+	for i := len(log) - 1; i >= 0; i-- {
+		e := log[i]
+		if e.Offset+len(e.Replacement) > len(val) || val[e.Offset:e.Offset+len(e.Replacement)] != e.Replacement {
+			t.Fatalf("attribute log entry %+v does not point at its replacement in %q", e, val)
+		}
+		if (e.Rule == RuleEntity || e.Rule == RuleReplaced) && (e.SourceOffset+len(e.Original) > len(src) || src[e.SourceOffset:e.SourceOffset+len(e.Original)] != e.Original) {
+			t.Fatalf("attribute log entry %+v does not point at its original in %q", e, src)
+		}
+		if e.Rule == RuleEntity || e.Rule == RuleReplaced && e.Replacement == " " {
+			undone = undone[:e.Offset] + e.Original + undone[e.Offset+len(e.Replacement):]
+		}
+	}
+	if len(val) > MaxAttrBytes {
+		t.Fatalf("attribute value of %d bytes, over the cap %d", len(val), MaxAttrBytes)
+	}
+	if n := len(log); n > 0 && log[n-1].Rule == RuleTruncated {
+		e := log[n-1]
+		if e.Offset+len(e.Replacement) != len(val) || e.Replacement != TruncationNote(int64(len(src)-e.SourceOffset)) {
+			t.Fatalf("truncation entry %+v does not end %q", e, val)
+		}
+		return
+	}
+	if want, _ := Sanitise(src); undone != want {
+		t.Fatalf("undoing the attribute log: got %q, want %q", undone, want)
+	}
+}
+
+// TestEscapeAttrCapsLength gives an attribute a value whose escaped form is
+// far over the cap: it is cut at a whole entity or rune with the note, and
+// the skill opener with two such values is still read as a tag.
+func TestEscapeAttrCapsLength(t *testing.T) {
+	src := strings.Repeat("é\"&", 400) // 1600 bytes, 5200 escaped
+	got, log := EscapeAttrLog(src, "f", "name")
+	envCheckAttr(t, src, got, log)
+	last := log[len(log)-1]
+	// Each unit "é&quot;&amp;" is 13 bytes escaped and 4 of source. The
+	// room left by a note for 4 digits (43 bytes) is 981: units 0-74 end
+	// at 975, the 76th's é fits (975-977), its &quot; (977-983) does not.
+	if last.Rule != RuleTruncated || last.SourceOffset != 75*4+2 || last.Offset != 75*13+2 {
+		t.Fatalf("cut at source %d, value %d; want %d, %d", last.SourceOffset, last.Offset, 75*4+2, 75*13+2)
+	}
+	if !strings.HasSuffix(got, "&amp;é[wirelens: truncated, 1298 bytes not shown]") {
+		t.Fatalf("value ends %q", got[len(got)-60:])
+	}
+	env := SkillActivation(Skill{Name: src, Dir: "/ws/" + src, Source: "project", Body: "b"}, EscapeEntities)
+	var sb strings.Builder
+	env.Write(&sb, 0)
+	envWorkspaceTags(t, sb.String(), []string{SkillEnvelope})
 }
 
 // envWorkspaceTags checks that the reserved tags of a workspace fragment are
@@ -280,6 +370,21 @@ func envFuzzOne(t *testing.T, s string) {
 			}
 			envCheckBody(t, f.Source, f.Text, f.Log, mode)
 		}
+	}
+	// A skill whose name and directory are s: the opener's attributes hold,
+	// the envelope is opened and closed once, the attribute log is exact.
+	env := SkillActivation(Skill{Name: s, Dir: "/ws/" + s, Source: "project", Body: s}, EscapeEntities)
+	var sb strings.Builder
+	env.Write(&sb, 0)
+	envWorkspaceTags(t, sb.String(), []string{SkillEnvelope})
+	for _, a := range env.Attrs {
+		var alog []Escape
+		for _, e := range env.AttrLog {
+			if e.Attr == a[0] {
+				alog = append(alog, e)
+			}
+		}
+		envCheckAttr(t, a[1], EscapeAttr(a[1]), alog)
 	}
 	// Both layouts read back from the wire to the segments built, through
 	// one of the four APIs (chosen by the input, so the seeds cover all).
