@@ -62,6 +62,9 @@ type Input struct {
 	SkillsDirs []Dir
 	// Now is the time of the request.
 	Now time.Time
+	// Notes are problems found while opening the directories (an ancestor
+	// that could not be opened); Collect passes them on.
+	Notes []string
 }
 
 // Baseline is the workspace as the agent would send it, before any layout.
@@ -150,7 +153,9 @@ func OpenInput(workspace string, addDirs, skillsDirs []string, now time.Time) (i
 	for _, a := range collRepoAncestors(in.Workspace.Path) {
 		d, err := open(a)
 		if err != nil {
-			continue // an unreadable ancestor contributes no AGENTS.md
+			// An unreadable ancestor contributes no AGENTS.md, and says so.
+			in.Notes = append(in.Notes, fmt.Sprintf("%v (AGENTS.md not read)", err))
+			continue
 		}
 		in.Ancestors = append(in.Ancestors, d)
 	}
@@ -202,7 +207,7 @@ func Collect(in Input) (*Baseline, error) {
 	if _, err := fs.ReadDir(in.Workspace.FS, "."); err != nil {
 		return nil, fmt.Errorf("%s: %v", in.Workspace.Path, collOSError(err))
 	}
-	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now}
+	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now, Notes: slices.Clone(in.Notes)}
 	c := &collector{b: b}
 	b.Listing = c.listing(in.Workspace)
 	for _, d := range in.AddDirs {

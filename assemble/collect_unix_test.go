@@ -3,6 +3,7 @@
 package assemble
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -40,5 +41,35 @@ func TestCollectNamedPipesAreNotOpened(t *testing.T) {
 	}
 	if !strings.Contains(b.Listing, ".gitignore\n") || !strings.Contains(b.Listing, "main.go\n") {
 		t.Fatalf("the listing must still show the entries:\n%s", b.Listing)
+	}
+}
+
+// TestCollectUnreadableAncestor makes a directory of the AGENTS.md chain
+// unreadable: its AGENTS.md is left out with a note, the rest is read.
+func TestCollectUnreadableAncestor(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Log("running as root: mode 000 does not stop reads here")
+		return
+	}
+	base := t.TempDir()
+	writeTree(t, base, map[string]string{
+		"repo/.git/HEAD": "ref: refs/heads/main\n", "repo/AGENTS.md": "root\n",
+		"repo/locked/ws/AGENTS.md": "ws\n", "repo/locked/AGENTS.md": "locked\n",
+	})
+	locked := filepath.Join(base, "repo", "locked")
+	if err := os.Chmod(locked, 0o311); err != nil { // searchable, not readable
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	b := collectDir(t, filepath.Join(locked, "ws"), testNow)
+	var got []string
+	for _, f := range b.AgentsMD {
+		got = append(got, strings.TrimSpace(f.Text))
+	}
+	if strings.Join(got, "|") != "root|ws" {
+		t.Fatalf("chain %q, want root and ws", got)
+	}
+	if !collHasNote(b, locked+": permission denied (AGENTS.md not read)") {
+		t.Fatalf("no note for the unreadable ancestor: %q", b.Notes)
 	}
 }
