@@ -195,14 +195,14 @@ func decSeeds(t testing.TB) [][]byte {
 	return seeds
 }
 
-// FuzzDecode: no input makes Decode panic, and every error is a
-// *DecodeError of one line.
+// FuzzDecode: no input, read as detected or with any --format, makes
+// Decode panic, and every error is a *DecodeError of one line.
 func FuzzDecode(f *testing.F) {
 	for _, s := range decSeeds(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, format := range []Format{FormatAuto, FormatHAR} {
+		for _, format := range append([]Format{FormatAuto}, Formats()...) {
 			for r, err := range Decode(bytes.NewReader(in), Options{Source: "f.json", Format: format}) {
 				if err != nil {
 					var de *DecodeError
