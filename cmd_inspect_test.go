@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirelens/wirelens/wire"
 )
@@ -549,5 +550,60 @@ func TestInspectJSONEscapesHiddenCharacters(t *testing.T) {
 	}
 	if labels != tool {
 		t.Errorf("labels %q, want the tool's name %q", labels, tool)
+	}
+}
+
+// A sessions root through the command line: the recordings inside it,
+// newest first, each request's block saying what the recording could not
+// tell and the usage it recorded (Codex's input_tokens 5000, of which
+// cached_input_tokens 4096, for the first request).
+func TestInspectSessionsRoot(t *testing.T) {
+	root := t.TempDir()
+	copyTo := func(from, to string, mod time.Time) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(to, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	day := time.Date(2025, 10, 29, 12, 0, 0, 0, time.UTC)
+	codex := filepath.Join(root, "2025", "10", "29", "rollout-b.jsonl")
+	older := filepath.Join(root, "2025", "10", "28", "rollout-a.jsonl")
+	src := filepath.Join("testdata", "recordings", "codex", "2025", "10", "29",
+		"rollout-2025-10-29T00-59-38-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl")
+	copyTo(src, older, day.Add(-24*time.Hour))
+	copyTo(src, codex, day)
+	code, out, stderr := runCLI(t, "", "inspect", root)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var heads []string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && line[0] != ' ' {
+			heads = append(heads, strings.Fields(line)[0])
+		}
+	}
+	want := []string{codex, codex + "@2", codex + "@3", older, older + "@2", older + "@3"}
+	if strings.Join(heads, " ") != strings.Join(want, " ") {
+		t.Errorf("requests\n %q\nwant, newest file first,\n %q", heads, want)
+	}
+	first := out[:strings.Index(out, "\n\n")]
+	for _, line := range []string{
+		"  recorded usage: input 5,000 (cached 4,096, cache write 0)",
+		"  note: recording: codex 0.46.0",
+		"  note: tool schemas not recorded",
+	} {
+		if !strings.Contains(first, line+"\n") {
+			t.Errorf("the first block lacks %q:\n%s", line, first)
+		}
 	}
 }
