@@ -637,14 +637,28 @@ func (c *collector) skills(d Dir, dir, source string) {
 		return
 	}
 	for _, e := range ents {
-		if !e.IsDir() {
-			continue // a symlinked skill directory is not followed
+		sub := path.Join(dir, e.Name())
+		real := sub
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			// A linked skill directory is followed while it stays in d.
+			r, err := collResolve(d.FS, sub)
+			if err != nil {
+				c.note("%s: %v", collJoin(d.Path, sub), err)
+				continue
+			}
+			if fi, err := fs.Stat(d.FS, r); err != nil || !fi.IsDir() {
+				continue
+			}
+			real = r
+		case !e.IsDir():
+			continue
 		}
-		rel := path.Join(dir, e.Name(), "SKILL.md")
+		rel := path.Join(real, "SKILL.md")
 		if _, err := fs.Lstat(d.FS, rel); err != nil {
 			continue
 		}
-		full := collJoin(d.Path, rel)
+		full := collJoin(d.Path, path.Join(sub, "SKILL.md"))
 		text, ok := c.readFile(d, rel, full)
 		if !ok {
 			continue
@@ -654,7 +668,7 @@ func (c *collector) skills(d Dir, dir, source string) {
 			name = collShowName(e.Name())
 		}
 		c.b.Skills = append(c.b.Skills, Skill{Name: name, Description: desc,
-			Dir: collJoin(d.Path, path.Join(dir, e.Name())), Source: source, Body: body})
+			Dir: collJoin(d.Path, sub), Source: source, Body: body})
 	}
 }
 

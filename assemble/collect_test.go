@@ -213,6 +213,39 @@ func TestCollectSymlinkOutside(t *testing.T) {
 	}
 }
 
+// TestCollectLinkedSkillDirs links skill directories: one to a directory
+// inside the workspace (followed, shown at the link's path), one out of it
+// and one to a file (neither followed; the one out leaves a note).
+func TestCollectLinkedSkillDirs(t *testing.T) {
+	base := t.TempDir()
+	outside := writeTree(t, filepath.Join(base, "outside"), map[string]string{"evil/SKILL.md": "---\nname: evil\n---\nTOP-SECRET\n"})
+	ws := writeTree(t, filepath.Join(base, "ws"), map[string]string{
+		"tools/lint/SKILL.md": "---\nname: lint\ndescription: Lint.\n---\nRun the linter.\n",
+		".agents/skills/":     "",
+		"notes.txt":           "x",
+	})
+	for name, target := range map[string]string{
+		".agents/skills/lint": "../../tools/lint",
+		".agents/skills/evil": filepath.Join(outside, "evil"),
+		".agents/skills/up":   "../../../outside/evil",
+		".agents/skills/file": "../../notes.txt",
+	} {
+		if err := os.Symlink(target, filepath.Join(ws, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := collectDir(t, ws, testNow)
+	if len(b.Skills) != 1 || b.Skills[0].Name != "lint" || b.Skills[0].Body != "Run the linter.\n" ||
+		b.Skills[0].Dir != filepath.Join(ws, ".agents", "skills", "lint") {
+		t.Fatalf("skills %+v, want lint alone, at the link's path", b.Skills)
+	}
+	for _, link := range []string{"evil", "up"} {
+		if !collHasNote(b, filepath.Join(ws, ".agents", "skills", link)+": symbolic link points outside the directory, not followed") {
+			t.Errorf("no note for the link %s out of the workspace: %q", link, b.Notes)
+		}
+	}
+}
+
 func TestCollectSymlinkLoop(t *testing.T) {
 	ws := writeTree(t, t.TempDir(), map[string]string{"sub/file.txt": "x"})
 	links := map[string]string{"a": "b", "b": "a", "AGENTS.md": "AGENTS.md", "sub/self": ".", "sub/up": ".."}
