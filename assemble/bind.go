@@ -371,7 +371,11 @@ func bindIsolatedSystem(b *Baseline, cfg Config) (string, []string, error) {
 	var warn []string
 	for _, name := range used {
 		if isWorkspaceVar(name) {
-			warn = append(warn, fmt.Sprintf("%s: ${%s} renders empty in the isolated layout (workspace text goes in the user fragments, never the system prompt)", cfg.Template.Name, name))
+			where := "workspace text goes in the user fragments"
+			if name == VarNow {
+				where = "the time goes in the time fringe"
+			}
+			warn = append(warn, fmt.Sprintf("%s: ${%s} renders empty in the isolated layout (%s, never the system prompt)", cfg.Template.Name, name, where))
 		}
 	}
 	sys, err := cfg.Template.Render(bindVars(b, cfg))

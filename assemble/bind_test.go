@@ -352,8 +352,9 @@ func TestBindTemplate(t *testing.T) {
 	if iso.System != "Rules.\nOS linux in "+abs+" costs $5.\nNow \n\n" {
 		t.Fatalf("isolated template must render workspace variables empty:\n%q", iso.System)
 	}
-	if len(iso.Warnings) != 2 || !strings.Contains(iso.Warnings[0], "host.md: ${KIMI_NOW} renders empty") ||
-		!strings.Contains(iso.Warnings[1], "${KIMI_AGENTS_MD}") {
+	if len(iso.Warnings) != 2 ||
+		iso.Warnings[0] != "host.md: ${KIMI_NOW} renders empty in the isolated layout (the time goes in the time fringe, never the system prompt)" ||
+		iso.Warnings[1] != "host.md: ${KIMI_AGENTS_MD} renders empty in the isolated layout (workspace text goes in the user fragments, never the system prompt)" {
 		t.Fatalf("warnings: %q", iso.Warnings)
 	}
 	_, err = Bind(b, Config{Template: Template{Name: "bad.md", Text: "ok\nline two ${KIMI_SECRET}\n"}})
