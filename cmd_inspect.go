@@ -173,16 +173,16 @@ func inspectMarshal(v any, prefix string) ([]byte, error) {
 	return inspectEscapeHidden(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
-// inspectEscapeHidden rewrites, in JSON text, each C1 control, format
+// inspectEscapeHidden rewrites, in JSON text, DEL and each C1 control, format
 // character (bidi controls, zero-width characters, tag characters, the
 // byte-order mark), line or paragraph separator and private-use or
-// unassigned code point as a \u escape. Outside ASCII, JSON text has such
-// code points only inside strings, where the escape stands for the same
+// unassigned code point as a \u escape. JSON text has such code points
+// only inside strings, where the escape stands for the same
 // character.
 func inspectEscapeHidden(b []byte) []byte {
 	var out []byte
 	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
+		if b[i] < utf8.RuneSelf && b[i] != 0x7f {
 			if out != nil {
 				out = append(out, b[i])
 			}

@@ -508,7 +508,7 @@ func TestInspectFormatOverrideMatchesDetection(t *testing.T) {
 // every controlling or invisible code point written as a \u escape, so the
 // output is safe on a terminal; "<", ">" and "&" stay readable.
 func TestInspectJSONEscapesHiddenCharacters(t *testing.T) {
-	model := "gpt\u202e-x\u009b2J\u200b<&>\U000e0041\u2028"
+	model := "gpt\u202e-x\u009b2J\u200b<&>\U000e0041\u2028\x7f"
 	tool := "sh\u2066ell\u00ad"
 	in, err := json.Marshal(map[string]any{"model": model, "messages": []any{
 		map[string]any{"role": "user", "content": "hi"},
@@ -522,7 +522,7 @@ func TestInspectJSONEscapesHiddenCharacters(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	for _, r := range []rune{'\u202e', '\u009b', '\u200b', '\U000e0041', '\u2028', '\u2066', '\u00ad'} {
+	for _, r := range []rune{'\x7f', '\u202e', '\u009b', '\u200b', '\U000e0041', '\u2028', '\u2066', '\u00ad'} {
 		if strings.ContainsRune(out, r) {
 			t.Errorf("U+%04X reached the output raw", r)
 		}
