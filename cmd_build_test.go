@@ -227,3 +227,68 @@ func TestDemoRequests(t *testing.T) {
 		t.Fatal("the hostile file name was not added to the demo workspace")
 	}
 }
+
+// TestBuildHostileWorkspaceFilesBecomeNotes builds a workspace whose files
+// are broken in every way Collect handles: the build succeeds, each problem
+// is one warning line on standard error naming its file (shown visibly),
+// the payload carries the visible notes, and nothing outside is read.
+func TestBuildHostileWorkspaceFilesBecomeNotes(t *testing.T) {
+	base := t.TempDir()
+	secret := filepath.Join(base, "outside", "secret.md")
+	files := map[string]string{
+		"outside/secret.md":                  "TOP-SECRET-CONTENT",
+		"ws/AGENTS.md":                       "PK\x03\x04\x00binary",
+		"ws/.agents/skills/bad/SKILL.md":     "---\nname: bad\ndescription: broken \xff\xfe bytes\n---\nbody\n",
+		"ws/dir\u202eevil/inner.txt":         "x",
+		"ws/.agents/skills/loop/placeholder": "",
+	}
+	for name, content := range files {
+		p := filepath.Join(base, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := filepath.Join(base, "ws")
+	for name, target := range map[string]string{"leak.md": secret, "a": "b", "b": "a", ".agents/skills/out": filepath.Dir(secret)} {
+		if err := os.Symlink(target, filepath.Join(ws, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runCLI(t, "", "build", ws, "--now", "2026-11-29T22:08:44Z")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
+		if !strings.HasPrefix(l, "wirelens: warning: "+base) {
+			t.Errorf("stderr line is not a warning naming a workspace path: %q", l)
+		}
+	}
+	for _, want := range []string{
+		filepath.Join(ws, "AGENTS.md") + ": binary data (a NUL byte at byte 4), not shown",
+		filepath.Join(ws, ".agents", "skills", "bad", "SKILL.md") + ": invalid UTF-8, 2 bytes replaced with U+FFFD",
+		filepath.Join(ws, ".agents", "skills", "out") + ": symbolic link points outside the directory, not followed",
+	} {
+		if !strings.Contains(errs, "wirelens: warning: "+want+"\n") {
+			t.Errorf("no warning %q in:\n%s", want, errs)
+		}
+	}
+	if hz := wire.ScanHazards(out + errs); len(hz) > 0 {
+		t.Fatalf("raw hazard in the output: %+v", hz[0])
+	}
+	for _, want := range []string{
+		"[wirelens: binary file, NUL byte at byte 4]",
+		"leak.md -&gt; " + secret, "a -&gt; b", "b -&gt; a", // links listed, not followed
+		`\ndirevil/\n  inner.txt\n`, // the bidi override stripped from the name (JSON text)
+		"- bad: broken \uFFFD\uFFFD bytes",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the request lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "TOP-SECRET-CONTENT") || strings.Contains(out, `PK\u0003`) {
+		t.Fatal("a file outside the workspace, or binary data, was sent")
+	}
+}
