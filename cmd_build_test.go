@@ -236,11 +236,10 @@ func TestBuildHostileWorkspaceFilesBecomeNotes(t *testing.T) {
 	base := t.TempDir()
 	secret := filepath.Join(base, "outside", "secret.md")
 	files := map[string]string{
-		"outside/secret.md":                  "TOP-SECRET-CONTENT",
-		"ws/AGENTS.md":                       "PK\x03\x04\x00binary",
-		"ws/.agents/skills/bad/SKILL.md":     "---\nname: bad\ndescription: broken \xff\xfe bytes\n---\nbody\n",
-		"ws/dir\u202eevil/inner.txt":         "x",
-		"ws/.agents/skills/loop/placeholder": "",
+		"outside/secret.md":              "TOP-SECRET-CONTENT",
+		"ws/AGENTS.md":                   "PK\x03\x04\x00binary",
+		"ws/.agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: broken \xff\xfe bytes\n---\nbody\n",
+		"ws/dir\u202eevil/inner.txt":     "x",
 	}
 	for name, content := range files {
 		p := filepath.Join(base, filepath.FromSlash(name))
