@@ -8,9 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
@@ -158,10 +155,10 @@ func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
 }
 
 // inspectMarshal is v as indented JSON (prefix before every line but the
-// first), with "<", ">" and "&" left as they are and every invisible or
-// controlling code point of the payload written as a \u escape: the same
-// JSON value, but nothing that moves the cursor or reorders a line when the
-// output lands on a terminal.
+// first), with "<", ">" and "&" left as they are and every hazard of the
+// payload written as a \u escape (wire.SafeJSON): the same JSON value, but
+// nothing that moves the cursor or reorders a line when the output lands on
+// a terminal.
 func inspectMarshal(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -170,53 +167,7 @@ func inspectMarshal(v any, prefix string) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return inspectEscapeHidden(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
-}
-
-// inspectEscapeHidden rewrites, in JSON text, DEL and each C1 control, format
-// character (bidi controls, zero-width characters, tag characters, the
-// byte-order mark), line or paragraph separator and private-use or
-// unassigned code point as a \u escape. JSON text has such code points
-// only inside strings, where the escape stands for the same
-// character.
-func inspectEscapeHidden(b []byte) []byte {
-	var out []byte
-	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf && b[i] != 0x7f {
-			if out != nil {
-				out = append(out, b[i])
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		if !inspectHidden(r) {
-			if out != nil {
-				out = append(out, b[i:i+n]...)
-			}
-			i += n
-			continue
-		}
-		if out == nil {
-			out = append(make([]byte, 0, len(b)+64), b[:i]...)
-		}
-		if r > 0xFFFF {
-			r1, r2 := utf16.EncodeRune(r)
-			out = fmt.Appendf(out, "\\u%04x\\u%04x", r1, r2)
-		} else {
-			out = fmt.Appendf(out, "\\u%04x", r)
-		}
-		i += n
-	}
-	if out == nil {
-		return b
-	}
-	return out
-}
-
-func inspectHidden(r rune) bool {
-	return r == utf8.RuneError || unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) ||
-		unicode.Is(unicode.Co, r) || r == '\u2028' || r == '\u2029' || !unicode.IsPrint(r) && !unicode.IsSpace(r)
+	return wire.SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // writeInspectText prints one block per request and one line per segment.
