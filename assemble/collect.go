@@ -209,9 +209,9 @@ func Collect(in Input) (*Baseline, error) {
 	}
 	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now, Notes: slices.Clone(in.Notes)}
 	c := &collector{b: b}
-	b.Listing = c.listing(in.Workspace)
+	b.Listing = c.listing(in.Workspace, collOuterIgnores(in))
 	for _, d := range in.AddDirs {
-		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d)})
+		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d, nil)})
 	}
 	for _, d := range in.Ancestors {
 		c.agentsMD(d)
@@ -402,10 +402,11 @@ func collOSError(err error) string {
 
 // listing lists d (the workspace or an additional directory): sorted, at
 // most MaxDepth deep and MaxEntries long, with .git and what d's root
-// .gitignore ignores skipped. Symbolic links are shown as "name -> target"
-// and never entered.
-func (c *collector) listing(d Dir) string {
-	l := &collLister{c: c, d: d, ignore: collReadGitignore(d.FS)}
+// .gitignore ignores skipped, after the rules of outer .gitignore files
+// (those of the repository above the workspace). Symbolic links are shown
+// as "name -> target" and never entered.
+func (c *collector) listing(d Dir, outer []collIgnoreRule) string {
+	l := &collLister{c: c, d: d, ignore: append(slices.Clip(outer), collReadGitignore(d.FS, "")...)}
 	l.walk(".", 0)
 	switch {
 	case l.cut > maxCounted:
@@ -527,11 +528,30 @@ type collIgnoreRule struct {
 	negate   bool
 	dirOnly  bool
 	anchored bool // contains a slash: matched against the whole path
+	// prefix is the path from the .gitignore's directory to the listed
+	// directory ("pkg/ws/" for the repository root's above pkg/ws).
+	prefix string
 }
 
-// collReadGitignore reads the workspace's root .gitignore (small, never
-// followed through a link out of the workspace).
-func collReadGitignore(fsys fs.FS) []collIgnoreRule {
+// collOuterIgnores reads the .gitignore of each directory above the
+// workspace up to the repository root (outermost first), their patterns
+// made relative to the workspace.
+func collOuterIgnores(in Input) []collIgnoreRule {
+	var out []collIgnoreRule
+	for _, a := range in.Ancestors {
+		rel, err := filepath.Rel(a.Path, in.Workspace.Path)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		out = append(out, collReadGitignore(a.FS, filepath.ToSlash(rel)+"/")...)
+	}
+	return out
+}
+
+// collReadGitignore reads the .gitignore at the top of fsys (small, never
+// followed through a link out of it); prefix is the path from there to the
+// directory listed.
+func collReadGitignore(fsys fs.FS, prefix string) []collIgnoreRule {
 	real, err := collResolve(fsys, ".gitignore")
 	if err != nil {
 		return nil
@@ -570,7 +590,7 @@ func collReadGitignore(fsys fs.FS) []collIgnoreRule {
 		if line == "" {
 			continue
 		}
-		r.pattern = line
+		r.pattern, r.prefix = line, prefix
 		rules = append(rules, r)
 	}
 	return rules
@@ -585,7 +605,7 @@ func collIgnored(rules []collIgnoreRule, rel string, isDir bool) bool {
 		}
 		var m bool
 		if r.anchored {
-			m = collGlob(r.pattern, rel)
+			m = collGlob(r.pattern, r.prefix+rel)
 		} else {
 			m = collGlob(r.pattern, path.Base(rel))
 		}

@@ -349,6 +349,33 @@ func TestCollectAgentsChainAtTheRepoRoot(t *testing.T) {
 	}
 }
 
+// TestCollectRepositoryGitignoresApply lists a workspace below the
+// repository root: the .gitignore files of the root and of the directories
+// between apply (anchored patterns relative to their own directory), and
+// the workspace's own comes last, so it can re-include.
+func TestCollectRepositoryGitignoresApply(t *testing.T) {
+	base := t.TempDir()
+	writeTree(t, base, map[string]string{
+		"repo/.git/HEAD":             "ref: refs/heads/main\n",
+		"repo/.gitignore":            "node_modules/\n*.log\n/pkg/ws/gen/\n/ws/\n",
+		"repo/pkg/.gitignore":        "tmp/\n/ws/cache\n",
+		"repo/pkg/ws/.gitignore":     "!keep.log\n",
+		"repo/pkg/ws/node_modules/x": "x",
+		"repo/pkg/ws/a.log":          "x",
+		"repo/pkg/ws/keep.log":       "x",
+		"repo/pkg/ws/gen/out.go":     "x",
+		"repo/pkg/ws/src/gen/y.go":   "x",
+		"repo/pkg/ws/tmp/t":          "x",
+		"repo/pkg/ws/cache":          "x",
+		"repo/pkg/ws/main.go":        "x",
+	})
+	b := collectDir(t, filepath.Join(base, "repo", "pkg", "ws"), testNow)
+	want := ".gitignore\nkeep.log\nmain.go\nsrc/\n  gen/\n    y.go\n"
+	if b.Listing != want {
+		t.Fatalf("listing:\n got %q\nwant %q", b.Listing, want)
+	}
+}
+
 // TestCollectAddDirsHonourTheirGitignore lists an additional directory the
 // same way as the workspace: its own root .gitignore applies, .git is
 // skipped, and the workspace's .gitignore does not reach it.
