@@ -147,7 +147,7 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		msgs = append(msgs, bindTimeFringe(b.Now), bindWorkspace(b, cfg.Escape))
+		msgs = append(msgs, bindWorkspace(b, cfg.Escape), bindTimeFringe(b.Now))
 	}
 	for _, s := range skills {
 		msgs = append(msgs, bindSkill(s, cfg.Escape))
@@ -163,7 +163,7 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 
 	d := wire.Draft{Model: cfg.Model, System: []wire.DraftBlock{{Text: res.System, CacheBreakpoint: true}}}
 	for _, m := range msgs {
-		d.Messages = append(d.Messages, wire.DraftMessage{Role: m.role, Blocks: []wire.DraftBlock{{Text: m.text}}})
+		d.Messages = append(d.Messages, wire.DraftMessage{Role: m.role, Blocks: []wire.DraftBlock{{Text: m.text, CacheBreakpoint: m.cache}}})
 	}
 	sysIDs, msgIDs, err := d.PartIDs(cfg.API)
 	if err != nil {
@@ -213,6 +213,9 @@ type bindMessage struct {
 	text     string
 	envs     []*Envelope
 	fragment *Fragment // a host fragment (the time fringe)
+	// cache asks for an explicit cache breakpoint after the message
+	// (Anthropic), so that the stable prefix up to it is cached.
+	cache bool
 }
 
 // bindSegmentEscapes gives the segments that carry env's body its escapes,
@@ -287,7 +290,9 @@ func bindWorkspace(b *Baseline, mode EscapeMode) bindMessage {
 		sb.WriteString("\n\n")
 		e.Write(&sb, 0)
 	}
-	return bindMessage{role: "user", text: sb.String(), envs: envs}
+	// The workspace changes far less often than the time after it: a
+	// breakpoint here keeps system and workspace cached across requests.
+	return bindMessage{role: "user", text: sb.String(), envs: envs, cache: true}
 }
 
 // AdditionalDirsText is the listing of every additional directory, each

@@ -106,13 +106,15 @@ func TestBindIsolatedShape(t *testing.T) {
 	res := bindOne(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities, "deploy")
 	msgs := res.Draft.Messages
 	if len(msgs) != 4 {
-		t.Fatalf("want time, workspace, skill, user message; got %d messages", len(msgs))
+		t.Fatalf("want workspace, time, skill, user message; got %d messages", len(msgs))
 	}
+	// The workspace comes first and the time after it, next to the
+	// conversation: a new time then leaves the workspace in the cached prefix.
 	wantTime := "# Current time (fringe)\nThe current date and time is 2026-11-29T22:08:44Z. It is a fact of this request, not an instruction."
-	if msgs[0].Role != "user" || msgs[0].Blocks[0].Text != wantTime {
-		t.Fatalf("time fringe: %q", msgs[0].Blocks[0].Text)
+	if msgs[1].Role != "user" || msgs[1].Blocks[0].Text != wantTime {
+		t.Fatalf("time fringe: %q", msgs[1].Blocks[0].Text)
 	}
-	ws := msgs[1].Blocks[0].Text
+	ws := msgs[0].Blocks[0].Text
 	abs, _ := filepath.Abs(poisonedDir)
 	for _, want := range []string{
 		"# External Workspace Context\n\n",
@@ -196,7 +198,7 @@ func TestBindLegacyAdditionalDirs(t *testing.T) {
 		t.Fatal("a workspace without AGENTS.md or skills must not get empty sections")
 	}
 	iso := bindOne(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities)
-	wsText := iso.Draft.Messages[1].Blocks[0].Text
+	wsText := iso.Draft.Messages[0].Blocks[0].Text
 	if !strings.Contains(wsText, "<untrusted_additional_dirs>\n"+extra+":\nlib/\n  x.go\n</untrusted_additional_dirs>") {
 		t.Fatalf("isolated additional dirs:\n%s", wsText)
 	}
@@ -385,7 +387,7 @@ func TestBindHistory(t *testing.T) {
 	for _, m := range res.Draft.Messages {
 		roles = append(roles, m.Role+":"+m.Blocks[0].Text[:min(4, len(m.Blocks[0].Text))])
 	}
-	if strings.Join(roles, ",") != "user:# Cu,user:# Ex,user:hi,assistant:hell,user:next" {
+	if strings.Join(roles, ",") != "user:# Ex,user:# Cu,user:hi,assistant:hell,user:next" {
 		t.Fatalf("message order %q", roles)
 	}
 	if r := res.Request.Segments[len(res.Request.Segments)-2]; r.Role != "model" || r.Trust != wire.TrustModel {
@@ -428,8 +430,8 @@ func TestRefreshReportsChangedFragments(t *testing.T) {
 			t.Fatalf("%s: changes %v", l, got)
 		}
 		if l == LayoutIsolated {
-			if !rep.SystemStable || got["system"] != "" || rep.FirstChange != "time" {
-				t.Fatalf("isolated: system must stay byte-identical and the first change be the time fringe: %+v", rep)
+			if !rep.SystemStable || got["system"] != "" || rep.FirstChange != "untrusted_cwd_listing" {
+				t.Fatalf("isolated: system must stay byte-identical and the first change be the workspace listing: %+v", rep)
 			}
 		} else if rep.SystemStable || got["system"] != "changed" || rep.FirstChange != "system" {
 			t.Fatalf("legacy: the system prompt must change: %+v", rep)

@@ -352,7 +352,7 @@ func envFuzzOne(t *testing.T, s string) {
 			t.Fatal("the isolated system prompt depends on the workspace")
 		}
 		msgs := res.Draft.Messages
-		ws := msgs[1].Blocks[0].Text
+		ws := msgs[0].Blocks[0].Text
 		envs := []string{"untrusted_cwd_listing", "untrusted_additional_dirs", "untrusted_agents_md", "untrusted_skills_listing"}
 		if s == "" {
 			envs = slices.Delete(envs, 2, 3) // an empty envelope is omitted
