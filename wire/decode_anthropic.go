@@ -69,7 +69,14 @@ func (bl *decAnthropicBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if err != nil {
 		return err
 	}
-	if raw.Kind() != '{' {
+	switch raw.Kind() {
+	case '{':
+	case 'n':
+		// A null where a block belongs (seen in recordings): an empty block,
+		// kept as a part of no type.
+		*bl = decAnthropicBlock{}
+		return nil
+	default:
 		return fmt.Errorf("content block is a JSON %s, want an object", kindName(raw.Kind()))
 	}
 	type plain decAnthropicBlock
@@ -161,7 +168,7 @@ func decodeAnthropic(s *decShape, b *Builder, c *decCache) error {
 			if err := unmarshal(el, &bl); err != nil {
 				return err
 			}
-			decAnthropicBlockPartsN(b, decIndex("system", i), ChannelSystem, "system", &bl, names)
+			decAnthropicBlockParts(b.Add, decIndex("system", i), ChannelSystem, "system", &bl, names)
 			return nil
 		})
 		if err != nil {
@@ -179,7 +186,7 @@ func decodeAnthropic(s *decShape, b *Builder, c *decCache) error {
 			return nil
 		}
 		for j := range m.Content.Blocks {
-			decAnthropicBlockPartsN(b, decIndex(id+".content", j), ChannelMessages, m.Role, &m.Content.Blocks[j], names)
+			decAnthropicBlockParts(b.Add, decIndex(id+".content", j), ChannelMessages, m.Role, &m.Content.Blocks[j], names)
 		}
 		return nil
 	})
@@ -210,15 +217,12 @@ func decToolElements(b *Builder, c *decCache, tools *decMember) error {
 	})
 }
 
-// decAnthropicBlockParts adds the part (or parts, for a tool_result with block
-// content) of one content block.
-func decAnthropicBlockParts(b *Builder, id string, ch Channel, role string, bl *decAnthropicBlock, names map[string]string) {
-	decAnthropicBlockPartsN(b, id, ch, role, bl, &decNames{m: names})
-}
-
-// decAnthropicBlockPartsN is decAnthropicBlockParts with names that record
-// their uses for the element cache.
-func decAnthropicBlockPartsN(b *Builder, id string, ch Channel, role string, bl *decAnthropicBlock, names *decNames) {
+// decAnthropicBlockParts passes to add the part (or parts, for a tool_result
+// with block content) of one content block. It is the one reading of a block,
+// for request bodies (add is Builder.Add) and for recordings in the Messages
+// shape (Claude Code: add collects the parts of a message); names records its
+// uses for the element cache.
+func decAnthropicBlockParts(add func(Part), id string, ch Channel, role string, bl *decAnthropicBlock, names *decNames) {
 	p := Part{ID: id, Channel: ch, Role: role, Type: bl.Type, CacheBreakpoint: decHasValue(bl.CacheControl)}
 	switch bl.Type {
 	case "text":
@@ -242,7 +246,7 @@ func decAnthropicBlockPartsN(b *Builder, id string, ch Channel, role string, bl 
 				q := Part{ID: decIndex(id+".content", k), Channel: ch, Role: role, Type: "tool_result",
 					Name: p.Name, Text: decAnthropicBlockText(inner),
 					CacheBreakpoint: decHasValue(inner.CacheControl) || (p.CacheBreakpoint && k == len(bl.Content.Blocks)-1)}
-				b.Add(q)
+				add(q)
 			}
 			return
 		}
@@ -255,7 +259,7 @@ func decAnthropicBlockPartsN(b *Builder, id string, ch Channel, role string, bl 
 			p.Type, p.Name = "tool_result", names.get(bl.ToolUseID)
 		}
 	}
-	b.Add(p)
+	add(p)
 }
 
 // decAnthropicBlockText is the text that stands for a block inside a tool

@@ -1,11 +1,6 @@
 package wire
 
-import (
-	"fmt"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-)
+import "github.com/go-json-experiment/json/jsontext"
 
 // Claude Code, ~/.claude/projects/<encoded-cwd>/<session>.jsonl: entries of
 // type user, assistant, system, summary and others, linked by uuid and
@@ -43,7 +38,7 @@ type recCCNode struct {
 	off, length   int64
 	role, msgID   string
 	model         string
-	content       recCCContent
+	content       decAnthropicContent
 	usage         jsontext.Value
 }
 
@@ -56,11 +51,11 @@ type recCCEntry struct {
 	Version           string  `json:"version"`
 	Subtype           string  `json:"subtype"`
 	Message           *struct {
-		ID      string         `json:"id"`
-		Role    string         `json:"role"`
-		Model   string         `json:"model"`
-		Content recCCContent   `json:"content"`
-		Usage   jsontext.Value `json:"usage"`
+		ID      string              `json:"id"`
+		Role    string              `json:"role"`
+		Model   string              `json:"model"`
+		Content decAnthropicContent `json:"content"`
+		Usage   jsontext.Value      `json:"usage"`
 	} `json:"message"`
 }
 
@@ -136,7 +131,7 @@ type recCCMsg struct {
 	role   string
 	msgID  string
 	model  string
-	blocks []recCCBlock
+	blocks []decAnthropicBlock
 	str    string
 	isStr  bool
 	usage  jsontext.Value
@@ -151,7 +146,7 @@ func (c *recClaudeCode) end(d *decoder) {
 	chain := c.branch()
 	var seq recSeq
 	seq.init(d.opts.Interner)
-	names := map[string]string{}
+	names := newDecNames()
 	msgs, compactions, synthetic, system := 0, 0, 0, 0
 	var cur *recCCMsg
 	var pending *Request
@@ -177,8 +172,9 @@ func (c *recClaudeCode) end(d *decoder) {
 			return
 		}
 		var parts []Part
+		add := func(p Part) { parts = append(parts, p) }
 		for j := range m.blocks {
-			parts = recCCBlockParts(parts, decIndex(id+".content", j), m.role, &m.blocks[j], names)
+			decAnthropicBlockParts(add, decIndex(id+".content", j), ChannelMessages, m.role, &m.blocks[j], names)
 		}
 		seq.add(parts...)
 	}
@@ -259,11 +255,11 @@ func (m *recCCMsg) merge(n *recCCNode) {
 		return
 	}
 	if m.isStr {
-		m.blocks = append(m.blocks, recCCBlock{Type: "text", Text: m.str})
+		m.blocks = append(m.blocks, decAnthropicBlock{Type: "text", Text: m.str})
 		m.isStr = false
 	}
 	if n.content.IsStr {
-		m.blocks = append(m.blocks, recCCBlock{Type: "text", Text: n.content.Str})
+		m.blocks = append(m.blocks, decAnthropicBlock{Type: "text", Text: n.content.Str})
 		return
 	}
 	m.blocks = append(m.blocks, n.content.Blocks...)
@@ -287,98 +283,4 @@ func (c *recClaudeCode) skippedNote(onBranch, synthetic, system int) string {
 	add(system, "system entries skipped (not sent to the model)")
 	add(c.nodeless, "entries without a uuid skipped")
 	return s
-}
-
-// recCCContent is a message content: a string or a list of blocks.
-type recCCContent struct {
-	Str    string
-	IsStr  bool
-	Blocks []recCCBlock
-}
-
-func (c *recCCContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch k := dec.PeekKind(); k {
-	case '"':
-		c.IsStr = true
-		return json.UnmarshalDecode(dec, &c.Str)
-	case '[':
-		return json.UnmarshalDecode(dec, &c.Blocks)
-	case 'n':
-		_, err := dec.ReadToken()
-		return err
-	default:
-		return fmt.Errorf("content at %s is a JSON %s, want a string or a list of blocks", dec.StackPointer(), kindName(k))
-	}
-}
-
-// recCCBlock is a content block of the Anthropic Messages shape.
-type recCCBlock struct {
-	Type      string         `json:"type"`
-	Text      string         `json:"text"`
-	Thinking  string         `json:"thinking"`
-	Data      string         `json:"data"`
-	Name      string         `json:"name"`
-	ID        string         `json:"id"`
-	Input     jsontext.Value `json:"input"`
-	ToolUseID string         `json:"tool_use_id"`
-	Content   *recCCContent  `json:"content"`
-	Source    *struct {
-		Type      string `json:"type"`
-		MediaType string `json:"media_type"`
-		Data      string `json:"data"`
-		URL       string `json:"url"`
-	} `json:"source"`
-}
-
-// recCCBlockParts appends the part of one block; a tool result with a list
-// of blocks is one part per block (id.content[k]).
-func recCCBlockParts(parts []Part, id, role string, bl *recCCBlock, names map[string]string) []Part {
-	p := Part{ID: id, Channel: ChannelMessages, Role: role, Type: bl.Type}
-	switch bl.Type {
-	case "text":
-		p.Text = bl.Text
-	case "thinking":
-		p.Text = bl.Thinking
-	case "redacted_thinking":
-		p.Text = "[redacted thinking: " + itoa(len(bl.Data)) + " bytes]"
-	case "tool_use", "server_tool_use":
-		names[bl.ID] = bl.Name
-		p.Name, p.Text = bl.Name, decCompact(bl.Input)
-	case "tool_result":
-		p.Name = names[bl.ToolUseID]
-		if bl.Content != nil && !bl.Content.IsStr && len(bl.Content.Blocks) > 0 {
-			for k := range bl.Content.Blocks {
-				parts = append(parts, Part{ID: decIndex(id+".content", k), Channel: ChannelMessages, Role: role,
-					Type: "tool_result", Name: p.Name, Text: recCCBlockText(&bl.Content.Blocks[k])})
-			}
-			return parts
-		}
-		if bl.Content != nil {
-			p.Text = bl.Content.Str
-		}
-	default:
-		p.Text = recCCBlockText(bl)
-	}
-	return append(parts, p)
-}
-
-// recCCBlockText is the text that stands for a block without text of its own.
-func recCCBlockText(bl *recCCBlock) string {
-	switch bl.Type {
-	case "text":
-		return bl.Text
-	case "image", "document":
-		if s := bl.Source; s != nil {
-			switch s.Type {
-			case "base64":
-				return decMedia(bl.Type, s.MediaType, len(s.Data))
-			case "url":
-				return decMediaRef(bl.Type, s.URL)
-			case "text":
-				return s.Data
-			}
-		}
-		return decMediaRef(bl.Type, "")
-	}
-	return "[" + bl.Type + "]"
 }
