@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -68,7 +66,7 @@ error (exit 2) and everything that could be read is still printed.`,
 					bw.WriteString("\n  ")
 				}
 				bw.WriteString("],\n  \"errors\": ")
-				b, err := inspectMarshal(errorsJSON(errs), "  ")
+				b, err := marshalJSON(errorsJSON(errs), "  ")
 				if err != nil {
 					return err
 				}
@@ -139,7 +137,7 @@ func inspectRequest(r *wire.Request) inspectRequestJSON {
 // writeInspectRequestJSON writes one element of the "requests" array,
 // indented as writeJSON would indent the whole document.
 func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
-	b, err := inspectMarshal(inspectRequest(r), "    ")
+	b, err := marshalJSON(inspectRequest(r), "    ")
 	if err != nil {
 		return err
 	}
@@ -152,22 +150,6 @@ func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
 	}
 	_, err = w.Write(b)
 	return err
-}
-
-// inspectMarshal is v as indented JSON (prefix before every line but the
-// first), with "<", ">" and "&" left as they are and every hazard of the
-// payload written as a \u escape (wire.SafeJSON): the same JSON value, but
-// nothing that moves the cursor or reorders a line when the output lands on
-// a terminal.
-func inspectMarshal(v any, prefix string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return wire.SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // writeInspectText prints one block per request and one line per segment.

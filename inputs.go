@@ -141,18 +141,30 @@ func (a *App) finish(errs []error, code int) error {
 	return nil
 }
 
-// writeJSON writes v as indented JSON and a newline. Hazardous code points
-// inside strings are written as \u escapes, so the output is safe to print.
+// writeJSON writes v as indented JSON and a newline.
 func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := marshalJSON(v, "")
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(wire.SafeJSON(buf.Bytes()))
+	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// marshalJSON is v as indented JSON (prefix before every line but the
+// first, no trailing newline), with "<", ">" and "&" left readable and every
+// hazardous code point inside strings written as a \u escape (wire.SafeJSON):
+// the same value for a parser, nothing raw for a terminal. Every JSON report
+// goes through it.
+func marshalJSON(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return wire.SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // errorJSON is the shape of an input error in the "errors" arrays.
