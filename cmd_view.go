@@ -296,7 +296,7 @@ func (w *watchBuilder) build() (*wire.Request, string, error) {
 		return nil, "", err
 	}
 	defer closeIn()
-	cfg := assemble.Config{Layout: w.layout, API: w.api, Interner: w.in}
+	cfg := assemble.Config{Layout: w.layout, API: w.api, Interner: w.in, Host: buildHost()}
 	var (
 		res  *assemble.Result
 		note string

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +207,38 @@ func TestViewDiffCarriesWords(t *testing.T) {
 	}
 	if words != 2 {
 		t.Fatalf("changed words carried: %d, want 2 (%+v)", words, d.Segments)
+	}
+}
+
+// watch and build describe the same host: a workspace watched and a
+// workspace built carry the same isolated system prompt.
+func TestWatchAndBuildShareTheHostFacts(t *testing.T) {
+	t.Setenv("SHELL", "/usr/bin/fish")
+	dir := filepath.Join("testdata", "workspaces", "clean")
+	w := &watchBuilder{dir: dir, in: wire.NewInterner(), layout: assemble.LayoutIsolated, api: wire.FormatAnthropic}
+	watched, _, err := w.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "build", dir)
+	if code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	var body struct {
+		System []struct {
+			Text string `json:"text"`
+		} `json:"system"`
+	}
+	if err := json.Unmarshal([]byte(out), &body); err != nil || len(body.System) != 1 {
+		t.Fatalf("build output: %v", err)
+	}
+	var sys string
+	for _, s := range watched.Segments {
+		if s.Channel == wire.ChannelSystem {
+			sys += s.Text
+		}
+	}
+	if !strings.Contains(sys, "fish") || sys != body.System[0].Text {
+		t.Fatalf("watch's system prompt differs from build's (or misses the shell):\nwatch: %.200q\nbuild: %.200q", sys, body.System[0].Text)
 	}
 }
