@@ -110,7 +110,6 @@ type entry struct {
 	req     wire.Request
 	order   []int // segment indices in cache order
 	tokens  int
-	bytes   int
 	segTok  []int // tokens per segment (index into Segments)
 	segHaz  []int // hazards per segment (index into Segments)
 	hazards []reqHazard
@@ -393,7 +392,6 @@ func uiMeasure(r wire.Request) entry {
 		s := &r.Segments[i]
 		e.segTok[i] = s.Tokens()
 		e.tokens += e.segTok[i]
-		e.bytes += len(s.Text)
 		e.escapes += len(s.Escapes)
 		if wire.HasHazards(s.Text) {
 			for _, h := range wire.ScanHazards(s.Text) {
