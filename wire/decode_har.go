@@ -86,7 +86,9 @@ func EndpointFormat(rawURL string) (f Format, model string, ok bool) {
 // decHARWalk finds log.entries in a HAR document and calls each with every
 // entry and its byte offset in v.
 func decHARWalk(v jsontext.Value, each func(entry jsontext.Value, at int64) bool) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	// Over a bytes.Buffer the decoder reads v in place, not into a copy of
+	// the whole document.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(v), decWalkOpts...)
 	// into reads object members until name, leaving the decoder at its value.
 	into := func(name string) (bool, error) {
 		if _, err := dec.ReadToken(); err != nil { // '{'

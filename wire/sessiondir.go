@@ -70,7 +70,7 @@ type recHeadRecord struct {
 // the first line of a recording may be longer than the head read for
 // detection (a system prompt), and the members before the cut still tell.
 func recHead(line []byte) (r recHeadRecord, ok bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(line), decWalkOpts...)
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return r, false
 	}
