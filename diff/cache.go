@@ -400,7 +400,7 @@ func commonPrefix(prev, cur *seqView) (shared, *Break) {
 		Cause: changeCause(a, b, i)}
 	brk.Volatile = volatileAtBreak(sa.Text, sb.Text, off)
 	if off > 0 {
-		n.tokens += partialTokens(sb.Text, off)
+		n.tokens += partialTokens(sb, off)
 		n.bytes += off
 	}
 	return n, brk
@@ -449,16 +449,16 @@ func commonPrefixLen(a, b string) int {
 	return i
 }
 
-// partialTokens estimates the tokens of text[:off]. Short prefixes are
+// partialTokens estimates the tokens of s.Text[:off]. Short prefixes are
 // counted (and cached by content, so a break that stays in the same place
-// costs nothing the next time); long ones are estimated in proportion.
-func partialTokens(text string, off int) int {
+// costs nothing the next time); long ones are estimated in proportion to
+// the segment's own count, which is already cached under its hash.
+func partialTokens(s *wire.Segment, off int) int {
 	const countUpTo = 256 << 10
 	if off <= countUpTo {
-		return wire.CountTokens(text[:off])
+		return wire.CountTokens(s.Text[:off])
 	}
-	all := wire.CountTokens(text)
-	return int(int64(all) * int64(off) / int64(len(text)))
+	return int(int64(s.Tokens()) * int64(off) / int64(len(s.Text)))
 }
 
 // volatileAtBreak names the changing value a break at off falls in, in

@@ -646,3 +646,24 @@ func TestCacheRecordedBeyondRequest(t *testing.T) {
 		t.Errorf("read about the request's size: %q", st.Disagreement)
 	}
 }
+
+// TestCacheBreakInLongSegment: a break far into a segment longer than what
+// is counted exactly is estimated in proportion to the segment's own count.
+func TestCacheBreakInLongSegment(t *testing.T) {
+	in := wire.NewInterner()
+	head := strings.Repeat(cacheTestRules, 300<<10/len(cacheTestRules)+1)
+	a := cacheTestReq(in, 1, wire.FormatOpenAIChat, "gpt-5", cacheSys(head+"Mode: fast.\n"))
+	b := cacheTestReq(in, 2, wire.FormatOpenAIChat, "gpt-5", cacheSys(head+"Mode: slow.\n"))
+	if len(b.Segments) != 1 {
+		t.Fatalf("%d segments, want the system prompt as one", len(b.Segments))
+	}
+	st := Compare(&a, &b)
+	off := len(head) + len("Mode: ")
+	if st.Break == nil || st.PrefixBytes != off {
+		t.Fatalf("break %+v at %d bytes, want %d", st.Break, st.PrefixBytes, off)
+	}
+	text := b.Segments[0].Text
+	if want := int(int64(wire.CountTokens(text)) * int64(off) / int64(len(text))); st.PrefixTokens != want {
+		t.Errorf("prefix %d tokens, want %d (the segment's count in proportion)", st.PrefixTokens, want)
+	}
+}
