@@ -503,10 +503,6 @@ func (d *decoder) objectShape(s *decShape, line int, off int64) {
 
 // body decodes one request body of a known format and emits it.
 func (d *decoder) body(format Format, v jsontext.Value, line int, off int64, fill func(*Request)) {
-	if cachedBodyDecoders[format] == nil {
-		d.bodyShape(format, &decShape{v: v}, line, off, fill)
-		return
-	}
 	s, err := decWalkShape(v)
 	if err != nil {
 		d.fail(line+lineOfErr(v, err), "%s body: %s", format, describeJSONError(err))
@@ -521,20 +517,16 @@ func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fil
 		d.fail(line, "not a request body in the %s format (looked for %s)", format, bodyMembers[format])
 		return
 	}
-	b := d.builder(format, line, off, int64(len(s.v)))
-	var err error
-	if cd := cachedBodyDecoders[format]; cd != nil {
-		if d.cache == nil {
-			d.cache = newDecCache()
-		}
-		err = cd(s, b, d.cache)
-	} else if dec := bodyDecoders[format]; dec != nil {
-		err = dec(s.v, b)
-	} else {
+	dec := bodyDecoders[format]
+	if dec == nil {
 		d.fail(line, "no reader for format %q", format)
 		return
 	}
-	if err != nil {
+	if d.cache == nil {
+		d.cache = newDecCache()
+	}
+	b := d.builder(format, line, off, int64(len(s.v)))
+	if err := dec(s, b, d.cache); err != nil {
 		d.fail(line, "%s body: %s", format, describeJSONError(err))
 		return
 	}
@@ -544,9 +536,10 @@ func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fil
 	d.emit(*b.Req)
 }
 
-// bodyDecoder decodes one request body of its format, adding its parts to b
-// in wire order and setting b.Req.Model.
-type bodyDecoder func(v jsontext.Value, b *Builder) error
+// bodyDecoder decodes one walked request body of its format, adding its parts
+// to b in wire order and setting b.Req.Model; elements seen before in the
+// same input are taken from c.
+type bodyDecoder func(s *decShape, b *Builder, c *decCache) error
 
 // containerDecoder decodes a value that holds bodies (a HAR, a trace line),
 // emitting each with d.body or d.emit.
@@ -801,10 +794,6 @@ func decGoKind(k string) string {
 // growing requests repeats request k inside request k+1, so only the new
 // turn of each request is unmarshalled and classified.
 
-// cachedBodyDecoders are body decoders that use the decoder's element cache;
-// each is also registered, without a cache, in bodyDecoders.
-var cachedBodyDecoders = map[Format]func(s *decShape, b *Builder, c *decCache) error{}
-
 // decWalkOpts are the syntactic options of the in-place walks.
 var decWalkOpts = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
 
@@ -915,12 +904,6 @@ func decElements(b *Builder, c *decCache, names *decNames, sect uint8, m *decMem
 	}
 	for i, el := range m.elems {
 		wrap := func(err error) error { return decAt("/"+m.name+"/"+itoa(i), el.off, err) }
-		if c == nil {
-			if err := one(i, el.v); err != nil {
-				return wrap(err)
-			}
-			continue
-		}
 		k := decKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(decSeed1, el.v), h2: maphash.Bytes(decSeed2, el.v)}
 		if e := c.m[k]; e != nil && e.fits(names) {

@@ -11,8 +11,7 @@ import (
 // Anthropic Messages API request bodies (POST /v1/messages).
 
 func init() {
-	bodyDecoders[FormatAnthropic] = decShapeless(decodeAnthropic)
-	cachedBodyDecoders[FormatAnthropic] = decodeAnthropic
+	bodyDecoders[FormatAnthropic] = decodeAnthropic
 }
 
 type decAnthropicMessage struct {
@@ -190,18 +189,6 @@ func decodeAnthropic(s *decShape, b *Builder, c *decCache) error {
 		}
 		return nil
 	})
-}
-
-// decShapeless makes a body decoder that walks the body itself, for the
-// bodyDecoders registry.
-func decShapeless(f func(*decShape, *Builder, *decCache) error) bodyDecoder {
-	return func(v jsontext.Value, b *Builder) error {
-		s, err := decWalkShape(v)
-		if err != nil {
-			return err
-		}
-		return f(s, b, nil)
-	}
 }
 
 // decToolElements adds one tools-channel part per tool definition.

@@ -9,8 +9,7 @@ import (
 // snake_case member names; both are read.
 
 func init() {
-	bodyDecoders[FormatGemini] = decShapeless(decodeGemini)
-	cachedBodyDecoders[FormatGemini] = decodeGemini
+	bodyDecoders[FormatGemini] = decodeGemini
 }
 
 type decGeminiContent struct {

@@ -11,8 +11,7 @@ import (
 // spoken by OpenAI-compatible hosts (Moonshot, OpenRouter, DeepSeek, ...).
 
 func init() {
-	bodyDecoders[FormatOpenAIChat] = decShapeless(decodeOpenAIChat)
-	cachedBodyDecoders[FormatOpenAIChat] = decodeOpenAIChat
+	bodyDecoders[FormatOpenAIChat] = decodeOpenAIChat
 }
 
 type decChatMessage struct {

@@ -9,8 +9,7 @@ import (
 // OpenAI Responses API request bodies (POST /v1/responses).
 
 func init() {
-	bodyDecoders[FormatOpenAIResponses] = decShapeless(decodeOpenAIResponses)
-	cachedBodyDecoders[FormatOpenAIResponses] = decodeOpenAIResponses
+	bodyDecoders[FormatOpenAIResponses] = decodeOpenAIResponses
 }
 
 type decRespItem struct {
