@@ -127,8 +127,7 @@ func runCheck(app *App, f checkFlags, args []string) error {
 // checkAuditor makes the auditor: the cache analysis's volatile finder and,
 // with --workspace, the workspace's marks read with the build's collector.
 func checkAuditor(workspace string) (*wire.Auditor, error) {
-	aud := wire.NewAuditor()
-	aud.FindVolatile = checkVolatile
+	aud := diff.NewAuditor()
 	if workspace == "" {
 		return aud, nil
 	}
@@ -162,19 +161,6 @@ func checkMarks(b *assemble.Baseline) *wire.WorkspaceMarks {
 		skills = append(skills, wire.WorkspaceSkill{Name: s.Name, Description: s.Description})
 	}
 	return wire.NewWorkspaceMarks(agents, names, skills)
-}
-
-// checkVolatile adapts diff.FindVolatile, the one finder of changing values.
-func checkVolatile(s string) []wire.VolatileValue {
-	vs := diff.FindVolatile(s)
-	if len(vs) == 0 {
-		return nil
-	}
-	out := make([]wire.VolatileValue, len(vs))
-	for i, v := range vs {
-		out[i] = wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)}
-	}
-	return out
 }
 
 // checkResult is what check found in its sources.

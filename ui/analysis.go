@@ -88,8 +88,7 @@ func DefaultAnalysis() Analysis {
 
 // uiAuditFindings audits every request.
 func uiAuditFindings(reqs []wire.Request) []Finding {
-	a := wire.NewAuditor()
-	a.FindVolatile = uiFindVolatile
+	a := diff.NewAuditor()
 	var out []Finding
 	for i := range reqs {
 		for _, f := range a.Audit(&reqs[i]) {
@@ -168,17 +167,6 @@ func uiDiffRequests(a, b *wire.Request) Diff {
 			}
 		}
 		out.Segments = append(out.Segments, ds)
-	}
-	return out
-}
-
-// uiFindVolatile adapts the cache analysis's finder of changing values to
-// the audit.
-func uiFindVolatile(text string) []wire.VolatileValue {
-	vs := diff.FindVolatile(text)
-	out := make([]wire.VolatileValue, len(vs))
-	for i, v := range vs {
-		out[i] = wire.VolatileValue{Start: v.Start, End: v.End, Kind: string(v.Kind)}
 	}
 	return out
 }
