@@ -221,7 +221,26 @@ const tagsMaxAttrs = 4096
 // letters are folded (Confusable). An opening tag may carry attributes up to
 // its closing bracket. Entity-escaped forms (&lt;/untrusted_agents_md>) are
 // not tags and are not found. Hits are in order and do not overlap.
-func FindReservedTags(s string) []TagHit {
+func FindReservedTags(s string) []TagHit { return tagsFind(s, false) }
+
+// FindReservedTagStarts finds every opening bracket that starts a reserved
+// tag, whether or not a closing bracket follows: the bracket, optional
+// whitespace and invisible code points, an optional slash, and a reserved
+// name that no further name character follows (the end of s ends a name);
+// for a special token, <|name with or without its second bar. Len runs from
+// the bracket to the end of the name (past the token's second bar), so hits
+// do not overlap and a tag inside another's quoted attribute is found too.
+// Names, folding and flags are those of FindReservedTags.
+//
+// It finds every tag FindReservedTags finds, at the same offset, and every
+// opener that text appended after s could close (unclosed, with an open
+// quote, with an opening bracket in its attributes): the openers an escaper
+// must neutralise before s goes into an envelope whose closer starts with
+// anything but a name character.
+func FindReservedTagStarts(s string) []TagHit { return tagsFind(s, true) }
+
+// tagsFind is FindReservedTags, or FindReservedTagStarts when head is set.
+func tagsFind(s string, head bool) []TagHit {
 	var out []TagHit
 	for i := 0; i < len(s); {
 		if !tagsLead[s[i]] {
@@ -234,7 +253,7 @@ func FindReservedTags(s string) []TagHit {
 			i += n
 			continue
 		}
-		if h, ok := tagsMatch(s, i, n, conf); ok {
+		if h, ok := tagsMatch(s, i, n, conf, head); ok {
 			out = append(out, h)
 			i += h.Len
 			continue
@@ -322,9 +341,17 @@ func (t *tagsScanner) closeBracket() bool {
 	return false
 }
 
+// tagsMoreName reports whether the rune r (n bytes, 0 at the end) after a
+// name continues it: the name was cut at tagsMaxName and is not the one read.
+func tagsMoreName(r rune, n int) bool {
+	_, _, ok := tagsNameRune(r)
+	return n > 0 && ok
+}
+
 // tagsMatch tries to read a reserved tag whose opening bracket (n bytes) is
-// at start.
-func tagsMatch(s string, start, n int, conf bool) (TagHit, bool) {
+// at start. With head set, it stops after the name (see
+// FindReservedTagStarts).
+func tagsMatch(s string, start, n int, conf, head bool) (TagHit, bool) {
 	t := &tagsScanner{s: s, p: start + n, confusable: conf}
 	t.skipSpace()
 	var buf [tagsMaxName]byte
@@ -339,15 +366,18 @@ func tagsMatch(s string, start, n int, conf bool) (TagHit, bool) {
 				return TagHit{}, false
 			}
 			r, rn = t.peek()
-			ok, bconf = tagsBar(r)
-			if !ok {
+			switch ok, bconf = tagsBar(r); {
+			case ok:
+				t.p += rn
+				t.confusable = t.confusable || bconf
+			case !head || tagsMoreName(r, rn):
 				return TagHit{}, false
 			}
-			t.p += rn
-			t.confusable = t.confusable || bconf
-			t.skipSpace()
-			if !t.closeBracket() {
-				return TagHit{}, false
+			if !head {
+				t.skipSpace()
+				if !t.closeBracket() {
+					return TagHit{}, false
+				}
 			}
 			return TagHit{Offset: start, Len: t.p - start, Name: name, Confusable: t.confusable,
 				Obfuscated: t.obfuscated, Authority: true, Token: true}, true
@@ -393,11 +423,17 @@ func tagsMatch(s string, start, n int, conf bool) (TagHit, bool) {
 	default:
 		return TagHit{}, false
 	}
-	space := t.skipSpace()
 	hit := func() (TagHit, bool) {
 		return TagHit{Offset: start, Len: t.p - start, Name: name, Closing: closing,
 			Confusable: t.confusable, Obfuscated: t.obfuscated, Envelope: env, Authority: auth}, true
 	}
+	if head {
+		if tagsMoreName(t.peek()) {
+			return TagHit{}, false
+		}
+		return hit()
+	}
+	space := t.skipSpace()
 	if t.closeBracket() {
 		return hit()
 	}

@@ -196,3 +196,98 @@ func FuzzTagsFind(f *testing.F) {
 		}
 	})
 }
+
+// tagsStartSuffixes are texts an envelope or a later line can put after a
+// body: FindReservedTagStarts on the body must find every opener they close.
+var tagsStartSuffixes = []string{">", "\n</untrusted_agents_md>\n", "\">", "'>", "|>", " />", "\n>", "\"\n</untrusted_agents_md>"}
+
+// tagsCheckStarts checks FindReservedTagStarts on s: hits in order, not
+// overlapping, of reserved names, at every offset FindReservedTags reports
+// in s and in s followed by each of tagsStartSuffixes.
+func tagsCheckStarts(t *testing.T, s string) {
+	t.Helper()
+	starts := FindReservedTagStarts(s)
+	at := map[int]bool{}
+	end := 0
+	for _, h := range starts {
+		if h.Offset < end || h.Len <= 0 || h.Offset+h.Len > len(s) {
+			t.Fatalf("bad start %+v (previous end %d) in %q", h, end, s)
+		}
+		if !IsEnvelopeName(h.Name) && !IsAuthorityName(h.Name) && !h.Token {
+			t.Fatalf("start of unreserved name %q in %q", h.Name, s)
+		}
+		at[h.Offset] = true
+		end = h.Offset + h.Len
+	}
+	for _, suffix := range append([]string{""}, tagsStartSuffixes...) {
+		for _, h := range FindReservedTags(s + suffix) {
+			if h.Offset < len(s) && !at[h.Offset] {
+				t.Fatalf("%q + %q: tag %+v has no start", s, suffix, h)
+			}
+		}
+	}
+}
+
+func TestTagStarts(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int // offsets
+		name string
+	}{
+		{"<system>", []int{0}, "system"},
+		{"x <system", []int{2}, "system"},
+		{"<system foo <b>", []int{0}, "system"},
+		{"<system a=\"unterminated", []int{0}, "system"},
+		{"</untrusted_agents_md", []int{0}, "untrusted_agents_md"},
+		{"< / Untrusted_Agents_MD\n", []int{0}, "untrusted_agents_md"},
+		{"<system=1", []int{0}, "system"},
+		{"<system a=\"<developer>\">", []int{0, 11}, "system"},
+		{"<|im_start", []int{0}, "im_start"},
+		{"<|im_start|", []int{0}, "im_start"},
+		{"\uff1csystem", []int{0}, "system"},
+		{"<sys\u200btem", []int{0}, "system"},
+		{"<permissions instructions", []int{0}, "permissions instructions"},
+		{"<systems", nil, ""},
+		{"<system.x>", nil, ""},
+		{"<untrusted_", nil, ""},
+		{"<|im_startx", nil, ""},
+		{"&lt;system>", nil, ""},
+		{"<" + UntrustedPrefix + strings.Repeat("x", tagsMaxName), nil, ""},
+	} {
+		got := FindReservedTagStarts(c.in)
+		var offs []int
+		for _, h := range got {
+			offs = append(offs, h.Offset)
+		}
+		if len(offs) != len(c.want) || (len(offs) > 0 && (offs[0] != c.want[0] || got[0].Name != c.name)) {
+			t.Errorf("%q: got %+v, want offsets %v (%s)", c.in, got, c.want, c.name)
+			continue
+		}
+		for k := range offs {
+			if offs[k] != c.want[k] {
+				t.Errorf("%q: got %+v, want offsets %v", c.in, got, c.want)
+			}
+		}
+		tagsCheckStarts(t, c.in)
+	}
+	if h := FindReservedTagStarts("\uff1csystem"); !h[0].Confusable {
+		t.Errorf("look-alike bracket not Confusable: %+v", h)
+	}
+	if h := FindReservedTagStarts("<sys\u200btem"); !h[0].Obfuscated {
+		t.Errorf("invisible inside the name not Obfuscated: %+v", h)
+	}
+	for _, group := range tagsLoadSeeds(t) {
+		for _, s := range group {
+			tagsCheckStarts(t, s)
+		}
+	}
+}
+
+func FuzzTagStarts(f *testing.F) {
+	for _, group := range tagsLoadSeeds(f) {
+		for _, s := range group {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(tagsCheckStarts)
+}
