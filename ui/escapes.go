@@ -105,10 +105,9 @@ func uiEscRows(e *entry) []escRow {
 		for k := range s.Escapes {
 			rows = append(rows, escRow{seg: si, off: s.Escapes[k].Offset, escape: &s.Escapes[k], segID: s.ID, segText: s.Text})
 		}
-		for k := range e.hazards {
-			if e.hazards[k].seg == si {
-				rows = append(rows, escRow{seg: si, off: e.hazards[k].h.Offset, hazard: &e.hazards[k].h, segID: s.ID, segText: s.Text})
-			}
+		for k := range e.segHz[si] {
+			h := &e.segHz[si][k]
+			rows = append(rows, escRow{seg: si, off: h.Offset, hazard: h, segID: s.ID, segText: s.Text})
 		}
 	}
 	pos := map[int]int{}

@@ -86,7 +86,7 @@ func (p listPane) Render(w, h int) []string {
 		}
 		if n := p.perReq[ri]; n > 0 {
 			marks += st.High.Render("⚑")
-		} else if len(e.hazards) > 0 {
+		} else if e.hazards > 0 {
 			marks += st.Hazard.Render("!")
 		} else {
 			marks += " "

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -98,21 +99,17 @@ const (
 	focusContent
 )
 
-// reqHazard is one hazard in one segment of a request.
-type reqHazard struct {
-	seg int // index into Request.Segments
-	h   wire.Hazard
-}
-
 // entry is a request with what the loader measured about it (in a command,
 // never in Update).
 type entry struct {
-	req     wire.Request
-	order   []int // segment indices in cache order
-	tokens  int
-	segTok  []int // tokens per segment (index into Segments)
-	segHaz  []int // hazards per segment (index into Segments)
-	hazards []reqHazard
+	req    wire.Request
+	order  []int // segment indices in cache order
+	tokens int
+	segTok []int // tokens per segment (index into Segments)
+	// segHz are the hazards of each segment (index into Segments), shared
+	// read-only with every request that holds the same text.
+	segHz   [][]wire.Hazard
+	hazards int // over all segments
 	escapes int
 	escRows []escRow // the Escapes view's rows
 }
@@ -179,6 +176,9 @@ type Model struct {
 	rawGen                  int
 	hint                    string
 	layoutName              string
+	// hzMemo holds the hazards of each distinct text; only the loader (New
+	// and the stream's commands) uses it.
+	hzMemo *hazardMemo
 	// pullStream leaves reading the stream to the caller (tests step it).
 	pullStream bool
 }
@@ -186,7 +186,7 @@ type Model struct {
 // New builds the viewer's model.
 func New(opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
-		bodyKey: [2]int{-1, -1}, rawKey: -1, cacheRows: map[int]CacheRow{}}
+		bodyKey: [2]int{-1, -1}, rawKey: -1, cacheRows: map[int]CacheRow{}, hzMemo: newHazardMemo()}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	def := DefaultAnalysis()
 	if m.opts.Analysis.Cache == nil {
@@ -210,7 +210,7 @@ func New(opts Options) *Model {
 		m.keys.Layout.SetEnabled(true)
 	}
 	for i := range opts.Requests {
-		m.reqs = append(m.reqs, uiMeasure(opts.Requests[i]))
+		m.reqs = append(m.reqs, m.hzMemo.measure(opts.Requests[i]))
 	}
 	m.refilter()
 	m.marks = append(m.marks, opts.Marks...)
@@ -306,7 +306,7 @@ type itemsMsg struct {
 // waitItems reads the next batch from the stream: it blocks for one item,
 // then takes what else is ready for up to 50 ms, measuring each request.
 func (m *Model) waitItems() tea.Cmd {
-	ch, ctx := m.opts.Stream, m.ctx
+	ch, ctx, memo := m.opts.Stream, m.ctx, m.hzMemo
 	first := len(m.reqs) == 0
 	return func() tea.Msg {
 		var out itemsMsg
@@ -317,7 +317,7 @@ func (m *Model) waitItems() tea.Cmd {
 				return false
 			}
 			if it.Req != nil {
-				out.entries = append(out.entries, uiMeasure(*it.Req))
+				out.entries = append(out.entries, memo.measure(*it.Req))
 			}
 			if it.Err != nil {
 				out.errs = append(out.errs, it.Err)
@@ -377,10 +377,49 @@ func (m *Model) waitItems() tea.Cmd {
 	}
 }
 
-// uiMeasure counts tokens and finds hazards of a request. It runs in a
+// hazardMemo holds the hazards of each distinct segment text by its hash: a
+// session repeats almost all of request k in request k+1, so each distinct
+// text is scanned once, not once per request that holds it.
+type hazardMemo struct {
+	mu sync.Mutex
+	m  map[uint64]hazardEntry
+}
+
+type hazardEntry struct {
+	n  int // length of the text, against hash collisions
+	hz []wire.Hazard
+}
+
+func newHazardMemo() *hazardMemo { return &hazardMemo{m: map[uint64]hazardEntry{}} }
+
+// hazards are the hazards of a segment's text (read-only: shared).
+func (hm *hazardMemo) hazards(s *wire.Segment) []wire.Hazard {
+	scan := func() []wire.Hazard {
+		if !wire.HasHazards(s.Text) {
+			return nil
+		}
+		return wire.ScanHazards(s.Text)
+	}
+	if hm == nil || s.Hash == 0 {
+		return scan()
+	}
+	hm.mu.Lock()
+	e, ok := hm.m[s.Hash]
+	hm.mu.Unlock()
+	if ok && e.n == len(s.Text) {
+		return e.hz
+	}
+	hz := scan()
+	hm.mu.Lock()
+	hm.m[s.Hash] = hazardEntry{n: len(s.Text), hz: hz}
+	hm.mu.Unlock()
+	return hz
+}
+
+// measure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts).
-func uiMeasure(r wire.Request) entry {
-	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHaz: make([]int, len(r.Segments))}
+func (hm *hazardMemo) measure(r wire.Request) entry {
+	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHz: make([][]wire.Hazard, len(r.Segments))}
 	for rank := 0; rank < 3; rank++ {
 		for i := range r.Segments {
 			if r.Segments[i].Channel.CacheRank() == rank {
@@ -393,12 +432,8 @@ func uiMeasure(r wire.Request) entry {
 		e.segTok[i] = s.Tokens()
 		e.tokens += e.segTok[i]
 		e.escapes += len(s.Escapes)
-		if wire.HasHazards(s.Text) {
-			for _, h := range wire.ScanHazards(s.Text) {
-				e.hazards = append(e.hazards, reqHazard{seg: i, h: h})
-				e.segHaz[i]++
-			}
-		}
+		e.segHz[i] = hm.hazards(s)
+		e.hazards += len(e.segHz[i])
 	}
 	e.escRows = uiEscRows(&e)
 	return e

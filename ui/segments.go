@@ -114,7 +114,7 @@ func (p segPane) column(col, w, h int) []string {
 			if nf := p.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
 				marks = append(marks, st.High.Render("⚑"+itoa(nf)))
 			}
-			if nh := e.segHaz[si]; nh > 0 {
+			if nh := len(e.segHz[si]); nh > 0 {
 				marks = append(marks, st.Hazard.Render("!"+itoa(nh)))
 			}
 			if n := len(s.Escapes); n > 0 {

@@ -243,7 +243,7 @@ func (m *Model) matchesFilter(i int, filter string) bool {
 		case "is:finding":
 			ok = m.findingCount(i) > 0
 		case "is:hazard":
-			ok = len(e.hazards) > 0
+			ok = e.hazards > 0
 		case "is:escape":
 			ok = e.escapes > 0
 		case "is:marked":
