@@ -86,6 +86,9 @@ wait_for "EXIT=0"
 # 2. The hostile payload: shown visibly, the terminal untouched.
 start --theme mono view "$work/hostile.json"
 wait_for "TRUSTED PREFIX"
+# The first frame can come before the request has loaded: wait for the
+# user's segment in the messages column before moving to it.
+wait_for "messages[0]"
 keys l
 wait_for "[U+202E]"
 wait_for "␛[2J"
