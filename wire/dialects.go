@@ -134,37 +134,25 @@ func clsAtLineStart(text string, i int) bool {
 	return true
 }
 
-// clsNameByte reports whether c may appear in a tag name.
-func clsNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == ':' || c == '.'
-}
-
-// clsNameLead marks the first letters of known envelope names, either case.
+// clsNameLead marks the first letters of known envelope names (and of
+// UntrustedPrefix), either case.
 var clsNameLead = func() (t [256]bool) {
-	for _, c := range "ukesip" {
+	for name := range clsDefs {
+		c := name[0]
 		t[c], t[c-'a'+'A'] = true, true
 	}
+	t[UntrustedPrefix[0]], t[UntrustedPrefix[0]-'a'+'A'] = true, true
 	return t
 }()
 
-// clsLookup finds the meaning of a tag name given in any case.
-func clsLookup(name string) (clsDef, bool) {
-	var buf [64]byte
-	if len(name) > len(buf) {
-		return clsDef{}, false
-	}
-	for k := 0; k < len(name); k++ {
-		c := name[k]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[k] = c
-	}
-	low := buf[:len(name)]
+// clsLookup finds the meaning of a tag name folded to lower case (as
+// tagsNameRune folds it): a known envelope, or another reserved untrusted_*
+// name (IsEnvelopeName).
+func clsLookup(low []byte) (clsDef, bool) {
 	if d, ok := clsDefs[string(low)]; ok {
 		return d, true
 	}
-	if len(low) > len(UntrustedPrefix) && string(low[:len(UntrustedPrefix)]) == UntrustedPrefix {
+	if IsEnvelopeName(string(low)) {
 		return clsDef{string(low), KindOther, Untrusted}, true
 	}
 	return clsDef{}, false
@@ -184,18 +172,27 @@ func clsParseTag(text string, i int, sc clsScope) (clsTag, bool) {
 	if j >= len(text) || !clsNameLead[text[j]] || !closer && !clsAtLineStart(text, i) {
 		return clsTag{}, false
 	}
-	ns := j
-	for j < len(text) && j-ns <= 64 && clsNameByte(text[j]) {
-		j++
+	// The name, folded as the reserved-tag finder folds it (ASCII only: a
+	// fullwidth letter is not structure).
+	var buf [64]byte
+	name := buf[:0]
+	for ; j < len(text); j++ {
+		c, _, ok := tagsNameRune(rune(text[j]))
+		if !ok {
+			break
+		}
+		if len(name) == len(buf) {
+			return clsTag{}, false
+		}
+		name = append(name, c)
 	}
-	if j == ns || j-ns > 64 {
+	if len(name) == 0 {
 		return clsTag{}, false
 	}
-	name := text[ns:j]
-	if len(name) == len("permissions") && strings.EqualFold(name, "permissions") &&
+	if string(name) == "permissions" &&
 		len(text)-j >= len(" instructions") && strings.EqualFold(text[j:j+len(" instructions")], " instructions") {
 		j += len(" instructions")
-		name = "permissions instructions"
+		name = append(name, " instructions"...)
 	}
 	def, ok := clsLookup(name)
 	if !ok || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {

@@ -453,3 +453,31 @@ func FuzzClassifyHostileBody(f *testing.F) {
 		clsCheckBodyStaysUntrusted(t, body)
 	})
 }
+
+// TestDialectNamesAreReserved: the classifier's envelope names and the
+// reserved-tag finder's are one list: every envelope the classifier splits
+// at is a name FindReservedTags reports (so the audit and the escaper see
+// it), and every reserved envelope name has a meaning here.
+func TestDialectNamesAreReserved(t *testing.T) {
+	for key, d := range clsDefs {
+		if !IsEnvelopeName(key) || !strings.EqualFold(key, d.name) {
+			t.Errorf("clsDefs[%q] (%s) is not a reserved envelope name", key, d.name)
+		}
+		if hits := FindReservedTags("<" + d.name + ">"); len(hits) != 1 || hits[0].Name != key {
+			t.Errorf("<%s>: FindReservedTags gives %+v", d.name, hits)
+		}
+	}
+	for _, n := range EnvelopeNames {
+		if _, ok := clsDefs[n]; !ok {
+			t.Errorf("reserved envelope name %q has no classifier meaning", n)
+		}
+	}
+	if d, ok := clsLookup([]byte("untrusted_new_thing")); !ok || d.trust != Untrusted || d.kind != KindOther {
+		t.Errorf("untrusted_new_thing: %+v %v", d, ok)
+	}
+	for _, n := range []string{"untrusted_", "system", "div"} {
+		if d, ok := clsLookup([]byte(n)); ok {
+			t.Errorf("%q: %+v", n, d)
+		}
+	}
+}
