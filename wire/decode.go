@@ -370,6 +370,19 @@ func checkValue(b []byte) error {
 	return nil
 }
 
+// decCheckObject checks v as checkValue does and, when it is an object,
+// walks it in the same pass: the one check of a body found inside a
+// container. A valid value of another kind gives a nil shape.
+func decCheckObject(v jsontext.Value) (*decShape, error) {
+	if v.Kind() != '{' {
+		return nil, checkValue(v)
+	}
+	if at := depthExceeded(v, MaxDepth); at >= 0 {
+		return nil, fmt.Errorf("JSON nested deeper than %d levels at byte %d", MaxDepth, at)
+	}
+	return decWalkShape(v)
+}
+
 func looksLikeJSONL(doc []byte) bool {
 	valid, lines := 0, 0
 	for _, l := range bytes.Split(doc, []byte("\n")) {
@@ -501,17 +514,8 @@ func (d *decoder) objectShape(s *decShape, line int, off int64) {
 	d.bodyShape(format, s, line, off, nil)
 }
 
-// body decodes one request body of a known format and emits it.
-func (d *decoder) body(format Format, v jsontext.Value, line int, off int64, fill func(*Request)) {
-	s, err := decWalkShape(v)
-	if err != nil {
-		d.fail(line+lineOfErr(v, err), "%s body: %s", format, describeJSONError(err))
-		return
-	}
-	d.bodyShape(format, s, line, off, fill)
-}
-
-// bodyShape decodes one walked body and emits it.
+// bodyShape decodes one walked body of a known format and emits it; fill,
+// when given, completes the request (a container's endpoint and usage).
 func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fill func(*Request)) {
 	if len(s.members) > 0 && !s.hasBodyMembers(format) {
 		d.fail(line, "not a request body in the %s format (looked for %s)", format, bodyMembers[format])
@@ -542,7 +546,7 @@ func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fil
 type bodyDecoder func(s *decShape, b *Builder, c *decCache) error
 
 // containerDecoder decodes a value that holds bodies (a HAR, a trace line),
-// emitting each with d.body or d.emit.
+// emitting each with d.bodyShape or d.emit.
 type containerDecoder func(d *decoder, v jsontext.Value, line int, off int64)
 
 // sessionDecoder reads an agent's recording line by line; it emits requests

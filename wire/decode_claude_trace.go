@@ -45,24 +45,30 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		}
 	}
 	body := t.Request.Body
+	var s *decShape
+	var err error
 	switch {
 	case len(body) == 0 || body.Kind() == 'n':
 		d.fail(line, "claude-trace: the request to %s has no recorded body", t.Request.URL)
 		return
 	case body.Kind() == '"':
 		// Some loggers keep the body as the string that was sent.
-		var s string
-		if err := unmarshal(body, &s); err != nil {
+		var str string
+		if err := unmarshal(body, &str); err != nil {
 			d.fail(line, "claude-trace: %s", describeJSONError(err))
 			return
 		}
-		body = jsontext.Value(decTrimSpace([]byte(s)))
-		if err := checkValue(body); err != nil {
-			d.fail(line, "claude-trace: request body: %s", describeJSONError(err))
-			return
-		}
+		body = jsontext.Value(decTrimSpace([]byte(str)))
+		s, err = decCheckObject(body)
+	case body.Kind() == '{':
+		// Checked with the line: walked once, for detection and decoding.
+		s, err = decWalkShape(body)
 	}
-	if body.Kind() != '{' {
+	if err != nil {
+		d.fail(line, "claude-trace: request body: %s", describeJSONError(err))
+		return
+	}
+	if s == nil {
 		d.fail(line, "claude-trace: request body is a JSON %s, not an object", kindName(body.Kind()))
 		return
 	}
@@ -70,7 +76,7 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		format = d.opts.Format
 	}
 	if format == FormatAuto {
-		f, err := DetectFormat(body)
+		f, err := detectShape(s)
 		if err != nil {
 			d.fail(line, "claude-trace: request body: %v", err)
 			return
@@ -91,7 +97,7 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		}
 	}
 	endpoint := t.Request.URL
-	d.body(format, body, line, off, func(r *Request) {
+	d.bodyShape(format, s, line, off, func(r *Request) {
 		r.Endpoint = endpoint
 		r.Offset, r.Length = off, int64(len(v))
 		if r.Model == "" {

@@ -172,11 +172,12 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			return !d.stop
 		}
 		body = decTrimSpace(body)
-		if err := checkValue(body); err != nil {
+		s, err := decCheckObject(body)
+		if err != nil {
 			d.fail(eline, "HAR entry %d: request body: %s", n, describeJSONError(err))
 			return !d.stop
 		}
-		if jsontext.Value(body).Kind() != '{' {
+		if s == nil {
 			d.fail(eline, "HAR entry %d: request body is a JSON %s, not an object", n, kindName(jsontext.Value(body).Kind()))
 			return !d.stop
 		}
@@ -185,7 +186,7 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			acc.read(resp)
 		}
 		endpoint := e.Request.URL
-		d.body(format, body, eline, off+at, func(r *Request) {
+		d.bodyShape(format, s, eline, off+at, func(r *Request) {
 			r.Endpoint = endpoint
 			r.Offset, r.Length = off+at, int64(len(raw))
 			if r.Model == "" {

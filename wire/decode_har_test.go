@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -178,4 +179,37 @@ func TestDecodeHARCloudAnthropic(t *testing.T) {
 		t.Errorf("Bedrock: format %q model %q", r.Format, r.Model)
 	}
 	decCheckUsage(t, reqs[1], &Usage{InputTokens: 7, OutputTokens: 1})
+}
+
+// A request body is checked in the one walk that splits it: too deep,
+// trailing data and a body of another kind are each one error of its entry.
+func TestDecodeHARBodyChecks(t *testing.T) {
+	post := func(text string) string {
+		q, _ := json.Marshal(text)
+		return `{"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "postData": {"text": ` + string(q) + `}}, "response": {}}`
+	}
+	deep := `{"messages":` + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + `}`
+	in := `{"log": {"entries": [
+` + post(deep) + `,
+` + post(`{"messages": []} {}`) + `,
+` + post(`[{"messages": []}]`) + `,
+` + post(`{"messages": [{"role": "user", "content": "hi"}]}`) + `
+]}}`
+	var got []string
+	n := 0
+	for _, err := range Decode(stringsReaderDec(in), Options{Source: "cap.har"}) {
+		if err != nil {
+			got = append(got, err.Error())
+			continue
+		}
+		n++
+	}
+	want := []string{
+		"cap.har:2: HAR entry 1: request body: JSON nested deeper than 512 levels at byte 523",
+		"cap.har:3: HAR entry 2: request body: unexpected data after the top-level value at byte 18",
+		"cap.har:4: HAR entry 3: request body is a JSON array, not an object",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || n != 1 {
+		t.Errorf("%d requests, errors\n%s\nwant 1 and\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
