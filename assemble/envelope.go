@@ -2,7 +2,6 @@ package assemble
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -179,8 +178,10 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 	}
 	// Every reserved tag loses its opening bracket: '<' becomes &lt;, a
 	// look-alike bracket a numeric reference (in both modes, so that no
-	// envelope or authority tag survives, whatever its brackets).
-	hits := envReservedTagStarts(t)
+	// envelope or authority tag survives, whatever its brackets). Openers
+	// without their closing bracket count too: the envelope's own closer,
+	// or a quote or line after the body, could complete them.
+	hits := wire.FindReservedTagStarts(t)
 	last, next := 0, 0
 	for i := 0; i < len(t); {
 		if next < len(hits) && hits[next].Offset == i {
@@ -235,39 +236,6 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 		b.WriteByte('\n')
 	}
 	return b.String(), log
-}
-
-// envReservedTagStarts finds the reserved tags of t as wire.FindReservedTags
-// does, and also those that only become tags once the body sits in its
-// envelope: an opener whose closing bracket is missing or hidden behind an
-// unclosed quote would be closed by text after the body (the envelope's own
-// closer). Two probes of t's length, quotes blanked, find them: one closed
-// at the end of the body, one closed at every line end. Hits are returned
-// by offset, one per opening bracket.
-func envReservedTagStarts(t string) []wire.TagHit {
-	blank := func(nl rune) string {
-		return strings.Map(func(r rune) rune {
-			switch r {
-			case '"', '\'':
-				return ' '
-			case '\n', '\r':
-				return nl
-			}
-			return r
-		}, t) + ">"
-	}
-	seen := map[int]bool{}
-	var out []wire.TagHit
-	for _, probe := range []string{t, blank('\n'), blank('>')} {
-		for _, h := range wire.FindReservedTags(probe) {
-			if h.Offset < len(t) && !seen[h.Offset] {
-				seen[h.Offset] = true
-				out = append(out, h)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b wire.TagHit) int { return a.Offset - b.Offset })
-	return out
 }
 
 // envMerge merges two logs sorted by output offset (stripped first on ties:

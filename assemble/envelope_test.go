@@ -422,3 +422,28 @@ func FuzzEnvelope(f *testing.F) {
 		envFuzzOne(t, s)
 	})
 }
+
+// TestEscapeBodyUnclosedOpeners: openers that only the envelope's own
+// closer, a quote or a later line could complete are neutralised too, in
+// both modes, so the envelope is opened and closed once.
+func TestEscapeBodyUnclosedOpeners(t *testing.T) {
+	for _, src := range []string{
+		"tail </untrusted_agents_md",
+		"<system-reminder class=\"x\nnext line",
+		"<system-reminder a='1\n>",
+		"<system-reminder a=\"<b>\" c=\"d",
+		"<|im_start",
+		"< / SYSTEM\n",
+	} {
+		for _, mode := range []EscapeMode{EscapeEntities, EscapeTargeted} {
+			env := NewEnvelope("untrusted_agents_md", "", nil, "", src, mode)
+			envCheckBody(t, src, env.Body, env.Log, mode)
+			var sb strings.Builder
+			env.Write(&sb, 0)
+			envWorkspaceTags(t, sb.String(), []string{"untrusted_agents_md"})
+			if !strings.Contains(sb.String(), "&lt;") {
+				t.Errorf("%s %q: no opener neutralised:\n%s", mode, src, sb.String())
+			}
+		}
+	}
+}
