@@ -107,8 +107,10 @@ type decTool struct {
 	Type string
 	// CacheControl is set when the tool carries cache_control.
 	CacheControl bool
-	// Declarations are Gemini's functionDeclarations inside a tools entry.
+	// Declarations are Gemini's functionDeclarations inside a tools entry;
+	// DeclKey names the member they were sent in (camelCase or snake_case).
 	Declarations []decTool
+	DeclKey      string
 }
 
 func (t *decTool) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -139,6 +141,10 @@ func (t *decTool) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	}
 	t.CacheControl = decHasValue(s.CacheControl)
 	t.Declarations = append(s.Declarations, s.Declarations2...)
+	t.DeclKey = "functionDeclarations"
+	if s.Declarations == nil && s.Declarations2 != nil {
+		t.DeclKey = "function_declarations"
+	}
 	return nil
 }
 

@@ -74,12 +74,8 @@ func decodeGemini(s *decShape, b *Builder, c *decCache) error {
 			b.Add(Part{ID: decIndex("tools", i), Channel: ChannelTools, Role: "tool", Type: "tool", Name: t.Name, Text: decCompact(t.Raw)})
 			return nil
 		}
-		key := ".functionDeclarations"
-		if !decHasMember(t.Raw, "functionDeclarations") {
-			key = ".function_declarations"
-		}
 		for j, fd := range t.Declarations {
-			b.Add(Part{ID: decIndex(decIndex("tools", i)+key, j), Channel: ChannelTools, Role: "tool", Type: "tool",
+			b.Add(Part{ID: decIndex(decIndex("tools", i)+"."+t.DeclKey, j), Channel: ChannelTools, Role: "tool", Type: "tool",
 				Name: fd.Name, Text: decCompact(fd.Raw)})
 		}
 		return nil
@@ -122,16 +118,6 @@ func decGeminiModel(m string) string {
 		return m[7:]
 	}
 	return m
-}
-
-// decHasMember reports whether the object v has a top-level member name.
-func decHasMember(v jsontext.Value, name string) bool {
-	var m map[string]jsontext.Value
-	if unmarshal(v, &m) != nil {
-		return false
-	}
-	_, ok := m[name]
-	return ok
 }
 
 func decGeminiAddPart(b *Builder, id string, ch Channel, role string, p *decGeminiPart) {
