@@ -80,8 +80,10 @@ const (
 	uiLitMargin = 32 << 10
 )
 
-// set shows a new text; it returns the commands that prepare it.
-func (c *content) set(pane int, key, text string, escapes []wire.Escape, width int, lang string) []any {
+// set shows a new text; it returns the commands that prepare it. When the
+// text's hazards are known already (scanned), hz are they and the prep
+// command does not scan it again.
+func (c *content) set(pane int, key, text string, escapes []wire.Escape, hz []wire.Hazard, scanned bool, width int, lang string) []any {
 	c.gen++
 	c.textGen++
 	c.key, c.text, c.escapes = key, text, escapes
@@ -89,7 +91,7 @@ func (c *content) set(pane int, key, text string, escapes []wire.Escape, width i
 	if lang == "" {
 		c.lang = uiGuessLang(text)
 	}
-	c.hazards, c.scanned, c.rows, c.spans, c.lit = nil, false, nil, nil, false
+	c.hazards, c.scanned, c.rows, c.spans, c.lit = hz, scanned, nil, nil, false
 	c.litLo, c.litHi, c.pendLo, c.pendHi = 0, 0, 0, 0
 	c.top, c.topOff, c.target, c.marks = 0, 0, -1, nil
 	c.cut = -1

@@ -25,7 +25,7 @@ func FuzzUIContent(f *testing.F) {
 			return
 		}
 		var c content
-		jobs := c.set(0, "k", text, []wire.Escape{{Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}, width, "")
+		jobs := c.set(0, "k", text, []wire.Escape{{Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}, nil, false, width, "")
 		c.marks = []mark{{max(0, off), max(0, off) + 3}}
 		c.cut = off
 		check := func(stage string) {

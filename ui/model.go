@@ -681,7 +681,7 @@ func (m *Model) loadBody() []tea.Cmd {
 		m.body.cut = m.cutIn(c, s)
 		return nil
 	}
-	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.contentWidth(), "")
+	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
 	m.body.marks = m.matchMarks(c, s)
 	m.body.cut = m.cutIn(c, s)
 	return uiJobs(jobs)

@@ -140,6 +140,6 @@ func (m *Model) onRaw(msg rawMsg) tea.Cmd {
 	if msg.gen != m.rawGen {
 		return nil
 	}
-	jobs := m.raw.set(1, msg.note, msg.text, nil, m.w-2, "json")
+	jobs := m.raw.set(1, msg.note, msg.text, nil, nil, false, m.w-2, "json")
 	return tea.Batch(uiJobs(jobs)...)
 }

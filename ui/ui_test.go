@@ -453,7 +453,7 @@ func (c uiTestColor) RGBA() (uint32, uint32, uint32, uint32) {
 // old width is dropped.
 func TestUIStaleResults(t *testing.T) {
 	var c content
-	jobs := c.set(0, "a", `{"a": 1}`, nil, 40, "")
+	jobs := c.set(0, "a", `{"a": 1}`, nil, nil, false, 40, "")
 	prepA, litA := jobs[0].(func() contentPrepMsg), jobs[1].(func() contentLitMsg)
 	if f := c.resize(0, 60); f == nil {
 		t.Fatal("a new width gave no prep job")
@@ -464,7 +464,7 @@ func TestUIStaleResults(t *testing.T) {
 	if !c.applyLit(litA()) || !c.lit || len(c.spans) == 0 {
 		t.Fatal("highlighting was lost to a resize")
 	}
-	jobs = c.set(0, "b", "plain text", nil, 60, "")
+	jobs = c.set(0, "b", "plain text", nil, nil, false, 60, "")
 	if c.applyLit(litA()) || c.lit {
 		t.Fatal("the highlighting of a replaced text was applied")
 	}
@@ -661,5 +661,25 @@ func TestUIDiffWords(t *testing.T) {
 	uiAssertClean(t, "diff words", m.Render())
 	if got := uiWordRanges(Hunk{Op: "delete", Text: "ab\ncd", Words: []Hunk{{Op: "delete", Text: "ab\nc"}, {Op: "equal", Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
 		t.Fatalf("word ranges across lines: %v", got)
+	}
+}
+
+// TestUIBodyTakesTheLoadersHazards: the content pane starts with the hazards
+// the loader found (one scan per distinct text), so its first, plain frame
+// marks them before any command has run.
+func TestUIBodyTakesTheLoadersHazards(t *testing.T) {
+	text := "before \x1b[2J and \u202e after"
+	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	m := New(Options{Requests: []wire.Request{r, r}, Theme: themes.Mono})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.loadBody()
+	if !m.body.scanned || len(m.body.hazards) != len(wire.ScanHazards(text)) {
+		t.Fatalf("body hazards %v (scanned %v), want the scanner's %v", m.body.hazards, m.body.scanned, wire.ScanHazards(text))
+	}
+	if !strings.Contains(m.Render(), "⟦␛[2J⟧") {
+		t.Fatalf("the hazard is not marked in the first frame:\n%s", m.Render())
+	}
+	if &m.reqs[0].segHz[0][0] != &m.reqs[1].segHz[0][0] {
+		t.Fatal("the same text in two requests was scanned twice")
 	}
 }
