@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // Draft is a request of text blocks before it is put on the wire: system
@@ -121,8 +120,8 @@ func Encode(r Request, api Format) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if enc.normalise != nil {
-		d = enc.normalise(d)
+	if d, err = d.For(api); err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	e := json.NewEncoder(&buf)
@@ -131,7 +130,7 @@ func Encode(r Request, api Format) ([]byte, error) {
 	if err := e.Encode(enc.body(&d)); err != nil {
 		return nil, err
 	}
-	return encEscapeHazards(buf.Bytes()), nil
+	return SafeJSON(buf.Bytes()), nil
 }
 
 func encUnknown(api Format) error {
@@ -188,40 +187,4 @@ func DraftOf(r Request) (Draft, error) {
 		m.Blocks = append(m.Blocks, blk)
 	}
 	return d, nil
-}
-
-// encEscapeHazards rewrites every hazard ScanHazards finds in a JSON text as
-// \u escapes. JSON structure is ASCII and encoding/json already escapes the
-// C0 controls, so what is left are code points inside strings.
-func encEscapeHazards(b []byte) []byte {
-	s := string(b)
-	hz := ScanHazards(s)
-	if len(hz) == 0 {
-		return b
-	}
-	var out bytes.Buffer
-	out.Grow(len(b) + len(hz)*12)
-	last := 0
-	for _, h := range hz {
-		out.WriteString(s[last:h.Offset])
-		seg := s[h.Offset : h.Offset+h.Len]
-		for i := 0; i < len(seg); {
-			r, n := utf8.DecodeRuneInString(seg[i:])
-			if r == utf8.RuneError && n <= 1 {
-				r = utf8.RuneError // invalid bytes cannot be in a JSON string
-			}
-			if r < 0x80 && r >= 0x20 && r != 0x7f {
-				out.WriteRune(r) // the printable tail of an escape sequence
-			} else if r > 0xFFFF {
-				r -= 0x10000
-				fmt.Fprintf(&out, `\u%04x\u%04x`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
-			} else {
-				fmt.Fprintf(&out, `\u%04x`, r)
-			}
-			i += n
-		}
-		last = h.Offset + h.Len
-	}
-	out.WriteString(s[last:])
-	return out.Bytes()
 }
