@@ -102,6 +102,7 @@ func uiEscRows(e *entry) []escRow {
 	var rows []escRow
 	for _, si := range e.order {
 		s := &e.req.Segments[si]
+		from := len(rows)
 		for k := range s.Escapes {
 			rows = append(rows, escRow{seg: si, off: s.Escapes[k].Offset, escape: &s.Escapes[k], segID: s.ID, segText: s.Text})
 		}
@@ -109,16 +110,10 @@ func uiEscRows(e *entry) []escRow {
 			h := &e.segHz[si][k]
 			rows = append(rows, escRow{seg: si, off: h.Offset, hazard: h, segID: s.ID, segText: s.Text})
 		}
+		// The segments come in cache order already: only a segment's own
+		// rows need ordering, by offset (an escape before a hazard there).
+		seg := rows[from:]
+		sort.SliceStable(seg, func(i, j int) bool { return seg[i].off < seg[j].off })
 	}
-	pos := map[int]int{}
-	for k, si := range e.order {
-		pos[si] = k
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i].seg != rows[j].seg {
-			return pos[rows[i].seg] < pos[rows[j].seg]
-		}
-		return rows[i].off < rows[j].off
-	})
 	return rows
 }
