@@ -249,14 +249,14 @@ func (c *collector) agentsMD(d Dir) {
 // is not shown, invalid UTF-8 becomes U+FFFD. Every such change leaves a
 // visible note in the text. ok is false when nothing could be read.
 func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
-	real, err := collResolve(d.FS, name)
+	real, fi, err := collResolve(d.FS, name)
 	if err != nil {
 		c.note("%s: %v", full, err)
 		return fmt.Sprintf("[wirelens: not read: %v]\n", err), false
 	}
 	// Only a regular file is opened: opening a named pipe would wait for a
 	// writer forever, and a device is no text of the workspace.
-	if fi, err := fs.Lstat(d.FS, real); err == nil && !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() {
 		c.note("%s: not a regular file", full)
 		return "[wirelens: not read: not a regular file]\n", false
 	}
@@ -343,31 +343,32 @@ var (
 )
 
 // collResolve follows the symbolic links of name inside fsys, refusing any
-// that leave it and giving up after maxLinkHops.
-func collResolve(fsys fs.FS, name string) (string, error) {
+// that leave it and giving up after maxLinkHops. It returns the name reached
+// and its information (not a link).
+func collResolve(fsys fs.FS, name string) (string, fs.FileInfo, error) {
 	for hop := 0; hop <= maxLinkHops; hop++ {
 		fi, err := fs.Lstat(fsys, name)
 		if err != nil {
-			return "", errors.New(collOSError(err))
+			return "", nil, errors.New(collOSError(err))
 		}
 		if fi.Mode().Type() != fs.ModeSymlink {
-			return name, nil
+			return name, fi, nil
 		}
 		target, err := fs.ReadLink(fsys, name)
 		if err != nil {
-			return "", errors.New(collOSError(err))
+			return "", nil, errors.New(collOSError(err))
 		}
 		target = filepath.ToSlash(target)
 		if path.IsAbs(target) || filepath.IsAbs(target) {
-			return "", errOutside
+			return "", nil, errOutside
 		}
 		next := path.Join(path.Dir(name), target)
 		if !fs.ValidPath(next) {
-			return "", errOutside
+			return "", nil, errOutside
 		}
 		name = next
 	}
-	return "", errLoop
+	return "", nil, errLoop
 }
 
 // collJoin joins a display path and a slash-separated name.
@@ -552,11 +553,8 @@ func collOuterIgnores(in Input) []collIgnoreRule {
 // followed through a link out of it); prefix is the path from there to the
 // directory listed.
 func collReadGitignore(fsys fs.FS, prefix string) []collIgnoreRule {
-	real, err := collResolve(fsys, ".gitignore")
-	if err != nil {
-		return nil
-	}
-	if fi, err := fs.Lstat(fsys, real); err != nil || !fi.Mode().IsRegular() {
+	real, fi, err := collResolve(fsys, ".gitignore")
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil // a named pipe would block the open
 	}
 	f, err := fsys.Open(real)
@@ -662,12 +660,12 @@ func (c *collector) skills(d Dir, dir, source string) {
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			// A linked skill directory is followed while it stays in d.
-			r, err := collResolve(d.FS, sub)
+			r, fi, err := collResolve(d.FS, sub)
 			if err != nil {
 				c.note("%s: %v", collJoin(d.Path, sub), err)
 				continue
 			}
-			if fi, err := fs.Stat(d.FS, r); err != nil || !fi.IsDir() {
+			if !fi.IsDir() {
 				continue
 			}
 			real = r
