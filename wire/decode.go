@@ -75,6 +75,9 @@ type decoder struct {
 	whole    bool
 	// cache holds the segments of the body elements seen so far.
 	cache *decCache
+	// segs is the segment count of the last body decoded: the next body of
+	// a growing session holds about as many, and a few more.
+	segs int
 }
 
 func (d *decoder) fail(line int, format string, args ...any) {
@@ -530,10 +533,14 @@ func (d *decoder) bodyShape(format Format, s *decShape, line int, off int64, fil
 		d.cache = newDecCache()
 	}
 	b := d.builder(format, line, off, int64(len(s.v)))
+	if d.segs > 0 {
+		b.Req.Segments = make([]Segment, 0, d.segs+d.segs/16+8)
+	}
 	if err := dec(s, b, d.cache); err != nil {
 		d.fail(line, "%s body: %s", format, describeJSONError(err))
 		return
 	}
+	d.segs = len(b.Req.Segments)
 	if fill != nil {
 		fill(b.Req)
 	}
