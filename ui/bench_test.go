@@ -191,3 +191,15 @@ func BenchmarkUILoadAll(b *testing.B) {
 	b.ReportMetric(float64(size)/(1<<20), "MB-file")
 	b.ReportMetric(float64(heap)/(1<<20), "MB-heap")
 }
+
+// BenchmarkUIWrapIndex1MBNonASCII is the wrap index (the prep command) of
+// 1 MB of mixed CJK, accented and emoji text: every non-ASCII code point is
+// measured as the sanitiser shows it.
+func BenchmarkUIWrapIndex1MBNonASCII(b *testing.B) {
+	text := strings.Repeat("日本語のテキストとéàü emoji 👍 mixed with ascii words here.\n", 1<<20/80)
+	hz := wire.ScanHazards(text)
+	b.ResetTimer()
+	for b.Loop() {
+		uiWrapRows(text, hz, 100, 0, -1)
+	}
+}

@@ -476,6 +476,7 @@ func uiWrapRows(text string, hazards []wire.Hazard, width, from, limit int, stop
 	}
 	hi := sort.Search(len(hazards), func(i int) bool { return hazards[i].Offset >= from })
 	col := 0
+	var widths map[string]int
 	for i := from; i < end; {
 		if limit > 0 && len(rows) >= limit {
 			return rows
@@ -496,8 +497,19 @@ func uiWrapRows(text string, hazards []wire.Hazard, width, from, limit int, stop
 		case c >= 0x20 && c < 0x7f || c == '\t' || c == '\r':
 			w, n = 1, 1
 		default:
+			// Measured as shown, once per distinct code point: sanitising
+			// and measuring every rune of a long non-ASCII text again was
+			// most of the wrap index's cost.
 			_, n = utf8.DecodeRuneInString(text[i:])
-			w = ansi.StringWidth(wire.VisibleLine(text[i : i+n]))
+			r := text[i : i+n]
+			var ok bool
+			if w, ok = widths[r]; !ok {
+				w = ansi.StringWidth(wire.VisibleLine(r))
+				if widths == nil {
+					widths = map[string]int{}
+				}
+				widths[r] = w
+			}
 		}
 		if col > 0 && col+w > width {
 			rows = append(rows, i)
