@@ -204,37 +204,30 @@ func New(name string) *Styles {
 // chromaStyle derives the highlighting style from the theme's tokens.
 func chromaStyle(name string, t Tokens) *chroma.Style {
 	e := chroma.StyleEntries{}
-	set := func(tt chroma.TokenType, hex string, extra string) {
-		v := extra
+	set := func(tt chroma.TokenType, hex string) {
 		if hex != "" {
-			if v != "" {
-				v += " "
-			}
-			v += hex
-		}
-		if v != "" {
-			e[tt] = v
+			e[tt] = hex
 		}
 	}
-	set(chroma.Text, t.Fg, "")
-	set(chroma.Keyword, t.Keyword, "")
-	set(chroma.KeywordConstant, t.Literal, "")
-	set(chroma.NameTag, t.Tag, "")
-	set(chroma.NameAttribute, t.Attr, "")
-	set(chroma.NameBuiltin, t.Keyword, "")
-	set(chroma.LiteralString, t.Str, "")
-	set(chroma.LiteralStringSymbol, t.Str, "")
-	set(chroma.LiteralNumber, t.Number, "")
-	set(chroma.Comment, t.Comment, "")
-	set(chroma.Punctuation, t.Punct, "")
-	set(chroma.Operator, t.Punct, "")
-	set(chroma.GenericHeading, t.Heading, "")
-	set(chroma.GenericSubheading, t.Heading, "")
-	set(chroma.GenericEmph, t.Emph, "")
-	set(chroma.GenericStrong, t.Emph, "")
-	set(chroma.GenericInserted, t.Added, "")
-	set(chroma.GenericDeleted, t.Removed, "")
-	set(chroma.NameEntity, t.Escape, "")
+	set(chroma.Text, t.Fg)
+	set(chroma.Keyword, t.Keyword)
+	set(chroma.KeywordConstant, t.Literal)
+	set(chroma.NameTag, t.Tag)
+	set(chroma.NameAttribute, t.Attr)
+	set(chroma.NameBuiltin, t.Keyword)
+	set(chroma.LiteralString, t.Str)
+	set(chroma.LiteralStringSymbol, t.Str)
+	set(chroma.LiteralNumber, t.Number)
+	set(chroma.Comment, t.Comment)
+	set(chroma.Punctuation, t.Punct)
+	set(chroma.Operator, t.Punct)
+	set(chroma.GenericHeading, t.Heading)
+	set(chroma.GenericSubheading, t.Heading)
+	set(chroma.GenericEmph, t.Emph)
+	set(chroma.GenericStrong, t.Emph)
+	set(chroma.GenericInserted, t.Added)
+	set(chroma.GenericDeleted, t.Removed)
+	set(chroma.NameEntity, t.Escape)
 	st, err := chroma.NewStyle("wirelens-"+name, e)
 	if err != nil {
 		// The entries above are built from fixed hex tokens; a failure is a
