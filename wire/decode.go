@@ -184,13 +184,10 @@ func (d *decoder) run(r io.Reader) {
 		return
 	}
 	doc := buf.Bytes()
-	if err := checkValue(doc); err == nil {
-		d.value(doc, 1, 0)
-		return
-	}
-	// Not one document. If several of its lines are values, it is a JSONL
-	// whose first line is broken.
-	if looksLikeJSONL(doc) {
+	// If several of its lines are values and it is not one document, it is
+	// a JSONL whose first line is broken. Anything else is one document,
+	// checked by value's own walk.
+	if looksLikeJSONL(doc) && checkValue(doc) != nil {
 		d.runJSONL(bufio.NewReader(bytes.NewReader(doc)), 1, 0)
 		return
 	}
@@ -388,7 +385,9 @@ func decCheckObject(v jsontext.Value) (*decShape, error) {
 
 func looksLikeJSONL(doc []byte) bool {
 	valid, lines := 0, 0
-	for _, l := range bytes.Split(doc, []byte("\n")) {
+	for len(doc) > 0 {
+		var l []byte
+		l, doc, _ = bytes.Cut(doc, []byte("\n"))
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
