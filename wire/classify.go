@@ -47,7 +47,7 @@ func Classify(p Part) []Segment {
 		s := Segment{ID: p.ID, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: kind, Trust: trust,
 			Label: p.Name, Text: text, CacheBreakpoint: p.CacheBreakpoint}
 		if trust == Untrusted {
-			s.Escapes = clsScanEscapes(text)
+			s.Escapes = ScanEscapes(text)
 		}
 		return []Segment{s}
 	}
@@ -73,7 +73,7 @@ func Classify(p Part) []Segment {
 		s := Segment{ID: id, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: pc.kind, Trust: pc.trust,
 			Envelope: pc.envelope, Label: label, Text: text[pc.start:pc.end], Start: pc.start}
 		if s.Trust == Untrusted {
-			s.Escapes = clsScanEscapes(s.Text)
+			s.Escapes = ScanEscapes(s.Text)
 		}
 		out = append(out, s)
 	}

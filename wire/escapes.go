@@ -94,19 +94,6 @@ func ScanEscapes(s string) []Escape {
 	return out
 }
 
-// clsHasEscapeLead is the quick test: can s hold an escape at all?
-func clsHasEscapeLead(s string) bool {
-	return strings.ContainsAny(s, "&[") || strings.Contains(s, "\xe2\x90") || strings.Contains(s, "\uFFFD")
-}
-
-// clsScanEscapes is ScanEscapes behind the quick test.
-func clsScanEscapes(s string) []Escape {
-	if !clsHasEscapeLead(s) {
-		return nil
-	}
-	return ScanEscapes(s)
-}
-
 // clsControlPicture maps a control picture to the character it shows.
 func clsControlPicture(r rune) (string, bool) {
 	switch {
