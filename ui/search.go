@@ -33,32 +33,22 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	}
 	m.searching = true
 	gen := m.searchGen
-	type segRef struct {
-		text string
-		hash uint64
-	}
-	var reqs [][]segRef
-	var orders [][]int
-	for i := range m.reqs {
-		segs := make([]segRef, len(m.reqs[i].req.Segments))
-		for k, s := range m.reqs[i].req.Segments {
-			segs[k] = segRef{s.Text, s.Hash}
-		}
-		reqs = append(reqs, segs)
-		orders = append(orders, m.reqs[i].order)
-	}
+	// Entries are never changed once loaded (more are only appended), so
+	// the command reads them as they are: nothing is copied in Update.
+	reqs := m.reqs
 	return func() tea.Msg {
 		fold := strings.ToLower(q) == q
 		memo := map[uint64][]int{}
 		var hits []hit
 		more := false
-		for ri, segs := range reqs {
-			for _, si := range orders[ri] {
-				s := segs[si]
-				offs, ok := memo[s.hash]
-				if !ok || s.hash == 0 {
-					offs = uiFindAll(s.text, q, fold)
-					memo[s.hash] = offs
+		for ri := range reqs {
+			e := &reqs[ri]
+			for _, si := range e.order {
+				s := &e.req.Segments[si]
+				offs, ok := memo[s.Hash]
+				if !ok || s.Hash == 0 {
+					offs = uiFindAll(s.Text, q, fold)
+					memo[s.Hash] = offs
 				}
 				for _, o := range offs {
 					if len(hits) >= uiMaxHits {
