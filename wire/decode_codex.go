@@ -61,8 +61,8 @@ type recCodexPayload struct {
 	Role      string         `json:"role"`
 	Content   jsontext.Value `json:"content"`
 	Name      string         `json:"name"`
-	Arguments jsontext.Value `json:"arguments"`
-	Input     jsontext.Value `json:"input"`
+	Arguments decChatString  `json:"arguments"`
+	Input     decChatString  `json:"input"`
 	CallID    string         `json:"call_id"`
 	Output    jsontext.Value `json:"output"`
 	Summary   jsontext.Value `json:"summary"`
@@ -233,10 +233,10 @@ func (c *recCodex) parts(p *recCodexPayload, id string) ([]Part, bool, bool) {
 		return []Part{{ID: id, Channel: ChannelMessages, Role: "assistant", Type: "reasoning", Text: strings.Join(texts, "\n\n")}}, true, true
 	case "function_call":
 		c.names[p.CallID] = p.Name
-		return []Part{{ID: id, Channel: ChannelMessages, Role: "assistant", Type: "function_call", Name: p.Name, Text: recArguments(p.Arguments)}}, true, true
+		return []Part{{ID: id, Channel: ChannelMessages, Role: "assistant", Type: "function_call", Name: p.Name, Text: string(p.Arguments)}}, true, true
 	case "custom_tool_call":
 		c.names[p.CallID] = p.Name
-		return []Part{{ID: id, Channel: ChannelMessages, Role: "assistant", Type: "function_call", Name: p.Name, Text: recArguments(p.Input)}}, true, true
+		return []Part{{ID: id, Channel: ChannelMessages, Role: "assistant", Type: "function_call", Name: p.Name, Text: string(p.Input)}}, true, true
 	case "local_shell_call", "web_search_call", "image_generation_call":
 		name := strings.TrimSuffix(p.Type, "_call")
 		c.names[p.CallID] = name

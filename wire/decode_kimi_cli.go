@@ -50,8 +50,8 @@ type recKimiCLIToolUse struct {
 	Type     string `json:"type"`
 	ID       string `json:"id"`
 	Function struct {
-		Name      string         `json:"name"`
-		Arguments jsontext.Value `json:"arguments"`
+		Name      string        `json:"name"`
+		Arguments decChatString `json:"arguments"`
 	} `json:"function"`
 }
 
@@ -138,21 +138,6 @@ func recFirstMedia(a, b *recKimiMedia) string {
 	return ""
 }
 
-// recArguments is a tool call's arguments: the JSON string as sent, or the
-// compact text of any other value.
-func recArguments(v jsontext.Value) string {
-	if len(v) == 0 || v.Kind() == 'n' {
-		return ""
-	}
-	if v.Kind() == '"' {
-		var s string
-		if unmarshal(v, &s) == nil {
-			return s
-		}
-	}
-	return decCompact(v)
-}
-
 func (k *recKimiCLI) line(d *decoder, raw []byte, line int, off int64) {
 	if k.seq.scratch.In == nil {
 		k.seq.init(d.opts.Interner)
@@ -211,7 +196,7 @@ func (k *recKimiCLI) message(d *decoder, line int, r *recKimiCLIRecord) {
 	for j, tc := range r.ToolCalls {
 		k.names[tc.ID] = tc.Function.Name
 		parts = append(parts, Part{ID: decIndex(id+".tool_calls", j), Channel: ch, Role: r.Role,
-			Type: "tool_call", Name: tc.Function.Name, Text: recArguments(tc.Function.Arguments)})
+			Type: "tool_call", Name: tc.Function.Name, Text: string(tc.Function.Arguments)})
 	}
 	k.seq.add(parts...)
 }

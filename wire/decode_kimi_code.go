@@ -142,12 +142,12 @@ type recKCMessage struct {
 }
 
 type recKCToolCall struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Arguments jsontext.Value `json:"arguments"`
+	ID        string        `json:"id"`
+	Name      string        `json:"name"`
+	Arguments decChatString `json:"arguments"`
 	Function  *struct {
-		Name      string         `json:"name"`
-		Arguments jsontext.Value `json:"arguments"`
+		Name      string        `json:"name"`
+		Arguments decChatString `json:"arguments"`
 	} `json:"function"`
 }
 
@@ -363,7 +363,7 @@ func (k *recKimiCode) message(m *recKCMessage) *recKCMsg {
 			name, args = tc.Function.Name, tc.Function.Arguments
 		}
 		k.names[tc.ID] = name
-		msg.calls = append(msg.calls, Part{Channel: ch, Role: m.Role, Type: "tool_call", Name: name, Text: recArguments(args)})
+		msg.calls = append(msg.calls, Part{Channel: ch, Role: m.Role, Type: "tool_call", Name: name, Text: string(args)})
 	}
 	msg.mergeable = m.Role == "user" && msg.origin == "user"
 	return msg

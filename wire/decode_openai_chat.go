@@ -45,7 +45,8 @@ type decChatFunction struct {
 }
 
 // decChatString is a string as sent; a non-string value (some clients send
-// arguments as an object) is kept as its compact JSON.
+// arguments as an object) is kept as its compact JSON, null as "". It is the
+// one reading of a tool call's arguments, in bodies and in recordings.
 type decChatString string
 
 func (s *decChatString) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
