@@ -512,28 +512,54 @@ func myersDiff(dmp *diffmatchpatch.DiffMatchPatch, a, b []rune, out []rdiff, dea
 }
 
 // mergeHunks joins neighbours with the same op, drops empty hunks, and
-// puts deletions before insertions within a replaced run.
+// puts deletions before insertions within a replaced run. Each merged text
+// is built once, so a long run of small hunks (the equal anchors of a large
+// text) costs its length, not its square.
 func mergeHunks(hs []Hunk) []Hunk {
 	out := hs[:0:0]
-	for _, h := range hs {
-		if h.Text == "" {
-			continue
+	for i := 0; i < len(hs); {
+		// A run: equal hunks, or changed ones, up to the next non-empty
+		// hunk of the other sort.
+		eq := hs[i].Op == OpEqual
+		j := i + 1
+		for j < len(hs) && (hs[j].Text == "" || (hs[j].Op == OpEqual) == eq) {
+			j++
 		}
-		if n := len(out); n > 0 && out[n-1].Op == h.Op {
-			out[n-1].Text += h.Text
-			continue
+		if eq {
+			out = appendJoined(out, OpEqual, hs[i:j])
+		} else {
+			out = appendJoined(out, OpDelete, hs[i:j])
+			out = appendJoined(out, OpInsert, hs[i:j])
 		}
-		if n := len(out); n > 0 && out[n-1].Op == OpInsert && h.Op == OpDelete {
-			if n > 1 && out[n-2].Op == OpDelete {
-				out[n-2].Text += h.Text
-				continue
-			}
-			out = append(out[:n-1], h, out[n-1])
-			continue
-		}
-		out = append(out, h)
+		i = j
 	}
 	return out
+}
+
+// appendJoined appends one hunk of op holding the texts of the hunks of hs
+// with that op, in order; nothing when they are empty.
+func appendJoined(out []Hunk, op Op, hs []Hunk) []Hunk {
+	n, last, parts := 0, "", 0
+	for _, h := range hs {
+		if h.Op == op && h.Text != "" {
+			n += len(h.Text)
+			last = h.Text
+			parts++
+		}
+	}
+	switch parts {
+	case 0:
+		return out
+	case 1:
+		return append(out, Hunk{Op: op, Text: last})
+	}
+	b := make([]byte, 0, n)
+	for _, h := range hs {
+		if h.Op == op {
+			b = append(b, h.Text...)
+		}
+	}
+	return append(out, Hunk{Op: op, Text: string(b)})
 }
 
 func joinTokens(ts []string) string {

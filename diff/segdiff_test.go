@@ -262,6 +262,17 @@ func BenchmarkSegdiffLine1MB(b *testing.B) {
 			TextDiff(ra, rb)
 		}
 	})
+	// Only the first and the last line changed: the middle is one long run
+	// of equal anchors.
+	ends := "first line changed\n" + a + "last line changed\n"
+	b.Run("ends", func(b *testing.B) {
+		b.SetBytes(int64(len(a) + len(ends)))
+		for b.Loop() {
+			if len(TextDiff(a, ends)) != 3 {
+				b.Fatal("want insert, equal, insert")
+			}
+		}
+	})
 	// Unrelated texts of the same size: every line differs.
 	other := strings.Join(segdiffBig(1<<20, 9), "")
 	b.Run("unrelated", func(b *testing.B) {
@@ -318,5 +329,33 @@ func TestSegdiffBreakpointMoved(t *testing.T) {
 	}
 	if changed != 2 {
 		t.Errorf("%d segments changed, want 2", changed)
+	}
+}
+
+// TestSegdiffMergeHunks: neighbours of one op are joined, empty hunks do not
+// split a run, and a replaced run has its deletions before its insertions.
+func TestSegdiffMergeHunks(t *testing.T) {
+	in := []Hunk{{OpDelete, "d1", nil}, {OpInsert, "i1", nil}, {OpEqual, "", nil}, {OpDelete, "d2", nil},
+		{OpInsert, "i2", nil}, {OpEqual, "e1", nil}, {OpDelete, "", nil}, {OpEqual, "e2", nil},
+		{OpInsert, "i3", nil}, {OpDelete, "d3", nil}, {OpInsert, "", nil}}
+	want := []Hunk{{OpDelete, "d1d2", nil}, {OpInsert, "i1i2", nil}, {OpEqual, "e1e2", nil},
+		{OpDelete, "d3", nil}, {OpInsert, "i3", nil}}
+	got := mergeHunks(in)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestSegdiffLongEqualRun: a large text changed only in its first and last
+// lines diffs into those two lines around one equal hunk.
+func TestSegdiffLongEqualRun(t *testing.T) {
+	mid := strings.Join(segdiffBig(200<<10, 4), "")
+	a, b := "first A\n"+mid+"last A\n", "first B\n"+mid+"last B\n"
+	hs := TextDiff(a, b)
+	if len(hs) != 5 || hs[2].Op != OpEqual || hs[2].Text != mid {
+		t.Fatalf("%d hunks, want delete, insert, equal (the middle), delete, insert", len(hs))
+	}
+	if ga, gb := segdiffSides(hs); ga != a || gb != b {
+		t.Fatal("hunks do not give the texts back")
 	}
 }
