@@ -203,35 +203,22 @@ func auditLegacyHints(text string) []auditSpan {
 			addSpan(sec.Start, sec.Kind, "laid out as in a legacy system prompt")
 		}
 	}
-	if strings.Contains(text, "<!-- From:") {
-		for _, l := range auditLines(text) {
-			t := strings.TrimSpace(l.text)
-			if strings.HasPrefix(t, "<!-- From:") && strings.Contains(strings.ToLower(t), "agents.md") {
-				addSpan(l.off, KindAgentsMD, "an AGENTS.md source marker")
-				break
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
-	return out
-}
-
-type auditLine struct {
-	off  int
-	text string
-}
-
-// auditLines splits text into lines with their offsets.
-func auditLines(text string) []auditLine {
-	var out []auditLine
-	for off := 0; off <= len(text); {
-		end := strings.IndexByte(text[off:], '\n')
-		if end < 0 {
-			out = append(out, auditLine{off, text[off:]})
+	// The first line that starts with the marker and names an AGENTS.md.
+	for from, ls := 0, 0; ; {
+		k := strings.Index(text[from:], "<!-- From:")
+		if k < 0 {
 			break
 		}
-		out = append(out, auditLine{off, text[off : off+end]})
-		off += end + 1
+		k += from
+		if j := strings.LastIndexByte(text[from:k], '\n'); j >= 0 {
+			ls = from + j + 1 // the start of k's line
+		}
+		if strings.TrimSpace(text[ls:k]) == "" && clsContainsFold(clsLineAt(text, ls), "agents.md") {
+			addSpan(ls, KindAgentsMD, "an AGENTS.md source marker")
+			break
+		}
+		from = k + 1
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return out
 }
