@@ -159,12 +159,13 @@ func (c *recCodex) legacy(d *decoder, r *recCodexLine, raw []byte, line int, off
 			c.skipped.add(r.Type)
 			return
 		}
-		if _, _, ok := c.parts(&p, ""); !ok {
+		parts, out, ok := c.parts(&p, decIndex("messages", c.items))
+		if !ok {
 			c.unknown.add(r.Type)
 			return
 		}
 		c.known = true
-		c.item(d, &p, line, off, int64(len(raw)))
+		c.add(d, parts, out, line, off, int64(len(raw)))
 	default:
 		c.unknown.add("")
 	}
@@ -187,6 +188,11 @@ func (c *recCodex) item(d *decoder, p *recCodexPayload, line int, off, length in
 		c.skipped.add(p.Type)
 		return
 	}
+	c.add(d, parts, out, line, off, length)
+}
+
+// add adds the parts of one response item, out when it is the model's.
+func (c *recCodex) add(d *decoder, parts []Part, out bool, line int, off, length int64) {
 	if out && !c.lastOut {
 		c.start(d, line, off, length)
 	}
