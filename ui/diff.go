@@ -80,20 +80,19 @@ func (p diffView) Render(w, h int) []string {
 		return uiFit(b.String(), w)
 	}
 	side := func(text string, k byte, ranges [][2]int, w int) string {
-		t := wire.VisibleLine(text)
 		switch k {
 		case '-':
 			return words(text, ranges, st.Removed, st.RemovedWord, "- ", w)
 		case '+':
 			return words(text, ranges, st.Added, st.AddedWord, "+ ", w)
 		case 'h':
-			return st.Accent.Render(uiFit("── "+t, w))
+			return st.Accent.Render(uiFit("── "+wire.VisibleLine(text), w))
 		case '~':
-			return st.Muted.Render(uiFit("  "+t, w))
+			return st.Muted.Render(uiFit("  "+wire.VisibleLine(text), w))
 		case 0:
 			return uiFit("", w)
 		}
-		return st.Base.Render(uiFit("  "+t, w))
+		return st.Base.Render(uiFit("  "+wire.VisibleLine(text), w))
 	}
 	for i := p.d.top; i < len(p.d.lines) && len(lines) < h-2; i++ {
 		l := p.d.lines[i]
