@@ -49,7 +49,7 @@ type recKimiCode struct {
 	// begin with the last one's: layout lists the messages laid out after
 	// the head (tools and system) and where each ends.
 	seq     recSeq
-	headKey string
+	headKey [2]string // the tools hash and the system prompt of the head
 	layout  []recKCLaid
 	merged  map[*recKCMsg]*recKCMerged // by the first prompt merged
 
@@ -700,7 +700,7 @@ func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length 
 		notes = append(notes, "the request counted "+itoa(*r.MessageCount)+" messages of the "+itoa(n)+" recorded: the first "+itoa(*r.MessageCount)+" are shown")
 		n = max(*r.MessageCount, 0)
 	}
-	k.lay(segs, r.ToolsHash+"\x00"+system, proj[:n])
+	k.lay(segs, [2]string{r.ToolsHash, system}, proj[:n])
 	if r.Kind == "compaction" {
 		notes = append(notes, "compaction request: the summarising instruction is not recorded")
 	}
@@ -716,7 +716,7 @@ func (k *recKimiCode) request(d *decoder, r *recKCRecord, line int, off, length 
 
 // lay lays the head and the messages out in the shared sequence, keeping
 // what the last request laid out as far as it is the same.
-func (k *recKimiCode) lay(head []Segment, key string, msgs []*recKCMsg) {
+func (k *recKimiCode) lay(head []Segment, key [2]string, msgs []*recKCMsg) {
 	if k.seq.scratch.In == nil {
 		k.seq.init(k.scratch.scratch.In)
 	}
