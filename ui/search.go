@@ -163,31 +163,11 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	}
 	m.hitAt = (m.hitAt + dir + len(m.hits)) % len(m.hits)
 	h := m.hits[m.hitAt]
-	vis := -1
-	for k, i := range m.visible {
-		if i == h.req {
-			vis = k
-		}
-	}
-	if vis < 0 {
-		m.filter = ""
-		m.refilter()
-		for k, i := range m.visible {
-			if i == h.req {
-				vis = k
-			}
-		}
-	}
-	m.list.sel = vis
-	m.ensureListVisible()
-	m.seg = m.cachePos(h.req, h.seg)
-	m.view = viewWire
-	m.focus = focusContent
-	cmds := m.selectionChanged()
+	cmd := m.jumpTo(h.req, h.seg, h.off)
+	// The body keeps its marks when the match is in the segment shown.
 	m.body.marks = m.matchMarks(h.req, h.seg)
-	m.body.reveal(h.off, m.contentHeight())
 	m.status = "match " + itoa(m.hitAt+1) + "/" + itoa(len(m.hits)) + " · " + wire.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
-	return tea.Batch(cmds...)
+	return cmd
 }
 
 // matchMarks are the search matches inside segment s of request r.
