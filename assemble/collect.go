@@ -480,8 +480,12 @@ func (l *collLister) walk(dir string, depth int) {
 			fmt.Fprintf(&l.out, "%s%s/\n", indent, shown)
 			if depth+1 < MaxDepth {
 				l.walk(rel, depth+1)
-			} else if sub, err := fs.ReadDir(l.d.FS, rel); err == nil && len(sub) > 0 {
-				l.deep = true
+			} else if !l.deep {
+				// Read only until one directory too deep is found: the
+				// note is the same for one or many.
+				if sub, err := fs.ReadDir(l.d.FS, rel); err == nil && len(sub) > 0 {
+					l.deep = true
+				}
 			}
 		default:
 			fmt.Fprintf(&l.out, "%s%s\n", indent, shown)
