@@ -234,9 +234,11 @@ func FindReservedTags(s string) []TagHit { return tagsFind(s, false) }
 //
 // It finds every tag FindReservedTags finds, at the same offset, and every
 // opener that text appended after s could close (unclosed, with an open
-// quote, with an opening bracket in its attributes): the openers an escaper
-// must neutralise before s goes into an envelope whose closer starts with
-// anything but a name character.
+// quote, with an opening bracket in its attributes), as long as that text
+// does not continue the name itself (it starts with neither a name
+// character nor whitespace and a name, as an envelope closer "\n</name>"
+// does): the openers an escaper must neutralise before s goes into an
+// envelope.
 func FindReservedTagStarts(s string) []TagHit { return tagsFind(s, true) }
 
 // tagsFind is FindReservedTags, or FindReservedTagStarts when head is set.
