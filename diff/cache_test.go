@@ -667,3 +667,26 @@ func TestCacheBreakInLongSegment(t *testing.T) {
 		t.Errorf("prefix %d tokens, want %d (the segment's count in proportion)", st.PrefixTokens, want)
 	}
 }
+
+// TestCacheSummaryIsASnapshot: a summary taken mid-sequence does not change
+// when more requests are added.
+func TestCacheSummaryIsASnapshot(t *testing.T) {
+	in := wire.NewInterner()
+	var q Sequence
+	for n := 1; n <= 4; n++ {
+		sys := fmt.Sprintf("%sThe current time is 2026-11-29T22:15:%02dZ.\n", cacheTestRules, 10+n)
+		r := cacheTestReq(in, n, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{cacheSys(sys)}, cacheConversation(n)...)...)
+		q.Add(&r)
+		if n == 2 {
+			mid := q.Summary()
+			defer func() {
+				if mid.Breaks != 1 || mid.BreaksByChannel["system"] != 1 || mid.BreaksByCause["changed"] != 1 || len(mid.Worst) != 1 {
+					t.Errorf("summary taken after 2 requests changed: %+v", mid)
+				}
+			}()
+		}
+	}
+	if s := q.Summary(); s.Breaks != 3 || s.BreaksByChannel["system"] != 3 {
+		t.Errorf("summary after 4 requests: %+v", s)
+	}
+}

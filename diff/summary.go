@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"maps"
 	"sort"
 
 	"github.com/wirelens/wirelens/wire"
@@ -99,11 +100,11 @@ func (a *summaryAcc) add(st *Step) {
 func (q *Sequence) Summary() Summary {
 	s := q.sum.s
 	s.Requests = q.count
-	if s.BreaksByChannel == nil {
-		s.BreaksByChannel = map[string]int{}
-		s.BreaksByKind = map[string]int{}
-		s.BreaksByVolatile = map[string]int{}
-		s.BreaksByCause = map[string]int{}
+	// A copy: requests added later do not change a summary already taken.
+	for _, m := range []*map[string]int{&s.BreaksByChannel, &s.BreaksByKind, &s.BreaksByVolatile, &s.BreaksByCause} {
+		if *m = maps.Clone(*m); *m == nil {
+			*m = map[string]int{}
+		}
 	}
 	if s.TotalTokens > 0 {
 		s.ReuseRatio = float64(s.PrefixTokens) / float64(s.TotalTokens)
