@@ -177,7 +177,7 @@ func (d *decoder) recNULOnLine(head []byte) bool {
 	if !ok || bytes.IndexByte(first, 0) >= 0 {
 		return false
 	}
-	first = bytes.TrimSpace(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")))
+	first = decTrimSpace(first)
 	if len(first) == 0 || first[0] != '{' {
 		return false
 	}
