@@ -274,12 +274,13 @@ func uiBox(st *themes.Styles, title string, lines []string, w, h int, focused bo
 	fill := max(0, inner-1-lipgloss.Width(t))
 	out := make([]string, 0, h)
 	out = append(out, frame.Render(edge.TopLeft+edge.Top)+t+frame.Render(strings.Repeat(edge.Top, fill)+edge.TopRight))
+	left, right := frame.Render(edge.Left), frame.Render(edge.Right)
 	for i := 0; i < h-2; i++ {
 		l := ""
 		if i < len(lines) {
 			l = lines[i]
 		}
-		out = append(out, frame.Render(edge.Left)+uiFit(l, inner)+frame.Render(edge.Right))
+		out = append(out, left+uiFit(l, inner)+right)
 	}
 	out = append(out, frame.Render(edge.BottomLeft+strings.Repeat(edge.Bottom, inner)+edge.BottomRight))
 	return out
