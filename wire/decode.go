@@ -75,6 +75,8 @@ type decoder struct {
 	whole    bool
 	// cache holds the segments of the body elements seen so far.
 	cache *decCache
+	// det holds the messages detection found to tell nothing.
+	det decDetMemo
 	// segs is the segment count of the last body decoded: the next body of
 	// a growing session holds about as many, and a few more.
 	segs int
@@ -101,6 +103,14 @@ func (d *decoder) emit(r Request) {
 	if !d.yield(r, nil) {
 		d.stop = true
 	}
+}
+
+// detMemo is the decoder's memo of messages that tell no format.
+func (d *decoder) detMemo() decDetMemo {
+	if d.det == nil {
+		d.det = decDetMemo{}
+	}
+	return d.det
 }
 
 // builder starts a request at the given place.
@@ -485,7 +495,7 @@ func (d *decoder) objectShape(s *decShape, line int, off int64) {
 	format := d.opts.Format
 	switch {
 	case format == FormatAuto || containerDecoders[format] == nil && bodyDecoders[format] == nil:
-		f, err := detectShape(s)
+		f, err := detectShape(s, d.detMemo())
 		if err != nil {
 			if d.whole {
 				line = 0 // the file is one document: its name says where

@@ -76,7 +76,7 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		format = d.opts.Format
 	}
 	if format == FormatAuto {
-		f, err := detectShape(s)
+		f, err := detectShape(s, d.detMemo())
 		if err != nil {
 			d.fail(line, "claude-trace: request body: %v", err)
 			return

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -178,4 +179,26 @@ func TestDecodeFormatOverride(t *testing.T) {
 		}
 	}
 	decCheckParts(t, reqs[0], decAnthropicStringParts)
+}
+
+// Detection remembers the messages that told it nothing, not the answer: a
+// later request whose new message tells is read by it, and the requests
+// before it are not changed.
+func TestDecodeDetectMemo(t *testing.T) {
+	in := `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}
+{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]}]}
+{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}
+{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"tool","content":"x"}]}
+`
+	var got []Format
+	for r, err := range Decode(strings.NewReader(in), Options{Source: "d.jsonl"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.Format)
+	}
+	want := []Format{FormatOpenAIChat, FormatAnthropic, FormatOpenAIChat, FormatOpenAIChat}
+	if !slices.Equal(got, want) {
+		t.Errorf("formats %v, want %v", got, want)
+	}
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"strings"
 
@@ -112,11 +113,12 @@ func DetectFormat(v jsontext.Value) (Format, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s", describeJSONError(err))
 	}
-	return detectShape(s)
+	return detectShape(s, nil)
 }
 
-// detectShape names the format of a walked object.
-func detectShape(s *decShape) (Format, error) {
+// detectShape names the format of a walked object; memo, when not nil,
+// holds the messages earlier objects of the same input showed to tell nothing.
+func detectShape(s *decShape, memo decDetMemo) (Format, error) {
 	if f := s.container(); f != FormatAuto {
 		return f, nil
 	}
@@ -124,7 +126,7 @@ func detectShape(s *decShape) (Format, error) {
 	case s.has("contents") || s.has("systemInstruction") || s.has("system_instruction"):
 		return FormatGemini, nil
 	case s.has("messages"):
-		return detectMessages(s), nil
+		return detectMessages(s, memo), nil
 	case s.has("input") || s.has("instructions"):
 		return FormatOpenAIResponses, nil
 	}
@@ -165,41 +167,37 @@ func (s *decShape) hasBodyMembers(format Format) bool {
 	return true
 }
 
+// decDetMemo holds the messages that told Anthropic from OpenAI Chat
+// nothing, by length and content hash: a session of N growing requests
+// without a system member looks at each message once, not once a request.
+type decDetMemo map[decDetKey]struct{}
+
+type decDetKey struct {
+	n      int
+	h1, h2 uint64
+}
+
 // detectMessages tells Anthropic Messages from OpenAI Chat Completions.
-func detectMessages(s *decShape) Format {
+func detectMessages(s *decShape, memo decDetMemo) Format {
 	if s.has("system") {
 		return FormatAnthropic
 	}
 	for _, el := range s.get("messages").elems {
-		var m struct {
-			Role      string         `json:"role"`
-			Content   jsontext.Value `json:"content"`
-			ToolCalls jsontext.Value `json:"tool_calls"`
-		}
-		if unmarshal(el.v, &m) != nil {
-			continue
-		}
-		switch m.Role {
-		case "system", "developer", "tool", "function":
-			return FormatOpenAIChat
-		}
-		if len(m.ToolCalls) > 0 {
-			return FormatOpenAIChat
-		}
-		if len(m.Content) > 0 && m.Content.Kind() == '[' {
-			var parts []struct {
-				Type string `json:"type"`
+		var k decDetKey
+		if memo != nil {
+			k = decDetKey{n: len(el.v), h1: maphash.Bytes(decSeed1, el.v), h2: maphash.Bytes(decSeed2, el.v)}
+			if _, ok := memo[k]; ok {
+				continue
 			}
-			if unmarshal(m.Content, &parts) == nil {
-				for _, p := range parts {
-					switch p.Type {
-					case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document":
-						return FormatAnthropic
-					case "image_url", "input_audio", "file", "refusal":
-						return FormatOpenAIChat
-					}
-				}
+		}
+		if f, ok := detectMessage(el.v); ok {
+			return f
+		}
+		if memo != nil {
+			if len(memo) >= decCacheMax {
+				clear(memo)
 			}
+			memo[k] = struct{}{}
 		}
 	}
 	if t := s.get("tools"); t != nil {
@@ -227,4 +225,39 @@ func detectMessages(s *decShape) Format {
 		return FormatAnthropic
 	}
 	return FormatOpenAIChat
+}
+
+// detectMessage tells the format by one message, if it can.
+func detectMessage(v jsontext.Value) (Format, bool) {
+	var m struct {
+		Role      string         `json:"role"`
+		Content   jsontext.Value `json:"content"`
+		ToolCalls jsontext.Value `json:"tool_calls"`
+	}
+	if unmarshal(v, &m) != nil {
+		return "", false
+	}
+	switch m.Role {
+	case "system", "developer", "tool", "function":
+		return FormatOpenAIChat, true
+	}
+	if len(m.ToolCalls) > 0 {
+		return FormatOpenAIChat, true
+	}
+	if len(m.Content) > 0 && m.Content.Kind() == '[' {
+		var parts []struct {
+			Type string `json:"type"`
+		}
+		if unmarshal(m.Content, &parts) == nil {
+			for _, p := range parts {
+				switch p.Type {
+				case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document":
+					return FormatAnthropic, true
+				case "image_url", "input_audio", "file", "refusal":
+					return FormatOpenAIChat, true
+				}
+			}
+		}
+	}
+	return "", false
 }
