@@ -1,84 +1,19 @@
 package assemble
 
 import (
-	"encoding/hex"
-	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
-// corporaDir is ../shared/corpora relative to the repository root.
-var corporaDir = filepath.Join("..", "..", "shared", "corpora")
-
-// readCorpus reads a corpus file and fails clearly when it is missing: CI
-// has the corpora beside the clone.
-func readCorpus(t testing.TB, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corporaDir, name))
-	if err != nil {
-		t.Fatalf("corpus %s missing (expected at %s beside the clone): %v", name, corporaDir, err)
-	}
-	return data
-}
-
 // corpusStrings is every hostile string of the corpora: the hostile seeds,
-// the Big List of Naughty Strings, the raw byte seeds and the lines of the
-// Trojan Source samples.
-func corpusStrings(t testing.TB) []string {
-	t.Helper()
-	var out []string
-	var seeds map[string][]string
-	if err := json.Unmarshal(readCorpus(t, "hostile-seeds.json"), &seeds); err != nil {
-		t.Fatalf("hostile-seeds.json: %v", err)
-	}
-	keys := make([]string, 0, len(seeds))
-	for k := range seeds {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, seeds[k]...)
-	}
-	var blns []string
-	if err := json.Unmarshal(readCorpus(t, "blns.json"), &blns); err != nil {
-		t.Fatalf("blns.json: %v", err)
-	}
-	out = append(out, blns...)
-	for _, line := range strings.Split(string(readCorpus(t, "raw-byte-seeds.hex")), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		b, err := hex.DecodeString(line)
-		if err != nil {
-			t.Fatalf("raw-byte-seeds.hex: %q: %v", line, err)
-		}
-		out = append(out, string(b))
-	}
-	root := filepath.Join(corporaDir, "trojan-source")
-	n := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		n++
-		out = append(out, string(data))
-		return nil
-	})
-	if err != nil || n == 0 {
-		t.Fatalf("trojan-source corpus missing or empty at %s: %v", root, err)
-	}
-	return out
-}
+// the Big List of Naughty Strings, the raw byte seeds and the Trojan Source
+// samples.
+func corpusStrings(t testing.TB) []string { return wiretest.Strings(t) }
 
 // testNow and testLater are two fixed times.
 var (

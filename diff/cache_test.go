@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 // cacheTestRules is a long block of host rules (well over 1024 tokens).
@@ -431,14 +431,7 @@ func TestCacheVolatileKinds(t *testing.T) {
 // no panic, the break's offset lies inside both texts' shared part, and the
 // shared prefix never exceeds either request.
 func TestCacheHostileCorpora(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "blns.json"))
-	if err != nil {
-		t.Fatalf("the shared corpora must sit beside the clone (../shared/corpora): %v", err)
-	}
-	var blns []string
-	if err := json.Unmarshal(raw, &blns); err != nil {
-		t.Fatal(err)
-	}
+	blns := wiretest.BLNS(t)
 	in := wire.NewInterner()
 	for i := 0; i+1 < len(blns); i++ {
 		a := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", cacheSys("Rules.\n"+blns[i]), cacheMsg(0, "user", blns[i+1]))

@@ -1,15 +1,13 @@
 package diff
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 // segdiffSides rebuilds both texts from hunks: equal and delete give A,
@@ -78,14 +76,7 @@ func TestSegdiffTextDiffLinesThenWords(t *testing.T) {
 // TestSegdiffRoundTripCorpora: for hostile strings, the hunks always give
 // both texts back, whatever their bytes.
 func TestSegdiffRoundTripCorpora(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "blns.json"))
-	if err != nil {
-		t.Fatalf("the shared corpora must sit beside the clone (../shared/corpora): %v", err)
-	}
-	var blns []string
-	if err := json.Unmarshal(raw, &blns); err != nil {
-		t.Fatal(err)
-	}
+	blns := wiretest.BLNS(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i+1 < len(blns); i++ {
 		a := blns[i] + "\n" + blns[rng.IntN(len(blns))] + "\n\xff\xfe" + blns[i+1]

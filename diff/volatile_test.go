@@ -1,11 +1,10 @@
 package diff
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 // volSpan marks the expected value in a table case with [[ ]] so the
@@ -136,23 +135,11 @@ func TestDiffVolatileAt(t *testing.T) {
 	}
 }
 
-// TestDiffFindVolatileHostile runs the finder over the shared hostile
+// TestDiffFindVolatileHostile runs the finder over the hostile
 // corpora: it must never panic and its spans must lie inside the text, in
 // order and without overlap.
 func TestDiffFindVolatileHostile(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "corpora")
-	raw, err := os.ReadFile(filepath.Join(dir, "blns.json"))
-	if err != nil {
-		t.Fatalf("the shared corpora must sit beside the clone (../shared/corpora): %v", err)
-	}
-	var blns []string
-	if err := json.Unmarshal(raw, &blns); err != nil {
-		t.Fatalf("blns.json: %v", err)
-	}
-	if len(blns) < 100 {
-		t.Fatalf("blns.json holds only %d strings", len(blns))
-	}
-	blns = append(blns, "2026-11-29T", "2026-11-29T22:", "Sun, ", "Nov 29,", "req_", "request id:", "\xff2026-11-29\xfe",
+	blns := append(wiretest.BLNS(t), "2026-11-29T", "2026-11-29T22:", "Sun, ", "Nov 29,", "req_", "request id:", "\xff2026-11-29\xfe",
 		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.")
 	for _, s := range blns {
 		prev := 0

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 // uiTestReq builds a request from parts, classified as a decoder would.
@@ -189,36 +187,14 @@ func uiAssertClean(t testing.TB, where, screen string) {
 	}
 }
 
-// uiCorpora reads the shared hostile corpora (beside the clone; CI has
-// them there).
+// uiCorpora is the hostile seeds and the Big List of Naughty Strings.
 func uiCorpora(t testing.TB) []string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpora")
 	var out []string
-	raw, err := os.ReadFile(filepath.Join(dir, "hostile-seeds.json"))
-	if err != nil {
-		t.Fatalf("the hostile corpora must sit beside the clone at %s: %v", dir, err)
-	}
-	var seeds map[string][]string
-	if err := json.Unmarshal(raw, &seeds); err != nil {
-		t.Fatalf("hostile-seeds.json: %v", err)
-	}
-	for _, list := range seeds {
+	for _, list := range wiretest.Seeds(t) {
 		out = append(out, list...)
 	}
-	raw, err = os.ReadFile(filepath.Join(dir, "blns.json"))
-	if err != nil {
-		t.Fatalf("the hostile corpora must sit beside the clone at %s: %v", dir, err)
-	}
-	var blns []string
-	if err := json.Unmarshal(raw, &blns); err != nil {
-		t.Fatalf("blns.json: %v", err)
-	}
-	out = append(out, blns...)
-	if len(out) < 100 {
-		t.Fatalf("corpora hold only %d strings", len(out))
-	}
-	return out
+	return append(out, wiretest.BLNS(t)...)
 }
 
 // uiScreenLines splits a rendered screen into plain lines.

@@ -1,12 +1,12 @@
 package wire
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 // clsWant is one expected segment. at is the text the segment starts with;
@@ -313,42 +313,8 @@ func TestClassifyCacheBreakpointOnLast(t *testing.T) {
 	}
 }
 
-// clsLoadCorpusStrings reads the shared hostile corpora as fuzz seeds.
-func clsLoadCorpusStrings(t testing.TB) []string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpora")
-	var out []string
-	raw, err := os.ReadFile(filepath.Join(dir, "hostile-seeds.json"))
-	if err != nil {
-		t.Fatalf("corpora missing (expected beside the clone): %v", err)
-	}
-	var groups map[string][]string
-	if err := json.Unmarshal(raw, &groups); err != nil {
-		t.Fatalf("hostile-seeds.json: %v", err)
-	}
-	for _, g := range groups {
-		out = append(out, g...)
-	}
-	raw, err = os.ReadFile(filepath.Join(dir, "blns.json"))
-	if err != nil {
-		t.Fatalf("corpora missing: %v", err)
-	}
-	var blns []string
-	if err := json.Unmarshal(raw, &blns); err != nil {
-		t.Fatalf("blns.json: %v", err)
-	}
-	out = append(out, blns...)
-	raw, err = os.ReadFile(filepath.Join(dir, "raw-byte-seeds.hex"))
-	if err != nil {
-		t.Fatalf("corpora missing: %v", err)
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if b, err := hex.DecodeString(strings.TrimSpace(line)); err == nil && len(b) > 0 {
-			out = append(out, string(b))
-		}
-	}
-	return out
-}
+// clsLoadCorpusStrings is the hostile corpora as fuzz seeds.
+func clsLoadCorpusStrings(t testing.TB) []string { return wiretest.Strings(t) }
 
 // clsFuzzParts is every channel/role/type a text can arrive in.
 var clsFuzzParts = []Part{

@@ -2,13 +2,14 @@ package wire
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 const decGoodAnthropic = `{"model":"claude-x","system":"s","messages":[{"role":"user","content":"hi"}]}`
@@ -162,7 +163,7 @@ func TestDecodePathBadInput(t *testing.T) {
 	}
 }
 
-// decSeeds are fuzz seeds: the fixtures, the raw byte seeds of the shared
+// decSeeds are fuzz seeds: the fixtures, the raw byte seeds of the
 // corpora, and the hostile strings inside request bodies.
 func decSeeds(t testing.TB) [][]byte {
 	var seeds [][]byte
@@ -179,15 +180,7 @@ func decSeeds(t testing.TB) [][]byte {
 			seeds = append(seeds, b)
 		}
 	}
-	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "raw-byte-seeds.hex"))
-	if err != nil {
-		t.Fatalf("the shared corpora must sit beside the clone: %v", err)
-	}
-	for _, line := range strings.Fields(string(raw)) {
-		b, err := hex.DecodeString(line)
-		if err != nil {
-			t.Fatalf("raw-byte-seeds.hex: %v", err)
-		}
+	for _, b := range wiretest.RawBytes(t) {
 		seeds = append(seeds, b)
 		body := append([]byte(`{"model":"claude-x","system":"`), b...)
 		seeds = append(seeds, append(body, `","messages":[{"role":"user","content":"x"}]}`...))

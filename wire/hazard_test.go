@@ -1,12 +1,11 @@
 package wire
 
 import (
-	"encoding/hex"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 type hostileSeeds struct {
@@ -17,45 +16,19 @@ type hostileSeeds struct {
 
 func loadHostileSeeds(t testing.TB) hostileSeeds {
 	t.Helper()
-	raw, err := os.ReadFile(sharedPath(t, "corpora", "hostile-seeds.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s hostileSeeds
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
+	g := wiretest.Seeds(t)
+	s := hostileSeeds{EnvelopeBreakout: g["envelope_breakout"], UnicodeSmuggling: g["unicode_smuggling"], TerminalEscapes: g["terminal_escapes"]}
 	if len(s.TerminalEscapes) == 0 || len(s.UnicodeSmuggling) == 0 {
 		t.Fatal("hostile seeds are empty")
 	}
 	return s
 }
 
-func loadBLNS(t testing.TB) []string {
-	t.Helper()
-	raw, err := os.ReadFile(sharedPath(t, "corpora", "blns.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s []string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func loadBLNS(t testing.TB) []string { return wiretest.BLNS(t) }
 
 func loadRawByteSeeds(t testing.TB) []string {
-	t.Helper()
-	raw, err := os.ReadFile(sharedPath(t, "corpora", "raw-byte-seeds.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, line := range strings.Fields(string(raw)) {
-		b, err := hex.DecodeString(line)
-		if err != nil {
-			t.Fatalf("raw-byte-seeds.hex: %v", err)
-		}
+	for _, b := range wiretest.RawBytes(t) {
 		out = append(out, string(b))
 	}
 	return out

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -13,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
 // Tests of the readers of agents' own recordings. Fixtures live in
@@ -836,28 +837,12 @@ func TestRecordingClaudeCodeBlocks(t *testing.T) {
 	}
 }
 
-// recTCorpus reads the hostile strings of ../shared/corpora: the Big List of
+// recTCorpus is the hostile strings of the corpora: the Big List of
 // Naughty Strings and every group of the hostile seeds.
 func recTCorpus(t testing.TB) []string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpora")
-	var out []string
-	raw, err := os.ReadFile(filepath.Join(dir, "blns.json"))
-	if err != nil {
-		t.Fatalf("corpora missing (CI keeps ../shared/corpora beside the clone): %v", err)
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("blns.json: %v", err)
-	}
-	raw, err = os.ReadFile(filepath.Join(dir, "hostile-seeds.json"))
-	if err != nil {
-		t.Fatalf("corpora missing: %v", err)
-	}
-	var seeds map[string][]string
-	if err := json.Unmarshal(raw, &seeds); err != nil {
-		t.Fatalf("hostile-seeds.json: %v", err)
-	}
-	for _, group := range seeds {
+	out := wiretest.BLNS(t)
+	for _, group := range wiretest.Seeds(t) {
 		out = append(out, group...)
 	}
 	return out
@@ -947,15 +932,7 @@ func TestRecordingHostileErrors(t *testing.T) {
 }
 
 func TestRecordingRawByteSeeds(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpora", "raw-byte-seeds.hex"))
-	if err != nil {
-		t.Fatalf("corpora missing (CI keeps ../shared/corpora beside the clone): %v", err)
-	}
-	for _, h := range strings.Fields(string(raw)) {
-		b, err := hex.DecodeString(h)
-		if err != nil {
-			t.Fatalf("raw-byte-seeds.hex: %v", err)
-		}
+	for _, b := range wiretest.RawBytes(t) {
 		for _, c := range recTOneTurn {
 			data := fmt.Sprintf(c.tmpl, `"a`+string(b)+`z"`)
 			var reqs []Request

@@ -1,27 +1,14 @@
 package wire
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
-// tagsLoadSeeds reads ../shared/corpora/hostile-seeds.json.
-func tagsLoadSeeds(t testing.TB) map[string][]string {
-	t.Helper()
-	path := filepath.Join("..", "..", "shared", "corpora", "hostile-seeds.json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("hostile seeds missing (CI keeps ../shared/corpora beside the clone): %v", err)
-	}
-	var seeds map[string][]string
-	if err := json.Unmarshal(raw, &seeds); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return seeds
-}
+// tagsLoadSeeds is the groups of the hostile seeds.
+func tagsLoadSeeds(t testing.TB) map[string][]string { return wiretest.Seeds(t) }
 
 func TestTagsTable(t *testing.T) {
 	cases := []struct {

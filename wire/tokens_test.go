@@ -2,24 +2,12 @@ package wire
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/wirelens/wirelens/wire/wiretest"
 )
-
-// sharedPath is a path under ../shared beside the repository root; CI lays it
-// there, so a missing folder is a failure, not a skip.
-func sharedPath(t testing.TB, elem ...string) string {
-	t.Helper()
-	p := filepath.Join(append([]string{"..", "..", "shared"}, elem...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the shared folder beside the repository is missing: %v", err)
-	}
-	return p
-}
 
 type tokenVector struct {
 	Text   string `json:"text"`
@@ -30,10 +18,7 @@ type tokenVector struct {
 // TestTokensMatchReferenceVectors checks the offline tokenizer against ids
 // produced by a port of OpenAI's tiktoken, for both encodings it ships.
 func TestTokensMatchReferenceVectors(t *testing.T) {
-	raw, err := os.ReadFile(sharedPath(t, "reference", "token-vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := wiretest.Read(t, "tokens", "token-vectors.json")
 	var vectors map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &vectors); err != nil {
 		t.Fatal(err)
