@@ -14,6 +14,8 @@ import (
 
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/encode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newBuildCmd) }
@@ -53,7 +55,7 @@ and nothing is written.`,
 				return err
 			}
 			for _, w := range warnings {
-				fmt.Fprintln(app.Stderr, "wirelens: warning: "+wire.VisibleLine(w))
+				fmt.Fprintln(app.Stderr, "wirelens: warning: "+scan.VisibleLine(w))
 			}
 			_, err = app.Stdout.Write(out)
 			return err
@@ -79,7 +81,7 @@ func runBuild(dir string, f buildFlags) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := wire.Encode(res.Request, res.Request.Format)
+	out, err := encode.Encode(res.Request, res.Request.Format)
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}
@@ -95,7 +97,7 @@ func buildAssemble(dir string, f buildFlags) (*assemble.Result, []string, error)
 	}
 	api := wire.Format(f.api)
 	known := false
-	for _, a := range wire.EncodeFormats {
+	for _, a := range encode.Formats {
 		known = known || a == api
 	}
 	if !known {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 var buildPoisoned = filepath.Join("testdata", "workspaces", "poisoned")
@@ -27,7 +28,7 @@ func TestBuildEveryLayoutAndAPIReadsBackWithInspect(t *testing.T) {
 			if code2 != 0 || out2 != out {
 				t.Fatalf("%s %s: the same inputs gave different bytes", layout, api)
 			}
-			if hz := wire.ScanHazards(out); len(hz) > 0 {
+			if hz := scan.Hazards(out); len(hz) > 0 {
 				t.Fatalf("%s %s: raw hazard on standard output: %+v", layout, api, hz[0])
 			}
 			code, js, errs := runCLI(t, out, "inspect", "-", "--json")
@@ -164,7 +165,7 @@ func TestDemoReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := buf.String()
-		if hz := wire.ScanHazards(out); len(hz) > 0 {
+		if hz := scan.Hazards(out); len(hz) > 0 {
 			t.Fatalf("width %d: raw hazard %+v in the report", width, hz[0])
 		}
 		for i, l := range strings.Split(out, "\n") {
@@ -274,7 +275,7 @@ func TestBuildHostileWorkspaceFilesBecomeNotes(t *testing.T) {
 			t.Errorf("no warning %q in:\n%s", want, errs)
 		}
 	}
-	if hz := wire.ScanHazards(out + errs); len(hz) > 0 {
+	if hz := scan.Hazards(out + errs); len(hz) > 0 {
 		t.Fatalf("raw hazard in the output: %+v", hz[0])
 	}
 	for _, want := range []string{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newCacheCmd) }
@@ -151,24 +152,24 @@ func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
 	if b == nil {
 		return nil
 	}
-	return &cacheBreakJSON{Segment: wire.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
-		Offset: b.Offset, Before: wire.VisibleLine(b.Before), After: wire.VisibleLine(b.After),
-		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: wire.VisibleLine(b.Label)}
+	return &cacheBreakJSON{Segment: scan.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
+		Offset: b.Offset, Before: scan.VisibleLine(b.Before), After: scan.VisibleLine(b.After),
+		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: scan.VisibleLine(b.Label)}
 }
 
 func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc {
 	doc := cacheJSONDoc{Requests: make([]cacheRequestJSON, 0, len(steps)), Errors: errorsJSON(errs)}
 	for _, st := range steps {
 		rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
-			Model: wire.VisibleLine(st.Model), Provider: st.Rule.Provider, TotalTokens: st.TotalTokens,
+			Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider, TotalTokens: st.TotalTokens,
 			PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
 			TextBreak:             cacheBreakToJSON(st.TextBreak),
 			PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
-			PredictedFrom:        wire.VisibleLine(st.Prediction.From),
+			PredictedFrom:        scan.VisibleLine(st.Prediction.From),
 			RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
-			Disagreement: wire.VisibleLine(st.Disagreement)}
+			Disagreement: scan.VisibleLine(st.Disagreement)}
 		for _, n := range st.Notes {
-			rj.Notes = append(rj.Notes, wire.VisibleLine(n))
+			rj.Notes = append(rj.Notes, scan.VisibleLine(n))
 		}
 		doc.Requests = append(doc.Requests, rj)
 	}
@@ -184,7 +185,7 @@ func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc 
 	for _, st := range sum.Worst {
 		w := cacheWorstJSON{Source: st.Source, Index: st.Index, ReprocessedTokens: st.Reprocessed}
 		if st.Break != nil {
-			w.Segment, w.Cause, w.Volatile = wire.VisibleLine(st.Break.Segment), string(st.Break.Cause), string(st.Break.Volatile)
+			w.Segment, w.Cause, w.Volatile = scan.VisibleLine(st.Break.Segment), string(st.Break.Cause), string(st.Break.Volatile)
 		}
 		s.Worst = append(s.Worst, w)
 	}
@@ -246,7 +247,7 @@ func cacheBreakShort(b *diff.Break) string {
 	case diff.CauseModel, diff.CauseProvider:
 		return string(b.Cause) + " changed"
 	}
-	s := wire.VisibleLine(b.Segment) + " " + string(b.Cause)
+	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)
 	if b.Volatile != "" {
 		s += " (" + string(b.Volatile) + ")"
 	}
@@ -255,12 +256,12 @@ func cacheBreakShort(b *diff.Break) string {
 
 // cacheBreakSentence says what broke the cache in words.
 func cacheBreakSentence(b *diff.Break) string {
-	where := fmt.Sprintf("%s (%s, %s)", wire.VisibleLine(b.Segment), b.Channel, b.Kind)
+	where := fmt.Sprintf("%s (%s, %s)", scan.VisibleLine(b.Segment), b.Channel, b.Kind)
 	switch b.Cause {
 	case diff.CauseModel:
-		return fmt.Sprintf("the model changed from %s to %s: providers keep one cache per model", wire.VisibleLine(b.Before), wire.VisibleLine(b.After))
+		return fmt.Sprintf("the model changed from %s to %s: providers keep one cache per model", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
 	case diff.CauseProvider:
-		return fmt.Sprintf("the provider changed (%s to %s): nothing is shared", wire.VisibleLine(b.Before), wire.VisibleLine(b.After))
+		return fmt.Sprintf("the provider changed (%s to %s): nothing is shared", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
 	case diff.CauseAdded:
 		return where + " was inserted before the end of the previous request"
 	case diff.CauseRemoved:
@@ -328,11 +329,11 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 	}
 	sort.Strings(provs)
 	// One source: name it once and number the rows "@N".
-	name := func(st *diff.Step) string { return wire.VisibleLine(cacheStepName(st)) }
+	name := func(st *diff.Step) string { return scan.VisibleLine(cacheStepName(st)) }
 	head := ""
 	if len(sources) == 1 {
 		name = func(st *diff.Step) string { return fmt.Sprintf("@%d", st.Index) }
-		head = wire.VisibleLine(steps[0].Source) + ": "
+		head = scan.VisibleLine(steps[0].Source) + ": "
 	} else if len(steps) == 0 {
 		name = func(st *diff.Step) string { return "" }
 	}
@@ -445,7 +446,7 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 				cw.line(2, "… and %d more", len(dis)-10)
 				break
 			}
-			cw.line(2, "%s: %s", name(st), wire.VisibleLine(st.Disagreement))
+			cw.line(2, "%s: %s", name(st), scan.VisibleLine(st.Disagreement))
 		}
 	}
 	var notes []string
@@ -454,7 +455,7 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 		for _, n := range st.Notes {
 			if !seen[n] {
 				seen[n] = true
-				notes = append(notes, name(st)+": "+wire.VisibleLine(n))
+				notes = append(notes, name(st)+": "+scan.VisibleLine(n))
 			}
 		}
 	}
@@ -515,7 +516,7 @@ func cacheStepName(st *diff.Step) string {
 
 // cacheExcerpt shows an excerpt on one line, cut to the terminal.
 func cacheExcerpt(s string, width int) string {
-	v := "…" + wire.VisibleLine(s) + "…"
+	v := "…" + scan.VisibleLine(s) + "…"
 	if width > 14 {
 		v = ansi.Truncate(v, width-14, "…")
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
 )
 
 // cacheBuildSession builds the poisoned workspace n times at successive
@@ -273,7 +273,7 @@ func TestCacheTextFitsWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for r, err := range wire.Decode(f, wire.Options{Source: p}) {
+	for r, err := range decode.Decode(f, decode.Options{Source: p}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
-	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newCheckCmd) }
@@ -76,7 +77,7 @@ errors (what could be read is still reported).`,
 // writeCheckRules prints the rule table.
 func writeCheckRules(w io.Writer) {
 	var b strings.Builder
-	for _, r := range wire.Rules {
+	for _, r := range audit.Rules {
 		fmt.Fprintf(&b, "%-20s %-6s  %s\n", r.ID, r.Severity, r.Short)
 		fmt.Fprintf(&b, "%28s%s\n\n", "", r.Help)
 	}
@@ -85,7 +86,7 @@ func writeCheckRules(w io.Writer) {
 
 // runCheck is `wirelens check`.
 func runCheck(app *App, f checkFlags, args []string) error {
-	failOn, ok := wire.ParseSeverity(f.failOn)
+	failOn, ok := audit.ParseSeverity(f.failOn)
 	if !ok {
 		return usageError("--fail-on must be high, medium or low, not %q", f.failOn)
 	}
@@ -126,8 +127,8 @@ func runCheck(app *App, f checkFlags, args []string) error {
 
 // checkAuditor makes the auditor: the cache analysis's volatile finder and,
 // with --workspace, the workspace's marks read with the build's collector.
-func checkAuditor(workspace string) (*wire.Auditor, error) {
-	aud := diff.NewAuditor()
+func checkAuditor(workspace string) (*audit.Auditor, error) {
+	aud := audit.New()
 	if workspace == "" {
 		return aud, nil
 	}
@@ -145,10 +146,10 @@ func checkAuditor(workspace string) (*wire.Auditor, error) {
 }
 
 // checkMarks turns a collected workspace into the audit's marks.
-func checkMarks(b *assemble.Baseline) *wire.WorkspaceMarks {
-	var agents []wire.WorkspaceFile
+func checkMarks(b *assemble.Baseline) *audit.WorkspaceMarks {
+	var agents []audit.WorkspaceFile
 	for _, f := range b.AgentsMD {
-		agents = append(agents, wire.WorkspaceFile{Path: f.Path, Text: f.Text})
+		agents = append(agents, audit.WorkspaceFile{Path: f.Path, Text: f.Text})
 	}
 	var names []string
 	for _, l := range strings.Split(b.Listing, "\n") {
@@ -156,23 +157,23 @@ func checkMarks(b *assemble.Baseline) *wire.WorkspaceMarks {
 			names = append(names, t)
 		}
 	}
-	var skills []wire.WorkspaceSkill
+	var skills []audit.WorkspaceSkill
 	for _, s := range b.Skills {
-		skills = append(skills, wire.WorkspaceSkill{Name: s.Name, Description: s.Description})
+		skills = append(skills, audit.WorkspaceSkill{Name: s.Name, Description: s.Description})
 	}
-	return wire.NewWorkspaceMarks(agents, names, skills)
+	return audit.NewWorkspaceMarks(agents, names, skills)
 }
 
 // checkResult is what check found in its sources.
 type checkResult struct {
 	requests int
-	findings []wire.Finding
+	findings []audit.Finding
 	errs     []error
 }
 
 // checkSources audits every request of the sources as they stream in; only
 // the findings are kept.
-func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
+func checkSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
 	res := &checkResult{}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
@@ -190,7 +191,7 @@ func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
 
 // checkRef audits what a --before/--after reference names: a whole file, or
 // one request of it (FILE@N).
-func checkRef(app *App, aud *wire.Auditor, ref string) *checkResult {
+func checkRef(app *App, aud *audit.Auditor, ref string) *checkResult {
 	file, n, err := splitRef(ref)
 	if err != nil {
 		return &checkResult{errs: []error{err}}
@@ -210,7 +211,7 @@ func checkRef(app *App, aud *wire.Auditor, ref string) *checkResult {
 }
 
 // checkExit is 1 when a finding is at or above failOn.
-func checkExit(fs []wire.Finding, failOn wire.Severity) int {
+func checkExit(fs []audit.Finding, failOn audit.Severity) int {
 	for _, f := range fs {
 		if f.Severity.Rank() >= failOn.Rank() {
 			return 1
@@ -226,15 +227,15 @@ type checkSummary struct {
 	Low    int `json:"low"`
 }
 
-func checkSummarize(fs []wire.Finding) checkSummary {
+func checkSummarize(fs []audit.Finding) checkSummary {
 	var s checkSummary
 	for _, f := range fs {
 		switch f.Severity {
-		case wire.SeverityHigh:
+		case audit.SeverityHigh:
 			s.High++
-		case wire.SeverityMedium:
+		case audit.SeverityMedium:
 			s.Medium++
-		case wire.SeverityLow:
+		case audit.SeverityLow:
 			s.Low++
 		}
 	}
@@ -243,25 +244,25 @@ func checkSummarize(fs []wire.Finding) checkSummary {
 
 // checkJSON is `check --json`.
 type checkJSON struct {
-	Findings []wire.Finding `json:"findings"`
-	Summary  checkSummary   `json:"summary"`
-	Errors   []errorJSON    `json:"errors"`
+	Findings []audit.Finding `json:"findings"`
+	Summary  checkSummary    `json:"summary"`
+	Errors   []errorJSON     `json:"errors"`
 }
 
 // checkCompareJSON is `check --before A --after B --json`.
 type checkCompareJSON struct {
-	Before     string         `json:"before"`
-	After      string         `json:"after"`
-	Fixed      []wire.Finding `json:"fixed"`
-	Introduced []wire.Finding `json:"introduced"`
-	Unchanged  int            `json:"unchanged"`
-	Summary    checkSummary   `json:"summary"` // of the introduced findings
-	Errors     []errorJSON    `json:"errors"`
+	Before     string          `json:"before"`
+	After      string          `json:"after"`
+	Fixed      []audit.Finding `json:"fixed"`
+	Introduced []audit.Finding `json:"introduced"`
+	Unchanged  int             `json:"unchanged"`
+	Summary    checkSummary    `json:"summary"` // of the introduced findings
+	Errors     []errorJSON     `json:"errors"`
 }
 
-func nonNil(fs []wire.Finding) []wire.Finding {
+func nonNil(fs []audit.Finding) []audit.Finding {
 	if fs == nil {
-		return []wire.Finding{}
+		return []audit.Finding{}
 	}
 	return fs
 }
@@ -269,7 +270,7 @@ func nonNil(fs []wire.Finding) []wire.Finding {
 // checkCompare splits findings into fixed (only before), introduced (only
 // after) and unchanged, matching them by Key as a multiset: ids and offsets
 // move when a layout changes, the rule, kind and text found do not.
-func checkCompare(before, after []wire.Finding) (fixed, introduced, unchanged []wire.Finding) {
+func checkCompare(before, after []audit.Finding) (fixed, introduced, unchanged []audit.Finding) {
 	left := map[string]int{}
 	for _, f := range before {
 		left[f.Key]++
@@ -297,7 +298,7 @@ func checkCompare(before, after []wire.Finding) (fixed, introduced, unchanged []
 }
 
 // runCheckCompare is `check --before A --after B`.
-func runCheckCompare(app *App, aud *wire.Auditor, f checkFlags, failOn wire.Severity) error {
+func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Severity) error {
 	b := checkRef(app, aud, f.before)
 	a := checkRef(app, aud, f.after)
 	errs := append(append([]error{}, b.errs...), a.errs...)
@@ -309,7 +310,7 @@ func runCheckCompare(app *App, aud *wire.Auditor, f checkFlags, failOn wire.Seve
 			Introduced: nonNil(introduced), Unchanged: len(unchanged), Summary: checkSummarize(introduced),
 			Errors: errorsJSON(errs)})
 	case f.asSARIF:
-		all := append(append(append([]wire.Finding{}, introduced...), unchanged...), fixed...)
+		all := append(append(append([]audit.Finding{}, introduced...), unchanged...), fixed...)
 		states := make([]string, 0, len(all))
 		for i := range all {
 			switch {
@@ -332,14 +333,14 @@ func runCheckCompare(app *App, aud *wire.Auditor, f checkFlags, failOn wire.Seve
 }
 
 // checkLine is one finding as a line of text, safe to print.
-func checkLine(f wire.Finding) string {
-	return fmt.Sprintf("%-6s  %-19s  %s@%d  %s  | %s", f.Severity, f.Rule, wire.VisibleLine(f.Segment), f.Offset,
-		wire.VisibleLine(f.Message), wire.VisibleLine(f.Excerpt))
+func checkLine(f audit.Finding) string {
+	return fmt.Sprintf("%-6s  %-19s  %s@%d  %s  | %s", f.Severity, f.Rule, scan.VisibleLine(f.Segment), f.Offset,
+		scan.VisibleLine(f.Message), scan.VisibleLine(f.Excerpt))
 }
 
 // checkRequestHead names a request in the text report.
-func checkRequestHead(f wire.Finding) string {
-	head := wire.VisibleLine(f.Ref())
+func checkRequestHead(f audit.Finding) string {
+	head := scan.VisibleLine(f.Ref())
 	if f.Line > 0 {
 		head += fmt.Sprintf(" (line %d)", f.Line)
 	}
@@ -381,13 +382,13 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 }
 
 // writeCheckCompareText prints the findings a change fixed and introduced.
-func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced []wire.Finding, unchanged int) error {
+func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced []audit.Finding, unchanged int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "before %s, after %s: %d fixed, %d introduced, %d unchanged\n",
-		wire.VisibleLine(before), wire.VisibleLine(after), len(fixed), len(introduced), unchanged)
+		scan.VisibleLine(before), scan.VisibleLine(after), len(fixed), len(introduced), unchanged)
 	for _, part := range []struct {
 		name string
-		fs   []wire.Finding
+		fs   []audit.Finding
 	}{{"fixed", fixed}, {"introduced", introduced}} {
 		if len(part.fs) == 0 {
 			continue
@@ -403,8 +404,8 @@ func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced 
 
 // checkBySeverity orders findings most severe first, keeping their order
 // otherwise.
-func checkBySeverity(fs []wire.Finding) []wire.Finding {
-	out := make([]wire.Finding, 0, len(fs))
+func checkBySeverity(fs []audit.Finding) []audit.Finding {
+	out := make([]audit.Finding, 0, len(fs))
 	for rank := 3; rank >= 0; rank-- {
 		for _, f := range fs {
 			if f.Severity.Rank() == rank {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 )
 
 // checkBuild builds the poisoned workspace in a layout into a temp file.
@@ -85,7 +85,7 @@ func TestCheckPoisonedLayouts(t *testing.T) {
 	// JSON agrees with the text report.
 	code, out, _ = runCLI(t, "", "check", "--json", legacy)
 	doc := checkDecodeJSON(t, out)
-	if code != 1 || doc.Summary.High == 0 || len(auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)) != 3 {
+	if code != 1 || doc.Summary.High == 0 || len(auditRulesOf(doc.Findings, audit.RuleUntrustedInSystem)) != 3 {
 		t.Errorf("legacy --json: exit %d, summary %+v, findings %d", code, doc.Summary, len(doc.Findings))
 	}
 	code, out, _ = runCLI(t, "", "check", "--json", "--fail-on", "low", isolated)
@@ -94,8 +94,8 @@ func TestCheckPoisonedLayouts(t *testing.T) {
 	}
 }
 
-func auditRulesOf(fs []wire.Finding, rule string) []wire.Finding {
-	var out []wire.Finding
+func auditRulesOf(fs []audit.Finding, rule string) []audit.Finding {
+	var out []audit.Finding
 	for _, f := range fs {
 		if f.Rule == rule {
 			out = append(out, f)
@@ -240,7 +240,7 @@ func TestCheckWorkspace(t *testing.T) {
 	}
 	code, out, _ := runCLI(t, "", "check", "--json", "--workspace", filepath.Join("testdata", "workspaces", "clean"), src)
 	doc := checkDecodeJSON(t, out)
-	fs := auditRulesOf(doc.Findings, wire.RuleUntrustedInSystem)
+	fs := auditRulesOf(doc.Findings, audit.RuleUntrustedInSystem)
 	if code != 1 || len(fs) != 1 || fs[0].Segment != "system[0]" {
 		t.Fatalf("with --workspace: exit %d, findings %+v", code, doc.Findings)
 	}
@@ -279,7 +279,7 @@ func TestCheckBeforeAfter(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if code != 1 || len(doc.Fixed) != 0 || len(auditRulesOf(doc.Introduced, wire.RuleUntrustedInSystem)) != 3 || doc.Summary.High == 0 {
+	if code != 1 || len(doc.Fixed) != 0 || len(auditRulesOf(doc.Introduced, audit.RuleUntrustedInSystem)) != 3 || doc.Summary.High == 0 {
 		t.Errorf("the regression: exit %d, fixed %d, introduced %+v", code, len(doc.Fixed), doc.Introduced)
 	}
 	// The same wire on both sides changes nothing.
@@ -295,16 +295,16 @@ func TestCheckBeforeAfter(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if code != 1 || errs != "" || len(doc.Introduced) != 4 || len(auditRulesOf(doc.Introduced, wire.RuleBidiControl)) != 4 || doc.Introduced[0].Request != 2 {
+	if code != 1 || errs != "" || len(doc.Introduced) != 4 || len(auditRulesOf(doc.Introduced, audit.RuleBidiControl)) != 4 || doc.Introduced[0].Request != 2 {
 		t.Errorf("@1 -> @2: exit %d, stderr %q, introduced %+v", code, errs, doc.Introduced)
 	}
 	if code, _, errs := runCLI(t, "", "check", "--before", session+"@1", "--after", session+"@9"); code != 2 || !strings.Contains(errs, "asked for request 9") {
 		t.Errorf("@9: exit %d, stderr %q", code, errs)
 	}
 	// A finding whose offset moved is unchanged, not fixed and introduced.
-	a := []wire.Finding{{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "x", Offset: 3, Key: "k1"}}
-	b := []wire.Finding{{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "y", Offset: 9, Key: "k1"},
-		{Rule: "bidi-control", Severity: wire.SeverityHigh, Segment: "y", Offset: 20, Key: "k1"}}
+	a := []audit.Finding{{Rule: "bidi-control", Severity: audit.SeverityHigh, Segment: "x", Offset: 3, Key: "k1"}}
+	b := []audit.Finding{{Rule: "bidi-control", Severity: audit.SeverityHigh, Segment: "y", Offset: 9, Key: "k1"},
+		{Rule: "bidi-control", Severity: audit.SeverityHigh, Segment: "y", Offset: 20, Key: "k1"}}
 	fixed, introduced, unchanged := checkCompare(a, b)
 	if len(fixed) != 0 || len(introduced) != 1 || introduced[0].Offset != 20 || len(unchanged) != 1 {
 		t.Errorf("checkCompare: fixed %v introduced %v unchanged %v", fixed, introduced, unchanged)
@@ -325,7 +325,7 @@ func TestCheckStdinAndRules(t *testing.T) {
 	if code != 0 {
 		t.Errorf("--rules: exit %d", code)
 	}
-	for _, r := range wire.Rules {
+	for _, r := range audit.Rules {
 		if !strings.Contains(rules, r.ID) || !strings.Contains(rules, r.Short) {
 			t.Errorf("--rules misses %s", r.ID)
 		}

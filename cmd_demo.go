@@ -11,6 +11,8 @@ import (
 
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newDemoCmd) }
@@ -68,7 +70,7 @@ func writeDemoReport(w io.Writer, width int) error {
 	}
 	head := []string{
 		"wirelens demo: one poisoned workspace, two layouts",
-		"workspace " + wire.VisibleLine(demoPath) + " (embedded), time " + assemble.FormatTime(demoNow) +
+		"workspace " + scan.VisibleLine(demoPath) + " (embedded), time " + assemble.FormatTime(demoNow) +
 			", api anthropic, escape entities, skill " + demoSkill + " activated",
 		"",
 	}
@@ -162,23 +164,23 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 	for _, e := range res.Log {
 		repl := "(removed)"
 		if e.Replacement != "" {
-			repl = wire.VisibleLine(e.Replacement)
+			repl = scan.VisibleLine(e.Replacement)
 		}
 		where := demoShortFragment(e.Fragment)
 		if e.Attr != "" {
 			where += " " + e.Attr + "="
 		}
-		add(fmt.Sprintf("%-9s %s @%d: %s → %s", e.Rule, wire.VisibleLine(where),
+		add(fmt.Sprintf("%-9s %s @%d: %s → %s", e.Rule, scan.VisibleLine(where),
 			e.SourceOffset, demoQuote(e.Original), repl))
 	}
 
 	rule("CHECK FINDINGS")
-	findings := wire.Audit(r)
+	findings := audit.Audit(r)
 	if len(findings) == 0 {
 		add("None.")
 	}
 	counts := map[string]int{}
-	sev := map[string]wire.Severity{}
+	sev := map[string]audit.Severity{}
 	for _, f := range findings {
 		counts[f.Rule]++
 		sev[f.Rule] = f.Severity
@@ -203,14 +205,14 @@ func demoSegment(out *[]string, s wire.Segment, width int) {
 	}
 	env := ""
 	if s.Envelope != "" {
-		env = " <" + wire.VisibleLine(s.Envelope) + ">"
+		env = " <" + scan.VisibleLine(s.Envelope) + ">"
 	}
 	esc := ""
 	if len(s.Escapes) > 0 {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, demoWrap(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", wire.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
+	*out = append(*out, demoWrap(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {
@@ -229,7 +231,7 @@ func demoSegment(out *[]string, s wire.Segment, width int) {
 		lines = shown
 	}
 	for _, l := range lines {
-		for _, wl := range demoWrap(wire.VisibleLine(l), width-2) {
+		for _, wl := range demoWrap(scan.VisibleLine(l), width-2) {
 			*out = append(*out, "  "+wl)
 		}
 	}
@@ -248,7 +250,7 @@ func demoWrap(s string, width int) []string {
 
 // demoQuote shows an escaped original: visible, quoted, cut when long.
 func demoQuote(s string) string {
-	v := wire.VisibleLine(s)
+	v := scan.VisibleLine(s)
 	if ansi.StringWidth(v) > 40 {
 		v = ansi.Truncate(v, 40, "…")
 	}

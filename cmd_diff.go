@@ -11,6 +11,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newDiffCmd) }
@@ -185,12 +186,12 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		if model == "" {
 			model = "(no model)"
 		}
-		return fmt.Sprintf("%s, %s, %d segments, %s bytes", r.Format, wire.VisibleLine(model), len(r.Segments), groupDigits(r.Bytes()))
+		return fmt.Sprintf("%s, %s, %d segments, %s bytes", r.Format, scan.VisibleLine(model), len(r.Segments), groupDigits(r.Bytes()))
 	}
-	fmt.Fprintf(&out, "a: %s (%s)\n", wire.VisibleLine(nameA), desc(a))
-	fmt.Fprintf(&out, "b: %s (%s)\n", wire.VisibleLine(nameB), desc(b))
+	fmt.Fprintf(&out, "a: %s (%s)\n", scan.VisibleLine(nameA), desc(a))
+	fmt.Fprintf(&out, "b: %s (%s)\n", scan.VisibleLine(nameB), desc(b))
 	if d.ModelA != d.ModelB {
-		fmt.Fprintf(&out, "model: %s → %s\n", wire.VisibleLine(d.ModelA), wire.VisibleLine(d.ModelB))
+		fmt.Fprintf(&out, "model: %s → %s\n", scan.VisibleLine(d.ModelA), scan.VisibleLine(d.ModelB))
 	}
 	if d.FormatA != d.FormatB {
 		fmt.Fprintf(&out, "format: %s → %s\n", d.FormatA, d.FormatB)
@@ -204,7 +205,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 	fmt.Fprintf(&out, "segments: %d same, %d changed, %d added, %d removed\n",
 		c[diff.StatusSame], c[diff.StatusChanged], c[diff.StatusAdded], c[diff.StatusRemoved])
 	if f := d.First; f != nil {
-		fmt.Fprintf(&out, "first divergence (cache order): %s (%s) %s", wire.VisibleLine(f.Segment), f.Channel, f.Status)
+		fmt.Fprintf(&out, "first divergence (cache order): %s (%s) %s", scan.VisibleLine(f.Segment), f.Channel, f.Status)
 		if f.Status == diff.StatusChanged {
 			fmt.Fprintf(&out, " at byte %d", f.Offset)
 		}
@@ -220,13 +221,13 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		s := sd.Seg()
 		out.WriteByte('\n')
 		mark := map[diff.Status]string{diff.StatusChanged: "~", diff.StatusAdded: "+", diff.StatusRemoved: "-"}[sd.Status]
-		head := fmt.Sprintf("%s %s  %s %s", mark, wire.VisibleLine(sd.ID), s.Channel, s.Kind)
+		head := fmt.Sprintf("%s %s  %s %s", mark, scan.VisibleLine(sd.ID), s.Channel, s.Kind)
 		if s.Envelope != "" {
-			head += " <" + wire.VisibleLine(s.Envelope) + ">"
+			head += " <" + scan.VisibleLine(s.Envelope) + ">"
 		}
 		head += "  " + string(sd.Status)
 		if sd.FromID != "" {
-			head += " (was " + wire.VisibleLine(sd.FromID)
+			head += " (was " + scan.VisibleLine(sd.FromID)
 			if sd.Moved {
 				head += fmt.Sprintf(", in %s", sd.A.Channel)
 			}
@@ -281,7 +282,7 @@ func diffWriteLines(out *strings.Builder, mark, text string, maxLines, width int
 			fmt.Fprintf(out, "    … %d more lines\n", len(lines)-maxLines)
 			return
 		}
-		out.WriteString(ansi.Truncate("  "+mark+" "+wire.VisibleLine(l), width, "…") + "\n")
+		out.WriteString(ansi.Truncate("  "+mark+" "+scan.VisibleLine(l), width, "…") + "\n")
 	}
 }
 
@@ -297,7 +298,7 @@ func diffWriteHunks(out *strings.Builder, hs []diff.Hunk, width int) {
 			first, last := k == 0, k == len(hs)-1
 			show := func(from, to int) {
 				for i := from; i < to; i++ {
-					out.WriteString(ansi.Truncate("    "+wire.VisibleLine(lines[i]), width, "…") + "\n")
+					out.WriteString(ansi.Truncate("    "+scan.VisibleLine(lines[i]), width, "…") + "\n")
 				}
 			}
 			switch {
@@ -363,7 +364,7 @@ func diffWriteWords(out *strings.Builder, mark string, words []diff.Hunk, width 
 			if p == "" {
 				continue
 			}
-			v := wire.VisibleLine(p)
+			v := scan.VisibleLine(p)
 			switch wd.Op {
 			case diff.OpDelete:
 				if firstChange < 0 {

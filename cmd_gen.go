@@ -7,7 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/encode"
 )
 
 func init() { register(newGenSessionCmd) }
@@ -32,7 +33,7 @@ func newGenSessionCmd(app *App) *cobra.Command {
 			if requests < 1 {
 				return usageError("--requests must be at least 1")
 			}
-			return wire.GenerateSession(app.Stdout, requests, seed)
+			return encode.GenerateSession(app.Stdout, requests, seed)
 		},
 	}
 	cmd.Flags().IntVar(&requests, "requests", 300, "number of requests (300 gives about 80 MB)")
@@ -51,7 +52,7 @@ func genDecode(app *App, path string) error {
 		errs       []error
 	)
 	opts := app.decodeOptions(path)
-	for r, err := range wire.DecodePath(path, opts) {
+	for r, err := range decode.Path(path, opts) {
 		if err != nil {
 			errs = append(errs, err)
 			continue

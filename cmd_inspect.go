@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newInspectCmd) }
@@ -172,14 +173,14 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			model = "(no model)"
 		}
 		fmt.Fprintf(&b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
-			wire.VisibleLine(r.Name()), r.Format, wire.VisibleLine(model), len(r.Segments),
+			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), len(r.Segments),
 			groupDigits(r.Bytes()), groupDigits(r.Tokens()))
 		if r.Usage != nil {
 			fmt.Fprintf(&b, "  recorded usage: input %s (cached %s, cache write %s)\n",
 				groupDigits(r.Usage.InputTokens), groupDigits(r.Usage.CachedTokens), groupDigits(r.Usage.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  note: %s\n", wire.VisibleLine(n))
+			fmt.Fprintf(&b, "  note: %s\n", scan.VisibleLine(n))
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
 		for j := range r.Segments {
@@ -192,8 +193,8 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			if s.CacheBreakpoint {
 				id += " ⚑"
 			}
-			rows = append(rows, []string{wire.VisibleLine(id), string(s.Channel), wire.VisibleLine(s.Role),
-				string(s.Kind), string(s.Trust), wire.VisibleLine(env), groupDigits(len(s.Text)),
+			rows = append(rows, []string{scan.VisibleLine(id), string(s.Channel), scan.VisibleLine(s.Role),
+				string(s.Kind), string(s.Trust), scan.VisibleLine(env), groupDigits(len(s.Text)),
 				groupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
 		writeTable(&b, rows, width, map[int]bool{6: true, 7: true, 8: true})

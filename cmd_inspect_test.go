@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
 )
 
 type inspectDoc struct {
@@ -276,7 +276,7 @@ func inspectFixtureInputs(t *testing.T) []string {
 // cleanly.
 func TestInspectEveryFixtureEveryFormat(t *testing.T) {
 	formats := []string{""}
-	for _, f := range wire.Formats() {
+	for _, f := range decode.Formats() {
 		formats = append(formats, string(f))
 	}
 	clean := func(path string) bool {
@@ -497,7 +497,7 @@ func TestInspectFormatOverrideMatchesDetection(t *testing.T) {
 			t.Errorf("%s --format %s: exit %d, stderr %q, output differs from detection: %v", c.path, c.format, code, stderr, forced != auto)
 		}
 	}
-	for _, f := range wire.Formats() {
+	for _, f := range decode.Formats() {
 		if !seen[string(f)] {
 			t.Errorf("no fixture checks --format %s", f)
 		}

@@ -17,6 +17,8 @@ import (
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/encode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() {
@@ -60,7 +62,7 @@ still make exit 2.`,
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 			})
-			// Stop the decoder (if the viewer closed before the end) and
+			// Stop the decode.Decoder (if the viewer closed before the end) and
 			// wait for it before reading its errors.
 			cancel()
 			<-errs.done
@@ -97,7 +99,7 @@ func viewStdinUsable(app *App) bool {
 // them after it closes.
 type viewErrors struct {
 	list []error
-	done chan struct{} // closed when the decoder has stopped
+	done chan struct{} // closed when the decode.Decoder has stopped
 }
 
 // viewStream decodes the inputs in a goroutine and streams them to the
@@ -165,7 +167,7 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 	for _, f := range findings {
 		name := reqs[f.Request].Name()
 		if _, err := fmt.Fprintf(w, "  %-6s %-20s %s %s @%d: %s\n", f.Severity, f.Rule,
-			wire.VisibleLine(name), wire.VisibleLine(f.Segment), f.Offset, wire.VisibleLine(f.Message)); err != nil {
+			scan.VisibleLine(name), scan.VisibleLine(f.Segment), f.Offset, scan.VisibleLine(f.Message)); err != nil {
 			return err
 		}
 	}
@@ -180,11 +182,11 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 		if r.TotalTokens > 0 {
 			pct = r.PrefixTokens * 100 / r.TotalTokens
 		}
-		line := fmt.Sprintf("  %s  %3d%%  %d/%d tokens", wire.VisibleLine(reqs[r.Request].Name()), pct, r.PrefixTokens, r.TotalTokens)
+		line := fmt.Sprintf("  %s  %3d%%  %d/%d tokens", scan.VisibleLine(reqs[r.Request].Name()), pct, r.PrefixTokens, r.TotalTokens)
 		if b := r.Break; b != nil {
-			line += fmt.Sprintf("  break in %s (%s) at byte %d", wire.VisibleLine(b.Segment), b.Kind, b.Offset)
+			line += fmt.Sprintf("  break in %s (%s) at byte %d", scan.VisibleLine(b.Segment), b.Kind, b.Offset)
 			if b.Volatile != "" {
-				line += " · " + wire.VisibleLine(b.Volatile)
+				line += " · " + scan.VisibleLine(b.Volatile)
 			}
 		} else {
 			line += "  prefix intact"
@@ -235,7 +237,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				return usageError("--layout must be isolated or legacy, not %q", layout)
 			}
 			known := false
-			for _, a := range wire.EncodeFormats {
+			for _, a := range encode.Formats {
 				known = known || a == w.api
 			}
 			if !known {

@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // Loaded is what a command read from its FILE arguments: every request that
@@ -23,22 +25,22 @@ type Loaded struct {
 }
 
 // decodeOptions are the wire options for one source.
-func (a *App) decodeOptions(source string) wire.Options {
-	return wire.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In}
+func (a *App) decodeOptions(source string) decode.Options {
+	return decode.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In}
 }
 
 // openSource opens a FILE argument ("-" is standard input). Directories are
-// left to wire.DecodePath, which finds recordings inside them.
+// left to wire.decode.Path, which finds recordings inside them.
 func (a *App) decode(source string, each func(wire.Request, error) bool) {
 	if source == "-" {
-		for r, err := range wire.Decode(a.Stdin, a.decodeOptions("-")) {
+		for r, err := range decode.Decode(a.Stdin, a.decodeOptions("-")) {
 			if !each(r, err) {
 				return
 			}
 		}
 		return
 	}
-	for r, err := range wire.DecodePath(source, a.decodeOptions(source)) {
+	for r, err := range decode.Path(source, a.decodeOptions(source)) {
 		if !each(r, err) {
 			return
 		}
@@ -124,7 +126,7 @@ func (a *App) LoadRef(ref string) (wire.Request, []error, error) {
 // error and reports whether there were any.
 func (a *App) ReportErrors(errs []error) bool {
 	for _, err := range errs {
-		fmt.Fprintln(a.Stderr, "wirelens: "+wire.VisibleLine(err.Error()))
+		fmt.Fprintln(a.Stderr, "wirelens: "+scan.VisibleLine(err.Error()))
 	}
 	return len(errs) > 0
 }
@@ -164,7 +166,7 @@ func marshalJSON(v any, prefix string) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return wire.SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	return scan.SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // errorJSON is the shape of an input error in the "errors" arrays.
@@ -178,7 +180,7 @@ type errorJSON struct {
 func errorsJSON(errs []error) []errorJSON {
 	out := make([]errorJSON, 0, len(errs))
 	for _, err := range errs {
-		var de *wire.DecodeError
+		var de *decode.Error
 		if errors.As(err, &de) {
 			out = append(out, errorJSON{Source: de.Source, Line: de.Line, Message: de.Msg})
 			continue

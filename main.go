@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -121,7 +123,7 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 }
 
 func knownFormat(f string) bool {
-	for _, k := range wire.Formats() {
+	for _, k := range decode.Formats() {
 		if string(k) == f {
 			return true
 		}
@@ -131,7 +133,7 @@ func knownFormat(f string) bool {
 
 func formatList() string {
 	var names []string
-	for _, f := range wire.Formats() {
+	for _, f := range decode.Formats() {
 		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
@@ -156,7 +158,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if errors.As(err, &ee) && ee.Msg == "" {
 				return
 			}
-			fmt.Fprintln(w, "wirelens: "+wire.VisibleLine(err.Error()))
+			fmt.Fprintln(w, "wirelens: "+scan.VisibleLine(err.Error()))
 		}),
 	)
 	if err == nil {

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // SARIF 2.1.0 output of `check --sarif`: one run, one rule entry per audit
@@ -132,22 +134,22 @@ type sarifLogical struct {
 }
 
 // sarifLevel maps a severity to a SARIF level.
-func sarifLevel(s wire.Severity) string {
+func sarifLevel(s audit.Severity) string {
 	switch s {
-	case wire.SeverityHigh:
+	case audit.SeverityHigh:
 		return "error"
-	case wire.SeverityMedium:
+	case audit.SeverityMedium:
 		return "warning"
 	}
 	return "note"
 }
 
 // sarifSecuritySeverity is the score code-scanning tools sort by.
-func sarifSecuritySeverity(s wire.Severity) string {
+func sarifSecuritySeverity(s audit.Severity) string {
 	switch s {
-	case wire.SeverityHigh:
+	case audit.SeverityHigh:
 		return "8.0"
-	case wire.SeverityMedium:
+	case audit.SeverityMedium:
 		return "5.0"
 	}
 	return "3.0"
@@ -189,10 +191,10 @@ func sarifURI(source string) string {
 
 // sarifRules is the rule table of the driver.
 func sarifRules() []sarifRule {
-	out := make([]sarifRule, 0, len(wire.Rules))
-	for _, r := range wire.Rules {
+	out := make([]sarifRule, 0, len(audit.Rules))
+	for _, r := range audit.Rules {
 		precision := "very-high"
-		if r.ID == wire.RuleUnwrappedWorkspace || r.ID == wire.RuleVolatileInPrefix {
+		if r.ID == audit.RuleUnwrappedWorkspace || r.ID == audit.RuleVolatileInPrefix {
 			precision = "medium"
 		}
 		out = append(out, sarifRule{
@@ -213,9 +215,9 @@ func sarifRules() []sarifRule {
 // writeSARIF writes findings as a SARIF 2.1.0 log. states, when not nil,
 // gives each finding's baselineState (new, unchanged, absent). Input errors
 // become tool execution notifications.
-func writeSARIF(w io.Writer, findings []wire.Finding, states []string, errs []error) error {
+func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []error) error {
 	index := map[string]int{}
-	for i, r := range wire.Rules {
+	for i, r := range audit.Rules {
 		index[r.ID] = i
 	}
 	run := sarifRun{
@@ -225,8 +227,8 @@ func writeSARIF(w io.Writer, findings []wire.Finding, states []string, errs []er
 		Results:     make([]sarifResult, 0, len(findings)),
 	}
 	for _, err := range errs {
-		n := sarifNotification{Level: "error", Message: sarifMessage{Text: wire.VisibleLine(err.Error())}}
-		var de *wire.DecodeError
+		n := sarifNotification{Level: "error", Message: sarifMessage{Text: scan.VisibleLine(err.Error())}}
+		var de *decode.Error
 		if errors.As(err, &de) && de.Source != "" {
 			loc := sarifLocPhys{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(de.Source)}}}
 			if de.Line > 0 {
@@ -251,7 +253,7 @@ func writeSARIF(w io.Writer, findings []wire.Finding, states []string, errs []er
 			Locations: []sarifLocation{{
 				PhysicalLocation: phys,
 				LogicalLocations: []sarifLogical{{Name: f.Segment,
-					FullyQualifiedName: wire.VisibleLine(ref) + "/" + f.Segment, Kind: "member"}},
+					FullyQualifiedName: scan.VisibleLine(ref) + "/" + f.Segment, Kind: "member"}},
 			}},
 			PartialFingerprints: map[string]string{"wirelensFinding/v1": hex.EncodeToString(sum[:16])},
 			Properties: sarifResultProps{Severity: string(f.Severity), Request: f.Request, Segment: f.Segment,

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 )
 
 // sarifSchemaChecker validates a JSON document against the vendored SARIF
@@ -296,11 +296,11 @@ func TestCheckSARIF(t *testing.T) {
 		t.Fatalf("version %q, %d runs", log.Version, len(log.Runs))
 	}
 	run := log.Runs[0]
-	if len(run.Tool.Driver.Rules) != len(wire.Rules) {
-		t.Fatalf("%d rules, want %d", len(run.Tool.Driver.Rules), len(wire.Rules))
+	if len(run.Tool.Driver.Rules) != len(audit.Rules) {
+		t.Fatalf("%d rules, want %d", len(run.Tool.Driver.Rules), len(audit.Rules))
 	}
 	for i, r := range run.Tool.Driver.Rules {
-		if r.ID != wire.Rules[i].ID || r.Help.Text != wire.Rules[i].Help || r.ShortDescription.Text == "" {
+		if r.ID != audit.Rules[i].ID || r.Help.Text != audit.Rules[i].Help || r.ShortDescription.Text == "" {
 			t.Errorf("rule %d: %+v", i, r)
 		}
 	}
@@ -321,7 +321,7 @@ func TestCheckSARIF(t *testing.T) {
 			loc.LogicalLocations[0].FullyQualifiedName != fmt.Sprintf("%s@%d/%s", f.Source, f.Request, f.Segment) {
 			t.Errorf("result %d location %+v for finding %+v", i, loc, f)
 		}
-		want := map[wire.Severity]string{"high": "error", "medium": "warning", "low": "note"}[f.Severity]
+		want := map[audit.Severity]string{"high": "error", "medium": "warning", "low": "note"}[f.Severity]
 		if res.Level != want {
 			t.Errorf("result %d level %s, want %s", i, res.Level, want)
 		}

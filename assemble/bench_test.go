@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/encode"
 )
 
 // BenchmarkEscapeBody escapes a capped-size AGENTS.md full of code and
@@ -41,7 +42,7 @@ func BenchmarkBuildPoisoned(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := wire.Encode(res.Request, wire.FormatAnthropic); err != nil {
+				if _, err := encode.Encode(res.Request, wire.FormatAnthropic); err != nil {
 					b.Fatal(err)
 				}
 				closeIn()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/encode"
 )
 
 // Layout is where the workspace goes on the wire.
@@ -80,7 +81,7 @@ type Fragment struct {
 // Result is a bound request.
 type Result struct {
 	Request wire.Request
-	Draft   wire.Draft
+	Draft   encode.Draft
 	// System is the system prompt as sent.
 	System string
 	// Fragments in wire order.
@@ -161,9 +162,9 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 	}
 	msgs = append(msgs, bindMessage{role: "user", text: cfg.Message})
 
-	d := wire.Draft{Model: cfg.Model, System: []wire.DraftBlock{{Text: res.System, CacheBreakpoint: true}}}
+	d := encode.Draft{Model: cfg.Model, System: []encode.DraftBlock{{Text: res.System, CacheBreakpoint: true}}}
 	for _, m := range msgs {
-		d.Messages = append(d.Messages, wire.DraftMessage{Role: m.role, Blocks: []wire.DraftBlock{{Text: m.text, CacheBreakpoint: m.cache}}})
+		d.Messages = append(d.Messages, encode.DraftMessage{Role: m.role, Blocks: []encode.DraftBlock{{Text: m.text, CacheBreakpoint: m.cache}}})
 	}
 	sysIDs, msgIDs, err := d.PartIDs(cfg.API)
 	if err != nil {

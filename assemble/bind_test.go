@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/encode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // poisonedDir is the poisoned example workspace of the repository.
@@ -38,14 +41,14 @@ func TestBindIsolatedSystemIsByteIdenticalAcrossTimesAndAgentsVersions(t *testin
 	if AgentsMDText(v1) == AgentsMDText(v2) || v1.Listing == v2.Listing {
 		t.Fatal("the two workspace versions must differ")
 	}
-	for _, api := range wire.EncodeFormats {
+	for _, api := range encode.Formats {
 		a := bindOne(t, v1, LayoutIsolated, api, EscapeEntities)
 		b := bindOne(t, v2, LayoutIsolated, api, EscapeEntities)
 		if a.System != b.System {
 			t.Fatalf("%s: isolated system prompt changed with the time and AGENTS.md", api)
 		}
-		ja, _ := wire.Encode(a.Request, api)
-		jb, _ := wire.Encode(b.Request, api)
+		ja, _ := encode.Encode(a.Request, api)
+		jb, _ := encode.Encode(b.Request, api)
 		sa, sb := encodedSystemPrefix(t, ja, api), encodedSystemPrefix(t, jb, api)
 		if sa != sb {
 			t.Fatalf("%s: the encoded system prefix differs", api)
@@ -83,12 +86,12 @@ func encodedSystemPrefix(t *testing.T, body []byte, api wire.Format) string {
 
 func TestBindIsDeterministic(t *testing.T) {
 	for _, l := range []Layout{LayoutLegacy, LayoutIsolated} {
-		for _, api := range wire.EncodeFormats {
+		for _, api := range encode.Formats {
 			var outs [2][]byte
 			for i := range outs {
 				b := collectDir(t, poisonedDir, testNow)
 				res := bindOne(t, b, l, api, EscapeEntities, "deploy")
-				out, err := wire.Encode(res.Request, api)
+				out, err := encode.Encode(res.Request, api)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -213,21 +216,21 @@ func TestBindLegacyAdditionalDirs(t *testing.T) {
 func TestBindRoundTripsThroughEveryDecoder(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
 	for _, l := range []Layout{LayoutLegacy, LayoutIsolated} {
-		for _, api := range wire.EncodeFormats {
+		for _, api := range encode.Formats {
 			for _, mode := range []EscapeMode{EscapeEntities, EscapeTargeted} {
 				res := bindOne(t, b, l, api, mode, "deploy")
 				if r := res.Request; r.Source != "build" || r.Format != api || r.Model != DefaultModel {
 					t.Fatalf("%s %s: request source %q format %q model %q", l, api, r.Source, r.Format, r.Model)
 				}
-				out, err := wire.Encode(res.Request, api)
+				out, err := encode.Encode(res.Request, api)
 				if err != nil {
 					t.Fatalf("%s %s: %v", l, api, err)
 				}
-				if hz := wire.ScanHazards(string(out)); len(hz) > 0 {
+				if hz := scan.Hazards(string(out)); len(hz) > 0 {
 					t.Fatalf("%s %s: raw hazard in the encoded JSON: %+v", l, api, hz[0])
 				}
 				var got []wire.Request
-				for r, err := range wire.Decode(bytes.NewReader(out), wire.Options{Source: "build"}) {
+				for r, err := range decode.Decode(bytes.NewReader(out), decode.Options{Source: "build"}) {
 					if err != nil {
 						t.Fatalf("%s %s: decoding our own output: %v", l, api, err)
 					}
@@ -263,7 +266,7 @@ func bindSameSegments(t *testing.T, what string, want, got []wire.Segment) {
 // untrusted envelopes; the legacy system channel carries the workspace.
 func TestBindTrustBoundary(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
-	for _, api := range wire.EncodeFormats {
+	for _, api := range encode.Formats {
 		iso := bindOne(t, b, LayoutIsolated, api, EscapeEntities, "deploy")
 		kinds := map[wire.Kind]bool{}
 		for _, s := range iso.Request.Segments {
@@ -299,7 +302,7 @@ func TestBindTrustBoundary(t *testing.T) {
 
 func TestBindSegmentEscapesPointAtTheirText(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
-	for _, api := range wire.EncodeFormats {
+	for _, api := range encode.Formats {
 		res := bindOne(t, b, LayoutIsolated, api, EscapeEntities, "deploy")
 		n := 0
 		for _, s := range res.Request.Segments {

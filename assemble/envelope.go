@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // EscapeMode is how envelope bodies are escaped.
@@ -61,7 +61,7 @@ type Escape struct {
 	Replacement string
 }
 
-// Sanitise removes the hazards wire.ScanHazards finds (C0 and C1 controls but
+// Sanitise removes the hazards wire.scan.Hazards finds (C0 and C1 controls but
 // tab, newline and carriage return, DEL, terminal escape sequences, bidi
 // controls, tag characters outside emoji flags, invisible characters, runs of
 // variation selectors), repeating until nothing changes, so that removing one
@@ -75,7 +75,7 @@ func Sanitise(src string) (string, []Escape) {
 // envSanitise is Sanitise that also returns, for each byte offset of the
 // result (and its end), the offset in src it came from.
 func envSanitise(src string) (string, []Escape, []int) {
-	if !wire.HasHazards(src) {
+	if !scan.HasHazards(src) {
 		return src, nil, nil
 	}
 	cur := src
@@ -85,7 +85,7 @@ func envSanitise(src string) (string, []Escape, []int) {
 	}
 	var log []Escape
 	for {
-		hz := wire.ScanHazards(cur)
+		hz := scan.Hazards(cur)
 		if len(hz) == 0 {
 			break
 		}
@@ -111,7 +111,7 @@ func envSanitise(src string) (string, []Escape, []int) {
 			}
 			e := Escape{Rule: RuleStripped, SourceOffset: orig[h.Offset], Offset: at,
 				Original: cur[h.Offset : h.Offset+h.Len]}
-			if h.Class == wire.HazardInvalid {
+			if h.Class == scan.HazardInvalid {
 				e.Rule, e.Replacement = RuleReplaced, "\uFFFD"
 				for range len(e.Replacement) {
 					next = append(next, orig[h.Offset])
@@ -181,7 +181,7 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 	// envelope or authority tag survives, whatever its brackets). Openers
 	// without their closing bracket count too: the envelope's own closer,
 	// or a quote or line after the body, could complete them.
-	hits := wire.FindReservedTagStarts(t)
+	hits := scan.FindReservedTagStarts(t)
 	last, next := 0, 0
 	for i := 0; i < len(t); {
 		if next < len(hits) && hits[next].Offset == i {

@@ -11,6 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/encode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // envCheckBody asserts the properties of one escaped body: no hazard code
@@ -19,13 +22,13 @@ import (
 // log gives the sanitised source back.
 func envCheckBody(t *testing.T, src, body string, log []Escape, mode EscapeMode) {
 	t.Helper()
-	if hz := wire.ScanHazards(body); len(hz) > 0 {
+	if hz := scan.Hazards(body); len(hz) > 0 {
 		t.Fatalf("hazard %v survived in body %q (source %q)", hz[0], body, src)
 	}
 	if strings.ContainsRune(body, 0x1b) {
 		t.Fatalf("ESC survived in %q", body)
 	}
-	if hits := wire.FindReservedTags(body); len(hits) > 0 {
+	if hits := scan.FindReservedTags(body); len(hits) > 0 {
 		t.Fatalf("reserved tag %q survived at %d in %q (source %q)", hits[0].Name, hits[0].Offset, body, src)
 	}
 	if !utf8.ValidString(body) {
@@ -101,7 +104,7 @@ func TestSanitiseRepeatsUntilStable(t *testing.T) {
 		if got != want {
 			t.Errorf("Sanitise(%q) = %q, want %q", in, got, want)
 		}
-		if len(wire.ScanHazards(got)) != 0 || len(log) == 0 {
+		if len(scan.Hazards(got)) != 0 || len(log) == 0 {
 			t.Errorf("Sanitise(%q): hazards left or nothing logged (%d entries)", in, len(log))
 		}
 		for _, mode := range []EscapeMode{EscapeEntities, EscapeTargeted} {
@@ -234,7 +237,7 @@ func TestEscapeAttr(t *testing.T) {
 // sanitised source back.
 func envCheckAttr(t *testing.T, src, val string, log []Escape) {
 	t.Helper()
-	if strings.ContainsAny(val, "\"<>\r\n\t") || len(wire.ScanHazards(val)) > 0 {
+	if strings.ContainsAny(val, "\"<>\r\n\t") || len(scan.Hazards(val)) > 0 {
 		t.Fatalf("attribute value %q (source %q) is not safe in quotes", val, src)
 	}
 	undone := val
@@ -292,7 +295,7 @@ func TestEscapeAttrCapsLength(t *testing.T) {
 // exactly the envelopes' openers and closers, each once, in order.
 func envWorkspaceTags(t *testing.T, text string, envs []string) {
 	t.Helper()
-	hits := wire.FindReservedTags(text)
+	hits := scan.FindReservedTags(text)
 	if len(hits) != 2*len(envs) {
 		var names []string
 		for _, h := range hits {
@@ -360,7 +363,7 @@ func envFuzzOne(t *testing.T, s string) {
 		envWorkspaceTags(t, ws, envs)
 		envWorkspaceTags(t, msgs[2].Blocks[0].Text, []string{"kimi-skill-loaded"})
 		for _, m := range msgs {
-			if hz := wire.ScanHazards(m.Blocks[0].Text); len(hz) > 0 {
+			if hz := scan.Hazards(m.Blocks[0].Text); len(hz) > 0 {
 				t.Fatalf("hazard %+v in a message", hz[0])
 			}
 		}
@@ -388,18 +391,18 @@ func envFuzzOne(t *testing.T, s string) {
 	}
 	// Both layouts read back from the wire to the segments built, through
 	// one of the four APIs (chosen by the input, so the seeds cover all).
-	api := wire.EncodeFormats[len(s)%len(wire.EncodeFormats)]
+	api := encode.Formats[len(s)%len(encode.Formats)]
 	for _, l := range []Layout{LayoutLegacy, LayoutIsolated} {
 		res, err := Bind(b, Config{Layout: l, API: api, Host: testHost, Skills: []string{"evil"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := wire.Encode(res.Request, api)
+		out, err := encode.Encode(res.Request, api)
 		if err != nil {
 			t.Fatalf("%s %s: %v", l, api, err)
 		}
 		var got []wire.Request
-		for r, err := range wire.Decode(bytes.NewReader(out), wire.Options{Source: "build"}) {
+		for r, err := range decode.Decode(bytes.NewReader(out), decode.Options{Source: "build"}) {
 			if err != nil {
 				t.Fatalf("%s %s: decoding the build: %v", l, api, err)
 			}

@@ -7,6 +7,9 @@ import (
 	"testing/fstest"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/encode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // TestSkillActivationHardening activates a skill whose name, directory and
@@ -51,19 +54,19 @@ func TestSkillActivationHardening(t *testing.T) {
 			}
 			envWorkspaceTags(t, text, []string{SkillEnvelope})
 			inner := strings.TrimSuffix(strings.TrimPrefix(text, wantOpen), "\n</kimi-skill-loaded>")
-			if hits := wire.FindReservedTags(inner); len(hits) != 0 {
+			if hits := scan.FindReservedTags(inner); len(hits) != 0 {
 				t.Fatalf("%s %s: reserved tag %q survived in the body:\n%s", l, mode, hits[0].Name, inner)
 			}
 			if !strings.Contains(inner, "Step one.\n") {
 				t.Fatalf("%s %s: plain text changed:\n%s", l, mode, inner)
 			}
 			// Read back: one skill-loaded segment, labelled with the name.
-			out, err := wire.Encode(res.Request, wire.FormatAnthropic)
+			out, err := encode.Encode(res.Request, wire.FormatAnthropic)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var skill []wire.Segment
-			for r, err := range wire.Decode(bytes.NewReader(out), wire.Options{Source: "build"}) {
+			for r, err := range decode.Decode(bytes.NewReader(out), decode.Options{Source: "build"}) {
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/encode"
 )
 
 // benchSession generates a session of n growing requests once per size.
@@ -17,7 +19,7 @@ func benchSession(b *testing.B, n int) []byte {
 		return s
 	}
 	var buf bytes.Buffer
-	if err := wire.GenerateSession(&buf, n, 1); err != nil {
+	if err := encode.GenerateSession(&buf, n, 1); err != nil {
 		b.Fatal(err)
 	}
 	benchSessions[n] = buf.Bytes()
@@ -36,7 +38,7 @@ func BenchmarkCacheSession(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var q Sequence
-				for r, err := range wire.Decode(bytes.NewReader(data), wire.Options{Source: "s.jsonl"}) {
+				for r, err := range decode.Decode(bytes.NewReader(data), decode.Options{Source: "s.jsonl"}) {
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -49,7 +51,7 @@ func BenchmarkCacheSession(b *testing.B) {
 		})
 		// The comparison alone, on decoded requests.
 		var reqs []wire.Request
-		for r, err := range wire.Decode(bytes.NewReader(data), wire.Options{Source: "s.jsonl"}) {
+		for r, err := range decode.Decode(bytes.NewReader(data), decode.Options{Source: "s.jsonl"}) {
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // BreakCause says why the cached prefix ends where it does.
@@ -44,7 +45,7 @@ type Break struct {
 	// the current request (hostile text: render through wire.Visible*).
 	Before, After string
 	// Volatile names the changing value the break falls in, or "".
-	Volatile VolatileKind
+	Volatile scan.VolatileKind
 	Cause    BreakCause
 	// Position is the segment's index in cache order.
 	Position int
@@ -464,23 +465,23 @@ func partialTokens(s *wire.Segment, off int) int {
 // volatileAtBreak names the changing value a break at off falls in, in
 // either text; a break between two digit runs with no other name is a
 // counter.
-func volatileAtBreak(a, b string, off int) VolatileKind {
+func volatileAtBreak(a, b string, off int) scan.VolatileKind {
 	for _, t := range []string{a, b} {
-		if v, ok := VolatileAt(t, off); ok {
+		if v, ok := scan.VolatileAt(t, off); ok {
 			return v.Kind
 		}
 		// The first differing byte may follow the value's last shared byte
 		// (a number that grew a digit).
 		if off > 0 {
-			if v, ok := VolatileAt(t, off-1); ok && v.End >= off {
+			if v, ok := scan.VolatileAt(t, off-1); ok && v.End >= off {
 				return v.Kind
 			}
 		}
 	}
-	digitAt := func(s string, i int) bool { return i >= 0 && i < len(s) && volIsDigit(s[i]) }
+	digitAt := func(s string, i int) bool { return i >= 0 && i < len(s) && scan.IsDigit(s[i]) }
 	if (digitAt(a, off) || digitAt(a, off-1)) && (digitAt(b, off) || digitAt(b, off-1)) &&
 		(digitAt(a, off) || digitAt(b, off)) {
-		return VolatileCounter
+		return scan.VolatileCounter
 	}
 	return ""
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/scan"
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
@@ -24,7 +27,7 @@ var cacheTestRules = func() string {
 // segments are classified and hashed as decoded ones are.
 func cacheTestReq(in *wire.Interner, index int, format wire.Format, model string, parts ...wire.Part) wire.Request {
 	r := &wire.Request{Format: format, Model: model, Source: "session.jsonl", Index: index, Line: index}
-	b := wire.Builder{Req: r, In: in}
+	b := classify.Builder{Req: r, In: in}
 	for _, p := range parts {
 		b.Add(p)
 	}
@@ -85,7 +88,7 @@ func TestCacheLegacyTimestamp(t *testing.T) {
 		if b.Channel != wire.ChannelSystem || !strings.HasPrefix(b.Segment, "system[0]") {
 			t.Errorf("request %d: break in %s %s, want system", st.Index, b.Channel, b.Segment)
 		}
-		if b.Volatile != VolatileTimestamp {
+		if b.Volatile != scan.VolatileTimestamp {
 			t.Errorf("request %d: volatile %q, want timestamp", st.Index, b.Volatile)
 		}
 		if b.Cause != CauseChanged {
@@ -215,7 +218,7 @@ func TestCacheRecordedMatched(t *testing.T) {
 	defer f.Close()
 	var q Sequence
 	var steps []*Step
-	for r, err := range wire.Decode(f, wire.Options{Source: path}) {
+	for r, err := range decode.Decode(f, decode.Options{Source: path}) {
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -404,13 +407,13 @@ func TestCacheVolatileKinds(t *testing.T) {
 	in := wire.NewInterner()
 	cases := []struct {
 		a, b string
-		want VolatileKind
+		want scan.VolatileKind
 	}{
-		{"This is turn 9 of the session.", "This is turn 10 of the session.", VolatileCounter},
-		{"Session 123e4567-e89b-12d3-a456-426614174000 open.", "Session 9b2f4567-e89b-12d3-a456-426614174000 open.", VolatileUUID},
-		{"Files changed so far: 41.", "Files changed so far: 42.", VolatileCounter},
-		{"Request id: req_01HXYZ7ABC is live.", "Request id: req_01HXYZ9QRS is live.", VolatileRequestID},
-		{"Today is 2026-11-29.", "Today is 2026-11-30.", VolatileDate},
+		{"This is turn 9 of the session.", "This is turn 10 of the session.", scan.VolatileCounter},
+		{"Session 123e4567-e89b-12d3-a456-426614174000 open.", "Session 9b2f4567-e89b-12d3-a456-426614174000 open.", scan.VolatileUUID},
+		{"Files changed so far: 41.", "Files changed so far: 42.", scan.VolatileCounter},
+		{"Request id: req_01HXYZ7ABC is live.", "Request id: req_01HXYZ9QRS is live.", scan.VolatileRequestID},
+		{"Today is 2026-11-29.", "Today is 2026-11-30.", scan.VolatileDate},
 		{"Mode: fast.", "Mode: slow.", ""},
 	}
 	for _, c := range cases {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
@@ -94,7 +95,7 @@ func TestSegdiffRoundTripCorpora(t *testing.T) {
 
 func segdiffReq(in *wire.Interner, model string, parts ...wire.Part) wire.Request {
 	r := &wire.Request{Format: wire.FormatAnthropic, Model: model, Source: "x.json", Index: 1}
-	b := wire.Builder{Req: r, In: in}
+	b := classify.Builder{Req: r, In: in}
 	for _, p := range parts {
 		b.Add(p)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 )
 
 // Finding is one trust-boundary finding as the Findings view shows it. The
@@ -88,7 +89,7 @@ func DefaultAnalysis() Analysis {
 
 // uiAuditFindings audits every request.
 func uiAuditFindings(reqs []wire.Request) []Finding {
-	a := diff.NewAuditor()
+	a := audit.New()
 	var out []Finding
 	for i := range reqs {
 		for _, f := range a.Audit(&reqs[i]) {

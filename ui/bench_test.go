@@ -12,6 +12,8 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // uiBigText is about n bytes of markdown and JSON lines with a few hazards.
@@ -128,7 +130,7 @@ func uiStreamFile(path string, stop <-chan struct{}) <-chan Item {
 	ch := make(chan Item, 64)
 	go func() {
 		defer close(ch)
-		for r, err := range wire.DecodePath(path, wire.Options{Interner: wire.NewInterner()}) {
+		for r, err := range decode.Path(path, decode.Options{Interner: wire.NewInterner()}) {
 			it := Item{Err: err, Progress: -1}
 			if err == nil {
 				req := r
@@ -197,7 +199,7 @@ func BenchmarkUILoadAll(b *testing.B) {
 // measured as the sanitiser shows it.
 func BenchmarkUIWrapIndex1MBNonASCII(b *testing.B) {
 	text := strings.Repeat("日本語のテキストとéàü emoji 👍 mixed with ascii words here.\n", 1<<20/80)
-	hz := wire.ScanHazards(text)
+	hz := scan.Hazards(text)
 	b.ResetTimer()
 	for b.Loop() {
 		uiWrapRows(text, hz, 100, 0, -1)

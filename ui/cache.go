@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // cacheView is the Cache view: every request's prefix reused from the one
@@ -46,7 +46,7 @@ func (p cacheView) Render(w, h int) []string {
 		if !ok {
 			what := "analysing…"
 			if p.done {
-				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
+				what = "(first request of " + scan.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
 			return uiPad("#"+itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
 		}
@@ -65,9 +65,9 @@ func (p cacheView) Render(w, h int) []string {
 			}
 		}
 		if b := row.Break; b != nil {
-			cause := "✂ " + wire.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
+			cause := "✂ " + scan.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
 			if b.Volatile != "" {
-				cause += " · " + wire.VisibleLine(b.Volatile)
+				cause += " · " + scan.VisibleLine(b.Volatile)
 			}
 			line += st.Break.Render(cause)
 		} else {
@@ -88,8 +88,8 @@ func (p cacheView) Render(w, h int) []string {
 	if row, ok := p.rows[p.cur.sel]; ok {
 		if b := row.Break; b != nil {
 			detail = append(detail,
-				st.Muted.Render("before: ")+wire.VisibleLine(b.Before),
-				st.Muted.Render("after:  ")+wire.VisibleLine(b.After))
+				st.Muted.Render("before: ")+scan.VisibleLine(b.Before),
+				st.Muted.Render("after:  ")+scan.VisibleLine(b.After))
 		} else {
 			detail = append(detail, st.Added.Render("the request starts with the whole previous request"))
 		}

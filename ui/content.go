@@ -12,6 +12,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // span is a highlighted byte range of a text.
@@ -36,7 +37,7 @@ type content struct {
 	gen     int // bumped whenever text or width changes
 	textGen int // bumped whenever the text changes (highlighting)
 	width   int
-	hazards []wire.Hazard
+	hazards []scan.Hazard
 	scanned bool
 	rows    []int // start offsets of the wrapped rows, when indexed
 	spans   []span
@@ -59,7 +60,7 @@ type contentPrepMsg struct {
 	pane    int // which content pane
 	gen     int
 	width   int
-	hazards []wire.Hazard
+	hazards []scan.Hazard
 	rows    []int
 }
 
@@ -83,7 +84,7 @@ const (
 // set shows a new text; it returns the commands that prepare it. When the
 // text's hazards are known already (scanned), hz are they and the prep
 // command does not scan it again.
-func (c *content) set(pane int, key, text string, escapes []wire.Escape, hz []wire.Hazard, scanned bool, width int, lang string) []any {
+func (c *content) set(pane int, key, text string, escapes []wire.Escape, hz []scan.Hazard, scanned bool, width int, lang string) []any {
 	c.gen++
 	c.textGen++
 	c.key, c.text, c.escapes = key, text, escapes
@@ -104,7 +105,7 @@ func (c *content) prepJob(pane int) func() contentPrepMsg {
 	gen, text, width, hz, scanned := c.gen, c.text, c.width, c.hazards, c.scanned
 	return func() contentPrepMsg {
 		if !scanned {
-			hz = wire.ScanHazards(text)
+			hz = scan.Hazards(text)
 		}
 		return contentPrepMsg{pane: pane, gen: gen, width: width, hazards: hz,
 			rows: uiWrapRows(text, hz, width, 0, -1)}
@@ -410,7 +411,7 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 		if pos == c.cut {
 			b.WriteString(st.Break.Render("✂"))
 		}
-		piece := wire.VisibleLine(c.text[pos:next])
+		piece := scan.VisibleLine(c.text[pos:next])
 		if kind != 0 && st.Mono {
 			piece = st.MarkOpen + piece + st.MarkClose
 		}
@@ -429,7 +430,7 @@ func uiEscapeNote(e wire.Escape) string {
 	if orig == "" {
 		orig = "?"
 	}
-	return wire.VisibleLine(e.Rule + " " + orig + "→" + e.Text)
+	return scan.VisibleLine(e.Rule + " " + orig + "→" + e.Text)
 }
 
 // uiRuneBoundary moves i forward to the next UTF-8 boundary of s.
@@ -462,7 +463,7 @@ func uiFit(s string, w int) string {
 // uiWrapRows wraps text to width cells from byte offset from and returns the
 // start offsets of up to max rows (max < 0: all), stopping at stop (when
 // given) too. Hazards are measured as they will be shown.
-func uiWrapRows(text string, hazards []wire.Hazard, width, from, limit int, stop ...int) []int {
+func uiWrapRows(text string, hazards []scan.Hazard, width, from, limit int, stop ...int) []int {
 	if width < 1 {
 		width = 1
 	}
@@ -493,7 +494,7 @@ func uiWrapRows(text string, hazards []wire.Hazard, width, from, limit int, stop
 			h := hazards[hi]
 			hi++
 			n = h.Len
-			w = ansi.StringWidth(wire.VisibleLine(text[i : i+n]))
+			w = ansi.StringWidth(scan.VisibleLine(text[i : i+n]))
 		case c >= 0x20 && c < 0x7f || c == '\t' || c == '\r':
 			w, n = 1, 1
 		default:
@@ -504,7 +505,7 @@ func uiWrapRows(text string, hazards []wire.Hazard, width, from, limit int, stop
 			r := text[i : i+n]
 			var ok bool
 			if w, ok = widths[r]; !ok {
-				w = ansi.StringWidth(wire.VisibleLine(r))
+				w = ansi.StringWidth(scan.VisibleLine(r))
 				if widths == nil {
 					widths = map[string]int{}
 				}
@@ -600,9 +601,9 @@ func (p contentPane) Render(w, h int) []string {
 	title := "content"
 	var lines []string
 	if s := p.seg; s != nil {
-		title = wire.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + strings.ToUpper(string(s.Trust)) + " · " + string(s.Channel)
+		title = scan.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + strings.ToUpper(string(s.Trust)) + " · " + string(s.Channel)
 		if s.Envelope != "" {
-			title += " <" + wire.VisibleLine(s.Envelope) + ">"
+			title += " <" + scan.VisibleLine(s.Envelope) + ">"
 		}
 		title += " · " + uiBytes(len(s.Text)) + " · " + uiNum(p.tok) + " tok"
 		if !p.body.litCovers(h - 2) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // diffView is the Diff view: requests a and b (-1 none) side by side, as
@@ -46,19 +47,19 @@ func (p diffView) Render(w, h int) []string {
 	if p.d.first == "" {
 		title += " · identical"
 	} else {
-		title += " · first divergence: " + wire.VisibleLine(p.d.first) + " @" + itoa(p.d.off)
+		title += " · first divergence: " + scan.VisibleLine(p.d.first) + " @" + itoa(p.d.off)
 	}
 	title += " (t: trust map)"
 	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
 	// words draws a changed line with its changed words emphasised; every
 	// piece passes through wire.VisibleLine.
 	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
 		if len(ranges) == 0 {
-			return base.Render(uiFit(sign+wire.VisibleLine(text), w))
+			return base.Render(uiFit(sign+scan.VisibleLine(text), w))
 		}
 		var b strings.Builder
 		b.WriteString(base.Render(sign))
@@ -68,15 +69,15 @@ func (p diffView) Render(w, h int) []string {
 			if lo >= hi {
 				continue
 			}
-			b.WriteString(base.Render(wire.VisibleLine(text[pos:lo])))
-			piece := wire.VisibleLine(text[lo:hi])
+			b.WriteString(base.Render(scan.VisibleLine(text[pos:lo])))
+			piece := scan.VisibleLine(text[lo:hi])
 			if st.Mono {
 				piece = st.MarkOpen + piece + st.MarkClose
 			}
 			b.WriteString(strong.Render(piece))
 			pos = hi
 		}
-		b.WriteString(base.Render(wire.VisibleLine(text[pos:])))
+		b.WriteString(base.Render(scan.VisibleLine(text[pos:])))
 		return uiFit(b.String(), w)
 	}
 	side := func(text string, k byte, ranges [][2]int, w int) string {
@@ -86,13 +87,13 @@ func (p diffView) Render(w, h int) []string {
 		case '+':
 			return words(text, ranges, st.Added, st.AddedWord, "+ ", w)
 		case 'h':
-			return st.Accent.Render(uiFit("── "+wire.VisibleLine(text), w))
+			return st.Accent.Render(uiFit("── "+scan.VisibleLine(text), w))
 		case '~':
-			return st.Muted.Render(uiFit("  "+wire.VisibleLine(text), w))
+			return st.Muted.Render(uiFit("  "+scan.VisibleLine(text), w))
 		case 0:
 			return uiFit("", w)
 		}
-		return st.Base.Render(uiFit("  "+wire.VisibleLine(text), w))
+		return st.Base.Render(uiFit("  "+scan.VisibleLine(text), w))
 	}
 	for i := p.d.top; i < len(p.d.lines) && len(lines) < h-2; i++ {
 		l := p.d.lines[i]
@@ -122,18 +123,18 @@ func (p diffView) trustMap(w, h int, title string) []string {
 		if name == "" {
 			name = string(s.Kind)
 		}
-		l := " " + uiBadge(st, s.Trust) + " " + wire.VisibleLine(name)
+		l := " " + uiBadge(st, s.Trust) + " " + scan.VisibleLine(name)
 		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 			l += " " + st.High.Render("⚠ in system")
 		}
 		l += st.Muted.Render(" · " + uiBytes(len(s.Text)) + " · " + uiNum(r.tok) + " tok")
 		if s.Label != "" {
-			l += st.Muted.Render(" · " + wire.VisibleLine(s.Label))
+			l += st.Muted.Render(" · " + scan.VisibleLine(s.Label))
 		}
 		return uiFit(l, w)
 	}
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
+	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
 	rows := uiTrustMap(p.reqs, a, b)
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // escapesView is the Escapes view: the escapes applied and the hazards
@@ -40,17 +41,17 @@ func (p escapesView) Render(w, h int) []string {
 			if orig == "" {
 				orig = "?"
 			}
-			return st.Escape.Render(uiPad("escape", 8)) + uiPad(wire.VisibleLine(e.Rule), 14) +
-				uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+itoa(e.Offset), 9) +
-				wire.VisibleLine(orig) + " → " + st.Escape.Render(wire.VisibleLine(e.Text))
+			return st.Escape.Render(uiPad("escape", 8)) + uiPad(scan.VisibleLine(e.Rule), 14) +
+				uiPad(scan.VisibleLine(r.segID), sw) + uiPad("@"+itoa(e.Offset), 9) +
+				scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
 		}
 		hz := r.hazard
 		shown := ""
 		if hz.Offset+hz.Len <= len(r.segText) {
-			shown = wire.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
+			shown = scan.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
 		}
 		return st.Hazard.Render(uiPad("hazard", 8)) + uiPad(string(hz.Class), 14) +
-			uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+itoa(hz.Offset), 9) +
+			uiPad(scan.VisibleLine(r.segID), sw) + uiPad("@"+itoa(hz.Offset), 9) +
 			st.Hazard.Render(ansi.Truncate(shown, 60, "…"))
 	}
 	title := "Escapes & hazards"
@@ -63,12 +64,12 @@ func (p escapesView) Render(w, h int) []string {
 		r := rows[p.cur.sel]
 		if r.escape != nil {
 			e := r.escape
-			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
-				wire.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(wire.VisibleLine(e.Text)))
+			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(scan.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+scan.VisibleLine(r.segID)+": ")+
+				scan.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(scan.VisibleLine(e.Text)))
 			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, e.Offset, e.Offset+len(e.Text), 40))
 		} else {
 			hz := r.hazard
-			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+itoa(hz.Offset)+" of "+wire.VisibleLine(r.segID)+" ("+itoa(hz.Len)+" bytes)"))
+			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+itoa(hz.Offset)+" of "+scan.VisibleLine(r.segID)+" ("+itoa(hz.Len)+" bytes)"))
 			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
@@ -82,7 +83,7 @@ type escRow struct {
 	seg     int
 	off     int
 	escape  *wire.Escape
-	hazard  *wire.Hazard
+	hazard  *scan.Hazard
 	segID   string
 	segText string
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // findingsView is the Findings view.
@@ -42,9 +42,9 @@ func (p findingsView) Render(w, h int) []string {
 		case "medium":
 			sev = st.Medium
 		}
-		return sev.Render(uiPad(strings.ToUpper(f.Severity), 8)) + uiPad(wire.VisibleLine(f.Rule), rw) +
-			uiPad("#"+itoa(f.Request+1), 6) + uiPad(wire.VisibleLine(f.Segment), sw) + uiPad("@"+itoa(f.Offset), 8) +
-			wire.VisibleLine(f.Message)
+		return sev.Render(uiPad(strings.ToUpper(f.Severity), 8)) + uiPad(scan.VisibleLine(f.Rule), rw) +
+			uiPad("#"+itoa(f.Request+1), 6) + uiPad(scan.VisibleLine(f.Segment), sw) + uiPad("@"+itoa(f.Offset), 8) +
+			scan.VisibleLine(f.Message)
 	}
 	empty := "no findings"
 	switch {
@@ -57,13 +57,13 @@ func (p findingsView) Render(w, h int) []string {
 	var detail []string
 	if p.cur.sel < len(fs) {
 		f := fs[p.cur.sel]
-		for _, l := range strings.Split(ansi.Wordwrap(wire.VisibleLine(f.Message), max(20, w-4), " "), "\n") {
+		for _, l := range strings.Split(ansi.Wordwrap(scan.VisibleLine(f.Message), max(20, w-4), " "), "\n") {
 			if len(detail) < 2 {
 				detail = append(detail, l)
 			}
 		}
 		if f.Excerpt != "" {
-			detail = append(detail, st.Muted.Render("excerpt: ")+wire.VisibleLine(f.Excerpt))
+			detail = append(detail, st.Muted.Render("excerpt: ")+scan.VisibleLine(f.Excerpt))
 		}
 	}
 	return table{st: st, cur: p.cur, title: "Findings · " + itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,

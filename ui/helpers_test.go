@@ -9,13 +9,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
+	"github.com/wirelens/wirelens/wire/scan"
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
-// uiTestReq builds a request from parts, classified as a decoder would.
+// uiTestReq builds a request from parts, classified as a decode.Decoder would.
 func uiTestReq(model string, index int, parts ...wire.Part) wire.Request {
 	r := wire.Request{Format: wire.FormatAnthropic, Model: model, Source: "session.jsonl", Index: index, Offset: -1}
-	b := wire.Builder{Req: &r, In: wire.NewInterner()}
+	b := classify.Builder{Req: &r, In: wire.NewInterner()}
 	for _, p := range parts {
 		b.Add(p)
 	}
@@ -169,7 +171,7 @@ func uiAssertClean(t testing.TB, where, screen string) {
 			bad = "DEL"
 		case r >= 0x80 && r <= 0x9f:
 			bad = "C1 control"
-		case wire.IsBidi(r):
+		case scan.IsBidi(r):
 			bad = "bidi control"
 		}
 		if bad != "" {
@@ -180,8 +182,8 @@ func uiAssertClean(t testing.TB, where, screen string) {
 	}
 	// Tag characters are allowed only in an emoji flag sequence: the
 	// hazard scanner knows which.
-	for _, h := range wire.ScanHazards(s) {
-		if h.Class == wire.HazardTag {
+	for _, h := range scan.Hazards(s) {
+		if h.Class == scan.HazardTag {
 			t.Fatalf("%s: tag characters at byte %d", where, h.Offset)
 		}
 	}

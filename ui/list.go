@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // listPane is the request list: one row per request. sel and top are its
@@ -92,7 +92,7 @@ func (p listPane) Render(w, h int) []string {
 			marks += " "
 		}
 		idx := fmt.Sprintf("%*d", digits, ri+1)
-		model := wire.VisibleLine(e.req.Model)
+		model := scan.VisibleLine(e.req.Model)
 		if model == "" {
 			model = string(e.req.Format)
 		}
@@ -126,7 +126,7 @@ func (p listPane) Render(w, h int) []string {
 	}
 	title := "Requests"
 	if p.filter != "" {
-		title += " · filter " + wire.VisibleLine(p.filter)
+		title += " · filter " + scan.VisibleLine(p.filter)
 	}
 	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // Title is the terminal window title. It is constant: nothing from a payload
@@ -108,7 +109,7 @@ type entry struct {
 	segTok []int // tokens per segment (index into Segments)
 	// segHz are the hazards of each segment (index into Segments), shared
 	// read-only with every request that holds the same text.
-	segHz   [][]wire.Hazard
+	segHz   [][]scan.Hazard
 	hazards int // over all segments
 	escapes int
 	escRows []escRow // the Escapes view's rows
@@ -387,18 +388,18 @@ type hazardMemo struct {
 
 type hazardEntry struct {
 	n  int // length of the text, against hash collisions
-	hz []wire.Hazard
+	hz []scan.Hazard
 }
 
 func newHazardMemo() *hazardMemo { return &hazardMemo{m: map[uint64]hazardEntry{}} }
 
 // hazards are the hazards of a segment's text (read-only: shared).
-func (hm *hazardMemo) hazards(s *wire.Segment) []wire.Hazard {
-	scan := func() []wire.Hazard {
-		if !wire.HasHazards(s.Text) {
+func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
+	scan := func() []scan.Hazard {
+		if !scan.HasHazards(s.Text) {
 			return nil
 		}
-		return wire.ScanHazards(s.Text)
+		return scan.Hazards(s.Text)
 	}
 	if hm == nil || s.Hash == 0 {
 		return scan()
@@ -419,7 +420,7 @@ func (hm *hazardMemo) hazards(s *wire.Segment) []wire.Hazard {
 // measure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts).
 func (hm *hazardMemo) measure(r wire.Request) entry {
-	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHz: make([][]wire.Hazard, len(r.Segments))}
+	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHz: make([][]scan.Hazard, len(r.Segments))}
 	for rank := 0; rank < 3; rank++ {
 		for i := range r.Segments {
 			if r.Segments[i].Channel.CacheRank() == rank {
@@ -565,10 +566,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRaw(msg)
 	case toggleMsg:
 		if msg.err != nil {
-			m.status = "layout: " + wire.VisibleLine(msg.err.Error())
+			m.status = "layout: " + scan.VisibleLine(msg.err.Error())
 		} else {
 			m.layoutName = msg.layout
-			m.status = "layout: " + wire.VisibleLine(msg.layout) + " (rebuilding)"
+			m.status = "layout: " + scan.VisibleLine(msg.layout) + " (rebuilding)"
 		}
 		return m, nil
 	case tea.PasteMsg:
@@ -593,10 +594,10 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	m.reqs = append(m.reqs, msg.entries...)
 	m.errs = append(m.errs, msg.errs...)
 	if len(msg.errs) > 0 {
-		m.status = "input error: " + wire.VisibleLine(msg.errs[0].Error())
+		m.status = "input error: " + scan.VisibleLine(msg.errs[0].Error())
 	}
 	if len(msg.notes) > 0 {
-		m.status = wire.VisibleLine(msg.notes[len(msg.notes)-1])
+		m.status = scan.VisibleLine(msg.notes[len(msg.notes)-1])
 	}
 	if msg.prog >= 0 {
 		m.progress = msg.prog

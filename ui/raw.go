@@ -14,6 +14,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // rawView is the Raw JSON view of request req (-1 none): the body the root
@@ -42,7 +43,7 @@ func (p rawView) Render(w, h int) []string {
 	if !p.loaded {
 		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
 	}
-	title += " · " + wire.VisibleLine(p.body.key) + " · " + itoa(p.body.progress(h-2)) + "%"
+	title += " · " + scan.VisibleLine(p.body.key) + " · " + itoa(p.body.progress(h-2)) + "%"
 	return uiBox(st, st.Header.Render(title), p.body.render(st, w-2, h-2), w, h, true)
 }
 

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // uiMaxHits caps the matches a search keeps.
@@ -113,7 +113,7 @@ func (m *Model) onSearch(msg searchMsg) tea.Cmd {
 	}
 	m.searching = false
 	m.hits = msg.hits
-	q := wire.VisibleLine(msg.query)
+	q := scan.VisibleLine(msg.query)
 	if len(m.hits) == 0 {
 		m.status = "no match for " + q
 		return nil
@@ -157,7 +157,7 @@ func (m *Model) cachePos(r, s int) int {
 func (m *Model) stepHit(dir int) tea.Cmd {
 	if len(m.hits) == 0 {
 		if m.query != "" {
-			m.status = "no match for " + wire.VisibleLine(m.query)
+			m.status = "no match for " + scan.VisibleLine(m.query)
 		}
 		return nil
 	}
@@ -166,7 +166,7 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	cmd := m.jumpTo(h.req, h.seg, h.off)
 	// The body keeps its marks when the match is in the segment shown.
 	m.body.marks = m.matchMarks(h.req, h.seg)
-	m.status = "match " + itoa(m.hitAt+1) + "/" + itoa(len(m.hits)) + " · " + wire.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
+	m.status = "match " + itoa(m.hitAt+1) + "/" + itoa(len(m.hits)) + " · " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
 	return cmd
 }
 

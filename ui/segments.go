@@ -11,6 +11,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // uiBadge is a segment's trust as a coloured label that also reads without
@@ -96,7 +97,7 @@ func (p segPane) column(col, w, h int) []string {
 			if name == "" {
 				name = string(s.Kind)
 			}
-			l1 := cur + uiBadge(st, s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
+			l1 := cur + uiBadge(st, s.Trust) + " " + st.Header.Render(scan.VisibleLine(name))
 			if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 				l1 += " " + st.High.Render("⚠ in system")
 			}
@@ -127,7 +128,7 @@ func (p segPane) column(col, w, h int) []string {
 			if len(marks) > 0 {
 				l2 += strings.Join(marks, " ") + " "
 			}
-			l2 += st.Muted.Render(wire.VisibleLine(where) + " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok")
+			l2 += st.Muted.Render(scan.VisibleLine(where) + " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok")
 			if sel {
 				sty := st.Selected
 				if p.focused {

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // uiDetailLines is the height of the detail area under a table.
@@ -90,7 +90,7 @@ func uiContext(text string, off, end, n int) string {
 	lo, hi := max(0, off-n), min(len(text), end+n)
 	lo = uiRuneBoundary(text, lo)
 	hi = uiRuneBoundary(text, hi)
-	return wire.VisibleLine(text[lo:hi])
+	return scan.VisibleLine(text[lo:hi])
 }
 
 func (m *Model) tableLen() int {

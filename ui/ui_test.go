@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // uiHostileSession puts every hostile seed everywhere a payload reaches the
@@ -376,7 +377,7 @@ func TestUIEscapesJump(t *testing.T) {
 	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
 	uiKeys(t, m, "2")
 	rows := m.escRows()
-	if len(rows) != 2 || rows[0].hazard == nil || rows[0].hazard.Class != wire.HazardEscape || rows[1].hazard.Class != wire.HazardBidi {
+	if len(rows) != 2 || rows[0].hazard == nil || rows[0].hazard.Class != scan.HazardEscape || rows[1].hazard.Class != scan.HazardBidi {
 		t.Fatalf("escape rows: %+v", rows)
 	}
 	uiKeys(t, m, "j", "enter")
@@ -673,8 +674,8 @@ func TestUIBodyTakesTheLoadersHazards(t *testing.T) {
 	m := New(Options{Requests: []wire.Request{r, r}, Theme: themes.Mono})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m.loadBody()
-	if !m.body.scanned || len(m.body.hazards) != len(wire.ScanHazards(text)) {
-		t.Fatalf("body hazards %v (scanned %v), want the scanner's %v", m.body.hazards, m.body.scanned, wire.ScanHazards(text))
+	if !m.body.scanned || len(m.body.hazards) != len(scan.Hazards(text)) {
+		t.Fatalf("body hazards %v (scanned %v), want the scanner's %v", m.body.hazards, m.body.scanned, scan.Hazards(text))
 	}
 	if !strings.Contains(m.Render(), "⟦␛[2J⟧") {
 		t.Fatalf("the hazard is not marked in the first frame:\n%s", m.Render())

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // View draws the screen. Children return lines; only this returns a
@@ -104,7 +104,7 @@ func (m *Model) header() header {
 func (p header) parts(width int) (string, []string) {
 	title := " " + Title
 	if p.title != "" && width >= 110 {
-		title += " · " + ansi.Truncate(wire.VisibleLine(p.title), max(10, width/4), "…")
+		title += " · " + ansi.Truncate(scan.VisibleLine(p.title), max(10, width/4), "…")
 	}
 	title += " "
 	var tabs []string
@@ -171,7 +171,7 @@ func (p header) Render(width, _ int) string {
 		info += " · " + itoa(p.errs) + " input errors"
 	}
 	if p.layout != "" {
-		info += " · layout " + wire.VisibleLine(p.layout)
+		info += " · layout " + scan.VisibleLine(p.layout)
 	}
 	b.WriteString(st.Muted.Render(info))
 	return b.String()
@@ -208,13 +208,13 @@ func (p statusBar) Render(width, _ int) string {
 		if p.prompt.kind == "filter" {
 			label = "filter (words; is:break is:finding is:hazard is:escape is:marked): "
 		}
-		return st.StatusKey.Render(label) + st.Base.Render(wire.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
+		return st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
 	}
 	left := p.text
 	if p.searching {
 		left = "searching… " + left
 	}
-	left = st.Status.Render(wire.VisibleLine(left))
+	left = st.Status.Render(scan.VisibleLine(left))
 	right := p.help
 	room := width - lipgloss.Width(left) - 2
 	if room < 10 {
@@ -308,7 +308,7 @@ func hjoin(blocks ...[]string) []string {
 func uiOverlay(st *themes.Styles, body []string, text string, w int) []string {
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
-		wrapped := ansi.Wordwrap(wire.VisibleLine(l), max(10, w-6), " ")
+		wrapped := ansi.Wordwrap(scan.VisibleLine(l), max(10, w-6), " ")
 		lines = append(lines, strings.Split(wrapped, "\n")...)
 	}
 	bw := 0

@@ -114,7 +114,7 @@ type Request struct {
 	Endpoint string
 
 	// Notes say what a recording could not tell (for example "system prompt not
-	// recorded") or what a decoder tolerated. They are hostile-free text written
+	// recorded") or what a decode.Decoder tolerated. They are hostile-free text written
 	// by wirelens, but may quote payload values: render through Visible.
 	Notes []string
 }
@@ -193,10 +193,10 @@ func (r *Request) Name() string {
 	if r.Index <= 1 {
 		return r.Source
 	}
-	return r.Source + "@" + itoa(r.Index)
+	return r.Source + "@" + Itoa(r.Index)
 }
 
-func itoa(n int) string {
+func Itoa(n int) string {
 	if n == 0 {
 		return "0"
 	}

@@ -1,6 +1,6 @@
 package wire
 
-// Part is one piece of text as a decoder finds it on the wire, before the
+// Part is one piece of text as a decode.Decoder finds it on the wire, before the
 // classifier cuts it at envelope and legacy-section boundaries.
 type Part struct {
 	ID      string  // "system[0]", "messages[3].content[1]", "tools[2]"
@@ -15,19 +15,4 @@ type Part struct {
 	Text string
 	// CacheBreakpoint marks an explicit cache breakpoint on this part.
 	CacheBreakpoint bool
-}
-
-// Builder turns parts into a Request's segments, interning their text.
-// Decoders (and the assemble package) feed it parts in wire order.
-type Builder struct {
-	Req *Request
-	In  *Interner
-}
-
-// Add classifies p and appends its segments.
-func (b *Builder) Add(p Part) {
-	for _, s := range Classify(p) {
-		s.Text, s.Hash = b.In.Intern(s.Text)
-		b.Req.Segments = append(b.Req.Segments, s)
-	}
 }

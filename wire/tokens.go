@@ -11,27 +11,27 @@ import (
 const TokenEncoding = "o200k_base"
 
 var (
-	tokOnce  sync.Once
-	tokCodec tokenizer.Codec
-	tokErr   error
+	codecOnce  sync.Once
+	codecValue tokenizer.Codec
+	codecErr   error
 
-	tokMu    sync.Mutex
-	tokCache = map[uint64]tokEntry{}
+	tokenMu    sync.Mutex
+	tokenCache = map[uint64]tokenEntry{}
 )
 
-type tokEntry struct {
+type tokenEntry struct {
 	n   int
 	len int // the text's length, a guard against hash collisions
 }
 
 func codec() (tokenizer.Codec, error) {
-	tokOnce.Do(func() {
-		tokCodec, tokErr = tokenizer.Get(tokenizer.O200kBase)
-		if tokErr == nil {
-			tokCodec.SetErrorMode(tokenizer.ErrorModeReplace)
+	codecOnce.Do(func() {
+		codecValue, codecErr = tokenizer.Get(tokenizer.O200kBase)
+		if codecErr == nil {
+			codecValue.SetErrorMode(tokenizer.ErrorModeReplace)
 		}
 	})
-	return tokCodec, tokErr
+	return codecValue, codecErr
 }
 
 // CountTokens estimates the tokens of text with o200k_base. Each distinct
@@ -44,9 +44,9 @@ func CountTokensHashed(text string, hash uint64) int {
 	if text == "" {
 		return 0
 	}
-	tokMu.Lock()
-	e, ok := tokCache[hash]
-	tokMu.Unlock()
+	tokenMu.Lock()
+	e, ok := tokenCache[hash]
+	tokenMu.Unlock()
 	if ok && e.len == len(text) {
 		return e.n
 	}
@@ -59,9 +59,9 @@ func CountTokensHashed(text string, hash uint64) int {
 		// The tokenizer could not count: fall back to the usual rough ratio.
 		n = (len(text) + 3) / 4
 	}
-	tokMu.Lock()
-	tokCache[hash] = tokEntry{n: n, len: len(text)}
-	tokMu.Unlock()
+	tokenMu.Lock()
+	tokenCache[hash] = tokenEntry{n: n, len: len(text)}
+	tokenMu.Unlock()
 	return n
 }
 

@@ -61,7 +61,7 @@ func TestCountTokensCachesByContent(t *testing.T) {
 	if n < 10 || n > 40 {
 		t.Fatalf("CountTokens = %d, not a plausible count for %q", n, a)
 	}
-	if _, ok := tokCache[HashText(a)]; !ok {
+	if _, ok := tokenCache[HashText(a)]; !ok {
 		t.Fatal("count not cached by content hash")
 	}
 	s := Segment{Text: a}

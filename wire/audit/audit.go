@@ -1,0 +1,438 @@
+package audit
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// Severity is how serious a finding is.
+type Severity string
+
+// Severities, most severe first.
+const (
+	SeverityHigh   Severity = "high"
+	SeverityMedium Severity = "medium"
+	SeverityLow    Severity = "low"
+)
+
+// Rank orders severities: high 3, medium 2, low 1, anything else 0.
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityHigh:
+		return 3
+	case SeverityMedium:
+		return 2
+	case SeverityLow:
+		return 1
+	}
+	return 0
+}
+
+// ParseSeverity reads "high", "medium" or "low" (any case).
+func ParseSeverity(s string) (Severity, bool) {
+	switch v := Severity(strings.ToLower(s)); v {
+	case SeverityHigh, SeverityMedium, SeverityLow:
+		return v, true
+	}
+	return "", false
+}
+
+// Rule IDs of CONTRACT.md.
+const (
+	RuleUntrustedInSystem  = "untrusted-in-system"
+	RuleEnvelopeBreakout   = "envelope-breakout"
+	RuleAuthoritySpoof     = "authority-spoof"
+	RuleBidiControl        = "bidi-control"
+	RuleTagSmuggling       = "tag-smuggling"
+	RuleConfusableTag      = "confusable-tag"
+	RuleInvisibleChar      = "invisible-char"
+	RuleControlChar        = "control-char"
+	RuleVolatileInPrefix   = "volatile-in-prefix"
+	RuleUnwrappedWorkspace = "unwrapped-workspace"
+)
+
+// RuleInfo describes one audit rule.
+type RuleInfo struct {
+	ID       string
+	Severity Severity // the default severity
+	Short    string   // one line: what the rule finds
+	Help     string   // why it matters and what the fix looks like
+}
+
+// Rules lists every audit rule, in the order of CONTRACT.md.
+var Rules = []RuleInfo{
+	{RuleUntrustedInSystem, SeverityHigh,
+		"Workspace-derived content sits in the trusted system channel.",
+		"An AGENTS.md body, a directory listing, a skills listing or additional directories were pasted into the system prompt, " +
+			"where a poisoned repository speaks with the host's authority. Keep only host rules in the system channel and send workspace " +
+			"text as request-time user messages in <untrusted_*> envelopes, escaped (wirelens build --layout isolated shows the shape)."},
+	{RuleEnvelopeBreakout, SeverityHigh,
+		"An unescaped envelope tag inside untrusted content.",
+		"An opening or closing tag of a known envelope (</untrusted_agents_md>, </INSTRUCTIONS>, ... in any case, with whitespace or " +
+			"invisible characters inside) in an envelope body, a tool result or a skill body can end the envelope early and let the rest " +
+			"read as host text. Escape < and > in envelope bodies (&lt; &gt;); the escaped form is the fix, not a finding."},
+	{RuleAuthoritySpoof, SeverityHigh,
+		"An authority marker the host honours, unescaped inside untrusted content.",
+		"<system-reminder>, <system>, <kimi-skill-loaded>, <INSTRUCTIONS>, <developer> or a ChatML special token such as <|im_start|> " +
+			"inside untrusted content or a tool result can pass for an instruction of the host. Escape the brackets (&lt;system-reminder&gt;). " +
+			"Hosts such as Claude Code append their own <system-reminder> to tool results; that is reported too, because inside the " +
+			"tool's output the model cannot tell the host's note from one a file or command wrote: send host reminders as their own " +
+			"text block after the tool result."},
+	{RuleBidiControl, SeverityHigh,
+		"A bidirectional control character in untrusted content.",
+		"Bidi overrides and isolates (U+202A..U+202E, U+2066..U+2069, LRM, RLM, ALM) make text display in a different order than a model " +
+			"reads it (Trojan Source). Strip them from untrusted text or show them escaped."},
+	{RuleTagSmuggling, SeverityHigh,
+		"Unicode tag characters outside an emoji flag sequence.",
+		"Tag characters (U+E0000..U+E007F) are invisible but many tokenizers read them as ASCII, so they smuggle instructions a reviewer " +
+			"cannot see. Only an emoji flag's tag sequence is legitimate; strip every other tag character."},
+	{RuleConfusableTag, SeverityMedium,
+		"A look-alike bracket forms a known envelope or authority tag.",
+		"Fullwidth and other look-alike brackets or slashes (U+FF1C, U+2039, U+27E8, U+3008, U+FF0F, ...) spell a reserved tag that a " +
+			"model may read as the real one. Fold look-alikes before escaping, or escape them too."},
+	{RuleInvisibleChar, SeverityMedium,
+		"Zero-width or other default-ignorable characters, or a run of variation selectors.",
+		"Invisible characters hide text from reviewers and split words so filters miss them. A ZWJ inside an emoji sequence, a ZWNJ " +
+			"or ZWJ between letters of a joining script and one variation selector after a base character are legitimate and not reported. " +
+			"Strip the rest from untrusted text."},
+	{RuleControlChar, SeverityMedium,
+		"C0 or C1 control characters, DEL, or terminal escape sequences.",
+		"Control characters and escape sequences can rewrite the terminal of whoever prints a log, set window titles, write the clipboard " +
+			"(OSC 52) or hide text. Strip them or show them as control pictures."},
+	{RuleVolatileInPrefix, SeverityMedium,
+		"A changing value inside the trusted prefix.",
+		"A timestamp, date, UUID or request id in the tools, the system channel or the trusted messages before the conversation changes " +
+			"with every request and breaks the provider's prompt cache at that point. Move the clock into a time fringe message after the " +
+			"stable prefix."},
+	{RuleUnwrappedWorkspace, SeverityMedium,
+		"Workspace-derived content in a user message without an envelope.",
+		"An AGENTS.md body, a directory listing or a skills listing pasted into a user message without an <untrusted_*> envelope reads " +
+			"as the user's own words. Wrap it in its envelope and escape it."},
+}
+
+// RuleByID returns the rule of an ID.
+func RuleByID(id string) (RuleInfo, bool) {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return RuleInfo{}, false
+}
+
+// Finding is one trust-boundary problem in a request.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Source   string   `json:"source"`
+	Request  int      `json:"request"`
+	Segment  string   `json:"segment"`
+	Offset   int      `json:"offset"`
+	Excerpt  string   `json:"excerpt"` // safe to print
+	Message  string   `json:"message"` // safe to print
+	// Line is the request's line in its source (JSONL), 0 when unknown.
+	Line int `json:"-"`
+	// Key identifies the finding across two versions of a request (before
+	// and after a patch), independent of segment ids and offsets: the rule,
+	// the segment's kind and label, and the text found.
+	Key string `json:"-"`
+}
+
+// Ref names the finding's request: "file" or "file@N".
+func (f Finding) Ref() string {
+	if f.Request <= 1 {
+		return f.Source
+	}
+	return f.Source + "@" + wire.Itoa(f.Request)
+}
+
+// maxPerRule caps the findings of one rule in one segment; the last one
+// says how many more there are.
+const maxPerRule = 20
+
+// Auditor finds trust-boundary problems in requests. It remembers the scan of
+// every distinct segment text, so a segment repeated by later requests of a
+// session is not scanned again (its findings are still reported for each
+// request). An Auditor is not safe for concurrent use.
+type Auditor struct {
+	// Workspace, when set, adds exact matches of the workspace's text to
+	// untrusted-in-system and unwrapped-workspace.
+	Workspace *WorkspaceMarks
+
+	scans map[uint64]*textScan
+	// ScannedBytes counts the text actually scanned (distinct texts only).
+	ScannedBytes int64
+}
+
+// New returns an Auditor with an empty scan cache.
+func New() *Auditor { return &Auditor{scans: make(map[uint64]*textScan)} }
+
+// textScan is what the scanners found in one distinct text. Parts are
+// filled lazily: only the scans a segment's context needs are run.
+type textScan struct {
+	text string
+
+	hazards     []scan.Hazard
+	bareCR      []int // offsets of carriage returns not followed by a line feed
+	haveHazards bool
+
+	tags     []scan.TagHit
+	haveTags bool
+
+	volatile     []scan.Volatile
+	haveVolatile bool
+
+	ws     []workspaceMatch
+	haveWS bool
+
+	legacy     []textSpan
+	haveLegacy bool
+}
+
+// textSpan is a stretch of a text that looks like workspace content.
+type textSpan struct {
+	Offset int
+	Kind   wire.Kind
+	What   string
+}
+
+// scan returns the cached scan record of a text.
+func (a *Auditor) scan(text string, hash uint64) *textScan {
+	if a.scans == nil {
+		a.scans = make(map[uint64]*textScan)
+	}
+	if hash == 0 {
+		hash = wire.HashText(text)
+	}
+	if sc, ok := a.scans[hash]; ok && sc.text == text {
+		return sc
+	} else if ok {
+		// A hash collision: scan this text on its own, uncached.
+		return &textScan{text: text}
+	}
+	sc := &textScan{text: text}
+	a.scans[hash] = sc
+	return sc
+}
+
+func (a *Auditor) hazardsOf(sc *textScan) []scan.Hazard {
+	if !sc.haveHazards {
+		sc.haveHazards = true
+		a.ScannedBytes += int64(len(sc.text))
+		sc.hazards = scan.Hazards(sc.text)
+		sc.bareCR = bareCR(sc.text)
+	}
+	return sc.hazards
+}
+
+func (a *Auditor) tagsOf(sc *textScan) []scan.TagHit {
+	if !sc.haveTags {
+		sc.haveTags = true
+		sc.tags = scan.FindReservedTags(sc.text)
+	}
+	return sc.tags
+}
+
+func (a *Auditor) volatileOf(sc *textScan) []scan.Volatile {
+	if !sc.haveVolatile {
+		sc.haveVolatile = true
+		sc.volatile = scan.FindVolatile(sc.text)
+	}
+	return sc.volatile
+}
+
+func (a *Auditor) wsOf(sc *textScan) []workspaceMatch {
+	if !sc.haveWS {
+		sc.haveWS = true
+		if a.Workspace != nil {
+			sc.ws = a.Workspace.find(sc.text)
+		}
+	}
+	return sc.ws
+}
+
+func (a *Auditor) legacyOf(sc *textScan) []textSpan {
+	if !sc.haveLegacy {
+		sc.haveLegacy = true
+		sc.legacy = legacyHints(sc.text)
+	}
+	return sc.legacy
+}
+
+// Audit returns the findings of one request with a fresh Auditor.
+func Audit(r *wire.Request) []Finding { return New().Audit(r) }
+
+// Audit returns the findings of r, most severe first, then in wire order of
+// the segments and by offset.
+func (a *Auditor) Audit(r *wire.Request) []Finding {
+	ctx := &requestAudit{a: a, r: r}
+	ctx.markPrefix()
+	for i := range r.Segments {
+		ctx.segment(i)
+	}
+	idx := make([]int, len(ctx.out))
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		fi, fj := &ctx.out[idx[i]], &ctx.out[idx[j]]
+		if ri, rj := fi.Severity.Rank(), fj.Severity.Rank(); ri != rj {
+			return ri > rj
+		}
+		if oi, oj := ctx.order[idx[i]], ctx.order[idx[j]]; oi != oj {
+			return oi < oj
+		}
+		return fi.Offset < fj.Offset
+	})
+	sorted := make([]Finding, len(idx))
+	for k, at := range idx {
+		sorted[k] = ctx.out[at]
+	}
+	ctx.out = sorted
+	return ctx.out
+}
+
+// requestAudit is the state of auditing one request.
+type requestAudit struct {
+	a      *Auditor
+	r      *wire.Request
+	prefix []bool // per segment: inside the trusted prefix
+	// enveloped holds the parts cut at envelopes: their trusted segments
+	// are host framing around envelopes.
+	enveloped map[string]bool
+	out       []Finding
+	order     []int // per finding: the segment's index, for sorting
+	// count per (segment, rule) for the cap
+	counts map[string]int
+	// capped per (segment, rule): findings left out
+	capped map[string]int
+	last   map[string]int // index in out of the last finding per (segment, rule)
+}
+
+// markPrefix notes the parts cut at envelopes and marks the segments of the
+// trusted prefix: the tools, the system
+// channel, and the trusted segments of the messages channel before the first
+// segment of another trust. The time fringe (a trusted message of kind time)
+// is where the clock belongs and is not part of it.
+func (c *requestAudit) markPrefix() {
+	c.prefix = make([]bool, len(c.r.Segments))
+	open := true
+	for i, s := range c.r.Segments {
+		if s.Envelope != "" && s.Part != s.ID {
+			if c.enveloped == nil {
+				c.enveloped = map[string]bool{}
+			}
+			c.enveloped[s.Part] = true
+		}
+		switch s.Channel {
+		case wire.ChannelTools, wire.ChannelSystem:
+			c.prefix[i] = s.Trust == wire.Trusted
+		default:
+			if s.Trust != wire.Trusted {
+				open = false
+			}
+			c.prefix[i] = open && s.Trust == wire.Trusted && s.Kind != wire.KindTime
+		}
+	}
+}
+
+// add records a finding on segment i.
+func (c *requestAudit) add(i int, rule string, off, n int, key, msg string) {
+	s := &c.r.Segments[i]
+	ck := s.ID + "\x00" + rule
+	if c.counts == nil {
+		c.counts, c.capped, c.last = map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	if c.counts[ck] >= maxPerRule {
+		c.capped[ck]++
+		f := &c.out[c.last[ck]]
+		base := f.Message
+		if k := strings.Index(base, " (and "); k >= 0 {
+			base = base[:k]
+		}
+		f.Message = base + " (and " + wire.Itoa(c.capped[ck]) + " more in this segment)"
+		return
+	}
+	c.counts[ck]++
+	info, _ := RuleByID(rule)
+	f := Finding{
+		Rule:     rule,
+		Severity: info.Severity,
+		Source:   c.r.Source,
+		Request:  max(c.r.Index, 1),
+		Segment:  s.ID,
+		Offset:   off,
+		Excerpt:  Excerpt(s.Text, off, n),
+		Message:  scan.VisibleLine(msg),
+		Line:     c.r.Line,
+		Key:      rule + "\x00" + string(s.Kind) + "\x00" + s.Label + "\x00" + key,
+	}
+	c.last[ck] = len(c.out)
+	c.out = append(c.out, f)
+	c.order = append(c.order, i)
+}
+
+// maxExcerpt caps an excerpt's printed bytes (hazards print as
+// [U+XXXX], several bytes each).
+const maxExcerpt = 160
+
+// Excerpt is a short window of text around [off, off+n), made safe to
+// print with VisibleLine; "…" marks text cut at either end.
+func Excerpt(text string, off, n int) string {
+	const before, after, maxHit = 24, 40, 80
+	if off < 0 {
+		off = 0
+	}
+	if off > len(text) {
+		off = len(text)
+	}
+	n = min(max(n, 0), maxHit, len(text)-off)
+	start := max(off-before, 0)
+	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	end := min(off+n+after, len(text))
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end++
+	}
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString("…")
+	}
+	vis := scan.VisibleLine(text[start:end])
+	cut := false
+	if len(vis) > maxExcerpt {
+		k := maxExcerpt
+		for k > 0 && !utf8.RuneStart(vis[k]) {
+			k--
+		}
+		vis, cut = vis[:k], true
+	}
+	b.WriteString(vis)
+	if cut || end < len(text) {
+		b.WriteString("…")
+	}
+	return b.String()
+}
+
+// bareCR finds carriage returns that do not end a line (CRLF): on a
+// terminal they return to the start of the line and overwrite what came
+// before.
+func bareCR(s string) []int {
+	var out []int
+	for off := 0; ; {
+		k := strings.IndexByte(s[off:], '\r')
+		if k < 0 {
+			return out
+		}
+		at := off + k
+		if at+1 < len(s) && s[at+1] != '\n' {
+			out = append(out, at)
+		}
+		off = at + 1
+	}
+}

@@ -1,0 +1,383 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// kindWhat names a workspace-derived kind for messages.
+func kindWhat(k wire.Kind) string {
+	switch k {
+	case wire.KindAgentsMD:
+		return "an AGENTS.md body"
+	case wire.KindCwdListing:
+		return "a directory listing"
+	case wire.KindAdditionalDirs:
+		return "a listing of additional directories"
+	case wire.KindSkillsListing:
+		return "a skills listing"
+	case wire.KindSkillLoaded:
+		return "a skill body"
+	case wire.KindToolResult:
+		return "a tool result"
+	}
+	return "workspace text"
+}
+
+// envelopeFor is the envelope a workspace-derived kind belongs in.
+func envelopeFor(k wire.Kind) string {
+	switch k {
+	case wire.KindAgentsMD:
+		return "untrusted_agents_md"
+	case wire.KindCwdListing:
+		return "untrusted_cwd_listing"
+	case wire.KindAdditionalDirs:
+		return "untrusted_additional_dirs"
+	case wire.KindSkillsListing:
+		return "untrusted_skills_listing"
+	case wire.KindSkillLoaded:
+		return "kimi-skill-loaded"
+	}
+	return "untrusted_workspace"
+}
+
+// segmentWhere describes a segment for messages: its kind and envelope.
+func segmentWhere(s *wire.Segment) string {
+	what := kindWhat(s.Kind)
+	if s.Kind == wire.KindOther || s.Kind == wire.KindUserInput {
+		what = "untrusted text"
+	}
+	if s.Envelope != "" {
+		return what + " (inside <" + s.Envelope + ">)"
+	}
+	return what
+}
+
+// segment runs every rule on segment i.
+func (c *requestAudit) segment(i int) {
+	s := &c.r.Segments[i]
+	a := c.a
+	untrusted := s.Trust == wire.Untrusted || s.Kind.WorkspaceDerived()
+	sc := a.scan(s.Text, s.Hash)
+
+	// untrusted-in-system: the classifier's sections.
+	if s.Channel == wire.ChannelSystem && untrusted {
+		where := kindWhat(s.Kind)
+		if s.Label != "" {
+			where += " from " + s.Label
+		}
+		c.add(i, RuleUntrustedInSystem, 0, min(len(s.Text), 60), string(s.Kind),
+			fmt.Sprintf("%s sits in the system channel with the host's authority; send it as a user message in an <%s> envelope (wirelens build --layout isolated)",
+				where, envelopeFor(s.Kind)))
+	}
+
+	// Exact workspace matches (--workspace).
+	if a.Workspace != nil && !untrusted {
+		switch {
+		case s.Channel == wire.ChannelSystem:
+			for _, m := range a.wsOf(sc) {
+				c.add(i, RuleUntrustedInSystem, m.Offset, m.Len, "ws:"+m.Key,
+					fmt.Sprintf("the system channel holds %s verbatim, with the host's authority; send it as a user message in an <%s> envelope",
+						m.What, envelopeFor(m.Kind)))
+			}
+		case s.Channel == wire.ChannelMessages && s.Envelope == "" && (s.Trust == wire.TrustUser || s.Trust == wire.Trusted):
+			for _, m := range a.wsOf(sc) {
+				c.add(i, RuleUnwrappedWorkspace, m.Offset, m.Len, "ws:"+m.Key,
+					fmt.Sprintf("a message holds %s without an envelope, where it reads as the user's words; wrap it in <%s> and escape it",
+						m.What, envelopeFor(m.Kind)))
+			}
+		}
+	}
+
+	// unwrapped-workspace: workspace kinds or workspace-looking text in a
+	// user message without an envelope.
+	if s.Channel == wire.ChannelMessages && s.Envelope == "" {
+		switch {
+		case s.Kind.WorkspaceDerived():
+			c.add(i, RuleUnwrappedWorkspace, 0, min(len(s.Text), 60), string(s.Kind),
+				fmt.Sprintf("%s sits in a message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
+					kindWhat(s.Kind), envelopeFor(s.Kind)))
+		case s.Trust == wire.TrustUser:
+			for _, sp := range a.legacyOf(sc) {
+				c.add(i, RuleUnwrappedWorkspace, sp.Offset, 40, "legacy:"+string(sp.Kind),
+					fmt.Sprintf("%s (%s) sits in a user message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
+						kindWhat(sp.Kind), sp.What, envelopeFor(sp.Kind)))
+			}
+		}
+	}
+
+	// Reserved tags inside untrusted regions.
+	if untrusted {
+		hits := a.tagsOf(sc)
+		tail := -1
+		if s.Kind == wire.KindToolResult {
+			tail = trailingReminder(s.Text, hits)
+		}
+		for k, h := range hits {
+			switch {
+			case tail >= 0 && (k == tail || k == tail+1):
+				c.hostReminderFinding(i, h, hits[tail].Offset)
+			default:
+				c.tagFinding(i, h, segmentWhere(s))
+			}
+		}
+	} else if s.Trust == wire.Trusted && c.enveloped[s.Part] {
+		c.framing(i, a.tagsOf(sc))
+	}
+
+	// Hazards. bidi-control counts in untrusted content; the others in
+	// everything but the model's own output.
+	if s.Trust != wire.TrustModel || untrusted {
+		for _, h := range a.hazardsOf(sc) {
+			c.hazardFinding(i, h, untrusted)
+		}
+		if untrusted {
+			for _, off := range sc.bareCR {
+				c.add(i, RuleControlChar, off, 1, "bare-cr",
+					"a carriage return that does not end a line returns to the line's start on a terminal and overwrites what came before; strip it or use line feeds")
+			}
+		}
+	}
+
+	// volatile-in-prefix.
+	if c.prefix[i] {
+		for _, v := range a.volatileOf(sc) {
+			if !volatileCounts(v.Kind) {
+				continue
+			}
+			val := s.Text[v.Start:v.End]
+			c.add(i, RuleVolatileInPrefix, v.Start, v.End-v.Start, string(v.Kind),
+				fmt.Sprintf("a %s (%s) in the trusted prefix changes from request to request and breaks the prompt cache here; move it to a time fringe message after the stable prefix",
+					v.Kind, scan.VisibleLine(clip(val, 48))))
+		}
+	}
+}
+
+// volatileCounts reports whether a kind of changing value counts for
+// volatile-in-prefix: values that differ on every request. Hex ids and
+// counters are left to the cache analysis, which sees them change.
+func volatileCounts(kind scan.VolatileKind) bool {
+	switch kind {
+	case scan.VolatileTimestamp, scan.VolatileDate, scan.VolatileUUID, scan.VolatileRequestID:
+		return true
+	}
+	return false
+}
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// tagText shows a tag hit in its canonical ASCII form.
+func tagText(h scan.TagHit) string {
+	switch {
+	case h.Token:
+		return "<|" + h.Name + "|>"
+	case h.Closing:
+		return "</" + h.Name + ">"
+	}
+	return "<" + h.Name + ">"
+}
+
+// tagFinding reports a reserved tag inside untrusted content.
+func (c *requestAudit) tagFinding(i int, h scan.TagHit, where string) {
+	s := &c.r.Segments[i]
+	tag := tagText(h)
+	note := ""
+	if h.Obfuscated {
+		note = " (hidden with invisible characters inside the tag)"
+	}
+	key := tag
+	switch {
+	case h.Confusable:
+		c.add(i, RuleConfusableTag, h.Offset, h.Len, key,
+			fmt.Sprintf("look-alike brackets spell %s inside %s%s; a model may read it as the real tag: fold look-alikes to ASCII and escape them (&lt; &gt;)",
+				tag, where, note))
+	case h.Envelope && (h.Closing || !h.Authority || strings.EqualFold(h.Name, s.Envelope)):
+		effect := "can end the envelope early and let the rest read as host text"
+		if !h.Closing {
+			effect = "can forge an envelope boundary and confuse where the workspace text ends"
+		}
+		c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, key,
+			fmt.Sprintf("unescaped %s inside %s%s %s; escape it as &lt;%s&gt;",
+				tag, where, note, effect, strings.Trim(tag, "<>")))
+	default:
+		if s.Kind == wire.KindToolResult && h.Name == reminderName && !h.Token {
+			note += " (hosts such as Claude Code append their own reminders to tool results, which makes a forged one look routine)"
+		}
+		c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, key,
+			fmt.Sprintf("unescaped authority marker %s inside %s%s can pass for an instruction of the host; escape it as &lt;%s&gt;",
+				tag, where, note, strings.Trim(tag, "<>")))
+	}
+}
+
+// reminderName is the authority marker hosts write into tool results
+// themselves.
+const reminderName = "system-reminder"
+
+// trailingReminder finds the pattern of a host that appends its own
+// note to a tool result (Claude Code does this after reading a file): the
+// last two reserved tags of the text are a plain <system-reminder> and its
+// closer, with only white space after the closer. It returns the index of
+// the opener in hits, or -1.
+func trailingReminder(text string, hits []scan.TagHit) int {
+	n := len(hits)
+	if n < 2 {
+		return -1
+	}
+	o, cl := hits[n-2], hits[n-1]
+	plain := func(h scan.TagHit) bool { return h.Name == reminderName && !h.Confusable && !h.Obfuscated && !h.Token }
+	if !plain(o) || !plain(cl) || o.Closing || !cl.Closing || strings.TrimSpace(text[cl.Offset+cl.Len:]) != "" {
+		return -1
+	}
+	return n - 2
+}
+
+// hostReminderFinding reports the tags of a <system-reminder> block that
+// ends a tool result. Hosts write such blocks themselves, so the finding
+// may well be the host's own note; it is still reported with the rule's
+// severity, because inside the tool's output the model cannot tell the
+// host's reminder from one the file or command wrote, and a forged one
+// looks exactly like this.
+func (c *requestAudit) hostReminderFinding(i int, h scan.TagHit, openAt int) {
+	tag := tagText(h)
+	if h.Closing {
+		c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, tag,
+			fmt.Sprintf("unescaped %s closes the reminder block that ends this tool result (opened at byte %d, which may be the host's own note); "+
+				"written by the tool's output, the same closer can end a host's reminder early: send host reminders as a separate text block "+
+				"after the tool result and escape tool output (&lt;%s&gt;)", tag, openAt, strings.Trim(tag, "<>")))
+		return
+	}
+	c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, tag,
+		fmt.Sprintf("unescaped authority marker %s at the end of a tool result: hosts such as Claude Code append their own reminders to tool results, "+
+			"so this may be the host's note, but it sits inside the tool's output, where a file or command can write the same tag, and the model "+
+			"cannot tell the host's reminder from a forged one; send host reminders as a separate text block after the tool result and escape "+
+			"tool output (&lt;%s&gt;)", tag, strings.Trim(tag, "<>")))
+}
+
+// framing checks the trusted text around envelopes in a split part: only the
+// openers and closers of the neighbouring envelope segments belong there.
+// Any other reserved tag there was left behind by a breakout (a body that
+// closed its envelope early) or forged around the envelopes.
+func (c *requestAudit) framing(i int, hits []scan.TagHit) {
+	if len(hits) == 0 {
+		return
+	}
+	segs := c.r.Segments
+	s := &segs[i]
+	var prevEnv, nextEnv string
+	if i > 0 && segs[i-1].Part == s.Part && segs[i-1].Envelope != "" {
+		prevEnv = strings.ToLower(segs[i-1].Envelope)
+	}
+	if i+1 < len(segs) && segs[i+1].Part == s.Part && segs[i+1].Envelope != "" {
+		nextEnv = strings.ToLower(segs[i+1].Envelope)
+	}
+	// An envelope that closes right after untrusted text and reopens as
+	// trusted text: if the untrusted text wrote that closer, what follows is
+	// its own text, read with the host's trust.
+	flip := -1
+	if prevEnv != "" && prevEnv == nextEnv && segs[i-1].Trust == wire.Untrusted && segs[i+1].Trust == wire.Trusted {
+		for k, h := range hits {
+			if h.Closing && h.Name == prevEnv {
+				flip = k
+				break
+			}
+		}
+	}
+	for k, h := range hits {
+		if k == flip {
+			tag := tagText(h)
+			c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, "flip:"+tag,
+				fmt.Sprintf("%s closes the envelope right after %s (untrusted) and it reopens as trusted text: if the untrusted text wrote this closer, "+
+					"what follows is its own text read with the host's trust; escape envelope bodies (&lt; &gt;) and keep untrusted text in its own envelope",
+					tag, kindWhat(segs[i-1].Kind)))
+			continue
+		}
+		if !h.Confusable && !h.Obfuscated {
+			if k == 0 && h.Closing && h.Name == prevEnv && strings.TrimSpace(s.Text[:h.Offset]) == "" {
+				continue
+			}
+			if k == len(hits)-1 && !h.Closing && h.Name == nextEnv && strings.TrimSpace(s.Text[h.Offset+h.Len:]) == "" {
+				continue
+			}
+		}
+		tag := tagText(h)
+		switch {
+		case h.Confusable:
+			c.add(i, RuleConfusableTag, h.Offset, h.Len, tag,
+				fmt.Sprintf("look-alike brackets spell %s in the text around the envelopes; fold look-alikes and escape them", tag))
+		case h.Envelope:
+			c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, tag,
+				fmt.Sprintf("%s outside the envelope it belongs to: an envelope body closed its envelope early and the text after it reads as host text; escape < and > in envelope bodies (&lt; &gt;)", tag))
+		default:
+			c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, tag,
+				fmt.Sprintf("authority marker %s between envelopes, outside any of them: text that broke out of an envelope reads as host instruction; escape envelope bodies", tag))
+		}
+	}
+}
+
+// hazardFinding reports one hazard.
+func (c *requestAudit) hazardFinding(i int, h scan.Hazard, untrusted bool) {
+	s := &c.r.Segments[i]
+	raw := s.Text[h.Offset : h.Offset+h.Len]
+	cp := fmt.Sprintf("U+%04X", h.Rune)
+	where := "untrusted text"
+	if !untrusted {
+		where = string(s.Trust) + " text"
+	}
+	switch h.Class {
+	case scan.HazardBidi:
+		if !untrusted {
+			return
+		}
+		c.add(i, RuleBidiControl, h.Offset, h.Len, cp,
+			fmt.Sprintf("bidirectional control %s in %s makes it display in another order than a model reads it (Trojan Source); strip it or show it escaped", cp, where))
+	case scan.HazardTag:
+		hidden := tagASCII(raw)
+		c.add(i, RuleTagSmuggling, h.Offset, h.Len, "tags:"+hidden,
+			fmt.Sprintf("%d invisible Unicode tag characters in %s spell %q, which a model can read and a reviewer cannot see; strip tag characters outside emoji flags",
+				utf8.RuneCountInString(raw), where, scan.VisibleLine(clip(hidden, 60))))
+	case scan.HazardInvisible:
+		c.add(i, RuleInvisibleChar, h.Offset, h.Len, cp,
+			fmt.Sprintf("invisible character %s in %s hides text from reviewers and splits words; strip it", cp, where))
+	case scan.HazardVSRun:
+		n := utf8.RuneCountInString(raw)
+		msg := fmt.Sprintf("a run of %d variation selectors in %s can encode hidden data; strip them", n, where)
+		if n == 1 {
+			msg = fmt.Sprintf("variation selector %s with no base character in %s; strip it", cp, where)
+		}
+		c.add(i, RuleInvisibleChar, h.Offset, h.Len, fmt.Sprintf("vs:%d", n), msg)
+	case scan.HazardEscape:
+		c.add(i, RuleControlChar, h.Offset, h.Len, "esc:"+scan.VisibleLine(clip(raw, 16)),
+			fmt.Sprintf("terminal escape sequence %s in %s can rewrite the screen, the window title or the clipboard of whoever prints it; strip it or show it escaped",
+				scan.VisibleLine(clip(raw, 24)), where))
+	case scan.HazardControl:
+		c.add(i, RuleControlChar, h.Offset, h.Len, cp,
+			fmt.Sprintf("control character %s in %s can hide or overwrite text on a terminal; strip it", cp, where))
+	case scan.HazardInvalid:
+		c.add(i, RuleControlChar, h.Offset, h.Len, fmt.Sprintf("0x%02X", h.Rune),
+			fmt.Sprintf("byte 0x%02X is not UTF-8 in %s; decoders and terminals disagree on what it means: strip or replace it", h.Rune, where))
+	}
+}
+
+// tagASCII decodes tag characters to the ASCII they shadow.
+func tagASCII(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0xE0020 && r <= 0xE007E {
+			b.WriteRune(r - 0xE0000)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,401 @@
+package body
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+var jsonOpts = []json.Options{
+	jsontext.AllowInvalidUTF8(true),
+	jsontext.AllowDuplicateNames(true),
+	json.RejectUnknownMembers(false),
+}
+
+// Unmarshal decodes raw into v with the options every decode.Decoder shares.
+func Unmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v, jsonOpts...) }
+
+// DescribeError turns a json error into "invalid JSON at byte N: reason".
+func DescribeError(err error) string {
+	var at *pointerError
+	if errors.As(err, &at) {
+		var me *json.SemanticError
+		if errors.As(at.err, &me) {
+			c := *me
+			c.JSONPointer = jsontext.Pointer(at.ptr) + me.JSONPointer
+			c.ByteOffset += at.off
+			return DescribeError(&c)
+		}
+		var se *jsontext.SyntacticError
+		if errors.As(at.err, &se) {
+			c := *se
+			c.ByteOffset += at.off
+			return DescribeError(&c)
+		}
+		msg := strings.TrimPrefix(at.err.Error(), "json: ")
+		if at.ptr != "" {
+			msg += " at " + at.ptr
+		}
+		return fmt.Sprintf("%s (byte %d)", msg, at.off)
+	}
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		reason := se.Err
+		if errors.Is(reason, io.ErrUnexpectedEOF) || reason == nil {
+			return fmt.Sprintf("invalid JSON at byte %d: unexpected end of input", se.ByteOffset)
+		}
+		return fmt.Sprintf("invalid JSON at byte %d: %s", se.ByteOffset, strings.TrimPrefix(reason.Error(), "jsontext: "))
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "invalid JSON: unexpected end of input"
+	}
+	var me *json.SemanticError
+	if errors.As(err, &me) {
+		at := ""
+		if me.JSONPointer != "" {
+			at = " at " + string(me.JSONPointer)
+		}
+		var what string
+		switch {
+		case me.Err != nil && !errors.Is(me.Err, json.ErrUnknownName):
+			what = strings.TrimPrefix(me.Err.Error(), "json: ")
+		case me.JSONKind != 0 && me.GoType != nil:
+			what = "a JSON " + KindName(me.JSONKind) + " where " + goKindName(me.GoType.Kind().String()) + " belongs"
+		case me.JSONKind != 0:
+			what = "unexpected JSON " + KindName(me.JSONKind)
+		default:
+			what = "unexpected JSON"
+		}
+		return fmt.Sprintf("%s%s (byte %d)", what, at, me.ByteOffset)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func KindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "value"
+}
+
+// IndexPath is prefix[i], the path step of an array element in a part id.
+func IndexPath(prefix string, i int) string { return prefix + "[" + wire.Itoa(i) + "]" }
+
+// Compact is the compact JSON text of v as sent (strings and numbers kept
+// byte for byte), or "" for an absent value.
+func Compact(v jsontext.Value) string {
+	if len(v) == 0 {
+		return ""
+	}
+	b := append(jsontext.Value(nil), v...)
+	if err := b.Compact(); err != nil {
+		return string(bytes.TrimSpace(v))
+	}
+	return string(b)
+}
+
+// mediaText is the short placeholder that stands for binary content (an
+// image, audio, a file) in a part's text: "[image: image/png, 1234 bytes base64]".
+func mediaText(what, mediaType string, base64Len int) string {
+	if mediaType == "" {
+		mediaType = "unknown type"
+	}
+	return "[" + what + ": " + mediaType + ", " + wire.Itoa(base64Len) + " bytes base64]"
+}
+
+// mediaRefText is the placeholder for binary content given by reference.
+func mediaRefText(what, ref string) string {
+	if ref == "" {
+		return "[" + what + "]"
+	}
+	return "[" + what + ": " + ref + "]"
+}
+
+// DataURLText describes a data: URL ("data:image/png;base64,....") or any
+// other URL as a placeholder.
+func DataURLText(what, url string) string {
+	if rest, ok := strings.CutPrefix(url, "data:"); ok {
+		meta, data, _ := strings.Cut(rest, ",")
+		mt, _, _ := strings.Cut(meta, ";")
+		return mediaText(what, mt, len(data))
+	}
+	return mediaRefText(what, url)
+}
+
+// goKindName names what a Go kind expects in JSON terms.
+func goKindName(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "struct", "map":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	case "bool":
+		return "a boolean"
+	case "int", "int64", "int32", "uint", "uint64", "float64":
+		return "a number"
+	}
+	return "another kind of value"
+}
+
+// The body decoders walk a body's top-level members and arrays in place
+// (every raw value a slice of the body, nothing copied) and decode one
+// element (a message, a system block, a tool) at a time. An element already
+// seen at the same place in an earlier request of the same input is not
+// decoded again: its segments are taken from ElementCache. A session of N
+// growing requests repeats request k inside request k+1, so only the new
+// turn of each request is unmarshalled and classified.
+
+// WalkOpts are the syntactic options of the in-place walks.
+var WalkOpts = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
+
+// pointerError places an element's error in the body: its JSON pointer and
+// byte offset are prefixed with the element's.
+type pointerError struct {
+	ptr string
+	off int64
+	err error
+}
+
+func (e *pointerError) Error() string { return DescribeError(e) }
+func (e *pointerError) Unwrap() error { return e.err }
+
+// errAt wraps err from the value at ptr, off bytes into the body.
+func errAt(ptr string, off int64, err error) error {
+	if err == nil {
+		return nil
+	}
+	if inner, ok := err.(*pointerError); ok {
+		return &pointerError{ptr: ptr + inner.ptr, off: off + inner.off, err: inner.err}
+	}
+	return &pointerError{ptr: ptr, off: off, err: err}
+}
+
+// stringMember decodes a member that must be a string (or null).
+func stringMember(val jsontext.Value, ptr string, off int64, dst *string) error {
+	return errAt(ptr, off, Unmarshal(val, dst))
+}
+
+// toolNames maps tool call ids to tool names within one request, so that a
+// result can be named after its call. While an element is decoded for the
+// cache, the ids it defines and looks up are recorded with it.
+type toolNames struct {
+	m   map[string]string
+	rec *elementEntry
+}
+
+func NewToolNames() *toolNames { return &toolNames{m: map[string]string{}} }
+
+func (n *toolNames) def(id, name string) {
+	if n == nil {
+		return
+	}
+	n.m[id] = name
+	if n.rec != nil {
+		n.rec.defs = append(n.rec.defs, [2]string{id, name})
+	}
+}
+
+func (n *toolNames) get(id string) string {
+	if n == nil {
+		return ""
+	}
+	name := n.m[id]
+	if n.rec != nil {
+		n.rec.uses = append(n.rec.uses, [2]string{id, name})
+	}
+	return name
+}
+
+// ElementCache holds the segments of the elements seen so far in one input.
+type ElementCache struct {
+	m map[elementKey]*elementEntry
+}
+
+// elementCacheMax bounds the entries held; past it the cache starts afresh.
+const elementCacheMax = 1 << 18
+
+type elementKey struct {
+	format wire.Format // the body's format: the same bytes read differently in another
+	sect   uint8       // which array (decSect...)
+	idx    int         // the element's index in it
+	n      int         // its length in bytes
+	h1, h2 uint64
+}
+
+// Arrays whose elements are cached.
+const (
+	sectTools uint8 = iota
+	sectSystem
+	sectMessages
+	sectFunctions
+	sectInput
+	sectContents
+)
+
+type elementEntry struct {
+	segs []wire.Segment
+	defs [][2]string // call ids the element names
+	uses [][2]string // call ids it looked up, with the names found
+}
+
+var elementSeed1, elementSeed2 = maphash.MakeSeed(), maphash.MakeSeed()
+
+func NewElementCache() *ElementCache { return &ElementCache{m: make(map[elementKey]*elementEntry)} }
+
+// elements adds the parts of each element of the member m (absent or
+// null: none) with one, or, for an element seen before at the same index,
+// the segments it became then.
+func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8, m *member,
+	one func(i int, el jsontext.Value) error) error {
+	if m == nil || m.v.Kind() == 'n' {
+		return nil
+	}
+	if m.elems == nil {
+		return errAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, KindName(m.v.Kind())))
+	}
+	for i, el := range m.elems {
+		wrap := func(err error) error { return errAt("/"+m.name+"/"+wire.Itoa(i), el.off, err) }
+		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
+			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
+		if e := c.m[k]; e != nil && e.fits(names) {
+			b.Req.Segments = append(b.Req.Segments, e.segs...)
+			for _, d := range e.defs {
+				names.m[d[0]] = d[1]
+			}
+			continue
+		}
+		e := &elementEntry{}
+		start := len(b.Req.Segments)
+		if names != nil {
+			names.rec = e
+		}
+		err := one(i, el.v)
+		if names != nil {
+			names.rec = nil
+		}
+		if err != nil {
+			return wrap(err)
+		}
+		e.segs = make([]wire.Segment, len(b.Req.Segments)-start)
+		copy(e.segs, b.Req.Segments[start:])
+		for j := range e.segs {
+			e.segs[j].Escapes = slices.Clip(e.segs[j].Escapes)
+		}
+		if len(c.m) >= elementCacheMax {
+			clear(c.m)
+		}
+		c.m[k] = e
+	}
+	return nil
+}
+
+// fits reports whether the names the element looked up resolve as they did.
+func (e *elementEntry) fits(names *toolNames) bool {
+	for _, u := range e.uses {
+		if names == nil || names.m[u[0]] != u[1] {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadLine reads one line including its newline; a line longer than MaxLine
+// is an error.
+func ReadLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if err == bufio.ErrBufferFull {
+			if len(out) > MaxLine {
+				return out, fmt.Errorf("line longer than %d bytes", MaxLine)
+			}
+			continue
+		}
+		return out, err
+	}
+}
+
+// DepthExceeded returns the byte offset where nesting first goes deeper than
+// limit, or -1. Strings are skipped a quote at a time.
+func DepthExceeded(b []byte, limit int) int {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for {
+				j := bytes.IndexByte(b[i+1:], '"')
+				if j < 0 {
+					return -1
+				}
+				i += 1 + j
+				n := 0 // backslashes before the quote: odd means escaped
+				for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+					n++
+				}
+				if n%2 == 0 {
+					break
+				}
+			}
+		case '{', '[':
+			depth++
+			if depth > limit {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}
+
+// MaxDepth is the deepest JSON nesting accepted; no real payload comes near it.
+const MaxDepth = 512
+
+func FirstRunes(b []byte, n int) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n])
+	}
+	return scan.VisibleLine(s)
+}
+
+func InvalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// MaxLine is the longest single line (or whole document) read: larger inputs
+// are reported, not held.
+const MaxLine = 1 << 30

@@ -1,0 +1,18 @@
+package classify
+
+import "github.com/wirelens/wirelens/wire"
+
+// Builder turns parts into a Request's segments, interning their text.
+// Decoders (and the assemble package) feed it parts in wire order.
+type Builder struct {
+	Req *wire.Request
+	In  *wire.Interner
+}
+
+// Add classifies p and appends its segments.
+func (b *Builder) Add(p wire.Part) {
+	for _, s := range Classify(p) {
+		s.Text, s.Hash = b.In.Intern(s.Text)
+		b.Req.Segments = append(b.Req.Segments, s)
+	}
+}

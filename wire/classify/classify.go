@@ -1,0 +1,239 @@
+package classify
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// Classify cuts a part into segments of one trust each and gives each its
+// kind, trust, envelope and label. Joining the segments' texts in order gives
+// the part's text back; each segment's Start is its byte offset in the part's
+// text.
+//
+// A part is first given the kind and trust of its role and wire type
+// (baseKind). Text parts of the user, system and developer roles are then cut
+// at the top-level envelopes of known dialects (dialects.go): each envelope
+// body becomes a segment "<part>/<envelope>" ("#2", "#3" for later ones of
+// the same name) and the text around them segments "<part>/0", "<part>/1",
+// .... In the system channel, the legacy sections (legacy.go) of the text
+// outside envelopes become "<part>/time", "<part>/agents-md", ... and the rest
+// "<part>/host-rules" ("#2", ...). Tool results, tool calls, assistant text
+// and tool schemas are never cut: an envelope inside them was not written by
+// the host and stays in the untrusted (or model) text for the audit.
+//
+// Around envelopes, text in a user message is the user's, except when the
+// message starts with a host heading (# External Workspace Context, Codex's
+// # AGENTS.md instructions for) or the text is nothing but the envelopes'
+// tag lines: then it is host framing, kind other, trust trusted. Text around
+// envelopes that holds a stray envelope tag (an untrusted opener that never
+// closes, a closer that closes nothing) may be workspace text that escaped
+// its envelope: it is kind other, trust untrusted.
+//
+// A part that has nothing to cut stays one segment whose ID is the part's.
+// The part's cache breakpoint goes on its last segment. Segments of trust
+// untrusted list the escapes already applied in their text (Escapes).
+func Classify(p wire.Part) []wire.Segment {
+	kind, trust := baseKind(p)
+	text := p.Text
+	var pieces []piece
+	if splittable(kind, trust) {
+		if trust == wire.TrustUser && isTimeFringe(text) {
+			kind, trust = wire.KindTime, wire.Trusted
+		} else if mayHaveMarkup(text, p.Channel) {
+			pieces = cut(text, p.Channel == wire.ChannelSystem, kind, trust)
+		}
+	}
+	if len(pieces) <= 1 {
+		s := wire.Segment{ID: p.ID, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: kind, Trust: trust,
+			Label: p.Name, Text: text, CacheBreakpoint: p.CacheBreakpoint}
+		if trust == wire.Untrusted {
+			s.Escapes = Escapes(text)
+		}
+		return []wire.Segment{s}
+	}
+	out := make([]wire.Segment, 0, len(pieces))
+	seen := make(map[string]int, len(pieces))
+	around := 0
+	for _, pc := range pieces {
+		var id string
+		if pc.name == "" {
+			id = p.ID + "/" + wire.Itoa(around)
+			around++
+		} else {
+			seen[pc.name]++
+			id = p.ID + "/" + pc.name
+			if n := seen[pc.name]; n > 1 {
+				id += "#" + wire.Itoa(n)
+			}
+		}
+		label := pc.label
+		if label == "" {
+			label = p.Name
+		}
+		s := wire.Segment{ID: id, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: pc.kind, Trust: pc.trust,
+			Envelope: pc.envelope, Label: label, Text: text[pc.start:pc.end], Start: pc.start}
+		if s.Trust == wire.Untrusted {
+			s.Escapes = Escapes(s.Text)
+		}
+		out = append(out, s)
+	}
+	out[len(out)-1].CacheBreakpoint = p.CacheBreakpoint
+	return out
+}
+
+// baseKind is the kind and trust of a part that carries no envelope.
+func baseKind(p wire.Part) (wire.Kind, wire.Trust) {
+	switch p.Type {
+	case "tool":
+		return wire.KindToolSchema, wire.Trusted
+	case "tool_use", "function_call", "functionCall", "tool_call":
+		return wire.KindToolCall, wire.TrustModel
+	case "tool_result", "function_call_output", "functionResponse":
+		return wire.KindToolResult, wire.Untrusted
+	case "thinking", "reasoning", "redacted_thinking":
+		return wire.KindAssistant, wire.TrustModel
+	}
+	if p.Channel == wire.ChannelTools {
+		return wire.KindToolSchema, wire.Trusted
+	}
+	if p.Channel == wire.ChannelSystem {
+		return wire.KindHostRules, wire.Trusted
+	}
+	switch p.Role {
+	case "assistant", "model":
+		return wire.KindAssistant, wire.TrustModel
+	case "tool", "function":
+		return wire.KindToolResult, wire.Untrusted
+	case "system", "developer":
+		return wire.KindHostRules, wire.Trusted
+	}
+	return wire.KindUserInput, wire.TrustUser
+}
+
+// piece is a stretch [start, end) of a part's text with one meaning.
+type piece struct {
+	start, end int
+	kind       wire.Kind
+	trust      wire.Trust
+	envelope   string
+	label      string
+	// name makes the segment ID "<part>/<name>"; "" for text around
+	// envelopes ("<part>/0", "<part>/1", ...).
+	name string
+}
+
+// splittable reports whether a part of this base kind is host or user
+// text that may carry envelopes or legacy sections.
+func splittable(kind wire.Kind, trust wire.Trust) bool {
+	return kind == wire.KindUserInput && trust == wire.TrustUser || kind == wire.KindHostRules && trust == wire.Trusted
+}
+
+// mayHaveMarkup is the quick exit: outside the system channel, only a '<'
+// or a Gemini context line can start an envelope.
+func mayHaveMarkup(text string, ch wire.Channel) bool {
+	if ch == wire.ChannelSystem {
+		return true
+	}
+	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ")
+}
+
+// cut cuts text into pieces; nil (or one piece) when there is nothing to
+// cut. system is set for system-channel text, which gets legacy sections.
+func cut(text string, system bool, kind wire.Kind, trust wire.Trust) []piece {
+	var envs []envelope
+	var stray []int
+	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
+		tags := scanTags(text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
+		envs, stray = findEnvelopes(text, tags)
+	}
+	hostHead := trust == wire.TrustUser && (startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
+
+	// The stretches around envelopes, with the part of each that is neither
+	// the previous closer nor the next opener (its "middle").
+	type stretch struct{ start, end, midStart, midEnd int }
+	var arounds []stretch
+	prev, prevMid := 0, 0
+	for _, e := range envs {
+		arounds = append(arounds, stretch{prev, e.bodyStart, prevMid, e.open.start})
+		prev, prevMid = e.bodyEnd, e.close.end
+	}
+	arounds = append(arounds, stretch{prev, len(text), prevMid, len(text)})
+
+	// Legacy sections of the system text outside envelopes.
+	var legacy [][]Section
+	anyLegacy := false
+	if system {
+		legacy = make([][]Section, len(arounds))
+		for i, a := range arounds {
+			legacy[i] = LegacySections(text[a.start:a.end])
+			anyLegacy = anyLegacy || len(legacy[i]) > 0
+		}
+	}
+	if len(envs) == 0 && !anyLegacy {
+		return nil
+	}
+
+	aroundPiece := func(a, b int, mid stretch) piece {
+		pc := piece{start: a, end: b, kind: kind, trust: trust}
+		if anyLegacy {
+			pc.name = string(wire.KindHostRules)
+		}
+		if trust == wire.TrustUser && (hostHead || isBlank(text[mid.midStart:max(mid.midStart, mid.midEnd)])) {
+			pc.kind, pc.trust = wire.KindOther, wire.Trusted
+		}
+		if pc.trust == wire.Trusted || pc.trust == wire.TrustUser {
+			// stray is in text order: is there one in [a, b)?
+			if k, _ := slices.BinarySearch(stray, a); k < len(stray) && stray[k] < b {
+				pc.kind, pc.trust = wire.KindOther, wire.Untrusted
+			}
+		}
+		return pc
+	}
+	var out []piece
+	for i, a := range arounds {
+		if anyLegacy && len(legacy[i]) > 0 {
+			at := a.start
+			for _, sec := range legacy[i] {
+				s, e := a.start+sec.Start, a.start+sec.End
+				if s > at {
+					out = append(out, aroundPiece(at, s, a))
+				}
+				tr := wire.Untrusted
+				if sec.Kind == wire.KindTime {
+					tr = wire.Trusted
+				}
+				out = append(out, piece{start: s, end: e, kind: sec.Kind, trust: tr, label: sec.Label, name: string(sec.Kind)})
+				at = e
+			}
+			if at < a.end {
+				out = append(out, aroundPiece(at, a.end, a))
+			}
+		} else if a.end > a.start {
+			out = append(out, aroundPiece(a.start, a.end, a))
+		}
+		if i < len(envs) {
+			out = append(out, envPieces(text, envs[i])...)
+		}
+	}
+	return out
+}
+
+// envPieces classifies the body of one envelope.
+func envPieces(text string, e envelope) []piece {
+	d := e.open.def
+	if d.name == "system-reminder" {
+		return reminderPieces(text, e.bodyStart, e.bodyEnd)
+	}
+	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.label, name: d.name}
+	switch d.name {
+	case "INSTRUCTIONS":
+		pc.label = codexDir(text[:e.open.start])
+	case "skill":
+		if n := skillName(text[e.bodyStart:e.bodyEnd]); n != "" {
+			pc.label = n
+		}
+	}
+	return []piece{pc}
+}

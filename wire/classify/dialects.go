@@ -1,0 +1,683 @@
+package classify
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// This file recognises the envelopes of known agents' dialects at the top
+// level of a text part and cuts the part at their boundaries.
+//
+// Rules (the classifier is a reader of hostile text, so every choice below
+// errs towards keeping untrusted text untrusted):
+//
+//   - An opener counts only at the start of a line (after spaces or tabs),
+//     written <name ...> with ASCII brackets; a closer </name> counts anywhere.
+//     Names match whatever their case; Segment.Envelope carries the canonical
+//     name. Look-alike or obfuscated tags are the audit's business, not
+//     structure.
+//   - The body of an envelope starts after its opener (and the newline that
+//     ends the opener's line) and ends where its closer starts.
+//   - Only top-level envelopes are split: whatever sits inside a body, tags of
+//     any name included, stays in that body, where the audit can see it.
+//   - The closer of an envelope is the first closer of its name that is
+//     followed, across whitespace only, by an opener of an untrusted
+//     envelope or by the end of the text (as every closer of the layouts
+//     is; a trusted opener does not count, since a body could forge one);
+//     when no
+//     such closer exists, it is the last closer of its name in the text. So
+//     a breakout closer planted in a body, with text after it, does not end
+//     the body. A body that closes and at once reopens an envelope is split
+//     there, and everything after it is in the reopened (untrusted) body.
+//   - An opener without any closer of its name is not split: its text stays
+//     in the surrounding segment. An envelope with an empty body is not split
+//     either (its tags stay in the surrounding segment).
+//   - A stray tag left at the top level (an untrusted opener without a
+//     closer, any closer that closes nothing) means workspace text may have
+//     escaped its envelope: the surrounding segment, when it would be host
+//     framing or the user's text, becomes untrusted (kind other) instead.
+
+// dialect is what a recognised envelope means.
+type dialect struct {
+	name  string // canonical tag name, reported as Segment.Envelope
+	kind  wire.Kind
+	trust wire.Trust
+}
+
+// dialects maps the lower-case tag names of known envelopes to their meaning.
+// Any other name starting with "untrusted_" is an untrusted envelope of kind
+// other.
+var dialects = map[string]dialect{
+	"untrusted_cwd_listing":     {"untrusted_cwd_listing", wire.KindCwdListing, wire.Untrusted},
+	"untrusted_additional_dirs": {"untrusted_additional_dirs", wire.KindAdditionalDirs, wire.Untrusted},
+	"untrusted_agents_md":       {"untrusted_agents_md", wire.KindAgentsMD, wire.Untrusted},
+	"untrusted_skills_listing":  {"untrusted_skills_listing", wire.KindSkillsListing, wire.Untrusted},
+	"kimi-skill-loaded":         {"kimi-skill-loaded", wire.KindSkillLoaded, wire.Untrusted},
+	"system-reminder":           {"system-reminder", wire.KindReminder, wire.Trusted},
+	"instructions":              {"INSTRUCTIONS", wire.KindAgentsMD, wire.Untrusted},
+	"user_instructions":         {"user_instructions", wire.KindAgentsMD, wire.Untrusted},
+	"environment_context":       {"environment_context", wire.KindEnvironment, wire.Trusted},
+	"skills_instructions":       {"skills_instructions", wire.KindSkillsListing, wire.Untrusted},
+	"skill":                     {"skill", wire.KindSkillLoaded, wire.Untrusted},
+	"permissions instructions":  {"permissions instructions", wire.KindHostRules, wire.Trusted},
+}
+
+// contextFrom is the envelope name given to Gemini CLI's
+// "--- Context from: PATH ---" blocks.
+const contextFrom = "context-from"
+
+// Host headings: a user message that starts with one of these was written by
+// the host, so the text around its envelopes is host framing.
+const (
+	headWorkspace = "# External Workspace Context"
+	headCodexMD   = "# AGENTS.md instructions for "
+	headFringe    = "# Current time (fringe)"
+)
+
+// tagScope says which context-bound envelopes a text may carry.
+type tagScope struct {
+	// codexMD: the text is a Codex AGENTS.md message (it starts with
+	// "# AGENTS.md instructions for"), the only place INSTRUCTIONS counts.
+	codexMD bool
+	// host: the text is host-channel text (system or developer), the only
+	// place the trusted <permissions instructions> counts; in a user message
+	// it would lift the user's text to host rules.
+	host bool
+}
+
+// dialectTag is one recognised tag (or Gemini context line) in a text.
+type dialectTag struct {
+	start, end int // the tag's bytes
+	closer     bool
+	def        dialect
+	label      string // from the opener's path (or name) attribute
+}
+
+// scanTags finds the openers and closers of known envelopes in text, in
+// order.
+func scanTags(text string, sc tagScope) []dialectTag {
+	var tags []dialectTag
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		if t, ok := parseTag(text, i, sc); ok {
+			tags = append(tags, t)
+			i = t.end
+			continue
+		}
+		i++
+	}
+	if strings.Contains(text, "Context from: ") {
+		n := len(tags)
+		tags = scanContextFrom(text, tags)
+		if n > 0 && len(tags) > n {
+			slices.SortFunc(tags, func(a, b dialectTag) int { return a.start - b.start })
+		}
+	}
+	return tags
+}
+
+// atLineStart reports whether only spaces or tabs precede i on its line.
+func atLineStart(text string, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		switch text[k] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// nameLead marks the first letters of known envelope names (and of
+// UntrustedPrefix), either case.
+var nameLead = func() (t [256]bool) {
+	for name := range dialects {
+		c := name[0]
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	t[scan.UntrustedPrefix[0]], t[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
+	return t
+}()
+
+// lookupDialect finds the meaning of a tag name folded to lower case (as
+// scan.NameRune folds it): a known envelope, or another reserved untrusted_*
+// name (IsEnvelopeName).
+func lookupDialect(low []byte) (dialect, bool) {
+	if d, ok := dialects[string(low)]; ok {
+		return d, true
+	}
+	if scan.IsEnvelopeName(string(low)) {
+		return dialect{string(low), wire.KindOther, wire.Untrusted}, true
+	}
+	return dialect{}, false
+}
+
+// parseTag reads a known envelope tag starting at text[i] == '<'.
+func parseTag(text string, i int, sc tagScope) (dialectTag, bool) {
+	j := i + 1
+	closer := false
+	if j < len(text) && text[j] == '/' {
+		closer = true
+		j++
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+	}
+	if j >= len(text) || !nameLead[text[j]] || !closer && !atLineStart(text, i) {
+		return dialectTag{}, false
+	}
+	// The name, folded as the reserved-tag finder folds it (ASCII only: a
+	// fullwidth letter is not structure).
+	var buf [64]byte
+	name := buf[:0]
+	for ; j < len(text); j++ {
+		c, _, ok := scan.NameRune(rune(text[j]))
+		if !ok {
+			break
+		}
+		if len(name) == len(buf) {
+			return dialectTag{}, false
+		}
+		name = append(name, c)
+	}
+	if len(name) == 0 {
+		return dialectTag{}, false
+	}
+	if string(name) == "permissions" &&
+		len(text)-j >= len(" instructions") && strings.EqualFold(text[j:j+len(" instructions")], " instructions") {
+		j += len(" instructions")
+		name = append(name, " instructions"...)
+	}
+	def, ok := lookupDialect(name)
+	if !ok || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {
+		return dialectTag{}, false
+	}
+	if closer {
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != '>' {
+			return dialectTag{}, false
+		}
+		return dialectTag{start: i, end: j + 1, closer: true, def: def}, true
+	}
+	if j >= len(text) {
+		return dialectTag{}, false
+	}
+	if text[j] == '>' {
+		return dialectTag{start: i, end: j + 1, def: def}, true
+	}
+	if text[j] != ' ' && text[j] != '\t' {
+		return dialectTag{}, false
+	}
+	// Attributes, up to the '>' on the same line, outside quotes.
+	var quote byte
+	for k := j; k < len(text); k++ {
+		c := text[k]
+		switch {
+		case c == '\n':
+			return dialectTag{}, false
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			if text[k-1] == '/' {
+				return dialectTag{}, false // self-closing: no body
+			}
+			attrs := text[j:k]
+			label := attrValue(attrs, "path")
+			if label == "" {
+				label = attrValue(attrs, "name")
+			}
+			return dialectTag{start: i, end: k + 1, def: def, label: label}, true
+		}
+	}
+	return dialectTag{}, false
+}
+
+// attrValue returns the value of attribute key in attrs (key="v", key='v' or
+// key=v), with character references decoded, or "".
+func attrValue(attrs, key string) string {
+	for i := 0; i < len(attrs); {
+		for i < len(attrs) && (attrs[i] == ' ' || attrs[i] == '\t') {
+			i++
+		}
+		ks := i
+		for i < len(attrs) && attrs[i] != '=' && attrs[i] != ' ' && attrs[i] != '\t' {
+			i++
+		}
+		k := attrs[ks:i]
+		if i >= len(attrs) || attrs[i] != '=' {
+			if i == ks {
+				i++
+			}
+			continue
+		}
+		i++
+		var v string
+		if i < len(attrs) && (attrs[i] == '"' || attrs[i] == '\'') {
+			q := attrs[i]
+			e := strings.IndexByte(attrs[i+1:], q)
+			if e < 0 {
+				v, i = attrs[i+1:], len(attrs)
+			} else {
+				v, i = attrs[i+1:i+1+e], i+2+e
+			}
+		} else {
+			vs := i
+			for i < len(attrs) && attrs[i] != ' ' && attrs[i] != '\t' {
+				i++
+			}
+			v = attrs[vs:i]
+		}
+		if strings.EqualFold(k, key) {
+			return unescape(v)
+		}
+	}
+	return ""
+}
+
+// unescape decodes the character references of s.
+func unescape(s string) string {
+	if strings.IndexByte(s, '&') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '&' {
+			if e, n := entityAt(s, i); n > 0 && e.Original != "" {
+				b.WriteString(e.Original)
+				i += n
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// scanContextFrom adds Gemini CLI's "--- Context from: PATH ---" and
+// "--- End of Context from: PATH ---" lines to tags.
+func scanContextFrom(text string, tags []dialectTag) []dialectTag {
+	const key = "Context from: "
+	def := dialect{contextFrom, wire.KindAgentsMD, wire.Untrusted}
+	for pos := 0; pos < len(text); {
+		k := strings.Index(text[pos:], key)
+		if k < 0 {
+			break
+		}
+		k += pos
+		pos = k + len(key)
+		var start int
+		closer := false
+		switch {
+		case k >= 4 && text[k-4:k] == "--- ":
+			start = k - 4
+		case k >= 11 && text[k-11:k] == "--- End of ":
+			start, closer = k-11, true
+		default:
+			continue
+		}
+		if start > 0 && text[start-1] != '\n' {
+			continue
+		}
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := strings.TrimRight(text[pos:end], " \t\r")
+		if !strings.HasSuffix(line, " ---") {
+			continue
+		}
+		t := dialectTag{start: start, end: pos + len(line), closer: closer, def: def}
+		if !closer {
+			t.label = strings.TrimSpace(line[:len(line)-4])
+		}
+		tags = append(tags, t)
+		pos = t.end
+	}
+	return tags
+}
+
+// envelope is one top-level envelope found in a text.
+type envelope struct {
+	open, close dialectTag
+	bodyStart   int
+	bodyEnd     int
+}
+
+// findEnvelopes pairs the tags into top-level envelopes (see the rules at
+// the top of this file). It also returns the offsets of stray top-level tags:
+// openers of untrusted envelopes without a closer, and closers of any
+// envelope that close nothing at the top level.
+func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int) {
+	n := len(tags)
+	// Backward pass: for each opener, the index of its closer.
+	closeFor := make([]int, n)
+	last := map[string]int{}     // last closer of a name
+	boundary := map[string]int{} // first boundary closer of a name after the current index
+	for j := n - 1; j >= 0; j-- {
+		t := tags[j]
+		name := t.def.name
+		if t.closer {
+			if _, ok := last[name]; !ok {
+				last[name] = j
+			}
+			// A boundary closer is followed, across whitespace only, by an
+			// opener of an untrusted envelope or by the end of the text. (Not
+			// by a trusted opener: a body could forge a trusted envelope.)
+			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == wire.Untrusted && isBlank(text[t.end:tags[j+1].start]) ||
+				j+1 == n && isBlank(text[t.end:]) {
+				boundary[name] = j
+			}
+			continue
+		}
+		closeFor[j] = -1
+		if b, ok := boundary[name]; ok {
+			closeFor[j] = b
+		} else if l, ok := last[name]; ok {
+			closeFor[j] = l
+		}
+	}
+	pos := 0
+	for i := 0; i < n; i++ {
+		t := tags[i]
+		if t.start < pos {
+			continue // inside a body
+		}
+		c := -1
+		if !t.closer {
+			c = closeFor[i]
+		}
+		if c < 0 {
+			if t.closer || t.def.trust == wire.Untrusted {
+				stray = append(stray, t.start)
+			}
+			continue
+		}
+		bs := t.end
+		if strings.HasPrefix(text[bs:], "\r\n") {
+			bs += 2
+		} else if strings.HasPrefix(text[bs:], "\n") {
+			bs++
+		}
+		be := tags[c].start
+		pos = tags[c].end
+		i = c
+		if be > bs {
+			envs = append(envs, envelope{open: t, close: tags[c], bodyStart: bs, bodyEnd: be})
+		}
+	}
+	return envs, stray
+}
+
+// isBlank reports whether s is only whitespace.
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// startsWithHeading reports whether text starts (after blank lines) with a
+// heading that only the host writes.
+func startsWithHeading(text, heading string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	return strings.HasPrefix(t, heading)
+}
+
+// isTimeFringe reports whether text is the isolated layout's time fringe:
+// the heading and one short line stating the time.
+func isTimeFringe(text string) bool {
+	if len(text) > 512 || !strings.HasPrefix(text, headFringe+"\n") || strings.IndexByte(text, '<') >= 0 {
+		return false
+	}
+	rest := strings.TrimRight(text[len(headFringe)+1:], "\n")
+	return rest != "" && strings.IndexByte(rest, '\n') < 0 && hasYear(rest)
+}
+
+// codexDir is the directory named by the last Codex "# AGENTS.md
+// instructions for DIR" heading in s, or "".
+func codexDir(s string) string {
+	k := strings.LastIndex(s, headCodexMD)
+	if k < 0 {
+		return ""
+	}
+	line := s[k+len(headCodexMD):]
+	if e := strings.IndexByte(line, '\n'); e >= 0 {
+		line = line[:e]
+	}
+	return strings.TrimSpace(line)
+}
+
+// skillName is the text of a Codex <skill> body's <name> child, or "".
+func skillName(body string) string {
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
+	k := strings.Index(body, "<name>")
+	if k < 0 {
+		return ""
+	}
+	rest := body[k+len("<name>"):]
+	e := strings.Index(rest, "</name>")
+	if e < 0 || e > 512 {
+		return ""
+	}
+	return strings.TrimSpace(unescape(rest[:e]))
+}
+
+// Claude Code's context block inside a <system-reminder>.
+const (
+	claudeCodeContext  = "you can use the following context:"
+	claudeCodeContents = "Contents of "
+	claudeCodeTrailer  = "IMPORTANT: this context may or may not be relevant"
+)
+
+// claudeCodeKeys are the section headings of Claude Code's context block that can
+// follow its claudeMd section.
+var claudeCodeKeys = []string{"# currentDate", "# gitStatus", "# directoryStructure", "# importantInstructionReminders", "# userEmail"}
+
+// claudeCodeFileMarkers are phrases of reminders that carry a workspace file's
+// contents rather than host text.
+var claudeCodeFileMarkers = []string{
+	"Result of calling the Read tool",
+	"was modified, either by the user or by a linter",
+	"Called the Read tool with the following input",
+}
+
+// reminderPieces classifies the body [bs, be) of a <system-reminder>:
+// host text is a trusted reminder; Claude Code's context block is cut so
+// that each CLAUDE.md body ("Contents of PATH (...):") becomes an untrusted
+// agents-md piece labelled with its path (the header lines after the first
+// stay in the untrusted pieces, since the body before each could forge it);
+// a reminder that quotes a workspace file is an untrusted reminder.
+//
+// The untrusted region ends at the last context key heading (# currentDate,
+// # gitStatus, ...) after the first header, else at the last "IMPORTANT:
+// this context may or may not be relevant" line. A CLAUDE.md that forges a
+// key heading can end its own region early only when the host wrote no key
+// after the CLAUDE.md section.
+func reminderPieces(text string, bs, be int) []piece {
+	body := text[bs:be]
+	whole := func(t wire.Trust) []piece {
+		return []piece{{start: bs, end: be, kind: wire.KindReminder, trust: t, envelope: "system-reminder", name: "system-reminder"}}
+	}
+	ci := strings.Index(body, claudeCodeContext)
+	if ci < 0 {
+		for _, m := range claudeCodeFileMarkers {
+			if strings.Contains(body, m) {
+				return whole(wire.Untrusted)
+			}
+		}
+		return whole(wire.Trusted)
+	}
+	// Header lines "Contents of PATH (...):" after the context sentence.
+	first := lineWith(body, ci, claudeCodeContents)
+	if first < 0 {
+		return whole(wire.Trusted)
+	}
+	// The untrusted region ends at the last known context key after the
+	// first header, else at the last trailer, else at the body's end.
+	regionEnd := len(body)
+	keyAt := -1
+	for _, k := range claudeCodeKeys {
+		if p := lastLineWith(body, first, k); p > keyAt {
+			keyAt = p
+		}
+	}
+	if keyAt >= 0 {
+		regionEnd = keyAt
+	} else if p := lastLineTrimmedWith(body, first, claudeCodeTrailer); p >= 0 {
+		regionEnd = p
+	}
+	var out []piece
+	rem := func(a, b int) {
+		if b > a {
+			out = append(out, piece{start: bs + a, end: bs + b, kind: wire.KindReminder, trust: wire.Trusted, envelope: "system-reminder", name: "system-reminder"})
+		}
+	}
+	cur := 0 // start of the pending host stretch
+	for h := first; h >= 0 && h < regionEnd; {
+		le := strings.IndexByte(body[h:], '\n')
+		if le < 0 {
+			break
+		}
+		hdrEnd := h + le + 1
+		for hdrEnd < regionEnd && (body[hdrEnd] == '\n' || strings.HasPrefix(body[hdrEnd:], "\r\n")) {
+			if body[hdrEnd] == '\r' {
+				hdrEnd++
+			}
+			hdrEnd++
+		}
+		label := contentsPath(body[h+len(claudeCodeContents) : h+le])
+		next := lineWith(body, hdrEnd, claudeCodeContents)
+		end := regionEnd
+		if next >= 0 && next < regionEnd {
+			end = next
+		}
+		// Only the first header is host framing: a later one follows a
+		// CLAUDE.md body, which could have forged it, so it stays in the
+		// untrusted region (it still names the next file).
+		start := hdrEnd
+		if out != nil {
+			start = cur
+		}
+		if end <= start {
+			h = next
+			continue
+		}
+		if out == nil {
+			rem(cur, hdrEnd)
+		}
+		out = append(out, piece{start: bs + start, end: bs + end, kind: wire.KindAgentsMD, trust: wire.Untrusted, envelope: "system-reminder", label: label, name: string(wire.KindAgentsMD)})
+		cur = end
+		if end == regionEnd {
+			break
+		}
+		h = next
+	}
+	if out == nil {
+		return whole(wire.Trusted)
+	}
+	rem(cur, len(body))
+	return out
+}
+
+// contentsPath is the path of a "Contents of PATH (description):" line.
+func contentsPath(line string) string {
+	line = strings.TrimRight(line, " \t\r")
+	line = strings.TrimSuffix(line, ":")
+	if strings.HasSuffix(line, ")") {
+		if k := strings.LastIndex(line, " ("); k > 0 {
+			line = line[:k]
+		}
+	}
+	return strings.TrimSpace(line)
+}
+
+// lineWith is the offset of the first line at or after from that starts
+// with prefix, or -1.
+func lineWith(s string, from int, prefix string) int {
+	for from <= len(s) {
+		k := strings.Index(s[from:], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		if k == 0 || s[k-1] == '\n' {
+			return k
+		}
+		from = k + 1
+	}
+	return -1
+}
+
+// lastLineWith is the offset of the last line after from that is prefix
+// (followed by the end of the line), or -1.
+func lastLineWith(s string, from int, prefix string) int {
+	for end := len(s); end > from; {
+		k := strings.LastIndex(s[from:end], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		rest := strings.TrimRight(LineAt(s, k)[len(prefix):], " \t\r")
+		if (k == 0 || s[k-1] == '\n') && rest == "" {
+			return k
+		}
+		end = k
+	}
+	return -1
+}
+
+// lastLineTrimmedWith is the offset of the start of the last line after
+// from whose text, after leading blanks, starts with prefix, or -1.
+func lastLineTrimmedWith(s string, from int, prefix string) int {
+	for end := len(s); end > from; {
+		k := strings.LastIndex(s[from:end], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		ls := k
+		for ls > 0 && (s[ls-1] == ' ' || s[ls-1] == '\t') {
+			ls--
+		}
+		if ls == 0 || s[ls-1] == '\n' {
+			if ls < from {
+				return -1
+			}
+			return ls
+		}
+		end = k
+	}
+	return -1
+}
+
+// LineAt is the rest of the line starting at k, without its newline.
+func LineAt(s string, k int) string {
+	if e := strings.IndexByte(s[k:], '\n'); e >= 0 {
+		return s[k : k+e]
+	}
+	return s[k:]
+}

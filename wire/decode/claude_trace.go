@@ -1,0 +1,111 @@
+package decode
+
+import (
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/body"
+)
+
+// claude-trace logs: JSONL of {"request": {"url", "method", "body"},
+// "response": {"body"} or {"body_raw": "<SSE text>"}} pairs, one exchange per
+// line. Exchanges with other endpoints (count_tokens, telemetry) are skipped.
+
+type traceLine struct {
+	Request *struct {
+		URL    string         `json:"url"`
+		Method string         `json:"method"`
+		Body   jsontext.Value `json:"body"`
+	} `json:"request"`
+	Response *struct {
+		Body    jsontext.Value `json:"body"`
+		BodyRaw string         `json:"body_raw"`
+	} `json:"response"`
+}
+
+func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
+	var t traceLine
+	if err := body.Unmarshal(v, &t); err != nil {
+		d.Fail(line, "claude-trace: %s", body.DescribeError(err))
+		return
+	}
+	if t.Request == nil {
+		d.Fail(line, "claude-trace: no request in this line")
+		return
+	}
+	if t.Request.Method != "" && !strings.EqualFold(t.Request.Method, "POST") {
+		return
+	}
+	format, model := wire.FormatAuto, ""
+	if t.Request.URL != "" {
+		var ok bool
+		if format, model, ok = EndpointFormat(t.Request.URL); !ok {
+			return
+		}
+	}
+	reqBody := t.Request.Body
+	var s *body.Shape
+	var err error
+	switch {
+	case len(reqBody) == 0 || reqBody.Kind() == 'n':
+		d.Fail(line, "claude-trace: the request to %s has no recorded body", t.Request.URL)
+		return
+	case reqBody.Kind() == '"':
+		// Some loggers keep the body as the string that was sent.
+		var str string
+		if err := body.Unmarshal(reqBody, &str); err != nil {
+			d.Fail(line, "claude-trace: %s", body.DescribeError(err))
+			return
+		}
+		reqBody = jsontext.Value(body.TrimSpace([]byte(str)))
+		s, err = checkObject(reqBody)
+	case reqBody.Kind() == '{':
+		// Checked with the line: walked once, for detection and decoding.
+		s, err = body.WalkShape(reqBody)
+	}
+	if err != nil {
+		d.Fail(line, "claude-trace: request body: %s", body.DescribeError(err))
+		return
+	}
+	if s == nil {
+		d.Fail(line, "claude-trace: request body is a JSON %s, not an object", body.KindName(reqBody.Kind()))
+		return
+	}
+	if d.opts.Format != wire.FormatAuto && body.Has(d.opts.Format) {
+		format = d.opts.Format
+	}
+	if format == wire.FormatAuto {
+		f, err := body.DetectShape(s, d.detMemo())
+		if err != nil {
+			d.Fail(line, "claude-trace: request body: %v", err)
+			return
+		}
+		if !body.Has(f) {
+			d.Fail(line, "claude-trace: request body is a %s, not a request body", f)
+			return
+		}
+		format = f
+	}
+	var acc body.UsageAcc
+	if t.Response != nil {
+		if body.HasValue(t.Response.Body) {
+			acc.Read(t.Response.Body)
+		}
+		if t.Response.BodyRaw != "" {
+			acc.Read([]byte(t.Response.BodyRaw))
+		}
+	}
+	endpoint := t.Request.URL
+	d.bodyShape(format, s, line, off, func(r *wire.Request) {
+		r.Endpoint = endpoint
+		r.Offset, r.Length = off, int64(len(v))
+		if r.Model == "" {
+			r.Model = model
+		}
+		if r.Model == "" {
+			r.Model = acc.Model
+		}
+		r.Usage = acc.Usage(format)
+	})
+}

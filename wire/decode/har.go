@@ -1,0 +1,225 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/body"
+)
+
+// HAR 1.2 exports (browser devtools, mitmproxy, Charles, Proxyman): the POST
+// bodies sent to model endpoints become requests, in order, with their
+// responses' usage attached. Every other entry is ignored.
+
+type harEntry struct {
+	Request struct {
+		Method   string `json:"method"`
+		URL      string `json:"url"`
+		PostData *struct {
+			MimeType string `json:"mimeType"`
+			Text     string `json:"text"`
+			Encoding string `json:"encoding"`
+		} `json:"postData"`
+	} `json:"request"`
+	Response struct {
+		Status  int `json:"status"`
+		Content struct {
+			MimeType string `json:"mimeType"`
+			Text     string `json:"text"`
+			Encoding string `json:"encoding"`
+		} `json:"content"`
+	} `json:"response"`
+}
+
+// EndpointFormat names the body format of a model endpoint URL, and the
+// model when the URL carries it (Gemini). ok is false for any other URL.
+func EndpointFormat(rawURL string) (f wire.Format, model string, ok bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", "", false
+	}
+	p := strings.TrimRight(u.Path, "/")
+	switch {
+	case strings.HasSuffix(p, "/chat/completions") || p == "/chat/completions":
+		return wire.FormatOpenAIChat, "", true
+	case strings.HasSuffix(p, "/v1/responses") || p == "/responses" || strings.HasSuffix(p, "/openai/responses"):
+		return wire.FormatOpenAIResponses, "", true
+	case strings.HasSuffix(p, "/v1/messages") || p == "/messages":
+		return wire.FormatAnthropic, "", true
+	}
+	// Amazon Bedrock: /model/<model id>/invoke (and its streaming twin)
+	// takes Anthropic's Messages body for Anthropic's models.
+	if rest, ok := strings.CutPrefix(p, "/model/"); ok {
+		if j := strings.LastIndexByte(rest, '/'); j > 0 {
+			id, verb := rest[:j], rest[j+1:]
+			if (verb == "invoke" || verb == "invoke-with-response-stream") && strings.Contains(id, "anthropic.") {
+				return wire.FormatAnthropic, id, true
+			}
+		}
+		return "", "", false
+	}
+	// .../models/gemini-2.5-pro:generateContent (also streamGenerateContent);
+	// Vertex AI serves Anthropic's models at
+	// .../publishers/anthropic/models/claude-...:rawPredict (and streamRawPredict).
+	if i := strings.LastIndexByte(p, ':'); i >= 0 {
+		m := p[:i]
+		if j := strings.LastIndexByte(m, '/'); j >= 0 {
+			m = m[j+1:]
+		}
+		switch p[i+1:] {
+		case "generateContent", "streamGenerateContent":
+			return wire.FormatGemini, m, true
+		case "rawPredict", "streamRawPredict":
+			if strings.Contains(p, "/publishers/anthropic/") {
+				return wire.FormatAnthropic, m, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// walkHAR finds log.entries in a HAR document and calls each with every
+// entry and its byte offset in v.
+func walkHAR(v jsontext.Value, each func(entry jsontext.Value, at int64) bool) error {
+	// Over a bytes.Buffer the Decoder reads v in place, not into a copy of
+	// the whole document.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(v), body.WalkOpts...)
+	// into reads object members until name, leaving the Decoder at its value.
+	into := func(name string) (bool, error) {
+		if _, err := dec.ReadToken(); err != nil { // '{'
+			return false, err
+		}
+		for dec.PeekKind() != '}' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return false, err
+			}
+			if tok.String() == name {
+				return true, nil
+			}
+			if err := dec.SkipValue(); err != nil {
+				return false, err
+			}
+		}
+		return false, nil
+	}
+	if ok, err := into("log"); !ok || err != nil {
+		return err
+	}
+	if dec.PeekKind() != '{' {
+		return fmt.Errorf("log is a JSON %s, not an object", body.KindName(dec.PeekKind()))
+	}
+	if ok, err := into("entries"); !ok || err != nil {
+		return err
+	}
+	if dec.PeekKind() != '[' {
+		return fmt.Errorf("log.entries is a JSON %s, not an array", body.KindName(dec.PeekKind()))
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	for dec.PeekKind() != ']' {
+		start := dec.InputOffset()
+		e, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		at := start + int64(bytes.IndexByte(v[start:], e[0]))
+		if !each(e, at) {
+			return nil
+		}
+	}
+	return nil
+}
+
+func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
+	n, models := 0, 0 // entries, and POSTs to model endpoints among them
+	err := walkHAR(v, func(raw jsontext.Value, at int64) bool {
+		n++
+		eline := line + lineOf(v, int(at))
+		if raw.Kind() != '{' {
+			d.Fail(eline, "HAR entry %d is a JSON %s, not an object", n, body.KindName(raw.Kind()))
+			return !d.stop
+		}
+		var e harEntry
+		if err := body.Unmarshal(raw, &e); err != nil {
+			d.Fail(eline, "HAR entry %d: %s", n, body.DescribeError(err))
+			return !d.stop
+		}
+		if !strings.EqualFold(e.Request.Method, "POST") {
+			return true
+		}
+		format, model, ok := EndpointFormat(e.Request.URL)
+		if !ok {
+			return true
+		}
+		models++
+		if d.opts.Format != wire.FormatAuto && body.Has(d.opts.Format) {
+			format = d.opts.Format
+		}
+		if e.Request.PostData == nil || e.Request.PostData.Text == "" {
+			d.Fail(eline, "HAR entry %d: POST %s has no recorded body", n, e.Request.URL)
+			return !d.stop
+		}
+		reqBody, err := harText(e.Request.PostData.Text, e.Request.PostData.Encoding)
+		if err != nil {
+			d.Fail(eline, "HAR entry %d: request body: %v", n, err)
+			return !d.stop
+		}
+		reqBody = body.TrimSpace(reqBody)
+		s, err := checkObject(reqBody)
+		if err != nil {
+			d.Fail(eline, "HAR entry %d: request body: %s", n, body.DescribeError(err))
+			return !d.stop
+		}
+		if s == nil {
+			d.Fail(eline, "HAR entry %d: request body is a JSON %s, not an object", n, body.KindName(jsontext.Value(reqBody).Kind()))
+			return !d.stop
+		}
+		var acc body.UsageAcc
+		if resp, err := harText(e.Response.Content.Text, e.Response.Content.Encoding); err == nil {
+			acc.Read(resp)
+		}
+		endpoint := e.Request.URL
+		d.bodyShape(format, s, eline, off+at, func(r *wire.Request) {
+			r.Endpoint = endpoint
+			r.Offset, r.Length = off+at, int64(len(raw))
+			if r.Model == "" {
+				r.Model = model
+			}
+			if r.Model == "" {
+				r.Model = acc.Model
+			}
+			r.Usage = acc.Usage(format)
+		})
+		return !d.stop
+	})
+	if err != nil {
+		d.Fail(line+lineOfErr(v, err), "HAR: %s", body.DescribeError(err))
+		return
+	}
+	switch {
+	case n == 0:
+		d.Fail(line, "HAR has no log.entries")
+	case models == 0:
+		// Nothing to show is said, as for an empty array of bodies.
+		d.Fail(line, "HAR has %d entries, none a POST to a model endpoint (.../chat/completions, .../responses, .../messages, ...:generateContent)", n)
+	}
+}
+
+// harText decodes a HAR text member with its encoding.
+func harText(text, encoding string) ([]byte, error) {
+	if strings.EqualFold(encoding, "base64") {
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(text))
+		if err != nil {
+			return nil, fmt.Errorf("invalid base64: %v", err)
+		}
+		return b, nil
+	}
+	return []byte(text), nil
+}

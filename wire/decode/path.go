@@ -1,0 +1,98 @@
+package decode
+
+import (
+	"errors"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/recording"
+)
+
+// Path reads every request in the file at path. A missing file, a
+// directory without recordings or an unreadable file is one error.
+func Path(path string, opts Options) iter.Seq2[wire.Request, error] {
+	if opts.Source == "" {
+		opts.Source = path
+	}
+	return func(yield func(wire.Request, error) bool) {
+		fail := func(msg string) { yield(wire.Request{}, &Error{Source: opts.Source, Msg: msg}) }
+		st, err := os.Stat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			fail("no such file")
+			return
+		case err != nil:
+			fail(DescribeOSError(err))
+			return
+		case st.IsDir():
+			decodeDir(path, opts, yield)
+			return
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			fail(DescribeOSError(err))
+			return
+		}
+		defer f.Close()
+		for r, err := range Decode(f, opts) {
+			if !yield(r, err) {
+				return
+			}
+		}
+	}
+}
+
+// decodeDir reads every agent recording inside a session directory or a
+// sessions root, newest first. Files that are not recordings are passed over;
+// a directory that holds none is one error.
+func decodeDir(dir string, opts Options, yield func(wire.Request, error) bool) {
+	files, err := recording.FindFiles(dir, opts.Format)
+	if err != nil {
+		yield(wire.Request{}, &Error{Source: opts.Source, Msg: DescribeOSError(err)})
+		return
+	}
+	if len(files) == 0 {
+		msg := "is a directory with no agent recordings (looked for kimi-cli context.jsonl, kimi-code agents/*/wire.jsonl, Codex rollout-*.jsonl, Claude Code <session>.jsonl)"
+		if opts.Format != wire.FormatAuto {
+			msg = "is a directory with no " + string(opts.Format) + " recordings"
+		}
+		yield(wire.Request{}, &Error{Source: opts.Source, Msg: msg})
+		return
+	}
+	for _, f := range files {
+		o := opts
+		o.Source = filepath.Join(opts.Source, f.Rel)
+		o.Format = f.Format
+		fh, err := os.Open(f.Path)
+		if err != nil {
+			if !yield(wire.Request{}, &Error{Source: o.Source, Msg: DescribeOSError(err)}) {
+				return
+			}
+			continue
+		}
+		stop := false
+		for r, err := range Decode(fh, o) {
+			if !yield(r, err) {
+				stop = true
+				break
+			}
+		}
+		fh.Close()
+		if stop {
+			return
+		}
+	}
+}
+
+// DescribeOSError is an error of the file system without the path, which
+// the error names already.
+func DescribeOSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

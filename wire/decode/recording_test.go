@@ -1,0 +1,1270 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/body"
+	"github.com/wirelens/wirelens/wire/recording"
+	"github.com/wirelens/wirelens/wire/wiretest"
+)
+
+// Tests of the readers of agents' own recordings. Fixtures live in
+// testdata/recordings, written from the shapes each agent records.
+
+const recordingsDir = "../../testdata/recordings"
+
+var (
+	fixtureKimiCLI  = filepath.Join(recordingsDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "context.jsonl")
+	fixtureKimiWire = filepath.Join(recordingsDir, "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "wire.jsonl")
+	fixtureKimiCode = filepath.Join(recordingsDir, "kimi-code", "c2a1f0", "0f9e8d7c-aaaa-4bbb-8ccc-123456789abc", "agents", "main", "wire.jsonl")
+	fixtureClaude   = filepath.Join(recordingsDir, "claude-code", "-home-dev-repo", "5f0c2a6e-1b7d-4c3e-9f10-2a3b4c5d6e7f.jsonl")
+	fixtureCodex    = filepath.Join(recordingsDir, "codex", "2025", "10", "29", "rollout-2025-10-29T00-59-38-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl")
+)
+
+// decodeRecording decodes a path with Path.
+func decodeRecording(t *testing.T, path string, opts Options) ([]wire.Request, []error) {
+	t.Helper()
+	var reqs []wire.Request
+	var errs []error
+	for r, err := range Path(path, opts) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, errs
+}
+
+// partsOf lists the part ids of a request's segments in order.
+func partsOf(r wire.Request) []string {
+	var ids []string
+	for _, s := range r.Segments {
+		if len(ids) == 0 || ids[len(ids)-1] != s.Part {
+			ids = append(ids, s.Part)
+		}
+	}
+	return ids
+}
+
+// partText joins the text of the segments cut from one part.
+func partText(r wire.Request, part string) string {
+	var b strings.Builder
+	for _, s := range r.Segments {
+		if s.Part == part {
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
+}
+
+func segOf(r wire.Request, part string) wire.Segment {
+	for _, s := range r.Segments {
+		if s.Part == part {
+			return s
+		}
+	}
+	return wire.Segment{}
+}
+
+func hasNote(r wire.Request, sub string) bool {
+	for _, n := range r.Notes {
+		if strings.Contains(n, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func noErrors(t *testing.T, errs []error) {
+	t.Helper()
+	for _, err := range errs {
+		t.Errorf("unexpected error: %v", err)
+	}
+}
+
+func TestRecordingKimiCLISession(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiCLI, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3 (one per assistant message)", len(reqs))
+	}
+	want := [][]string{
+		{"system[0]", "messages[0]"},
+		{"system[0]", "messages[0]", "messages[1].content[0]", "messages[1].content[1]", "messages[1].tool_calls[0]", "messages[2].content[0]"},
+		{"system[0]", "messages[0]", "messages[1].content[0]", "messages[1].content[1]", "messages[1].tool_calls[0]", "messages[2].content[0]",
+			"messages[3]", "messages[4].content[0]", "messages[4].content[1]"},
+	}
+	lines := []int{4, 7, 12}
+	for i, r := range reqs {
+		if got := partsOf(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != wire.FormatKimiCLI || r.Index != i+1 || r.Line != lines[i] || r.Source != fixtureKimiCLI {
+			t.Errorf("request %d: format %q index %d line %d source %q", i+1, r.Format, r.Index, r.Line, r.Source)
+		}
+		if !hasNote(r, "recording: kimi-cli wire protocol 1.3") || !hasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+		if hasNote(r, "system prompt not recorded") {
+			t.Errorf("request %d says the system prompt is not recorded, but it is", i+1)
+		}
+	}
+	r := reqs[2]
+	if s := segOf(r, "system[0]"); s.Channel != wire.ChannelSystem || !strings.HasPrefix(s.Text, "You are Kimi CLI") {
+		t.Errorf("system part: channel %q text %q", s.Channel, s.Text)
+	}
+	if s := segOf(r, "messages[1].content[0]"); s.Kind != wire.KindAssistant || s.Text != "I should run ls." {
+		t.Errorf("think part: kind %q text %q", s.Kind, s.Text)
+	}
+	if s := segOf(r, "messages[1].tool_calls[0]"); s.Kind != wire.KindToolCall || s.Label != "Shell" || s.Text != `{"command":"ls"}` {
+		t.Errorf("tool call: kind %q label %q text %q", s.Kind, s.Label, s.Text)
+	}
+	if s := segOf(r, "messages[2].content[0]"); s.Kind != wire.KindToolResult || s.Trust != wire.Untrusted || s.Label != "Shell" {
+		t.Errorf("tool result: kind %q trust %q label %q", s.Kind, s.Trust, s.Label)
+	}
+	if got := partText(r, "messages[4].content[1]"); !strings.HasPrefix(got, "[image: image/png") {
+		t.Errorf("image part text %q", got)
+	}
+	if !hasNote(r, "1 unknown records skipped (_notification)") {
+		t.Errorf("the unknown _notification line is not counted: %q", r.Notes)
+	}
+	// Requests of one recording share their common prefix, but a later
+	// request's segments never show through an earlier one's.
+	if len(reqs[0].Segments) >= len(reqs[1].Segments) || cap(reqs[0].Segments) != len(reqs[0].Segments) {
+		t.Errorf("request 1 has %d segments (cap %d), request 2 %d", len(reqs[0].Segments), cap(reqs[0].Segments), len(reqs[1].Segments))
+	}
+}
+
+func TestRecordingKimiCLIUsageFromWire(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiCLI, Options{})
+	noErrors(t, errs)
+	// The StatusUpdates with token_usage in wire.jsonl, in order; the one in
+	// a SubagentEvent and the one without token_usage are not steps of this
+	// context.
+	want := []*wire.Usage{
+		{InputTokens: 1000 + 200 + 34, CachedTokens: 200, CacheWriteTokens: 34, OutputTokens: 50},
+		{InputTokens: 57 + 1234, CachedTokens: 1234, OutputTokens: 41},
+		{InputTokens: 300 + 1280, CachedTokens: 1280, OutputTokens: 12},
+	}
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Usage == nil || *r.Usage != *want[i] {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingKimiCLIWithoutWire(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context.jsonl")
+	copyRecording(t, fixtureKimiCLI, path)
+	data := readRecording(t, fixtureKimiCLI)
+	// Without the first line there is no _system_prompt.
+	_, rest, _ := bytes.Cut(data, []byte("\n"))
+	if err := os.WriteFile(path, rest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Usage != nil || !hasNote(r, "no wire.jsonl beside context.jsonl") || !hasNote(r, "system prompt not recorded") {
+			t.Errorf("usage %+v notes %q", r.Usage, r.Notes)
+		}
+		if got := partsOf(r); got[0] != "messages[0]" {
+			t.Errorf("parts %q start without the system prompt", got)
+		}
+	}
+}
+
+func TestRecordingKimiCLIWireAlone(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiWire, Options{})
+	if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "give the context.jsonl beside it") {
+		t.Fatalf("requests %d errors %v", len(reqs), errs)
+	}
+}
+
+func TestRecordingCodexRollout(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureCodex, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3", len(reqs))
+	}
+	base := []string{"system[0]", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]", "messages[3].content[0]"}
+	want := [][]string{
+		base,
+		append(append([]string(nil), base...), "messages[4]", "messages[5]", "messages[6]"),
+		append(append([]string(nil), base...), "messages[4]", "messages[5]", "messages[6]", "messages[7].content[0]", "messages[8].content[0]"),
+	}
+	lines := []int{9, 13, 18}
+	for i, r := range reqs {
+		if got := partsOf(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != wire.FormatCodex || r.Line != lines[i] || r.Model != "gpt-5-codex" {
+			t.Errorf("request %d: format %q line %d model %q", i+1, r.Format, r.Line, r.Model)
+		}
+		if !hasNote(r, "recording: codex 0.46.0") || !hasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	r := reqs[2]
+	if s := segOf(r, "system[0]"); s.Channel != wire.ChannelSystem || s.Trust != wire.Trusted || !strings.HasPrefix(s.Text, "You are Codex") {
+		t.Errorf("base instructions: %+v", s)
+	}
+	if s := segOf(r, "messages[0].content[0]"); s.Channel != wire.ChannelSystem || s.Role != "developer" {
+		t.Errorf("developer message: channel %q role %q", s.Channel, s.Role)
+	}
+	if got := partText(r, "messages[4]"); got != "**Reading main.go**" {
+		t.Errorf("reasoning text %q", got)
+	}
+	if s := segOf(r, "messages[5]"); s.Kind != wire.KindToolCall || s.Label != "shell" || s.Text != `{"command":["cat","main.go"]}` {
+		t.Errorf("function call: %+v", s)
+	}
+	if s := segOf(r, "messages[6]"); s.Kind != wire.KindToolResult || s.Label != "shell" || !strings.Contains(s.Text, `package main`) {
+		t.Errorf("function call output: %+v", s)
+	}
+	if got := partText(r, "messages[8].content[0]"); got != "thanks" {
+		t.Errorf("last user message %q (the ghost snapshot must not take an index)", got)
+	}
+	if !hasNote(r, "1 unknown records skipped (future_record)") || !hasNote(r, "1 response items not sent or not known skipped (ghost_snapshot)") {
+		t.Errorf("notes %q", r.Notes)
+	}
+	// Request 2 was made before those records were written.
+	if hasNote(reqs[1], "future_record") || hasNote(reqs[1], "ghost_snapshot") {
+		t.Errorf("request 2 counts records read after it: %q", reqs[1].Notes)
+	}
+}
+
+func TestRecordingCodexUsage(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureCodex, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	// last_token_usage of the token_count after each response; the first
+	// token_count (info null) precedes any response; the last response has
+	// none after it.
+	want := []*wire.Usage{
+		{InputTokens: 5000, CachedTokens: 4096, OutputTokens: 120},
+		{InputTokens: 5200, CachedTokens: 4992, OutputTokens: 30},
+		nil,
+	}
+	for i, r := range reqs {
+		if (r.Usage == nil) != (want[i] == nil) || (r.Usage != nil && *r.Usage != *want[i]) {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+	if !hasNote(reqs[2], "usage not recorded for this request") {
+		t.Errorf("notes %q", reqs[2].Notes)
+	}
+}
+
+func TestRecordingCodexLegacyTokenCountAndCompaction(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-old.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"id":"x","instructions":"Old instructions.","cli_version":"0.20.0"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","input_tokens":900,"cached_input_tokens":512,"output_tokens":7}}
+{"timestamp":"t","type":"compacted","payload":{"message":"Summary: the user said hi."}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"again"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello again"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	if u := reqs[0].Usage; u == nil || *u != (wire.Usage{InputTokens: 900, CachedTokens: 512, OutputTokens: 7}) {
+		t.Errorf("flat token_count usage %+v", u)
+	}
+	if got := partText(reqs[0], "system[0]"); got != "Old instructions." {
+		t.Errorf("instructions %q", got)
+	}
+	if got, want := partsOf(reqs[1]), []string{"system[0]", "messages[0]", "messages[1].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after compaction parts %q, want %q", got, want)
+	}
+	if got := partText(reqs[1], "messages[0]"); got != "Summary: the user said hi." {
+		t.Errorf("summary %q", got)
+	}
+	if !hasNote(reqs[1], "history compacted 1 times") || hasNote(reqs[0], "compacted") {
+		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+}
+
+// recordingCase is a recording fixture for the malformed-line tests.
+type recordingCase struct {
+	name     string
+	path     string
+	format   wire.Format
+	requests int
+	// utf8Line is a line whose text utf8From is corrupted to utf8To.
+	utf8Line           int
+	utf8From, utf8To   string
+	utf8Part, utf8Want string
+	utf8Req            int // the request (1-based) that shows utf8Part; 0 for the last
+	// lastLost is how many requests are lost with a truncated last line.
+	lastLost int
+}
+
+func recordingCases() []recordingCase {
+	return []recordingCase{
+		{name: "kimi-cli", path: fixtureKimiCLI, format: wire.FormatKimiCLI, requests: 3,
+			utf8Line: 3, utf8From: "list the files", utf8To: "list the fi\xffles",
+			utf8Part: "messages[0]", utf8Want: "list the fi\uFFFDles", lastLost: 1},
+		{name: "kimi-code", path: fixtureKimiCode, format: wire.FormatKimiCode, requests: 4,
+			utf8Line: 5, utf8From: "solve it", utf8To: "sol\xffve it",
+			utf8Part: "messages[0].content[0]", utf8Want: "sol\uFFFDve it", lastLost: 1},
+		{name: "claude-code", path: fixtureClaude, format: wire.FormatClaudeCode, requests: 4,
+			utf8Line: 2, utf8From: "list the files", utf8To: "list the\xfffiles",
+			utf8Part: "messages[0]", utf8Want: "list the\uFFFDfiles", utf8Req: 1},
+		{name: "codex", path: fixtureCodex, format: wire.FormatCodex, requests: 3,
+			utf8Line: 5, utf8From: "what is in main.go?", utf8To: "what is in main\xff.go?",
+			utf8Part: "messages[3].content[0]", utf8Want: "what is in main\uFFFD.go?", lastLost: 1},
+	}
+}
+
+func readRecording(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func copyRecording(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, readRecording(t, from), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordingLines splits a fixture into its lines (without newlines).
+func recordingLines(b []byte) [][]byte {
+	return bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
+}
+
+func joinLines(lines [][]byte) []byte {
+	return append(bytes.Join(lines, []byte("\n")), '\n')
+}
+
+func TestRecordingMalformedLines(t *testing.T) {
+	for _, c := range recordingCases() {
+		lines := recordingLines(readRecording(t, c.path))
+		insert := func(bad []byte) []byte {
+			out := append([][]byte{}, lines[:2]...)
+			out = append(out, bad)
+			return joinLines(append(out, lines[2:]...))
+		}
+		half := lines[1][:len(lines[1])/2]
+		last := lines[len(lines)-1]
+		variants := []struct {
+			name    string
+			data    []byte
+			line    int
+			msg     string
+			lessReq int // requests lost with the broken line
+		}{
+			{"truncated line in the middle", insert(half), 3, "unexpected end of input", 0},
+			{"invalid JSON in the middle", insert([]byte(`{"type": nope, "role": "user"}`)), 3, "invalid JSON at byte", 0},
+			{"binary line", insert([]byte("\x00\x01\x02\x03PK\x03\x04")), 3, "binary data", 0},
+			{"a JSON array line", insert([]byte(`[1,2,3]`)), 3, "not a record: a JSON array", 0},
+			{"nested too deep", insert([]byte(`{"x":` + strings.Repeat("[", body.MaxDepth+1) + strings.Repeat("]", body.MaxDepth+1) + `}`)), 3, "nested deeper", 0},
+			{"truncated last line", append(joinLines(lines[:len(lines)-1]), last[:len(last)/2]...), len(lines), "unexpected end of input", c.lastLost},
+		}
+		for _, v := range variants {
+			t.Run(c.name+"/"+v.name, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+				if err := os.WriteFile(path, v.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, format := range []wire.Format{wire.FormatAuto, c.format} {
+					reqs, errs := decodeRecording(t, path, Options{Format: format})
+					if len(errs) != 1 {
+						t.Fatalf("format %q: got %d errors %v, want 1", format, len(errs), errs)
+					}
+					msg := errs[0].Error()
+					prefix := path + ":" + wire.Itoa(v.line) + ": "
+					if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, v.msg) || strings.Contains(msg, "\n") {
+						t.Errorf("format %q: error %q, want one line starting %q containing %q", format, msg, prefix, v.msg)
+					}
+					if len(reqs) != c.requests-v.lessReq {
+						t.Errorf("format %q: %d requests decoded around the broken line, want %d", format, len(reqs), c.requests-v.lessReq)
+					}
+				}
+			})
+		}
+		t.Run(c.name+"/invalid UTF-8", func(t *testing.T) {
+			bad := append([][]byte{}, lines...)
+			bad[c.utf8Line-1] = bytes.Replace(bad[c.utf8Line-1], []byte(c.utf8From), []byte(c.utf8To), 1)
+			if bytes.Equal(bad[c.utf8Line-1], lines[c.utf8Line-1]) {
+				t.Fatalf("fixture line %d has no %q", c.utf8Line, c.utf8From)
+			}
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, joinLines(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			reqs, errs := decodeRecording(t, path, Options{})
+			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), path+":"+wire.Itoa(c.utf8Line)+": invalid UTF-8") {
+				t.Fatalf("errors %v", errs)
+			}
+			if len(reqs) != c.requests {
+				t.Fatalf("%d requests, want %d", len(reqs), c.requests)
+			}
+			at := len(reqs) - 1
+			if c.utf8Req > 0 {
+				at = c.utf8Req - 1
+			}
+			if got := partText(reqs[at], c.utf8Part); got != c.utf8Want {
+				t.Errorf("text %q, want %q", got, c.utf8Want)
+			}
+		})
+		t.Run(c.name+"/empty file", func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []wire.Format{wire.FormatAuto, c.format} {
+				reqs, errs := decodeRecording(t, path, Options{Format: format})
+				if len(reqs) != 0 || len(errs) != 1 || errs[0].Error() != path+": empty input" {
+					t.Errorf("format %q: %d requests, errors %v", format, len(reqs), errs)
+				}
+			}
+		})
+		t.Run(c.name+"/binary file", func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, []byte("\x7fELF\x02\x01\x01\x00\x00\x00"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			reqs, errs := decodeRecording(t, path, Options{Format: c.format})
+			if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "binary data") {
+				t.Errorf("%d requests, errors %v", len(reqs), errs)
+			}
+		})
+	}
+}
+
+func TestRecordingWrongFormatForced(t *testing.T) {
+	for _, c := range recordingCases() {
+		for _, other := range recordingCases() {
+			if other.format == c.format {
+				continue
+			}
+			reqs, errs := decodeRecording(t, c.path, Options{Format: other.format})
+			if len(reqs) != 0 || len(errs) == 0 || !strings.Contains(errs[len(errs)-1].Error(), "not a") {
+				t.Errorf("%s read as %s: %d requests, errors %v", c.name, other.format, len(reqs), errs)
+			}
+		}
+	}
+}
+
+func TestRecordingDetect(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want wire.Format
+	}{
+		{fixtureKimiCLI, wire.FormatKimiCLI},
+		{fixtureKimiWire, recording.FormatKimiCLIWire},
+		{fixtureCodex, wire.FormatCodex},
+		{fixtureKimiCode, wire.FormatKimiCode},
+		{fixtureClaude, wire.FormatClaudeCode},
+	} {
+		if got := recording.DetectFile(c.path); got != c.want {
+			t.Errorf("%s: detected %q, want %q", c.path, got, c.want)
+		}
+	}
+	if got := recording.Detect([]byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}` + "\n")); got != "" {
+		t.Errorf("a request body detected as %q", got)
+	}
+}
+
+func TestRecordingSessionDirectories(t *testing.T) {
+	root := t.TempDir()
+	kimi := filepath.Join(root, "kimi", "3f2a9c", "s1")
+	copyRecording(t, fixtureKimiCLI, filepath.Join(kimi, "context.jsonl"))
+	copyRecording(t, fixtureKimiWire, filepath.Join(kimi, "wire.jsonl"))
+	codex := filepath.Join(root, "codex", "2025", "10", "29", "rollout-a.jsonl")
+	copyRecording(t, fixtureCodex, codex)
+	kimiCode := filepath.Join(root, "kimi-code", "key", "sess", "agents", "main", "wire.jsonl")
+	copyRecording(t, fixtureKimiCode, kimiCode)
+	claude := filepath.Join(root, "claude", "-home-dev-repo", "s.jsonl")
+	copyRecording(t, fixtureClaude, claude)
+	if err := os.WriteFile(filepath.Join(root, "notes.jsonl"), []byte(`{"hello":"world"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	order := []struct {
+		path     string
+		requests int
+	}{{claude, 4}, {kimiCode, 4}, {codex, 3}, {filepath.Join(kimi, "context.jsonl"), 3}}
+	for i, f := range order {
+		mod := old.Add(time.Duration(len(order)-i) * time.Hour)
+		if err := os.Chtimes(f.path, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	reqs, errs := decodeRecording(t, root, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 14 {
+		t.Fatalf("got %d requests, want 14", len(reqs))
+	}
+	// Newest first, each file numbered from 1.
+	at := 0
+	for _, f := range order {
+		for i := 1; i <= f.requests; i++ {
+			if r := reqs[at]; r.Source != f.path || r.Index != i {
+				t.Errorf("request %d from %q index %d, want %q index %d", at, r.Source, r.Index, f.path, i)
+			}
+			at++
+		}
+	}
+	// The kimi-cli session directory itself; usage still comes from its wire.jsonl.
+	reqs, errs = decodeRecording(t, kimi, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CacheWriteTokens != 34 {
+		t.Fatalf("session dir: %d requests, first usage %+v", len(reqs), reqs)
+	}
+	// A link to a sessions root is walked like the root.
+	link := filepath.Join(t.TempDir(), "sessions")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs = decodeRecording(t, link, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 14 {
+		t.Fatalf("through a link: %d requests", len(reqs))
+	}
+	if want := filepath.Join(link, "claude", "-home-dev-repo", "s.jsonl"); reqs[0].Source != want {
+		t.Errorf("through a link: first request from %q, want %q", reqs[0].Source, want)
+	}
+	// A format narrows the walk.
+	reqs, _ = decodeRecording(t, root, Options{Format: wire.FormatCodex})
+	if len(reqs) != 3 || reqs[0].Format != wire.FormatCodex {
+		t.Errorf("--format codex over the root: %d requests", len(reqs))
+	}
+	// A directory without recordings is one error.
+	empty := t.TempDir()
+	reqs, errs = decodeRecording(t, empty, Options{})
+	if len(reqs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "no agent recordings") {
+		t.Errorf("empty dir: %d requests, errors %v", len(reqs), errs)
+	}
+}
+
+func TestRecordingKimiCodeSession(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiCode, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests, want 4 (one per llm.request)", len(reqs))
+	}
+	tools := []string{"tools[0]", "tools[1]", "system[0]"}
+	first := append(append([]string(nil), tools...), "messages[0].content[0]", "messages[1].content[0]")
+	second := append(append([]string(nil), first...), "messages[2].content[0]", "messages[2].tool_calls[0]", "messages[3].content[0]", "messages[4].content[0]")
+	third := append(append([]string{"tools[0]", "system[0]"}, second[3:]...), "messages[5].content[0]", "messages[6].content[0]")
+	want := [][]string{first, second, third, {"system[0]", "messages[0].content[0]", "messages[1].content[0]"}}
+	lines := []int{9, 17, 27, 28}
+	for i, r := range reqs {
+		if got := partsOf(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != wire.FormatKimiCode || r.Line != lines[i] || r.Model != "kimi-k2-0905" {
+			t.Errorf("request %d: format %q line %d model %q", i+1, r.Format, r.Line, r.Model)
+		}
+		if !hasNote(r, "recording: kimi-code 1.5") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	r := reqs[1]
+	if s := segOf(r, "messages[1].content[0]"); s.Role != "user" || !strings.Contains(partText(r, "messages[1].content[0]"), "auto mode") {
+		t.Errorf("injection message: %+v", s)
+	}
+	if s := segOf(r, "messages[2].tool_calls[0]"); s.Kind != wire.KindToolCall || s.Label != "Bash" || s.Text != `{"command":"ls -la"}` {
+		t.Errorf("tool call: %+v", s)
+	}
+	if s := segOf(r, "messages[3].content[0]"); s.Kind != wire.KindToolResult || s.Label != "Bash" || s.Text != "total 0" {
+		t.Errorf("tool result: %+v", s)
+	}
+	// The steer sent while the tool ran waits for the result, as the agent
+	// holds it back.
+	if got := partText(r, "messages[4].content[0]"); got != "also check git" {
+		t.Errorf("deferred message %q", got)
+	}
+	// Two user prompts in a row go on the wire as one.
+	if got := partText(reqs[2], "messages[6].content[0]"); got != "next\n\nand quickly" {
+		t.Errorf("merged prompts %q", got)
+	}
+	if got := partText(reqs[2], "system[0]"); !strings.Contains(got, "(v2)") {
+		t.Errorf("request 3 system prompt %q, want the latest config.update", got)
+	}
+	if hasNote(reqs[1], "unknown records") || hasNote(reqs[1], "other agents") {
+		t.Errorf("request 2 notes counted records read after it: %q", reqs[1].Notes)
+	}
+	if !hasNote(reqs[2], "1 unknown records skipped (future.thing)") || !hasNote(reqs[2], "1 records of other agents skipped") {
+		t.Errorf("request 3 notes %q", reqs[2].Notes)
+	}
+	if !hasNote(reqs[3], "compaction request") || !hasNote(reqs[3], "the request counted 2 messages of the 7 recorded") {
+		t.Errorf("request 4 notes %q", reqs[3].Notes)
+	}
+}
+
+func TestRecordingKimiCodeHashes(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiCode, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	// Requests 1 and 2: both hashes match what the log recorded.
+	for _, r := range reqs[:2] {
+		if hasNote(r, "mismatch") {
+			t.Errorf("request %d: %q", r.Index, r.Notes)
+		}
+	}
+	// Request 3 names the first system prompt's hash after a config.update
+	// changed it, and a tools snapshot whose hash is not its content's.
+	if !hasNote(reqs[2], "system prompt hash mismatch") || !hasNote(reqs[2], "tools snapshot hash mismatch: recorded deadbeefdeadbeef") {
+		t.Errorf("request 3 notes %q", reqs[2].Notes)
+	}
+	// Request 4: the system prompt matches again; its tools were never
+	// snapshotted.
+	if hasNote(reqs[3], "system prompt hash mismatch") || !hasNote(reqs[3], "tools snapshot 0123456789abcdef... not recorded") {
+		t.Errorf("request 4 notes %q", reqs[3].Notes)
+	}
+	// The baseline fragments counted in messageCount but not recorded.
+	if !hasNote(reqs[0], "request-time baseline fragments not recorded (1 messages)") ||
+		!hasNote(reqs[1], "request-time baseline fragments not recorded (1 messages)") ||
+		hasNote(reqs[2], "baseline fragments") {
+		t.Errorf("gap notes: %q / %q / %q", reqs[0].Notes, reqs[1].Notes, reqs[2].Notes)
+	}
+}
+
+func TestRecordingKimiCodeUsage(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiCode, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	want := []*wire.Usage{
+		{InputTokens: 19491 + 256, CachedTokens: 256, OutputTokens: 243},
+		{InputTokens: 1612 + 18432, CachedTokens: 18432, OutputTokens: 53},
+		nil, nil,
+	}
+	for i, r := range reqs {
+		if (r.Usage == nil) != (want[i] == nil) || (r.Usage != nil && *r.Usage != *want[i]) {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingClaudeCodeSession(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureClaude, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests, want 4 (one per response on the active branch)", len(reqs))
+	}
+	second := []string{"messages[0]", "messages[1].content[0]", "messages[1].content[1]", "messages[2].content[0]"}
+	third := append(append([]string(nil), second...), "messages[3].content[0]", "messages[4].content[0]", "messages[4].content[1]")
+	want := [][]string{{"messages[0]"}, second, third, {"messages[0]"}}
+	lines := []int{3, 7, 13, 18}
+	for i, r := range reqs {
+		if got := partsOf(r); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d parts:\n got %q\nwant %q", i+1, got, want[i])
+		}
+		if r.Format != wire.FormatClaudeCode || r.Line != lines[i] || r.Model != "claude-sonnet-4-5-20250929" {
+			t.Errorf("request %d: format %q line %d model %q", i+1, r.Format, r.Line, r.Model)
+		}
+		if !hasNote(r, "recording: claude-code 2.0.14") || !hasNote(r, "system prompt not recorded") || !hasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+		for _, s := range r.Segments {
+			if s.Channel == wire.ChannelSystem || s.Channel == wire.ChannelTools {
+				t.Errorf("request %d has a %s segment %q the recording does not hold", i+1, s.Channel, s.Part)
+			}
+		}
+	}
+	r := reqs[2]
+	// The two entries of msg_01 are one message: thinking, then the tool use.
+	if s := segOf(r, "messages[1].content[1]"); s.Kind != wire.KindToolCall || s.Label != "Bash" {
+		t.Errorf("tool use: %+v", s)
+	}
+	if s := segOf(r, "messages[2].content[0]"); s.Kind != wire.KindToolResult || s.Label != "Bash" || s.Text != "README.md\nmain.go" {
+		t.Errorf("tool result: %+v", s)
+	}
+	// The rewound branch (delete main.go) is not on the active one; the
+	// user message and the local command output after it are one message.
+	if got := partText(r, "messages[4].content[0]"); got != "actually, show README.md" {
+		t.Errorf("messages[4].content[0] %q", got)
+	}
+	if got := partText(r, "messages[4].content[1]"); got != "<local-command-stdout>ok</local-command-stdout>" {
+		t.Errorf("messages[4].content[1] %q", got)
+	}
+	for _, q := range reqs {
+		for _, s := range q.Segments {
+			if strings.Contains(s.Text, "delete main.go") || strings.Contains(s.Text, "subagent task") {
+				t.Errorf("request %d holds %q from off the active branch", q.Index, s.Text)
+			}
+		}
+	}
+	if !hasNote(r, "2 entries off the active branch skipped") || !hasNote(r, "1 sidechain (subagent) entries skipped") ||
+		!hasNote(r, "1 unknown entries skipped (future-entry)") {
+		t.Errorf("notes %q", r.Notes)
+	}
+	// After the compact boundary only the summary is sent.
+	if got := partText(reqs[3], "messages[0]"); !strings.HasPrefix(got, "This session is being continued") {
+		t.Errorf("request 4 starts with %q", got)
+	}
+	if !hasNote(reqs[3], "after 1 compactions") || hasNote(reqs[2], "compactions") {
+		t.Errorf("compaction notes %q / %q", reqs[2].Notes, reqs[3].Notes)
+	}
+}
+
+func TestRecordingClaudeCodeUsage(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureClaude, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 4 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	// Anthropic's input_tokens leaves out cache reads and writes; the last
+	// entry of a message carries its final output count.
+	want := []wire.Usage{
+		{InputTokens: 3 + 12000 + 1500, CachedTokens: 12000, CacheWriteTokens: 1500, OutputTokens: 42},
+		{InputTokens: 8 + 13500 + 60, CachedTokens: 13500, CacheWriteTokens: 60, OutputTokens: 5},
+		{InputTokens: 20 + 13600, CachedTokens: 13600, OutputTokens: 9},
+		{InputTokens: 100 + 2000, CacheWriteTokens: 2000, OutputTokens: 4},
+	}
+	for i, r := range reqs {
+		if r.Usage == nil || *r.Usage != want[i] {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingDetectLongFirstRecord(t *testing.T) {
+	long := strings.Repeat("host rules ", 3000) // longer than the detection head
+	for _, c := range []struct {
+		first string
+		want  wire.Format
+	}{
+		{`{"role":"_system_prompt","content":"` + long + `"}`, wire.FormatKimiCLI},
+		{`{"timestamp":"t","type":"session_meta","payload":{"base_instructions":{"text":"` + long + `"}}}`, wire.FormatCodex},
+		{`{"parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"` + long + `"},"uuid":"u1"}`, wire.FormatClaudeCode},
+	} {
+		head := []byte(c.first + "\n")[:8192]
+		if got := recording.Detect(head); got != c.want {
+			t.Errorf("%.40s...: detected %q, want %q", c.first, got, c.want)
+		}
+	}
+	kimiCode := `{"type":"metadata","protocol_version":"1.4"}` + "\n" + `{"type":"config.update","systemPrompt":"` + long + `"}` + "\n"
+	if got := recording.Detect([]byte(kimiCode)[:8192]); got != wire.FormatKimiCode {
+		t.Errorf("kimi-code with a long system prompt: detected %q", got)
+	}
+	// End to end: a rollout whose session_meta does not fit in the head.
+	path := filepath.Join(t.TempDir(), "rollout-long.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"cli_version":"0.50.0","base_instructions":{"text":"` + long + `"}}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 1 || partText(reqs[0], "system[0]") != long {
+		t.Fatalf("%d requests", len(reqs))
+	}
+}
+
+func TestRecordingClaudeCodeBlocks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	data := `{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"version":"1.0.98","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-1","content":[{"type":"redacted_thinking","data":"abcd"},{"type":"tool_use","id":"t1","name":"Read","input":{"path":"a.png"}}],"usage":{"input_tokens":5,"output_tokens":2}}}
+{"type":"user","sessionId":"s","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"an image:"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"AAAA"}}]}]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","model":"claude-opus-4-1","content":[{"type":"text","text":"done"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	r := reqs[1]
+	want := []string{"messages[0].content[0]", "messages[0].content[1]", "messages[1].content[0]", "messages[1].content[1]",
+		"messages[2].content[0].content[0]", "messages[2].content[0].content[1]"}
+	if got := partsOf(r); !reflect.DeepEqual(got, want) {
+		t.Fatalf("parts %q, want %q", got, want)
+	}
+	for part, text := range map[string]string{
+		"messages[0].content[1]":            "[image: image/png, 12 bytes base64]",
+		"messages[1].content[0]":            "[redacted thinking: 4 bytes]",
+		"messages[1].content[1]":            `{"path":"a.png"}`,
+		"messages[2].content[0].content[0]": "an image:",
+		"messages[2].content[0].content[1]": "[image: image/jpeg, 4 bytes base64]",
+	} {
+		if got := partText(r, part); got != text {
+			t.Errorf("%s: %q, want %q", part, got, text)
+		}
+	}
+	if s := segOf(r, "messages[2].content[0].content[0]"); s.Kind != wire.KindToolResult || s.Label != "Read" {
+		t.Errorf("tool result block: %+v", s)
+	}
+	if u := reqs[0].Usage; u == nil || *u != (wire.Usage{InputTokens: 5, OutputTokens: 2}) {
+		t.Errorf("usage without cache fields %+v", u)
+	}
+	if reqs[1].Usage != nil || !hasNote(reqs[1], "usage not recorded") {
+		t.Errorf("request 2 usage %+v notes %q", reqs[1].Usage, reqs[1].Notes)
+	}
+}
+
+// hostileStrings is the hostile strings of the corpora: the Big List of
+// Naughty Strings and every group of the hostile seeds.
+func hostileStrings(t testing.TB) []string {
+	t.Helper()
+	out := wiretest.BLNS(t)
+	for _, group := range wiretest.Seeds(t) {
+		out = append(out, group...)
+	}
+	return out
+}
+
+// oneTurn is a recording of each format with one user message whose
+// text is given (as a JSON string), the part that holds it, and whether the
+// agent drops a blank message from the wire.
+var oneTurn = []struct {
+	format     wire.Format
+	tmpl, part string
+	dropsBlank bool
+	line       int // the line of the user message
+}{
+	{wire.FormatKimiCLI, `{"role":"_system_prompt","content":"sys"}
+{"role":"user","content":%s}
+{"role":"assistant","content":"ok"}
+`, "messages[0]", false, 2},
+	{wire.FormatKimiCode, `{"type":"metadata","protocol_version":"1.5","created_at":1}
+{"type":"context.append_message","message":{"role":"user","content":[{"type":"text","text":%s}],"origin":{"kind":"user"}}}
+{"type":"llm.request","model":"m","messageCount":1}
+`, "messages[0].content[0]", true, 2},
+	{wire.FormatCodex, `{"timestamp":"t","type":"session_meta","payload":{"cli_version":"1"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":%s}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]}}
+`, "messages[0].content[0]", false, 2},
+	{wire.FormatClaudeCode, `{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"message":{"role":"user","content":%s}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m","role":"assistant","model":"c","content":[{"type":"text","text":"ok"}]}}
+`, "messages[0]", false, 1},
+}
+
+func TestRecordingHostileText(t *testing.T) {
+	for _, c := range oneTurn {
+		for _, s := range hostileStrings(t) {
+			q, _ := json.Marshal(s)
+			data := fmt.Sprintf(c.tmpl, q)
+			var reqs []wire.Request
+			for r, err := range Decode(strings.NewReader(data), Options{Source: "x.jsonl"}) {
+				if err != nil {
+					t.Fatalf("%s %q: %v", c.format, s, err)
+				}
+				reqs = append(reqs, r)
+			}
+			if len(reqs) != 1 || reqs[0].Format != c.format {
+				t.Fatalf("%s %q: %d requests", c.format, s, len(reqs))
+			}
+			want := strings.ToValidUTF8(s, "\uFFFD")
+			if c.dropsBlank && strings.TrimSpace(s) == "" {
+				want = ""
+			}
+			if got := partText(reqs[0], c.part); got != want {
+				t.Errorf("%s: text %q, want %q", c.format, got, want)
+			}
+		}
+	}
+}
+
+func TestRecordingHostileErrors(t *testing.T) {
+	// A broken line that quotes terminal escapes and bidi controls: the
+	// error stays one visible line, and the lines around it are read.
+	for _, c := range oneTurn {
+		lines := strings.SplitAfterN(fmt.Sprintf(c.tmpl, `"hi"`), "\n", 2)
+		for _, bad := range []string{
+			"\x1b]0;pwned\x07\u202e{\"broken\": \x1b[31m",
+			"{\"type\": \"\x1b]0;pwned\x07\u202e",
+			"{\"type\": \"\u202e\\u001b[2J\", \"role\": 7, \"message\": 7, \"payload\": 7, \"event\": 7}",
+		} {
+			data := lines[0] + bad + "\n" + lines[1]
+			var reqs []wire.Request
+			var errs []error
+			for r, err := range Decode(strings.NewReader(data), Options{Source: "x.jsonl"}) {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				reqs = append(reqs, r)
+			}
+			if len(reqs) != 1 || len(errs) != 1 {
+				t.Fatalf("%s %q: %d requests, errors %v", c.format, bad, len(reqs), errs)
+			}
+			msg := errs[0].Error()
+			if !strings.HasPrefix(msg, "x.jsonl:2: ") || strings.ContainsAny(msg, "\x1b\x07\n\u202e") {
+				t.Errorf("%s: error %q is not one visible line naming line 2", c.format, msg)
+			}
+		}
+	}
+}
+
+func TestRecordingRawByteSeeds(t *testing.T) {
+	for _, b := range wiretest.RawBytes(t) {
+		for _, c := range oneTurn {
+			data := fmt.Sprintf(c.tmpl, `"a`+string(b)+`z"`)
+			var reqs []wire.Request
+			var errs []error
+			for r, err := range Decode(strings.NewReader(data), Options{Source: "x.jsonl"}) {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				reqs = append(reqs, r)
+			}
+			prefix := "x.jsonl:" + wire.Itoa(c.line) + ": "
+			control := strings.ContainsFunc(string(b), func(r rune) bool { return r < 0x20 })
+			switch {
+			case control:
+				// A raw control character is not allowed in a JSON string:
+				// the line is one error, and the line after it still decodes.
+				if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), prefix+"invalid JSON") {
+					t.Errorf("%s %x: errors %v", c.format, b, errs)
+				}
+				if c.format == wire.FormatKimiCLI && len(reqs) != 1 {
+					t.Errorf("%s %x: %d requests", c.format, b, len(reqs))
+				}
+				continue
+			case utf8.Valid(b):
+				if len(errs) != 0 {
+					t.Errorf("%s %x: errors %v", c.format, b, errs)
+				}
+			case len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), prefix+"invalid UTF-8"):
+				t.Errorf("%s %x: errors %v", c.format, b, errs)
+			}
+			if len(reqs) != 1 {
+				t.Fatalf("%s %x: %d requests", c.format, b, len(reqs))
+			}
+			got := partText(reqs[0], c.part)
+			if !utf8.ValidString(got) || !strings.HasPrefix(got, "a") || !strings.HasSuffix(got, "z") {
+				t.Errorf("%s %x: text %q", c.format, b, got)
+			}
+		}
+	}
+}
+
+func FuzzRecordingDecode(f *testing.F) {
+	for _, p := range []string{fixtureKimiCLI, fixtureKimiCode, fixtureCodex, fixtureClaude} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(0))
+	}
+	formats := []wire.Format{wire.FormatAuto, wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		format := formats[int(which)%len(formats)]
+		for r, err := range Decode(bytes.NewReader(data), Options{Source: "f.jsonl", Format: format}) {
+			if err != nil {
+				if strings.ContainsAny(err.Error(), "\n\x1b") {
+					t.Fatalf("error is not one visible line: %q", err.Error())
+				}
+				continue
+			}
+			if r.Index < 1 || r.Source != "f.jsonl" {
+				t.Fatalf("request %d from %q", r.Index, r.Source)
+			}
+			for _, s := range r.Segments {
+				if s.Part == "" {
+					t.Fatalf("segment %q without a part", s.ID)
+				}
+			}
+		}
+	})
+}
+
+// Mutated recordings, read as every format: never a panic, every error one
+// visible line naming the source, requests numbered from 1.
+func TestRecordingMutatedFixtures(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	formats := []wire.Format{wire.FormatAuto, wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode}
+	paths := []string{fixtureKimiCLI, fixtureKimiCode, fixtureCodex, fixtureClaude}
+	for i := 0; i < 1500; i++ {
+		b := readRecording(t, paths[rng.Intn(len(paths))])
+		for k := 0; k < 1+rng.Intn(6); k++ {
+			at := rng.Intn(len(b))
+			switch rng.Intn(4) {
+			case 0:
+				b[at] = byte(rng.Intn(256))
+			case 1:
+				b = append(b[:at], b[at+1:]...)
+			case 2:
+				const junk = "{}[]\\\",:\n\x00\x1b"
+				b = append(b[:at], append([]byte{junk[rng.Intn(len(junk))]}, b[at:]...)...)
+			case 3:
+				b = b[:at]
+			}
+			if len(b) == 0 {
+				break
+			}
+		}
+		format := formats[rng.Intn(len(formats))]
+		index := 0
+		for r, err := range Decode(bytes.NewReader(b), Options{Source: "m.jsonl", Format: format}) {
+			if err != nil {
+				if msg := err.Error(); !strings.HasPrefix(msg, "m.jsonl") || strings.ContainsAny(msg, "\n\x1b\x00") {
+					t.Fatalf("input %d as %q: error %q", i, format, msg)
+				}
+				continue
+			}
+			index++
+			if r.Index != index || r.Source != "m.jsonl" {
+				t.Fatalf("input %d as %q: request %d numbered %d", i, format, index, r.Index)
+			}
+		}
+	}
+}
+
+func TestRecordingCodexTotalsOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-totals.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"cli_version":"0.30.0"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":1000,"cached_input_tokens":0,"output_tokens":10}}}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"c"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"d"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":2100,"cached_input_tokens":900,"output_tokens":25}}}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	want := []wire.Usage{{InputTokens: 1000, OutputTokens: 10}, {InputTokens: 2100 - 1000, CachedTokens: 900, OutputTokens: 25 - 10}}
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Usage == nil || *r.Usage != want[i] {
+			t.Errorf("request %d usage %+v, want %+v", i+1, r.Usage, want[i])
+		}
+	}
+}
+
+func TestRecordingKimiCLIRotatedContext(t *testing.T) {
+	dir := t.TempDir()
+	copyRecording(t, fixtureKimiCLI, filepath.Join(dir, "context_1.jsonl"))
+	copyRecording(t, fixtureKimiWire, filepath.Join(dir, "wire.jsonl"))
+	reqs, errs := decodeRecording(t, filepath.Join(dir, "context_1.jsonl"), Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Usage != nil || !hasNote(r, "only context.jsonl's steps are matched") {
+			t.Errorf("rotated context: usage %+v notes %q", r.Usage, r.Notes)
+		}
+	}
+	// A compaction in wire.jsonl: only the steps after it are matched.
+	wire := readRecording(t, fixtureKimiWire)
+	lines := recordingLines(wire)
+	compacted := append(append([][]byte{}, lines[:7]...), []byte(`{"timestamp":1764400003.5,"message":{"type":"CompactionBegin","payload":{}}}`),
+		[]byte(`{"timestamp":1764400003.6,"message":{"type":"CompactionEnd","payload":{}}}`))
+	compacted = append(compacted, lines[7:]...)
+	copyRecording(t, fixtureKimiCLI, filepath.Join(dir, "context.jsonl"))
+	if err := os.WriteFile(filepath.Join(dir, "wire.jsonl"), joinLines(compacted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs = decodeRecording(t, filepath.Join(dir, "context.jsonl"), Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CachedTokens != 1280 || reqs[1].Usage != nil {
+		t.Fatalf("after a compaction: %d requests, usage %+v / %+v", len(reqs), reqs[0].Usage, reqs[1].Usage)
+	}
+	if !hasNote(reqs[0], "after its last compaction") {
+		t.Errorf("notes %q", reqs[0].Notes)
+	}
+}
+
+func TestRecordingClaudeCodeSplitResponse(t *testing.T) {
+	// One response with two tool uses, each written before the result of
+	// the one before it: one request for the response, not two.
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	data := `{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"read both"}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"c","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"p":"a"}}],"usage":{"input_tokens":10,"output_tokens":1}}}
+{"type":"user","sessionId":"s","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"A"}]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"u2","message":{"id":"m1","role":"assistant","model":"c","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"p":"b"}}],"usage":{"input_tokens":10,"output_tokens":30}}}
+{"type":"user","sessionId":"s","uuid":"u3","parentUuid":"a2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"B"}]}}
+{"type":"assistant","sessionId":"s","uuid":"a3","parentUuid":"u3","message":{"id":"m2","role":"assistant","model":"c","content":[{"type":"text","text":"A and B"}],"usage":{"input_tokens":50,"output_tokens":3}}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	if u := reqs[0].Usage; u == nil || u.OutputTokens != 30 {
+		t.Errorf("the response's final usage %+v", u)
+	}
+	if got := len(partsOf(reqs[1])); got != 5 {
+		t.Errorf("request 2 has %d parts, want 5: %q", got, partsOf(reqs[1]))
+	}
+	if !hasNote(reqs[1], "1 responses were recorded around their own tool results") {
+		t.Errorf("notes %q", reqs[1].Notes)
+	}
+}
+
+func TestRecordingKimiCodeUndoAndCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wire.jsonl")
+	user := func(text, origin string) string {
+		return `{"type":"context.append_message","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}],"origin":{"kind":"` + origin + `"}}}`
+	}
+	step := func(id, text string) string {
+		return `{"type":"context.append_loop_event","event":{"type":"step.begin","uuid":"` + id + `"}}
+{"type":"context.append_loop_event","event":{"type":"content.part","stepUuid":"` + id + `","part":{"type":"text","text":"` + text + `"}}}
+{"type":"context.append_loop_event","event":{"type":"step.end","uuid":"` + id + `"}}`
+	}
+	req := `{"type":"llm.request","model":"m"}`
+	data := strings.Join([]string{
+		`{"type":"metadata","protocol_version":"1.5","created_at":1}`,
+		user("one", "user"), step("s1", "ONE"),
+		user("reminder", "injection"),
+		user("two", "user"), step("s2", "TWO"),
+		`{"type":"context.undo","count":1}`,
+		req, // one, ONE, reminder
+		user("three", "user"), step("s3", "THREE"),
+		`{"type":"context.apply_compaction","summary":"S","contextSummary":"SUMMARY","compactedCount":5,"keptUserMessageCount":1}`,
+		req, // three, SUMMARY
+		`{"type":"context.apply_compaction","summary":"OLD","compactedCount":1}`,
+		req, // OLD, SUMMARY
+	}, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	want := [][]string{{"one", "ONE", "reminder"}, {"three", "SUMMARY"}, {"OLD", "SUMMARY"}}
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		var got []string
+		for _, s := range r.Segments {
+			got = append(got, s.Text)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d texts %q, want %q", i+1, got, want[i])
+		}
+	}
+}
+
+func TestRecordingCodexWithoutEnvelope(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-2025-04-20-x.jsonl")
+	data := `{"id":"0b6c","timestamp":"2025-04-20T10:00:00.000Z","instructions":"Be brief."}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"list"}]}
+{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := recording.DetectFile(path); got != wire.FormatCodex {
+		t.Fatalf("detected %q", got)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	if got, want := partsOf(reqs[1]), []string{"system[0]", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("parts %q, want %q", got, want)
+	}
+	if partText(reqs[0], "system[0]") != "Be brief." || !hasNote(reqs[0], "early 2025") || hasNote(reqs[1], "unknown") {
+		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+}
+
+// An object line of no known shape in the middle of a recording (the
+// foundation issue's "unknown JSON shape", one line of a session) is not an
+// error: it is counted in the notes, and every request is still read.
+func TestRecordingUnknownShapeLine(t *testing.T) {
+	for _, c := range recordingCases() {
+		t.Run(c.name, func(t *testing.T) {
+			lines := recordingLines(readRecording(t, c.path))
+			out := append([][]byte{}, lines[:2]...)
+			out = append(out, []byte(`{"foo": 1, "bar": [1, 2]}`))
+			out = append(out, lines[2:]...)
+			path := filepath.Join(t.TempDir(), filepath.Base(c.path))
+			if err := os.WriteFile(path, joinLines(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []wire.Format{wire.FormatAuto, c.format} {
+				reqs, errs := decodeRecording(t, path, Options{Format: format})
+				noErrors(t, errs)
+				if len(reqs) != c.requests {
+					t.Fatalf("format %q: %d requests, want %d", format, len(reqs), c.requests)
+				}
+				last := reqs[len(reqs)-1]
+				if !hasNote(last, "untyped") || !strings.HasPrefix(last.Notes[0], "recording: "+string(c.format)) {
+					t.Errorf("format %q: the unknown line is not counted in the notes: %q", format, last.Notes)
+				}
+			}
+		})
+	}
+}
+
+// Codex sometimes numbers its lines with an "ordinal" member: a rollout
+// with one reads as the same requests, detected by shape.
+func TestRecordingCodexOrdinal(t *testing.T) {
+	want, errs := decodeRecording(t, fixtureCodex, Options{})
+	noErrors(t, errs)
+	lines := recordingLines(readRecording(t, fixtureCodex))
+	for i, l := range lines {
+		lines[i] = append([]byte(`{"ordinal":`+wire.Itoa(i)+`,`), l[1:]...)
+	}
+	path := filepath.Join(t.TempDir(), "rollout-ordinal.jsonl")
+	if err := os.WriteFile(path, joinLines(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%d requests, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Format != wire.FormatCodex || !reflect.DeepEqual(partsOf(got[i]), partsOf(want[i])) ||
+			!reflect.DeepEqual(got[i].Usage, want[i].Usage) || !reflect.DeepEqual(got[i].Notes, want[i].Notes) {
+			t.Errorf("request %d: %s parts %q usage %+v notes %q; want parts %q usage %+v notes %q", i+1, got[i].Format,
+				partsOf(got[i]), got[i].Usage, got[i].Notes, partsOf(want[i]), want[i].Usage, want[i].Notes)
+		}
+	}
+}

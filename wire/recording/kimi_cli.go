@@ -1,0 +1,307 @@
+package recording
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/body"
+)
+
+// kimi-cli, ~/.kimi/sessions/<hash>/<session>/context.jsonl: the rendered
+// system prompt ({"role":"_system_prompt"}), then the messages of the
+// conversation in OpenAI Chat shape, with bookkeeping lines (_usage,
+// _checkpoint). Each assistant message is the answer to one request made of
+// the system prompt and every message before it. The wire.jsonl beside it,
+// when present, records the usage of each step.
+
+type kimiCLI struct {
+	seq      transcript
+	sysN     int  // segments of the system prompt at the start of seq
+	sysSeen  bool // a _system_prompt line was read
+	msgs     int  // messages so far
+	names    map[string]string
+	unknown  kindCounts
+	bookkeep int // _usage and _checkpoint lines
+
+	wireLoaded bool
+	usages     []*wire.Usage
+	wireNote   string // why usage is missing
+	wireBad    string // unreadable lines of wire.jsonl
+	compacted  bool   // wire.jsonl records a compaction
+	version    string
+	steps      int
+}
+
+func newKimiCLI() *kimiCLI { return &kimiCLI{names: map[string]string{}} }
+
+type kimiCLIRecord struct {
+	Role       string           `json:"role"`
+	Content    jsontext.Value   `json:"content"`
+	ToolCalls  []kimiCLIToolUse `json:"tool_calls"`
+	ToolCallID string           `json:"tool_call_id"`
+	Name       string           `json:"name"`
+}
+
+type kimiCLIToolUse struct {
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments body.ChatString `json:"arguments"`
+	} `json:"function"`
+}
+
+// kimiPart is one content part of kosong (kimi-cli and kimi-code), in
+// both the snake_case of Python and the camelCase of TypeScript.
+type kimiPart struct {
+	Type      string         `json:"type"`
+	Text      string         `json:"text"`
+	Think     string         `json:"think"`
+	Encrypted string         `json:"encrypted"`
+	ImageURL  *kimiMedia     `json:"image_url"`
+	ImageURL2 *kimiMedia     `json:"imageUrl"`
+	AudioURL  *kimiMedia     `json:"audio_url"`
+	AudioURL2 *kimiMedia     `json:"audioUrl"`
+	VideoURL  *kimiMedia     `json:"video_url"`
+	VideoURL2 *kimiMedia     `json:"videoUrl"`
+	Raw       jsontext.Value `json:"-"`
+}
+
+type kimiMedia struct {
+	URL string `json:"url"`
+	ID  string `json:"id"`
+}
+
+// kimiContent reads a content value (a string, or a list of parts) into
+// parts with ids id or id.content[j]. It reports false for another JSON kind.
+func kimiContent(v jsontext.Value, id string, ch wire.Channel, role, name string) ([]wire.Part, bool) {
+	if len(v) == 0 || v.Kind() == 'n' {
+		return nil, true
+	}
+	switch v.Kind() {
+	case '"':
+		var s string
+		if body.Unmarshal(v, &s) != nil {
+			return nil, false
+		}
+		return []wire.Part{{ID: id, Channel: ch, Role: role, Type: "text", Name: name, Text: s}}, true
+	case '[':
+		var raws []jsontext.Value
+		if body.Unmarshal(v, &raws) != nil {
+			return nil, false
+		}
+		parts := make([]wire.Part, 0, len(raws))
+		for j, raw := range raws {
+			p := wire.Part{ID: body.IndexPath(id+".content", j), Channel: ch, Role: role, Name: name}
+			var kp kimiPart
+			if raw.Kind() != '{' || body.Unmarshal(raw, &kp) != nil {
+				p.Type, p.Text = "unknown", body.Compact(raw)
+				parts = append(parts, p)
+				continue
+			}
+			p.Type = kp.Type
+			switch kp.Type {
+			case "text":
+				p.Text = kp.Text
+			case "think":
+				p.Type, p.Text = "thinking", kp.Think
+				if p.Text == "" && kp.Encrypted != "" {
+					p.Text = "[encrypted thinking: " + wire.Itoa(len(kp.Encrypted)) + " bytes]"
+				}
+			case "image_url":
+				p.Text = body.DataURLText("image", firstMedia(kp.ImageURL, kp.ImageURL2))
+			case "audio_url":
+				p.Text = body.DataURLText("audio", firstMedia(kp.AudioURL, kp.AudioURL2))
+			case "video_url":
+				p.Text = body.DataURLText("video", firstMedia(kp.VideoURL, kp.VideoURL2))
+			default:
+				p.Text = body.Compact(raw)
+			}
+			parts = append(parts, p)
+		}
+		return parts, true
+	}
+	return nil, false
+}
+
+func firstMedia(a, b *kimiMedia) string {
+	if a != nil {
+		return a.URL
+	}
+	if b != nil {
+		return b.URL
+	}
+	return ""
+}
+
+func (k *kimiCLI) Line(d Sink, raw []byte, line int, off int64) {
+	if k.seq.scratch.In == nil {
+		k.seq.init(d.Interner())
+	}
+	var r kimiCLIRecord
+	if !unmarshalLine(d, raw, line, &r) {
+		return
+	}
+	switch r.Role {
+	case "_system_prompt":
+		parts, ok := kimiContent(r.Content, "system[0]", wire.ChannelSystem, "system", "")
+		if !ok {
+			d.Fail(line, "kimi-cli _system_prompt: content is a JSON %s, want a string", body.KindName(r.Content.Kind()))
+			return
+		}
+		for i := range parts {
+			parts[i].ID = "system[0]"
+			if len(parts) > 1 {
+				parts[i].ID = body.IndexPath("system[0].content", i)
+			}
+		}
+		sys := k.seq.build(parts...)
+		rest := k.seq.segs[k.sysN:]
+		k.seq.reset()
+		k.seq.addSegs(sys)
+		k.seq.addSegs(rest)
+		k.sysN, k.sysSeen = len(sys), true
+	case "_usage", "_checkpoint":
+		k.bookkeep++
+	case "user", "assistant", "tool", "system":
+		if r.Role == "assistant" {
+			k.request(d, line, off, int64(len(raw)))
+		}
+		k.message(d, line, &r)
+	default:
+		k.unknown.add(r.Role)
+	}
+}
+
+// message adds one message of the conversation.
+func (k *kimiCLI) message(d Sink, line int, r *kimiCLIRecord) {
+	id := body.IndexPath("messages", k.msgs)
+	k.msgs++
+	ch := wire.ChannelMessages
+	if r.Role == "system" {
+		ch = wire.ChannelSystem
+	}
+	name := ""
+	if r.Role == "tool" {
+		name = k.names[r.ToolCallID]
+	}
+	parts, ok := kimiContent(r.Content, id, ch, r.Role, name)
+	if !ok {
+		d.Fail(line, "kimi-cli %s message: content is a JSON %s, want a string or a list of parts", r.Role, body.KindName(r.Content.Kind()))
+	}
+	for j, tc := range r.ToolCalls {
+		k.names[tc.ID] = tc.Function.Name
+		parts = append(parts, wire.Part{ID: body.IndexPath(id+".tool_calls", j), Channel: ch, Role: r.Role,
+			Type: "tool_call", Name: tc.Function.Name, Text: string(tc.Function.Arguments)})
+	}
+	k.seq.add(parts...)
+}
+
+// request emits the request that the assistant message on this line answers.
+func (k *kimiCLI) request(d Sink, line int, off, length int64) {
+	if !k.wireLoaded {
+		k.loadWire(d.Source())
+	}
+	req := d.Builder(wire.FormatKimiCLI, line, off, length).Req
+	req.Segments = k.seq.snapshot()
+	req.Notes = append(req.Notes, headerNote(wire.FormatKimiCLI, k.version, k.unknown.note("unknown records")))
+	if !k.sysSeen {
+		req.Notes = append(req.Notes, "system prompt not recorded")
+	}
+	req.Notes = append(req.Notes, "tool schemas not recorded", "model not recorded")
+	if k.steps < len(k.usages) {
+		req.Usage = k.usages[k.steps]
+	} else if k.wireNote != "" {
+		req.Notes = append(req.Notes, k.wireNote)
+	} else {
+		req.Notes = append(req.Notes, "usage not recorded for this step in wire.jsonl")
+	}
+	if k.wireBad != "" {
+		req.Notes = append(req.Notes, k.wireBad)
+	}
+	if k.compacted && req.Usage != nil {
+		req.Notes = append(req.Notes, "usage matched in order to the steps wire.jsonl records after its last compaction")
+	}
+	k.steps++
+	d.Emit(*req)
+}
+
+func (k *kimiCLI) End(d Sink) {
+	if k.msgs == 0 && !k.sysSeen && k.bookkeep == 0 {
+		d.Fail(0, "not a kimi-cli context.jsonl (no _system_prompt line and no messages)")
+	}
+}
+
+// kimiCLIWireRecord is a line of kimi-cli's wire.jsonl.
+type kimiCLIWireRecord struct {
+	Type            string `json:"type"`
+	ProtocolVersion string `json:"protocol_version"`
+	Message         struct {
+		Type    string `json:"type"`
+		Payload struct {
+			TokenUsage *struct {
+				InputOther         int `json:"input_other"`
+				Output             int `json:"output"`
+				InputCacheRead     int `json:"input_cache_read"`
+				InputCacheCreation int `json:"input_cache_creation"`
+			} `json:"token_usage"`
+		} `json:"payload"`
+	} `json:"message"`
+}
+
+// loadWire reads the usage of each step from the wire.jsonl beside the
+// context file. Steps before the last compaction belong to a context that was
+// rewritten, so only the usage after it is matched to the messages.
+func (k *kimiCLI) loadWire(source string) {
+	k.wireLoaded = true
+	if source == "" || source == "-" {
+		k.wireNote = "usage not recorded (read from standard input: no wire.jsonl beside it)"
+		return
+	}
+	if filepath.Base(source) != "context.jsonl" {
+		// kimi-cli keeps the context it rotated away (context_1.jsonl, ...)
+		// beside the live one; wire.jsonl's steps follow the live one.
+		k.wireNote = "usage not matched (only context.jsonl's steps are matched to wire.jsonl)"
+		return
+	}
+	path := filepath.Join(filepath.Dir(source), "wire.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		k.wireNote = "usage not recorded (no wire.jsonl beside context.jsonl)"
+		return
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	bad := 0
+	for {
+		b, err := body.ReadLine(br)
+		if t := bytes.TrimSpace(b); len(t) > 0 {
+			var r kimiCLIWireRecord
+			if body.Unmarshal(t, &r) != nil {
+				bad++
+			} else {
+				switch {
+				case r.Type == "metadata":
+					k.version = "wire protocol " + r.ProtocolVersion
+				case r.Message.Type == "CompactionEnd":
+					k.usages = k.usages[:0]
+					k.compacted = true
+				case r.Message.Type == "StatusUpdate" && r.Message.Payload.TokenUsage != nil:
+					u := r.Message.Payload.TokenUsage
+					k.usages = append(k.usages, usageOf(u.InputOther+u.InputCacheRead+u.InputCacheCreation,
+						u.InputCacheRead, u.InputCacheCreation, u.Output))
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if bad > 0 {
+		k.wireBad = "wire.jsonl: " + wire.Itoa(bad) + " unreadable lines skipped"
+	}
+}

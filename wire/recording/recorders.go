@@ -1,0 +1,405 @@
+package recording
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/body"
+	"github.com/wirelens/wirelens/wire/classify"
+)
+
+// Sink is what a Reader hands its findings to: the decoder that drives it
+// line by line.
+type Sink interface {
+	// Fail reports a problem on a 1-based line (0 for the whole input).
+	Fail(line int, format string, args ...any)
+	// Emit hands over one request.
+	Emit(r wire.Request)
+	// Builder starts a request of format at line (byte offset off, length
+	// bytes long in the source).
+	Builder(format wire.Format, line int, off, length int64) *classify.Builder
+	// Interner is the interner of the run, shared by every input.
+	Interner() *wire.Interner
+	// Source names the input, as given on the command line.
+	Source() string
+	// Stopped reports whether the consumer wants no more requests.
+	Stopped() bool
+}
+
+// Reader reads one agent recording: each line of the file in order, then the
+// end. It emits the requests the agent sent as it learns them.
+type Reader interface {
+	Line(d Sink, raw []byte, line int, off int64)
+	End(d Sink)
+}
+
+// readers is the one list of recording formats and how to read each.
+var readers = map[wire.Format]func() Reader{
+	wire.FormatKimiCLI:    func() Reader { return newKimiCLI() },
+	wire.FormatKimiCode:   func() Reader { return newKimiCode() },
+	wire.FormatCodex:      func() Reader { return newCodex() },
+	wire.FormatClaudeCode: func() Reader { return newClaudeCode() },
+}
+
+// Formats are the recording formats, in the order --format lists them.
+func Formats() []wire.Format {
+	return []wire.Format{wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode}
+}
+
+// New is a fresh Reader of a recording format (including FormatKimiCLIWire,
+// whose reader reports that the file holds no requests), or nil for a
+// format that is not a recording.
+func New(format wire.Format) Reader {
+	if format == FormatKimiCLIWire {
+		return &kimiCLIWireFile{}
+	}
+	if mk := readers[format]; mk != nil {
+		return mk()
+	}
+	return nil
+}
+
+// FormatKimiCLIWire is what Detect calls the event log kimi-cli writes beside
+// context.jsonl: it holds usage, not requests.
+const FormatKimiCLIWire wire.Format = "kimi-cli-wire"
+
+// kimiCLIWireFile reads kimi-cli's wire.jsonl given on its own: it holds
+// events and usage, not the requests, which is one error.
+type kimiCLIWireFile struct{}
+
+func (*kimiCLIWireFile) Line(d Sink, raw []byte, line int, off int64) {}
+
+func (*kimiCLIWireFile) End(d Sink) {
+	d.Fail(0, "a kimi-cli wire.jsonl holds events and usage, not requests: give the context.jsonl beside it, or the session directory")
+}
+
+// headRecord holds the top-level members of a record that tell the
+// recordings apart: the string ones by value, the others by presence.
+type headRecord struct {
+	Role, Type, ProtocolVersion, UUID, SessionID, LeafUUID, ID, RecordType string
+
+	CreatedAt, Payload, Message, Timestamp, Instructions bool
+}
+
+// readHead reads the top-level members of one line, as far as the line goes:
+// the first line of a recording may be longer than the head read for
+// detection (a system prompt), and the members before the cut still tell.
+func readHead(line []byte) (r headRecord, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(line), body.WalkOpts...)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return r, false
+	}
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil || tok.Kind() != '"' {
+			return r, true
+		}
+		key := tok.String()
+		var str *string
+		switch key {
+		case "role":
+			str = &r.Role
+		case "type":
+			str = &r.Type
+		case "protocol_version":
+			str = &r.ProtocolVersion
+		case "uuid":
+			str = &r.UUID
+		case "sessionId":
+			str = &r.SessionID
+		case "leafUuid":
+			str = &r.LeafUUID
+		case "id":
+			str = &r.ID
+		case "record_type":
+			str = &r.RecordType
+		case "instructions":
+			r.Instructions = true
+		case "created_at":
+			r.CreatedAt = true
+		case "payload":
+			r.Payload = true
+		case "message":
+			r.Message = true
+		case "timestamp":
+			r.Timestamp = true
+		}
+		if str != nil && dec.PeekKind() == '"' {
+			v, err := dec.ReadToken()
+			if err != nil {
+				return r, true
+			}
+			*str = v.String()
+			continue
+		}
+		if dec.SkipValue() != nil {
+			return r, true
+		}
+	}
+}
+
+// Detect names the recording format of a file from its first bytes, or
+// returns "" when they are not a known agent's recording.
+func Detect(head []byte) wire.Format {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	metadata := false
+	for lines := 0; len(head) > 0 && lines < 12; {
+		ln, rest, _ := bytes.Cut(head, []byte("\n"))
+		head = rest
+		ln = bytes.TrimSpace(ln)
+		if len(ln) == 0 {
+			continue
+		}
+		lines++
+		r, ok := readHead(ln)
+		if !ok {
+			continue
+		}
+		switch {
+		case r.Role == "_system_prompt" || r.Role == "_checkpoint" || r.Role == "_usage":
+			return wire.FormatKimiCLI
+		case r.Type == "metadata" && r.ProtocolVersion != "":
+			metadata = true
+			if r.CreatedAt {
+				return wire.FormatKimiCode
+			}
+		case metadata && r.Message && r.Timestamp && r.Type == "":
+			return FormatKimiCLIWire
+		case metadata && (strings.Contains(r.Type, ".") || r.Type == "forked"):
+			return wire.FormatKimiCode
+		case r.Type == "session_meta" && r.Payload:
+			return wire.FormatCodex
+		case r.Payload && r.Timestamp &&
+			(r.Type == "response_item" || r.Type == "event_msg" || r.Type == "turn_context" || r.Type == "compacted"):
+			return wire.FormatCodex
+		case lines == 1 && r.Type == "" && r.ID != "" && r.Timestamp && r.Instructions && !r.Payload:
+			return wire.FormatCodex // a rollout of early 2025, without the envelope
+		case r.Type == "summary" && r.LeafUUID != "":
+			return wire.FormatClaudeCode
+		case r.SessionID != "" && r.Type != "" && (r.UUID != "" || r.Message || r.Type == "queue-operation"):
+			return wire.FormatClaudeCode
+		}
+	}
+	return ""
+}
+
+// unmarshalLine decodes one line of a recording into v. A line that is binary,
+// nested too deep or not JSON is one error naming the line; invalid UTF-8 is
+// reported and decoded with U+FFFD.
+func unmarshalLine(d Sink, raw []byte, line int, v any) bool {
+	if line == 1 {
+		raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	}
+	if at := bytes.IndexByte(raw, 0); at >= 0 {
+		d.Fail(line, "binary data, not JSON (a NUL byte at byte %d)", at)
+		return false
+	}
+	if at := body.DepthExceeded(raw, body.MaxDepth); at >= 0 {
+		d.Fail(line, "JSON nested deeper than %d levels at byte %d", body.MaxDepth, at)
+		return false
+	}
+	if raw[0] != '{' {
+		if raw[0] == '[' || raw[0] == '"' {
+			d.Fail(line, "not a record: a JSON %s, want an object", body.KindName(jsontext.Kind(raw[0])))
+		} else {
+			d.Fail(line, "not JSON (starts with %q)", body.FirstRunes(raw, 12))
+		}
+		return false
+	}
+	if err := body.Unmarshal(raw, v); err != nil {
+		d.Fail(line, "%s", body.DescribeError(err))
+		return false
+	}
+	// Reported once the line is known to be JSON, so a broken line is one error.
+	if !utf8.Valid(raw) {
+		d.Fail(line, "invalid UTF-8 at byte %d (decoded with U+FFFD)", body.InvalidUTF8At(raw))
+	}
+	return true
+}
+
+// transcript is the growing sequence of segments of one recording. Requests of a
+// recording share its backing array: request k holds a prefix of it, clipped
+// so that nothing appended later is visible to it. Treat Segments of these
+// requests as read-only, as every request's.
+type transcript struct {
+	segs    []wire.Segment
+	scratch classify.Builder
+}
+
+func (s *transcript) init(in *wire.Interner) {
+	s.scratch = classify.Builder{Req: &wire.Request{}, In: in}
+}
+
+// build classifies and interns parts, returning their segments.
+func (s *transcript) build(parts ...wire.Part) []wire.Segment {
+	s.scratch.Req.Segments = nil
+	for _, p := range parts {
+		s.scratch.Add(p)
+	}
+	out := s.scratch.Req.Segments
+	s.scratch.Req.Segments = nil
+	return out
+}
+
+// add appends the segments of parts.
+func (s *transcript) add(parts ...wire.Part) {
+	s.scratch.Req.Segments = s.segs
+	for _, p := range parts {
+		s.scratch.Add(p)
+	}
+	s.segs = s.scratch.Req.Segments
+	s.scratch.Req.Segments = nil
+}
+
+// addSegs appends segments already built.
+func (s *transcript) addSegs(segs []wire.Segment) { s.segs = append(s.segs, segs...) }
+
+// snapshot is the sequence as it stands, safe to hand to a request.
+func (s *transcript) snapshot() []wire.Segment { return s.segs[:len(s.segs):len(s.segs)] }
+
+// reset starts a new backing array (requests already made keep theirs).
+func (s *transcript) reset() { s.segs = nil }
+
+// usageOf builds a Usage from a total that includes cached tokens.
+func usageOf(input, cached, written, output int) *wire.Usage {
+	return &wire.Usage{InputTokens: input, CachedTokens: cached, CacheWriteTokens: written, OutputTokens: output}
+}
+
+// kindCounts counts record types a reader skipped, for the notes.
+type kindCounts struct {
+	n     int
+	kinds map[string]int
+}
+
+func (c *kindCounts) add(kind string) {
+	if len(kind) > 40 {
+		// A type name is payload text: keep the notes short.
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(kind[cut]) {
+			cut--
+		}
+		kind = kind[:cut] + "..."
+	}
+	if c.kinds == nil {
+		c.kinds = map[string]int{}
+	}
+	c.n++
+	if len(c.kinds) < 20 {
+		c.kinds[kind]++
+	} else if _, ok := c.kinds[kind]; ok {
+		c.kinds[kind]++
+	}
+}
+
+// note is "N unknown records skipped (a, b, c)" or "".
+func (c *kindCounts) note(what string) string {
+	if c.n == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(c.kinds))
+	for k := range c.kinds {
+		if k == "" {
+			k = "untyped"
+		}
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) > 6 {
+		names = append(names[:6], "...")
+	}
+	return wire.Itoa(c.n) + " " + what + " skipped (" + strings.Join(names, ", ") + ")"
+}
+
+// headerNote is the first note of every request of a recording:
+// "recording: codex 0.46.0; 3 unknown records skipped (...)".
+func headerNote(format wire.Format, version string, extra ...string) string {
+	s := "recording: " + string(format)
+	if version != "" {
+		s += " " + version
+	} else {
+		s += " (version not recorded)"
+	}
+	for _, e := range extra {
+		if e != "" {
+			s += "; " + e
+		}
+	}
+	return s
+}
+
+// File is one recording found in a directory.
+type File struct {
+	Path   string      // the path to open
+	Rel    string      // the path relative to the directory walked
+	Format wire.Format // the recording's format
+	Mod    time.Time   // its modification time
+}
+
+// maxDirDepth bounds the walk of a sessions root (Codex nests YYYY/MM/DD,
+// kimi-code <key>/<session>/agents/<agent>).
+const maxDirDepth = 7
+
+// FindFiles lists the recordings under dir, newest first (ties by path).
+// With a format, only recordings of that format are listed.
+func FindFiles(dir string, format wire.Format) ([]File, error) {
+	var out []File
+	root := filepath.Clean(dir)
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // a link to a sessions root is walked; links inside it are not followed
+	}
+	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return nil // an unreadable corner of a sessions root is passed over
+		}
+		rel, _ := filepath.Rel(root, path)
+		if de.IsDir() {
+			if path != root && strings.Count(rel, string(filepath.Separator)) >= maxDirDepth {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") {
+			return nil
+		}
+		f := DetectFile(path)
+		if f == "" || f == FormatKimiCLIWire || (format != wire.FormatAuto && f != format) {
+			return nil
+		}
+		info, err := de.Info()
+		if err != nil {
+			return nil
+		}
+		out = append(out, File{Path: path, Rel: rel, Format: f, Mod: info.ModTime()})
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Mod.Equal(out[j].Mod) {
+			return out[i].Mod.After(out[j].Mod)
+		}
+		return out[i].Rel < out[j].Rel
+	})
+	return out, err
+}
+
+// DetectFile reads the head of a file and names its recording format.
+func DetectFile(path string) wire.Format {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head, _ := bufio.NewReaderSize(f, 8192).Peek(8192)
+	return Detect(head)
+}

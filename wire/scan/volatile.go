@@ -1,0 +1,783 @@
+package scan
+
+import "strings"
+
+// VolatileKind names a kind of value that changes from one request to the
+// next and so splits a prompt cache when it sits inside the cached prefix.
+type VolatileKind string
+
+// Volatile kinds, as they appear in `cache --json` ("volatile") and in the
+// volatile-in-prefix finding.
+const (
+	// VolatileTimestamp is a date with a time of day (ISO 8601, RFC 3339,
+	// RFC 1123, the Unix date(1) layout), a time of day with seconds, or an
+	// epoch in seconds or milliseconds.
+	VolatileTimestamp VolatileKind = "timestamp"
+	// VolatileDate is a calendar date without a time of day.
+	VolatileDate VolatileKind = "date"
+	// VolatileUUID is a UUID in its 8-4-4-4-12 hex form.
+	VolatileUUID VolatileKind = "uuid"
+	// VolatileRequestID is a provider or tracing id (req_..., msg_...,
+	// chatcmpl-..., or the value after "request id:", "session id:" ...).
+	VolatileRequestID VolatileKind = "request-id"
+	// VolatileHexID is a long hexadecimal id (a commit hash, a digest).
+	VolatileHexID VolatileKind = "hex-id"
+	// VolatileCounter is a number after a counting word ("turn 7",
+	// "request_count=12", "step: 3"), or a run of digits a break falls in.
+	VolatileCounter VolatileKind = "counter"
+)
+
+// Volatile is one changing value found in a text: Text[Start:End] (byte
+// offsets) is a value of Kind.
+type Volatile struct {
+	Start int
+	End   int
+	Kind  VolatileKind
+	// Current is set on a timestamp or date introduced as the present
+	// ("Today's date:", "The current time is", "now=", "当前时间"): such a
+	// value changes with every request. A date without it may be a fixed
+	// one (a spec version, a release date).
+	Current bool
+}
+
+// FindVolatile finds the changing values in text: timestamps, dates, UUIDs,
+// request ids, long hex ids and counters, in order of their start, never
+// overlapping. It runs in time linear in len(text) and never panics on any
+// input (invalid UTF-8 included).
+func FindVolatile(text string) []Volatile {
+	return findVolatileIn(text, 0, len(text), nil)
+}
+
+// VolatileAt returns the changing value of text that covers byte offset off
+// (Start <= off < End), if any. It looks only at a window around off, so it
+// is cheap on large texts.
+func VolatileAt(text string, off int) (Volatile, bool) {
+	if off < 0 || off > len(text) {
+		return Volatile{}, false
+	}
+	from := off - volatileMaxLen
+	if from < 0 {
+		from = 0
+	}
+	to := off + 1
+	if to > len(text) {
+		to = len(text)
+	}
+	for _, v := range findVolatileIn(text, from, to, nil) {
+		if v.Start <= off && off < v.End {
+			return v, true
+		}
+	}
+	return Volatile{}, false
+}
+
+// volatileMaxLen bounds how far before an offset a value covering it can
+// start (the longest date layouts and labelled ids are well under it).
+const volatileMaxLen = 160
+
+// findVolatileIn scans start positions in [from, to) of s (values may end
+// past to) and appends what it finds to out.
+func findVolatileIn(s string, from, to int, out []Volatile) []Volatile {
+	for i := from; i < to; {
+		c := s[i]
+		if !isWordByte(c) || (i > 0 && isWordByte(s[i-1])) {
+			i++
+			continue
+		}
+		if v, ok := matchAt(s, i); ok {
+			if v.Kind == VolatileTimestamp || v.Kind == VolatileDate {
+				v.Current = currentBefore(s, v.Start)
+			}
+			out = append(out, v)
+			if v.End <= i {
+				i++
+			} else {
+				i = v.End
+			}
+			continue
+		}
+		// Skip the rest of this word: no value starts inside a word.
+		i++
+		for i < to && isWordByte(s[i]) {
+			i++
+		}
+	}
+	return out
+}
+
+// nowWords introduce the present time or date.
+var nowWords = []string{"today", "now", "current", "date", "time", "timestamp", "clock",
+	"当前", "今天", "现在", "时间", "日期"}
+
+// currentBefore reports whether one of nowWords ends shortly before
+// position i (within the same line).
+func currentBefore(s string, i int) bool {
+	from := max(0, i-48)
+	win := s[from:i]
+	if nl := strings.LastIndexByte(win, '\n'); nl >= 0 {
+		win = win[nl+1:]
+	}
+	var buf [48]byte
+	low := appendLower(buf[:0], win)
+	for _, w := range nowWords {
+		for k := 0; k+len(w) <= len(low); {
+			j := strings.Index(string(low[k:]), w)
+			if j < 0 {
+				break
+			}
+			at := k + j
+			// A whole word for the ASCII words ("now", not "known").
+			if w[0] < 0x80 && ((at > 0 && isAlpha(low[at-1])) || (at+len(w) < len(low) && isAlpha(low[at+len(w)]) && low[at+len(w)] != 's')) {
+				k = at + 1
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// matchAt tries every pattern at word start i.
+func matchAt(s string, i int) (Volatile, bool) {
+	c := s[i]
+	if end, ok := uuidAt(s, i); ok {
+		return Volatile{Start: i, End: end, Kind: VolatileUUID}, true
+	}
+	if IsDigit(c) {
+		if end, timed, ok := isoDateAt(s, i); ok {
+			return Volatile{Start: i, End: end, Kind: dateKind(timed)}, true
+		}
+		if end, timed, ok := dayMonthYearAt(s, i); ok {
+			return Volatile{Start: i, End: end, Kind: dateKind(timed)}, true
+		}
+		if end, ok := timeAt(s, i, true); ok {
+			return Volatile{Start: i, End: end, Kind: VolatileTimestamp}, true
+		}
+		if end, ok := epochAt(s, i); ok {
+			return Volatile{Start: i, End: end, Kind: VolatileTimestamp}, true
+		}
+	} else {
+		if end, timed, ok := namedDateAt(s, i); ok {
+			return Volatile{Start: i, End: end, Kind: dateKind(timed)}, true
+		}
+		if end, ok := prefixedIDAt(s, i); ok {
+			return Volatile{Start: i, End: end, Kind: VolatileRequestID}, true
+		}
+		if v, ok := keywordAt(s, i); ok {
+			return v, true
+		}
+	}
+	if end, ok := hexAt(s, i); ok {
+		return Volatile{Start: i, End: end, Kind: VolatileHexID}, true
+	}
+	return Volatile{}, false
+}
+
+func dateKind(timed bool) VolatileKind {
+	if timed {
+		return VolatileTimestamp
+	}
+	return VolatileDate
+}
+
+func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isHex(c byte) bool   { return IsDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
+func isWordByte(c byte) bool {
+	return IsDigit(c) || isAlpha(c) || c == '_'
+}
+
+// endsWord reports whether position j ends a word (end of text or a
+// non-word byte).
+func endsWord(s string, j int) bool { return j >= len(s) || !isWordByte(s[j]) }
+
+// digitsAt reads exactly n digits at j and returns their value.
+func digitsAt(s string, j, n int) (int, bool) {
+	if j+n > len(s) {
+		return 0, false
+	}
+	v := 0
+	for k := j; k < j+n; k++ {
+		if !IsDigit(s[k]) {
+			return 0, false
+		}
+		v = v*10 + int(s[k]-'0')
+	}
+	return v, true
+}
+
+// digitRun reads 1 to max digits at j.
+func digitRun(s string, j, max int) (val, end int, ok bool) {
+	end = j
+	for end < len(s) && end-j < max && IsDigit(s[end]) {
+		val = val*10 + int(s[end]-'0')
+		end++
+	}
+	if end == j || (end < len(s) && IsDigit(s[end])) {
+		return 0, j, false
+	}
+	return val, end, true
+}
+
+// uuidAt matches 8-4-4-4-12 hex digits.
+func uuidAt(s string, i int) (int, bool) {
+	const n = 36
+	if i+n > len(s) {
+		return 0, false
+	}
+	for k := 0; k < n; k++ {
+		c := s[i+k]
+		switch k {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return 0, false
+			}
+		default:
+			if !isHex(c) {
+				return 0, false
+			}
+		}
+	}
+	if !endsWord(s, i+n) {
+		return 0, false
+	}
+	return i + n, true
+}
+
+// isoDateAt matches YYYY-MM-DD (or YYYY/MM/DD, or YYYY年M月D日), with an
+// optional time after "T" or a space.
+func isoDateAt(s string, i int) (end int, timed, ok bool) {
+	y, ok := digitsAt(s, i, 4)
+	if !ok || y < 1900 || y > 2199 {
+		return 0, false, false
+	}
+	j := i + 4
+	if j < len(s) && (s[j] == '-' || s[j] == '/') {
+		sep := s[j]
+		m, ok1 := digitsAt(s, j+1, 2)
+		if !ok1 || j+3 >= len(s) || s[j+3] != sep {
+			return 0, false, false
+		}
+		d, ok2 := digitsAt(s, j+4, 2)
+		if !ok2 || m < 1 || m > 12 || d < 1 || d > 31 {
+			return 0, false, false
+		}
+		end = j + 6
+		if end < len(s) && IsDigit(s[end]) {
+			return 0, false, false
+		}
+	} else if strings.HasPrefix(s[j:], "年") {
+		j += len("年")
+		m, e1, ok1 := digitRun(s, j, 2)
+		if !ok1 || m < 1 || m > 12 || !strings.HasPrefix(s[e1:], "月") {
+			return 0, false, false
+		}
+		d, e2, ok2 := digitRun(s, e1+len("月"), 2)
+		if !ok2 || d < 1 || d > 31 {
+			return 0, false, false
+		}
+		end = e2
+		if strings.HasPrefix(s[end:], "日") {
+			end += len("日")
+		}
+		k := end
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if k < len(s) && IsDigit(s[k]) {
+			if e, ok := timeAt(s, k, false); ok {
+				return e, true, true
+			}
+		}
+		return end, false, true
+	} else {
+		return 0, false, false
+	}
+	if end+1 < len(s) && (s[end] == 'T' || s[end] == ' ' || s[end] == 't') && IsDigit(s[end+1]) {
+		if e, ok := timeAt(s, end+1, false); ok {
+			return e, true, true
+		}
+	}
+	if !endsWord(s, end) {
+		return 0, false, false
+	}
+	return end, false, true
+}
+
+// timeAt matches HH:MM[:SS[.frac]] with an optional AM/PM and zone. When
+// standalone is set (a time with no date before it), a time without seconds
+// is accepted only with a zone or AM/PM, so "see 3:16" is not a timestamp.
+func timeAt(s string, i int, standalone bool) (int, bool) {
+	h, j, ok := digitRun(s, i, 2)
+	if !ok || h > 23 || j >= len(s) || s[j] != ':' {
+		return 0, false
+	}
+	m, ok := digitsAt(s, j+1, 2)
+	if !ok || m > 59 {
+		return 0, false
+	}
+	j += 3
+	seconds := false
+	if j < len(s) && s[j] == ':' {
+		if sec, ok := digitsAt(s, j+1, 2); ok && sec <= 60 {
+			j += 3
+			seconds = true
+			if j+1 < len(s) && (s[j] == '.' || s[j] == ',') && IsDigit(s[j+1]) {
+				j++
+				for j < len(s) && IsDigit(s[j]) {
+					j++
+				}
+			}
+		}
+	}
+	if j < len(s) && IsDigit(s[j]) {
+		return 0, false
+	}
+	end, qualified := zoneAt(s, j)
+	if standalone && !seconds && !qualified {
+		return 0, false
+	}
+	if !endsWord(s, end) {
+		return 0, false
+	}
+	return end, true
+}
+
+// zoneAt reads what may follow a time: " AM"/" PM", then "Z", "+HH:MM",
+// "+HHMM", "+HH", or a space and a zone abbreviation (UTC, GMT, PST, CEST,
+// ...), optionally followed by an offset ("UTC+8"). It returns the end and
+// whether anything was read.
+func zoneAt(s string, j int) (int, bool) {
+	got := false
+	if k := skipSpace(s, j); k+1 < len(s) && (s[k]|0x20 == 'a' || s[k]|0x20 == 'p') {
+		if s[k+1]|0x20 == 'm' && endsWord(s, k+2) {
+			j, got = k+2, true
+		} else if k+3 < len(s) && s[k+1] == '.' && s[k+2]|0x20 == 'm' && s[k+3] == '.' {
+			j, got = k+4, true
+		}
+	}
+	if j < len(s) && s[j] == 'Z' && endsWord(s, j+1) {
+		return j + 1, true
+	}
+	if e, ok := offsetAt(s, j); ok {
+		return e, true
+	}
+	if k := skipSpace(s, j); k > j || got {
+		if e, ok := zoneNameAt(s, k); ok {
+			if e2, ok := offsetAt(s, e); ok {
+				return e2, true
+			}
+			return e, true
+		}
+		if k > j {
+			if e, ok := offsetAt(s, k); ok {
+				return e, true
+			}
+		}
+	}
+	return j, got
+}
+
+func skipSpace(s string, j int) int {
+	if j < len(s) && s[j] == ' ' {
+		return j + 1
+	}
+	return j
+}
+
+// offsetAt reads +HH:MM, +HHMM or +HH.
+func offsetAt(s string, j int) (int, bool) {
+	if j >= len(s) || (s[j] != '+' && s[j] != '-') {
+		return 0, false
+	}
+	hh, ok := digitsAt(s, j+1, 2)
+	if !ok || hh > 14 {
+		return 0, false
+	}
+	k := j + 3
+	if k < len(s) && s[k] == ':' {
+		if mm, ok := digitsAt(s, k+1, 2); ok && mm < 60 {
+			k += 3
+		} else {
+			return 0, false
+		}
+	} else if mm, ok := digitsAt(s, k, 2); ok && mm < 60 {
+		k += 2
+	}
+	if k < len(s) && IsDigit(s[k]) {
+		return 0, false
+	}
+	return k, true
+}
+
+// zoneNameAt reads UTC, GMT or an upper-case abbreviation of 2 to 5
+// letters ending in T (PST, CEST, JST, ...).
+func zoneNameAt(s string, j int) (int, bool) {
+	k := j
+	for k < len(s) && k-j < 6 && s[k] >= 'A' && s[k] <= 'Z' {
+		k++
+	}
+	if !endsWord(s, k) || k-j < 2 || k-j > 5 {
+		return 0, false
+	}
+	name := s[j:k]
+	if name == "UTC" || name == "GMT" || name == "UT" || name[len(name)-1] == 'T' {
+		return k, true
+	}
+	return 0, false
+}
+
+// epochAt matches a Unix time in seconds (10 digits, 2001 to 2036, an
+// optional fraction) or milliseconds (13 digits).
+func epochAt(s string, i int) (int, bool) {
+	if i > 0 && (s[i-1] == '.' || s[i-1] == ',') {
+		return 0, false
+	}
+	j := i
+	for j < len(s) && IsDigit(s[j]) {
+		j++
+	}
+	n := j - i
+	if n != 10 && n != 13 {
+		return 0, false
+	}
+	if s[i] != '1' && !(s[i] == '2' && s[i+1] == '0') {
+		return 0, false
+	}
+	if n == 10 && j+1 < len(s) && s[j] == '.' && IsDigit(s[j+1]) {
+		j++
+		for j < len(s) && IsDigit(s[j]) {
+			j++
+		}
+	}
+	if !endsWord(s, j) {
+		return 0, false
+	}
+	return j, true
+}
+
+// weekdays and months hold the full, three-letter (and "sept") lower-case names.
+var weekdays, months = nameSet("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+	"sunday"), nameSet("january", "february", "march", "april", "may", "june", "july", "august",
+	"september", "sept", "october", "november", "december")
+
+func nameSet(names ...string) map[string]bool {
+	m := make(map[string]bool, 2*len(names))
+	for _, n := range names {
+		m[n] = true
+		m[n[:3]] = true
+	}
+	return m
+}
+
+// nameAt matches a full or three-letter weekday or month name at j
+// (upper-case first letter), ending a word, and returns its end.
+func nameAt(s string, j int, names map[string]bool) (int, bool) {
+	if j >= len(s) || s[j] < 'A' || s[j] > 'Z' {
+		return 0, false
+	}
+	k := j + 1
+	for k < len(s) && isAlpha(s[k]) && k-j <= 9 {
+		k++
+	}
+	if k-j < 3 || k-j > 9 || (k < len(s) && isAlpha(s[k])) {
+		return 0, false
+	}
+	var buf [10]byte
+	if !names[string(appendLower(buf[:0], s[j:k]))] {
+		return 0, false
+	}
+	return k, true
+}
+
+// sepAt skips ", " / " " / "," between date fields; it needs at least one.
+func sepAt(s string, j int) (int, bool) {
+	k := j
+	if k < len(s) && s[k] == ',' {
+		k++
+	}
+	if k < len(s) && s[k] == '.' {
+		k++
+	}
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	return k, k > j
+}
+
+// timeAfter reads an optional time after a date, with "at" or "," or a
+// space between them.
+func timeAfter(s string, j int) (int, bool) {
+	k, ok := sepAt(s, j)
+	if !ok {
+		return j, false
+	}
+	if strings.HasPrefix(s[k:], "at ") {
+		k += 3
+	}
+	if k < len(s) && IsDigit(s[k]) {
+		if e, ok := timeAt(s, k, false); ok {
+			return e, true
+		}
+	}
+	return j, false
+}
+
+// yearAfter reads a separator and a four-digit year.
+func yearAfter(s string, j int) (int, bool) {
+	k, ok := sepAt(s, j)
+	if !ok {
+		return 0, false
+	}
+	y, ok := digitsAt(s, k, 4)
+	if !ok || y < 1900 || y > 2199 || !endsWord(s, k+4) {
+		return 0, false
+	}
+	return k + 4, true
+}
+
+// dayMonthYearAt matches "29 Nov 2026" and "29 November 2026 22:15:42 GMT".
+func dayMonthYearAt(s string, i int) (end int, timed, ok bool) {
+	d, j, ok := digitRun(s, i, 2)
+	if !ok || d < 1 || d > 31 || j >= len(s) || s[j] != ' ' {
+		return 0, false, false
+	}
+	j, ok = nameAt(s, j+1, months)
+	if !ok {
+		return 0, false, false
+	}
+	j, ok = yearAfter(s, j)
+	if !ok {
+		return 0, false, false
+	}
+	if e, ok := timeAfter(s, j); ok {
+		return e, true, true
+	}
+	return j, false, true
+}
+
+// namedDateAt matches dates that start with a weekday or a month name:
+// RFC 1123 ("Sun, 29 Nov 2026 22:15:42 GMT"), the Unix date(1) and ANSI C
+// layouts ("Sun Nov 29 22:15:42 UTC 2026"), and "November 29, 2026".
+func namedDateAt(s string, i int) (end int, timed, ok bool) {
+	j := i
+	weekday := false
+	if e, ok := nameAt(s, i, weekdays); ok {
+		weekday = true
+		k, ok := sepAt(s, e)
+		if !ok {
+			return 0, false, false
+		}
+		if k < len(s) && IsDigit(s[k]) {
+			if e, timed, ok := dayMonthYearAt(s, k); ok {
+				return e, timed, true
+			}
+			return 0, false, false
+		}
+		j = k
+	}
+	e, ok := nameAt(s, j, months)
+	if !ok {
+		return 0, false, false
+	}
+	if e < len(s) && s[e] == '.' {
+		e++
+	}
+	k := e
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k == e {
+		return 0, false, false
+	}
+	d, k2, ok := digitRun(s, k, 2)
+	if !ok || d < 1 || d > 31 {
+		return 0, false, false
+	}
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if strings.HasPrefix(s[k2:], suf) {
+			k2 += 2
+			break
+		}
+	}
+	// "Nov 29, 2026" / "November 29 2026" [time]
+	if y, ok := yearAfter(s, k2); ok {
+		if e, ok := timeAfter(s, y); ok {
+			return e, true, true
+		}
+		return y, false, true
+	}
+	// "Sun Nov 29 22:15:42 [UTC] 2026" (date(1), ANSI C)
+	if t, ok := timeAfter(s, k2); ok {
+		if y, ok := yearAfter(s, t); ok {
+			return y, true, true
+		}
+		if weekday {
+			return t, true, true
+		}
+	}
+	return 0, false, false
+}
+
+// idPrefixes are the prefixes of provider and tracing ids, with the
+// separator that ends them.
+var idPrefixes = map[string]bool{"req_": true, "req-": true, "request_": true, "request-": true,
+	"msg_": true, "msg-": true, "chatcmpl-": true, "cmpl-": true, "resp_": true, "call_": true,
+	"toolu_": true, "srvtoolu_": true, "run_": true, "sess_": true, "session_": true, "trace_": true,
+	"span_": true, "evt_": true, "batch_": true, "file_": true, "thread_": true, "gen-": true,
+	"conv_": true, "rs_": true, "fc_": true}
+
+// prefixedIDAt matches a known id prefix followed by at least 8 id
+// characters of which at least one is a digit.
+func prefixedIDAt(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && j-i < 10 && s[j] >= 'a' && s[j] <= 'z' {
+		j++
+	}
+	if j == i || j >= len(s) || (s[j] != '_' && s[j] != '-') || !idPrefixes[s[i:j+1]] {
+		return 0, false
+	}
+	j++
+	digits := 0
+	k := j
+	for k < len(s) && (isWordByte(s[k]) || s[k] == '-') {
+		if IsDigit(s[k]) {
+			digits++
+		}
+		k++
+	}
+	if k-j >= 8 && digits > 0 {
+		return k, true
+	}
+	return 0, false
+}
+
+// idWords label the id that follows them ("request id: ...").
+var idWords = map[string]bool{"request": true, "session": true, "trace": true, "conversation": true,
+	"correlation": true, "message": true, "response": true, "run": true, "span": true, "thread": true}
+
+// counterWords are words a changing count follows ("turn 7"). Words
+// common in stable instructions ("step 1") are left out on purpose.
+var counterWords = map[string]bool{"turn": true, "iteration": true, "attempt": true, "retry": true,
+	"tick": true, "seq": true, "counter": true}
+
+// counterSuffixes turn a word into a counter label when joined to it:
+// "request_count", "turn-number", "message_index".
+var counterSuffixes = map[string]bool{"count": true, "number": true, "num": true, "index": true,
+	"seq": true, "counter": true}
+
+// keywordAt matches a labelled id ("request id: X", "Request-Id: X",
+// "session_id=X", "requestId": the value is the span) and a labelled count
+// ("turn 7", "request_count=7", "Turn #7": the label and number are the
+// span).
+func keywordAt(s string, i int) (Volatile, bool) {
+	k := i
+	for k < len(s) && isAlpha(s[k]) && k-i <= 24 {
+		k++
+	}
+	if k == i || (k < len(s) && isAlpha(s[k])) {
+		return Volatile{}, false
+	}
+	var wb, sb [32]byte
+	word := appendLower(wb[:0], s[i:k])
+	label, end := "", k
+	if len(word) > 2 && string(word[len(word)-2:]) == "id" && idWords[string(word[:len(word)-2])] {
+		label = "id" // "requestId"
+	} else if k+1 < len(s) && (s[k] == '_' || s[k] == '-' || s[k] == ' ') {
+		m := k + 1
+		for m < len(s) && isAlpha(s[m]) && m-k <= 12 {
+			m++
+		}
+		suf := appendLower(sb[:0], s[k+1:m])
+		switch {
+		case string(suf) == "id" && idWords[string(word)]:
+			label, end = "id", m
+		case s[k] != ' ' && counterSuffixes[string(suf)]:
+			label, end = "count", m
+		}
+	}
+	if label == "" && counterWords[string(word)] {
+		label = "count"
+	}
+	switch label {
+	case "id":
+		v := skipLabelSep(s, end)
+		if v == end {
+			return Volatile{}, false
+		}
+		e := v
+		for e < len(s) && (isWordByte(s[e]) || s[e] == '-' || s[e] == '.') {
+			e++
+		}
+		for e > v && (s[e-1] == '.' || s[e-1] == '-') {
+			e--
+		}
+		if e-v >= 6 && hasDigit(s[v:e]) {
+			return Volatile{Start: v, End: e, Kind: VolatileRequestID}, true
+		}
+	case "count":
+		v := skipLabelSep(s, end)
+		if v < len(s) && s[v] == '#' {
+			v++
+		}
+		if v == end {
+			return Volatile{}, false // "turn7" is a name, not a count
+		}
+		if _, e, ok := digitRun(s, v, 12); ok && endsWord(s, e) {
+			return Volatile{Start: i, End: e, Kind: VolatileCounter}, true
+		}
+	}
+	return Volatile{}, false
+}
+
+// appendLower appends the ASCII lower case of w to buf (no allocation for
+// words that fit).
+func appendLower(buf []byte, w string) []byte {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c |= 0x20
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// skipLabelSep skips the separator between a label and its value:
+// spaces, ':', '=', '#', '"'.
+func skipLabelSep(s string, j int) int {
+	n := 0
+	for j < len(s) && n < 4 && (s[j] == ' ' || s[j] == ':' || s[j] == '=' || s[j] == '"' || s[j] == '\'') {
+		j++
+		n++
+	}
+	return j
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if IsDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hexAt matches 16 or more hex digits mixing letters and digits (commit
+// hashes, digests, opaque ids).
+func hexAt(s string, i int) (int, bool) {
+	j := i
+	letters, digits := 0, 0
+	for j < len(s) && isHex(s[j]) {
+		if IsDigit(s[j]) {
+			digits++
+		} else {
+			letters++
+		}
+		j++
+	}
+	if j-i < 16 || letters == 0 || digits == 0 || !endsWord(s, j) {
+		return 0, false
+	}
+	return j, true
+}

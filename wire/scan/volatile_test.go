@@ -1,0 +1,214 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
+)
+
+// span marks the expected value in a table case with [[ ]] so the
+// expected offsets are read from the text, not computed by the finder.
+func span(t *testing.T, marked string) (text string, start, end int) {
+	t.Helper()
+	start = strings.Index(marked, "[[")
+	end = strings.Index(marked, "]]")
+	if start < 0 || end < start {
+		t.Fatalf("bad case %q", marked)
+	}
+	text = marked[:start] + marked[start+2:end] + marked[end+2:]
+	return text, start, end - 2
+}
+
+func TestDiffFindVolatileKinds(t *testing.T) {
+	cases := []struct {
+		marked string
+		kind   VolatileKind
+	}{
+		{"Current time: [[2026-11-29T22:15:42Z]].", VolatileTimestamp},
+		{"now=[[2026-11-29T22:15:42.123456+08:00]]\n", VolatileTimestamp},
+		{"The time is [[2026-11-29 22:15:42]] here", VolatileTimestamp},
+		{"at [[2026-11-29T22:15:42-0700]]", VolatileTimestamp},
+		{"at [[2026-11-29T22:15]] local", VolatileTimestamp},
+		{"Date: [[Sun, 29 Nov 2026 22:15:42 GMT]]\r\n", VolatileTimestamp},
+		{"Date: [[Sun, 29 Nov 2026 22:15:42 -0000]]", VolatileTimestamp},
+		{"It is [[Sun Nov 29 22:15:42 UTC 2026]] now", VolatileTimestamp},
+		{"It is [[Sun Nov 29 22:15:42 2026]] now", VolatileTimestamp},
+		{"Today is [[Sunday, November 29, 2026]].", VolatileDate},
+		{"Today is [[November 29, 2026 at 10:15 PM]].", VolatileTimestamp},
+		{"Today's date: [[2026-11-29]]", VolatileDate},
+		{"Today's date: [[2026/11/29]]", VolatileDate},
+		{"on [[29 November 2026]] we", VolatileDate},
+		{"当前时间：[[2026年11月29日 22:15:42]]。", VolatileTimestamp},
+		{"日期：[[2026年11月29日]]", VolatileDate},
+		{"clock [[22:15:42]] now", VolatileTimestamp},
+		{"clock [[10:15 PM]] now", VolatileTimestamp},
+		{"epoch [[1764454542]] s", VolatileTimestamp},
+		{"epoch_ms=[[1764454542123]]", VolatileTimestamp},
+		{"ts [[1764454542.25]]", VolatileTimestamp},
+		{"id [[123e4567-e89b-12d3-a456-426614174000]] end", VolatileUUID},
+		{"session [[550E8400-E29B-41D4-A716-446655440000]]", VolatileUUID},
+		{"request [[req_011CUaBcDeFgH2jK]] failed", VolatileRequestID},
+		{"[[chatcmpl-9xYzAbC123def]]", VolatileRequestID},
+		{"Request-Id: [[a1b2c3d4e5]]", VolatileRequestID},
+		{"session_id=[[s3ss10n-42x]]", VolatileRequestID},
+		{`"requestId": "[[abc123def]]"`, VolatileRequestID},
+		{"commit [[9fceb02d0ae598e95dc970b74767f19372d61af8]]", VolatileHexID},
+		{"Turn [[Turn 7]]"[5:], VolatileCounter},
+		{"this is [[turn #12]] of the session", VolatileCounter},
+		{"[[request_count=41]]", VolatileCounter},
+		{"[[iteration: 3]]", VolatileCounter},
+	}
+	for _, c := range cases {
+		text, start, end := span(t, c.marked)
+		got := FindVolatile(text)
+		if len(got) != 1 {
+			t.Errorf("%q: want one value %q, got %+v", text, text[start:end], got)
+			continue
+		}
+		if got[0].Start != start || got[0].End != end || got[0].Kind != c.kind {
+			t.Errorf("%q: want %s %q, got %s %q", text, c.kind, text[start:end], got[0].Kind, text[got[0].Start:got[0].End])
+		}
+	}
+}
+
+func TestDiffFindVolatileStableText(t *testing.T) {
+	// Text that does not change between requests must not be reported.
+	stable := []string{
+		"Step 1: read the file. Step 2: edit it.",
+		"See issue #2028 and version 1.2.3 of the tool.",
+		"Use port 8080 and 3:16 as a ratio; 10:30 is a verse.",
+		"The year 2026 and the number 12345678901 (11 digits).",
+		"call the function turn7() and read README.md",
+		"0x1234abcd is a short hex; deadbeef too.",
+		"Monday is a word; May I help? March on.",
+		"requests are counted; session ids are secret",
+		"turnover 5 and counterpart 3",
+		"9999-99-99 is not a date, nor is 2026-13-01 or 2026-11-32.",
+	}
+	for _, s := range stable {
+		if got := FindVolatile(s); len(got) != 0 {
+			for _, v := range got {
+				t.Errorf("%q: unexpected %s %q", s, v.Kind, s[v.Start:v.End])
+			}
+		}
+	}
+}
+
+func TestDiffFindVolatileSeveral(t *testing.T) {
+	text := "Now: 2026-11-29T22:15:42Z\nSession: 123e4567-e89b-12d3-a456-426614174000\nTurn 3\n"
+	got := FindVolatile(text)
+	want := []struct {
+		val  string
+		kind VolatileKind
+	}{
+		{"2026-11-29T22:15:42Z", VolatileTimestamp},
+		{"123e4567-e89b-12d3-a456-426614174000", VolatileUUID},
+		{"Turn 3", VolatileCounter},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d values %+v, want %d", len(got), got, len(want))
+	}
+	for i, w := range want {
+		if text[got[i].Start:got[i].End] != w.val || got[i].Kind != w.kind {
+			t.Errorf("value %d: got %s %q, want %s %q", i, got[i].Kind, text[got[i].Start:got[i].End], w.kind, w.val)
+		}
+	}
+}
+
+func TestDiffVolatileAt(t *testing.T) {
+	prefix := strings.Repeat("host rules. ", 500)
+	text := prefix + "The current time is 2026-11-29T22:15:42Z and more rules."
+	at := len(prefix) + len("The current time is 2026-11-29T22:")
+	v, ok := VolatileAt(text, at)
+	if !ok || v.Kind != VolatileTimestamp || text[v.Start:v.End] != "2026-11-29T22:15:42Z" {
+		t.Fatalf("VolatileAt inside the timestamp: got %+v %v", v, ok)
+	}
+	if _, ok := VolatileAt(text, len(prefix)+3); ok {
+		t.Errorf("VolatileAt outside any value reported one")
+	}
+	if _, ok := VolatileAt(text, -1); ok {
+		t.Errorf("VolatileAt(-1) reported a value")
+	}
+	if _, ok := VolatileAt(text, len(text)+5); ok {
+		t.Errorf("VolatileAt past the end reported a value")
+	}
+}
+
+// TestDiffFindVolatileHostile runs the finder over the hostile
+// corpora: it must never panic and its spans must lie inside the text, in
+// order and without overlap.
+func TestDiffFindVolatileHostile(t *testing.T) {
+	blns := append(wiretest.BLNS(t), "2026-11-29T", "2026-11-29T22:", "Sun, ", "Nov 29,", "req_", "request id:", "\xff2026-11-29\xfe",
+		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.")
+	for _, s := range blns {
+		prev := 0
+		for _, v := range FindVolatile(s) {
+			if v.Start < prev || v.End <= v.Start || v.End > len(s) {
+				t.Fatalf("%q: bad span %+v", s, v)
+			}
+			prev = v.End
+		}
+		for off := 0; off <= len(s); off++ {
+			if v, ok := VolatileAt(s, off); ok && (off < v.Start || off >= v.End) {
+				t.Fatalf("%q: VolatileAt(%d) returned %+v", s, off, v)
+			}
+		}
+	}
+}
+
+func FuzzDiffFindVolatile(f *testing.F) {
+	for _, s := range []string{"2026-11-29T22:15:42Z", "Sun, 29 Nov 2026 22:15:42 GMT", "turn 7", "req_0123456789",
+		"123e4567-e89b-12d3-a456-426614174000", "2026年11月29日 22:15"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		prev := 0
+		for _, v := range FindVolatile(s) {
+			if v.Start < prev || v.End <= v.Start || v.End > len(s) {
+				t.Fatalf("bad span %+v in %q", v, s)
+			}
+			prev = v.End
+		}
+	})
+}
+
+func BenchmarkDiffFindVolatile(b *testing.B) {
+	text := strings.Repeat("You are a coding agent. Follow the rules; cite files like main.go:12. ", 15000) +
+		"Now: 2026-11-29T22:15:42Z"
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if len(FindVolatile(text)) != 1 {
+			b.Fatal("want one value")
+		}
+	}
+}
+
+// TestDiffVolatileCurrent: a timestamp or date introduced as the present is
+// marked Current; a fixed date in prose is not.
+func TestDiffVolatileCurrent(t *testing.T) {
+	cases := []struct {
+		text    string
+		current bool
+	}{
+		{"Today's date: 2026-11-29", true},
+		{"The current time is 2026-11-29T22:15:42Z.", true},
+		{"now=1764454542", true},
+		{"当前时间：2026年11月29日 22:15", true},
+		{"Timestamps: 2026-11-29T22:15:42Z", true},
+		{"Follow the MCP 2026-07-28 specification.", false},
+		{"Released on 2025-12-09 as v1.0.", false},
+		{"It is known that 2026-07-28 is a Tuesday.", false},
+		{"Current rules.\nThe MCP 2026-07-28 spec.", false},
+	}
+	for _, c := range cases {
+		vs := FindVolatile(c.text)
+		if len(vs) != 1 {
+			t.Errorf("%q: %d values", c.text, len(vs))
+			continue
+		}
+		if vs[0].Current != c.current {
+			t.Errorf("%q: current %v, want %v", c.text, vs[0].Current, c.current)
+		}
+	}
+}
