@@ -1,14 +1,3 @@
-// Package assemble builds the wire live from a workspace: Collect reads the
-// workspace into baseline payloads, Bind renders the baseline, host rules and
-// a history into one wire.Request for a layout (legacy: everything in the
-// system prompt; isolated: a byte-stable system prefix, the time and the
-// workspace as request-time user fragments in <untrusted_*> envelopes), and
-// Refresh re-collects and reports what changed.
-//
-// Everything read from a workspace is hostile. Collect reads it only through
-// an fs.FS rooted at the workspace (os.OpenRoot for a directory on disk), so
-// nothing outside the workspace is read; symbolic links are listed, never
-// followed out. Collect never writes.
 package assemble
 
 import (
