@@ -4,14 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
@@ -62,7 +57,7 @@ still make exit 2.`,
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 			})
-			// Stop the decode.Decoder (if the viewer closed before the end) and
+			// Stop the decoder (if the viewer closed before the end) and
 			// wait for it before reading its errors.
 			cancel()
 			<-errs.done
@@ -99,7 +94,7 @@ func viewStdinUsable(app *App) bool {
 // them after it closes.
 type viewErrors struct {
 	list []error
-	done chan struct{} // closed when the decode.Decoder has stopped
+	done chan struct{} // closed when the decoder has stopped
 }
 
 // viewStream decodes the inputs in a goroutine and streams them to the
@@ -198,14 +193,6 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 	return nil
 }
 
-// watchDebounce is how long watch waits after the last change before it
-// rebuilds.
-const watchDebounce = 300 * time.Millisecond
-
-// watchMaxDirs caps the directories watched (fsnotify watches one directory
-// at a time).
-const watchMaxDirs = 2000
-
 func newWatchCmd(app *App) *cobra.Command {
 	var (
 		layout, api         string
@@ -229,40 +216,39 @@ When standard output is not a terminal, watch prints the report of one build and
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			w := &watchBuilder{dir: dir, in: app.In, layout: assemble.Layout(layout), api: wire.Format(api),
-				addDirs: addDirs, skillsDirs: skillsDirs}
-			switch w.layout {
+			switch assemble.Layout(layout) {
 			case assemble.LayoutIsolated, assemble.LayoutLegacy:
 			default:
 				return usageError("--layout must be isolated or legacy, not %q", layout)
 			}
 			known := false
 			for _, a := range encode.Formats {
-				known = known || a == w.api
+				known = known || a == wire.Format(api)
 			}
 			if !known {
 				return usageError("--api must be anthropic, openai-chat, openai-responses or gemini, not %q", api)
 			}
-			first, note, err := w.build()
-			if err != nil {
-				return usageError("%v", err)
+			w := newWatcher(app, dir, assemble.Layout(layout), wire.Format(api), addDirs, skillsDirs)
+			first := w.Build()
+			if first.Err != nil {
+				return usageError("%v", first.Err)
 			}
 			if !isTerminal(app.Stdout) {
-				return writeViewReport(app.Stdout, []wire.Request{*first}, terminalWidth(app.Stdout))
+				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, terminalWidth(app.Stdout))
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
-			stream, err := w.watch(ctx, first, note)
+			rebuilds, err := w.Watch(ctx, first)
 			if err != nil {
 				return usageError("%v", err)
 			}
 			return ui.Run(ctx, ui.Options{
 				Title:    "watch " + dir,
-				Stream:   stream,
+				Stream:   watchStream(ctx, rebuilds),
 				Analysis: viewAnalysis(),
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
-				Toggle:   w.toggle,
+				Toggle:   func() (string, error) { return string(w.Toggle()), nil },
 				Live:     true,
 			})
 		},
@@ -274,187 +260,27 @@ When standard output is not a terminal, watch prints the report of one build and
 	return cmd
 }
 
-// watchBuilder builds the workspace's request again on demand.
-type watchBuilder struct {
-	dir                 string
-	addDirs, skillsDirs []string
-	in                  *wire.Interner
-	api                 wire.Format
-
-	mu     sync.Mutex
-	layout assemble.Layout
-	prev   *assemble.Result
-	count  int
-	kick   chan struct{}
+// newWatcher is the watcher of the watch command: it builds with the host
+// facts that build uses.
+func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, addDirs, skillsDirs []string) *assemble.Watcher {
+	return assemble.NewWatcher(dir, app.In, layout, api,
+		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: buildHost()})
 }
 
-// build collects and binds the workspace once more and says what changed.
-func (w *watchBuilder) build() (*wire.Request, string, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	now := time.Now().UTC().Truncate(time.Second)
-	in, closeIn, err := assemble.OpenInput(w.dir, w.addDirs, w.skillsDirs, now)
-	if err != nil {
-		return nil, "", err
-	}
-	defer closeIn()
-	cfg := assemble.Config{Layout: w.layout, API: w.api, Interner: w.in, Host: buildHost()}
-	var (
-		res  *assemble.Result
-		note string
-	)
-	if w.prev != nil && w.prev.Request.Format == w.api {
-		var rep *assemble.RefreshReport
-		res, rep, err = assemble.Refresh(w.prev, in, cfg)
-		if err == nil {
-			note = watchNote(rep)
-		}
-	} else {
-		var b *assemble.Baseline
-		b, err = assemble.Collect(in)
-		if err == nil {
-			res, err = assemble.Bind(b, cfg)
-		}
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	w.count++
-	w.prev = res
-	r := res.Request
-	r.Source = w.dir + " (" + string(w.layout) + ")"
-	r.Index = w.count
-	r.Offset = -1
-	if note == "" {
-		note = "built " + string(w.layout) + " layout"
-	}
-	return &r, "#" + fmt.Sprint(w.count) + " " + note, nil
-}
-
-// watchNote says in one line what a refresh changed.
-func watchNote(rep *assemble.RefreshReport) string {
-	if rep == nil || len(rep.Changes) == 0 {
-		return "rebuilt: nothing changed on the wire"
-	}
-	s := fmt.Sprintf("rebuilt: %d fragment(s) changed, first %s", len(rep.Changes), rep.FirstChange)
-	if rep.SystemStable {
-		s += "; system prompt byte-identical"
-	} else {
-		s += "; system prompt CHANGED"
-	}
-	return s
-}
-
-// toggle switches the layout and asks for a rebuild; the viewer calls it in
-// a command.
-func (w *watchBuilder) toggle() (string, error) {
-	w.mu.Lock()
-	if w.layout == assemble.LayoutLegacy {
-		w.layout = assemble.LayoutIsolated
-	} else {
-		w.layout = assemble.LayoutLegacy
-	}
-	l := string(w.layout)
-	w.prev = nil
-	kick := w.kick
-	w.mu.Unlock()
-	select {
-	case kick <- struct{}{}:
-	default:
-	}
-	return l, nil
-}
-
-// watch streams the first build, then a rebuild after each burst of changes
-// in the workspace (debounced) and after each layout toggle.
-func (w *watchBuilder) watch(ctx context.Context, first *wire.Request, note string) (<-chan ui.Item, error) {
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, err
-	}
-	n := 0
-	for _, d := range append(append([]string{w.dir}, w.addDirs...), w.skillsDirs...) {
-		root, err := filepath.Abs(d)
-		if err != nil {
-			continue
-		}
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.IsDir() {
-				return nil
-			}
-			if p != root && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "target") {
-				return filepath.SkipDir
-			}
-			if n >= watchMaxDirs {
-				return filepath.SkipAll
-			}
-			if fw.Add(p) == nil {
-				n++
-			}
-			return nil
-		})
-	}
-	if n == 0 {
-		fw.Close()
-		return nil, fmt.Errorf("%s: nothing to watch", w.dir)
-	}
-	w.mu.Lock()
-	w.kick = make(chan struct{}, 1)
-	kick := w.kick
-	w.mu.Unlock()
+// watchStream passes a watcher's builds and notes to the viewer.
+func watchStream(ctx context.Context, rebuilds <-chan assemble.Rebuild) <-chan ui.Item {
 	ch := make(chan ui.Item, 16)
 	go func() {
 		defer close(ch)
-		defer fw.Close()
-		send := func(it ui.Item) bool {
+		for r := range rebuilds {
 			select {
-			case ch <- it:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		if !send(ui.Item{Req: first, Note: note, Progress: -1}) {
-			return
-		}
-		var timer <-chan time.Time
-		for {
-			select {
+			case ch <- ui.Item{Req: r.Request, Note: r.Note, Progress: -1}:
 			case <-ctx.Done():
 				return
-			case ev, ok := <-fw.Events:
-				if !ok {
-					return
-				}
-				if ev.Has(fsnotify.Create) {
-					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-						_ = fw.Add(ev.Name)
-					}
-				}
-				timer = time.After(watchDebounce)
-			case err, ok := <-fw.Errors:
-				if !ok {
-					return
-				}
-				if !send(ui.Item{Note: "watch: " + err.Error(), Progress: -1}) {
-					return
-				}
-			case <-kick:
-				timer = time.After(0)
-			case <-timer:
-				timer = nil
-				r, note, err := w.build()
-				it := ui.Item{Req: r, Note: note, Progress: -1}
-				if err != nil {
-					it = ui.Item{Note: "rebuild failed: " + err.Error(), Progress: -1}
-				}
-				if !send(it) {
-					return
-				}
 			}
 		}
 	}()
-	return ch, nil
+	return ch
 }
 
 // viewDemoOptions opens the viewer on the demo: the poisoned workspace built

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -46,28 +48,51 @@ func TestViewDemoOptions(t *testing.T) {
 	}
 }
 
-// TestViewWatchRebuilds builds a workspace, edits its AGENTS.md and waits
-// for the rebuild; toggling the layout rebuilds in the other layout.
-func TestViewWatchRebuilds(t *testing.T) {
+// TestWatchStreamPassesRebuildsToTheViewer checks what the viewer gets of a
+// watcher's stream: each build and note in order, as live items (no
+// progress, no input error), and the end of the stream.
+func TestWatchStreamPassesRebuildsToTheViewer(t *testing.T) {
+	req := &wire.Request{Index: 2}
+	failed := errors.New("x: no such directory")
+	in := make(chan assemble.Rebuild, 3)
+	in <- assemble.Rebuild{Request: req, Report: &assemble.RefreshReport{}, Note: "#2 rebuilt: nothing changed on the wire"}
+	in <- assemble.Rebuild{Note: "rebuild failed: " + failed.Error(), Err: failed}
+	in <- assemble.Rebuild{Note: "watch: queue overflow", Err: errors.New("queue overflow")}
+	close(in)
+	var got []ui.Item
+	for it := range watchStream(context.Background(), in) {
+		got = append(got, it)
+	}
+	want := []ui.Item{
+		{Req: req, Note: "#2 rebuilt: nothing changed on the wire", Progress: -1},
+		{Note: "rebuild failed: x: no such directory", Progress: -1},
+		{Note: "watch: queue overflow", Progress: -1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("items %+v, want %+v", got, want)
+	}
+}
+
+// TestWatchRebuildsOnChange runs the watch command's watcher on a workspace,
+// edits its AGENTS.md and waits for the rebuild in the viewer's stream.
+func TestWatchRebuildsOnChange(t *testing.T) {
 	dir := t.TempDir()
 	agents := filepath.Join(dir, "AGENTS.md")
 	if err := os.WriteFile(agents, []byte("# Notes\nUse tabs.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := &watchBuilder{dir: dir, in: wire.NewInterner(), layout: assemble.LayoutLegacy, api: wire.FormatAnthropic}
-	first, note, err := w.build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if first.Index != 1 || !strings.Contains(note, "legacy") {
-		t.Fatalf("first build: index %d, note %q", first.Index, note)
+	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutLegacy, wire.FormatAnthropic, nil, nil)
+	first := w.Build()
+	if first.Err != nil {
+		t.Fatal(first.Err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stream, err := w.watch(ctx, first, note)
+	rebuilds, err := w.Watch(ctx, first)
 	if err != nil {
 		t.Fatal(err)
 	}
+	stream := watchStream(ctx, rebuilds)
 	next := func(what string) ui.Item {
 		t.Helper()
 		for {
@@ -84,8 +109,8 @@ func TestViewWatchRebuilds(t *testing.T) {
 			}
 		}
 	}
-	if it := next("first"); it.Req.Index != 1 {
-		t.Fatalf("first item is request %d", it.Req.Index)
+	if it := next("first"); it.Req.Index != 1 || it.Note != "#1 built legacy layout" {
+		t.Fatalf("first item: request %d, note %q", it.Req.Index, it.Note)
 	}
 	if err := os.WriteFile(agents, []byte("# Notes\nUse spaces.\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -100,19 +125,6 @@ func TestViewWatchRebuilds(t *testing.T) {
 	}
 	if !strings.Contains(text, "Use spaces.") {
 		t.Fatal("the rebuild does not hold the edited AGENTS.md")
-	}
-	layout, err := w.toggle()
-	if err != nil || layout != "isolated" {
-		t.Fatalf("toggle: %q %v", layout, err)
-	}
-	it = next("after the toggle")
-	if it.Req == nil || !strings.Contains(it.Req.Source, "isolated") {
-		t.Fatalf("after the toggle: %+v", it)
-	}
-	for _, s := range it.Req.Segments {
-		if s.Channel == wire.ChannelSystem && s.Trust == wire.Untrusted {
-			t.Fatalf("isolated rebuild has %s in the system prompt", s.ID)
-		}
 	}
 }
 
@@ -215,11 +227,12 @@ func TestViewDiffCarriesWords(t *testing.T) {
 func TestWatchAndBuildShareTheHostFacts(t *testing.T) {
 	t.Setenv("SHELL", "/usr/bin/fish")
 	dir := filepath.Join("testdata", "workspaces", "clean")
-	w := &watchBuilder{dir: dir, in: wire.NewInterner(), layout: assemble.LayoutIsolated, api: wire.FormatAnthropic}
-	watched, _, err := w.build()
-	if err != nil {
-		t.Fatal(err)
+	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutIsolated, wire.FormatAnthropic, nil, nil)
+	first := w.Build()
+	if first.Err != nil {
+		t.Fatal(first.Err)
 	}
+	watched := first.Request
 	code, out, stderr := runCLI(t, "", "build", dir)
 	if code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)

@@ -20,8 +20,8 @@ var poisonedDir = filepath.Join("..", "testdata", "workspaces", "poisoned")
 // cleanDir is the clean example workspace.
 var cleanDir = filepath.Join("..", "testdata", "workspaces", "clean")
 
-// bindBoth builds b in a layout for an API, failing the test on error.
-func bindOne(t *testing.T, b *Baseline, l Layout, api wire.Format, mode EscapeMode, skills ...string) *Result {
+// mustBind builds b in a layout for an API, failing the test on error.
+func mustBind(t *testing.T, b *Baseline, l Layout, api wire.Format, mode EscapeMode, skills ...string) *Result {
 	t.Helper()
 	res, err := Bind(b, Config{Layout: l, API: api, Escape: mode, Host: testHost, Skills: skills})
 	if err != nil {
@@ -42,8 +42,8 @@ func TestBindIsolatedSystemIsByteIdenticalAcrossTimesAndAgentsVersions(t *testin
 		t.Fatal("the two workspace versions must differ")
 	}
 	for _, api := range encode.Formats {
-		a := bindOne(t, v1, LayoutIsolated, api, EscapeEntities)
-		b := bindOne(t, v2, LayoutIsolated, api, EscapeEntities)
+		a := mustBind(t, v1, LayoutIsolated, api, EscapeEntities)
+		b := mustBind(t, v2, LayoutIsolated, api, EscapeEntities)
 		if a.System != b.System {
 			t.Fatalf("%s: isolated system prompt changed with the time and AGENTS.md", api)
 		}
@@ -59,8 +59,8 @@ func TestBindIsolatedSystemIsByteIdenticalAcrossTimesAndAgentsVersions(t *testin
 			}
 		}
 		// The legacy layout is the bug: its system prompt changes.
-		la := bindOne(t, v1, LayoutLegacy, api, EscapeEntities)
-		lb := bindOne(t, v2, LayoutLegacy, api, EscapeEntities)
+		la := mustBind(t, v1, LayoutLegacy, api, EscapeEntities)
+		lb := mustBind(t, v2, LayoutLegacy, api, EscapeEntities)
 		if la.System == lb.System || !strings.Contains(lb.System, "POISONED") || !strings.Contains(lb.System, FormatTime(testLater)) {
 			t.Fatalf("%s: the legacy system prompt must carry the workspace and the time", api)
 		}
@@ -90,7 +90,7 @@ func TestBindIsDeterministic(t *testing.T) {
 			var outs [2][]byte
 			for i := range outs {
 				b := collectDir(t, poisonedDir, testNow)
-				res := bindOne(t, b, l, api, EscapeEntities, "deploy")
+				res := mustBind(t, b, l, api, EscapeEntities, "deploy")
 				out, err := encode.Encode(res.Request, api)
 				if err != nil {
 					t.Fatal(err)
@@ -106,7 +106,7 @@ func TestBindIsDeterministic(t *testing.T) {
 
 func TestBindIsolatedShape(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
-	res := bindOne(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities, "deploy")
+	res := mustBind(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities, "deploy")
 	msgs := res.Draft.Messages
 	if len(msgs) != 4 {
 		t.Fatalf("want workspace, time, skill, user message; got %d messages", len(msgs))
@@ -150,7 +150,7 @@ func TestBindIsolatedShape(t *testing.T) {
 
 func TestBindLegacyShape(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
-	res := bindOne(t, b, LayoutLegacy, wire.FormatAnthropic, EscapeEntities)
+	res := mustBind(t, b, LayoutLegacy, wire.FormatAnthropic, EscapeEntities)
 	abs, _ := filepath.Abs(poisonedDir)
 	sys := res.System
 	order := []string{
@@ -192,7 +192,7 @@ func TestBindLegacyAdditionalDirs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	legacy := bindOne(t, b, LayoutLegacy, wire.FormatAnthropic, EscapeEntities)
+	legacy := mustBind(t, b, LayoutLegacy, wire.FormatAnthropic, EscapeEntities)
 	want := "## Additional Directories\n\nThe following directories are also in scope:\n\n```\n" + extra + ":\nlib/\n  x.go\n```\n\n# Coding Guidelines"
 	if !strings.Contains(legacy.System, want) {
 		t.Fatalf("legacy additional dirs: want %q in\n%s", want, legacy.System)
@@ -200,7 +200,7 @@ func TestBindLegacyAdditionalDirs(t *testing.T) {
 	if strings.Contains(legacy.System, "# Project Information") || strings.Contains(legacy.System, "# Skills") {
 		t.Fatal("a workspace without AGENTS.md or skills must not get empty sections")
 	}
-	iso := bindOne(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities)
+	iso := mustBind(t, b, LayoutIsolated, wire.FormatAnthropic, EscapeEntities)
 	wsText := iso.Draft.Messages[0].Blocks[0].Text
 	if !strings.Contains(wsText, "<untrusted_additional_dirs>\n"+extra+":\nlib/\n  x.go\n</untrusted_additional_dirs>") {
 		t.Fatalf("isolated additional dirs:\n%s", wsText)
@@ -218,7 +218,7 @@ func TestBindRoundTripsThroughEveryDecoder(t *testing.T) {
 	for _, l := range []Layout{LayoutLegacy, LayoutIsolated} {
 		for _, api := range encode.Formats {
 			for _, mode := range []EscapeMode{EscapeEntities, EscapeTargeted} {
-				res := bindOne(t, b, l, api, mode, "deploy")
+				res := mustBind(t, b, l, api, mode, "deploy")
 				if r := res.Request; r.Source != "build" || r.Format != api || r.Model != DefaultModel {
 					t.Fatalf("%s %s: request source %q format %q model %q", l, api, r.Source, r.Format, r.Model)
 				}
@@ -239,13 +239,13 @@ func TestBindRoundTripsThroughEveryDecoder(t *testing.T) {
 				if len(got) != 1 || got[0].Format != api || got[0].Model != DefaultModel {
 					t.Fatalf("%s %s: decoded %d requests (format %v)", l, api, len(got), got)
 				}
-				bindSameSegments(t, string(l)+" "+string(api), res.Request.Segments, got[0].Segments)
+				sameSegments(t, string(l)+" "+string(api), res.Request.Segments, got[0].Segments)
 			}
 		}
 	}
 }
 
-func bindSameSegments(t *testing.T, what string, want, got []wire.Segment) {
+func sameSegments(t *testing.T, what string, want, got []wire.Segment) {
 	t.Helper()
 	if len(want) != len(got) {
 		t.Fatalf("%s: %d segments built, %d decoded", what, len(want), len(got))
@@ -267,7 +267,7 @@ func bindSameSegments(t *testing.T, what string, want, got []wire.Segment) {
 func TestBindTrustBoundary(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
 	for _, api := range encode.Formats {
-		iso := bindOne(t, b, LayoutIsolated, api, EscapeEntities, "deploy")
+		iso := mustBind(t, b, LayoutIsolated, api, EscapeEntities, "deploy")
 		kinds := map[wire.Kind]bool{}
 		for _, s := range iso.Request.Segments {
 			if s.Channel == wire.ChannelSystem && (s.Trust != wire.Trusted || s.Kind.WorkspaceDerived() || s.Kind == wire.KindTime) {
@@ -285,7 +285,7 @@ func TestBindTrustBoundary(t *testing.T) {
 				t.Errorf("%s isolated: no %s segment", api, k)
 			}
 		}
-		legacy := bindOne(t, b, LayoutLegacy, api, EscapeEntities)
+		legacy := mustBind(t, b, LayoutLegacy, api, EscapeEntities)
 		inSystem := map[wire.Kind]bool{}
 		for _, s := range legacy.Request.Segments {
 			if s.Channel == wire.ChannelSystem {
@@ -303,7 +303,7 @@ func TestBindTrustBoundary(t *testing.T) {
 func TestBindSegmentEscapesPointAtTheirText(t *testing.T) {
 	b := collectDir(t, poisonedDir, testNow)
 	for _, api := range encode.Formats {
-		res := bindOne(t, b, LayoutIsolated, api, EscapeEntities, "deploy")
+		res := mustBind(t, b, LayoutIsolated, api, EscapeEntities, "deploy")
 		n := 0
 		for _, s := range res.Request.Segments {
 			for _, e := range s.Escapes {

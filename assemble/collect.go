@@ -1,14 +1,3 @@
-// Package assemble builds the wire live from a workspace: Collect reads the
-// workspace into baseline payloads, Bind renders the baseline, host rules and
-// a history into one wire.Request for a layout (legacy: everything in the
-// system prompt; isolated: a byte-stable system prefix, the time and the
-// workspace as request-time user fragments in <untrusted_*> envelopes), and
-// Refresh re-collects and reports what changed.
-//
-// Everything read from a workspace is hostile. Collect reads it only through
-// an fs.FS rooted at the workspace (os.OpenRoot for a directory on disk), so
-// nothing outside the workspace is read; symbolic links are listed, never
-// followed out. Collect never writes.
 package assemble
 
 import (
@@ -117,13 +106,13 @@ func OpenDir(dir string) (Dir, io.Closer, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return Dir{}, nil, fmt.Errorf("%s: no such directory", dir)
 	case err != nil:
-		return Dir{}, nil, fmt.Errorf("%s: %v", dir, collOSError(err))
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, osError(err))
 	case !st.IsDir():
 		return Dir{}, nil, fmt.Errorf("%s: not a directory", dir)
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
-		return Dir{}, nil, fmt.Errorf("%s: %v", dir, collOSError(err))
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, osError(err))
 	}
 	return Dir{Path: abs, FS: root.FS()}, root, nil
 }
@@ -150,7 +139,7 @@ func OpenInput(workspace string, addDirs, skillsDirs []string, now time.Time) (i
 		close()
 		return Input{}, nil, err
 	}
-	for _, a := range collRepoAncestors(in.Workspace.Path) {
+	for _, a := range repoAncestors(in.Workspace.Path) {
 		d, err := open(a)
 		if err != nil {
 			// An unreadable ancestor contributes no AGENTS.md, and says so.
@@ -178,10 +167,10 @@ func OpenInput(workspace string, addDirs, skillsDirs []string, now time.Time) (i
 	return in, close, nil
 }
 
-// collRepoAncestors lists the directories above ws up to the repository root
+// repoAncestors lists the directories above ws up to the repository root
 // (the nearest directory holding .git), outermost first. Outside a repository
 // the chain is the workspace alone, so it returns nothing.
-func collRepoAncestors(ws string) []string {
+func repoAncestors(ws string) []string {
 	if _, err := os.Lstat(filepath.Join(ws, ".git")); err == nil {
 		return nil
 	}
@@ -205,11 +194,11 @@ func Collect(in Input) (*Baseline, error) {
 		return nil, errors.New("no workspace")
 	}
 	if _, err := fs.ReadDir(in.Workspace.FS, "."); err != nil {
-		return nil, fmt.Errorf("%s: %v", in.Workspace.Path, collOSError(err))
+		return nil, fmt.Errorf("%s: %v", in.Workspace.Path, osError(err))
 	}
 	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now, Notes: slices.Clone(in.Notes)}
 	c := &collector{b: b}
-	b.Listing = c.listing(in.Workspace, collOuterIgnores(in))
+	b.Listing = c.listing(in.Workspace, outerIgnores(in))
 	for _, d := range in.AddDirs {
 		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d, nil)})
 	}
@@ -237,7 +226,7 @@ func (c *collector) agentsMD(d Dir) {
 		if _, err := fs.Lstat(d.FS, name); err != nil {
 			continue
 		}
-		full := collJoin(d.Path, name)
+		full := joinPath(d.Path, name)
 		text, _ := c.readFile(d, name, full)
 		c.b.AgentsMD = append(c.b.AgentsMD, File{Path: full, Text: text})
 		return
@@ -249,7 +238,7 @@ func (c *collector) agentsMD(d Dir) {
 // is not shown, invalid UTF-8 becomes U+FFFD. Every such change leaves a
 // visible note in the text. ok is false when nothing could be read.
 func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
-	real, fi, err := collResolve(d.FS, name)
+	real, fi, err := resolve(d.FS, name)
 	if err != nil {
 		c.note("%s: %v", full, err)
 		return fmt.Sprintf("[wirelens: not read: %v]\n", err), false
@@ -262,8 +251,8 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	}
 	f, err := d.FS.Open(real)
 	if err != nil {
-		c.note("%s: %v", full, collOSError(err))
-		return fmt.Sprintf("[wirelens: not read: %v]\n", collOSError(err)), false
+		c.note("%s: %v", full, osError(err))
+		return fmt.Sprintf("[wirelens: not read: %v]\n", osError(err)), false
 	}
 	defer f.Close()
 	st, stErr := f.Stat()
@@ -273,8 +262,8 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		c.note("%s: %v", full, collOSError(err))
-		return fmt.Sprintf("[wirelens: not read: %v]\n", collOSError(err)), false
+		c.note("%s: %v", full, osError(err))
+		return fmt.Sprintf("[wirelens: not read: %v]\n", osError(err)), false
 	}
 	size := int64(len(data))
 	if stErr == nil && st.Size() > size {
@@ -297,7 +286,7 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	text = string(data)
 	if !utf8.ValidString(text) {
 		var n int
-		text, n = collValidUTF8(data)
+		text, n = validUTF8(data)
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
@@ -318,9 +307,9 @@ func TruncationNote(n int64) string {
 	return fmt.Sprintf("[wirelens: truncated, %d bytes not shown]", n)
 }
 
-// collValidUTF8 replaces each byte of data that is not UTF-8 with U+FFFD
+// validUTF8 replaces each byte of data that is not UTF-8 with U+FFFD
 // and counts them.
-func collValidUTF8(data []byte) (string, int) {
+func validUTF8(data []byte) (string, int) {
 	var b strings.Builder
 	b.Grow(len(data) + 16)
 	n := 0
@@ -342,21 +331,21 @@ var (
 	errLoop    = errors.New("too many symbolic links (a loop?), not followed")
 )
 
-// collResolve follows the symbolic links of name inside fsys, refusing any
+// resolve follows the symbolic links of name inside fsys, refusing any
 // that leave it and giving up after maxLinkHops. It returns the name reached
 // and its information (not a link).
-func collResolve(fsys fs.FS, name string) (string, fs.FileInfo, error) {
+func resolve(fsys fs.FS, name string) (string, fs.FileInfo, error) {
 	for hop := 0; hop <= maxLinkHops; hop++ {
 		fi, err := fs.Lstat(fsys, name)
 		if err != nil {
-			return "", nil, errors.New(collOSError(err))
+			return "", nil, errors.New(osError(err))
 		}
 		if fi.Mode().Type() != fs.ModeSymlink {
 			return name, fi, nil
 		}
 		target, err := fs.ReadLink(fsys, name)
 		if err != nil {
-			return "", nil, errors.New(collOSError(err))
+			return "", nil, errors.New(osError(err))
 		}
 		target = filepath.ToSlash(target)
 		if path.IsAbs(target) || filepath.IsAbs(target) {
@@ -371,8 +360,8 @@ func collResolve(fsys fs.FS, name string) (string, fs.FileInfo, error) {
 	return "", nil, errLoop
 }
 
-// collJoin joins a display path and a slash-separated name.
-func collJoin(dir, name string) string {
+// joinPath joins a display path and a slash-separated name.
+func joinPath(dir, name string) string {
 	if name == "." || name == "" {
 		return dir
 	}
@@ -382,8 +371,8 @@ func collJoin(dir, name string) string {
 	return dir + "/" + name
 }
 
-// collOSError is the reason of an I/O error without the path.
-func collOSError(err error) string {
+// osError is the reason of an I/O error without the path.
+func osError(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
@@ -406,8 +395,8 @@ func collOSError(err error) string {
 // .gitignore ignores skipped, after the rules of outer .gitignore files
 // (those of the repository above the workspace). Symbolic links are shown
 // as "name -> target" and never entered.
-func (c *collector) listing(d Dir, outer []collIgnoreRule) string {
-	l := &collLister{c: c, d: d, ignore: append(slices.Clip(outer), collReadGitignore(d.FS, "")...)}
+func (c *collector) listing(d Dir, outer []ignoreRule) string {
+	l := &lister{c: c, d: d, ignore: append(slices.Clip(outer), readGitignore(d.FS, "")...)}
 	l.walk(".", 0)
 	switch {
 	case l.cut > maxCounted:
@@ -423,22 +412,23 @@ func (c *collector) listing(d Dir, outer []collIgnoreRule) string {
 	return l.out.String()
 }
 
-type collLister struct {
+// lister writes the listing of one directory.
+type lister struct {
 	c      *collector
 	d      Dir
-	ignore []collIgnoreRule
+	ignore []ignoreRule
 	out    strings.Builder
 	n      int  // entries written
 	cut    int  // entries not written
 	deep   bool // some directory was not entered for depth
 }
 
-func (l *collLister) walk(dir string, depth int) {
+func (l *lister) walk(dir string, depth int) {
 	ents, err := fs.ReadDir(l.d.FS, dir)
 	indent := strings.Repeat("  ", depth)
 	if err != nil && len(ents) == 0 {
-		fmt.Fprintf(&l.out, "%s[wirelens: not listed: %s]\n", indent, collOSError(err))
-		l.c.note("%s: not listed: %s", collJoin(l.d.Path, dir), collOSError(err))
+		fmt.Fprintf(&l.out, "%s[wirelens: not listed: %s]\n", indent, osError(err))
+		l.c.note("%s: not listed: %s", joinPath(l.d.Path, dir), osError(err))
 		return
 	}
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
@@ -449,7 +439,7 @@ func (l *collLister) walk(dir string, depth int) {
 			rel = dir + "/" + name
 		}
 		isDir := e.IsDir()
-		if name == ".git" || collIgnored(l.ignore, rel, isDir) {
+		if name == ".git" || isIgnored(l.ignore, rel, isDir) {
 			continue
 		}
 		if l.n >= MaxEntries {
@@ -465,9 +455,9 @@ func (l *collLister) walk(dir string, depth int) {
 			continue
 		}
 		l.n++
-		shown := collShowName(name)
+		shown := showName(name)
 		if shown != name {
-			l.c.note("%s: a name that is not plain text (shown escaped)", collJoin(l.d.Path, dir))
+			l.c.note("%s: a name that is not plain text (shown escaped)", joinPath(l.d.Path, dir))
 		}
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
@@ -475,7 +465,7 @@ func (l *collLister) walk(dir string, depth int) {
 			if err != nil {
 				target = "[wirelens: unreadable link]"
 			}
-			fmt.Fprintf(&l.out, "%s%s -> %s\n", indent, shown, collShowName(target))
+			fmt.Fprintf(&l.out, "%s%s -> %s\n", indent, shown, showName(target))
 		case isDir:
 			fmt.Fprintf(&l.out, "%s%s/\n", indent, shown)
 			if depth+1 < MaxDepth {
@@ -495,14 +485,14 @@ func (l *collLister) walk(dir string, depth int) {
 
 // count counts the entries under dir that the listing would have shown,
 // past the cap: what is ignored is not counted, links are not entered.
-func (l *collLister) count(dir string, depth int) {
+func (l *lister) count(dir string, depth int) {
 	ents, err := fs.ReadDir(l.d.FS, dir)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
 		rel := dir + "/" + e.Name()
-		if e.Name() == ".git" || collIgnored(l.ignore, rel, e.IsDir()) {
+		if e.Name() == ".git" || isIgnored(l.ignore, rel, e.IsDir()) {
 			continue
 		}
 		l.cut++
@@ -515,20 +505,20 @@ func (l *collLister) count(dir string, depth int) {
 	}
 }
 
-// collShowName makes a file name one line of valid UTF-8: line breaks and
+// showName makes a file name one line of valid UTF-8: line breaks and
 // tabs are written as \n, \r, \t, invalid bytes become U+FFFD. Other hostile
 // code points stay for the envelope sanitiser (the legacy layout shows them
 // raw, as agents did).
-func collShowName(name string) string {
+func showName(name string) string {
 	if utf8.ValidString(name) && !strings.ContainsAny(name, "\n\r\t") {
 		return name
 	}
-	name, _ = collValidUTF8([]byte(name))
+	name, _ = validUTF8([]byte(name))
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(name)
 }
 
-// collIgnoreRule is one line of a .gitignore.
-type collIgnoreRule struct {
+// ignoreRule is one line of a .gitignore.
+type ignoreRule struct {
 	pattern  string // without the leading "!" "/" and trailing "/"
 	negate   bool
 	dirOnly  bool
@@ -538,26 +528,26 @@ type collIgnoreRule struct {
 	prefix string
 }
 
-// collOuterIgnores reads the .gitignore of each directory above the
+// outerIgnores reads the .gitignore of each directory above the
 // workspace up to the repository root (outermost first), their patterns
 // made relative to the workspace.
-func collOuterIgnores(in Input) []collIgnoreRule {
-	var out []collIgnoreRule
+func outerIgnores(in Input) []ignoreRule {
+	var out []ignoreRule
 	for _, a := range in.Ancestors {
 		rel, err := filepath.Rel(a.Path, in.Workspace.Path)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 			continue
 		}
-		out = append(out, collReadGitignore(a.FS, filepath.ToSlash(rel)+"/")...)
+		out = append(out, readGitignore(a.FS, filepath.ToSlash(rel)+"/")...)
 	}
 	return out
 }
 
-// collReadGitignore reads the .gitignore at the top of fsys (small, never
+// readGitignore reads the .gitignore at the top of fsys (small, never
 // followed through a link out of it); prefix is the path from there to the
 // directory listed.
-func collReadGitignore(fsys fs.FS, prefix string) []collIgnoreRule {
-	real, fi, err := collResolve(fsys, ".gitignore")
+func readGitignore(fsys fs.FS, prefix string) []ignoreRule {
+	real, fi, err := resolve(fsys, ".gitignore")
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil // a named pipe would block the open
 	}
@@ -567,14 +557,14 @@ func collReadGitignore(fsys fs.FS, prefix string) []collIgnoreRule {
 	}
 	defer f.Close()
 	data, _ := io.ReadAll(io.LimitReader(f, 256<<10))
-	var rules []collIgnoreRule
+	var rules []ignoreRule
 	for line := range strings.SplitSeq(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		line = strings.TrimRight(line, " ")
-		var r collIgnoreRule
+		var r ignoreRule
 		if strings.HasPrefix(line, "!") {
 			r.negate = true
 			line = line[1:]
@@ -598,8 +588,8 @@ func collReadGitignore(fsys fs.FS, prefix string) []collIgnoreRule {
 	return rules
 }
 
-// collIgnored applies the rules to a slash path; the last match wins.
-func collIgnored(rules []collIgnoreRule, rel string, isDir bool) bool {
+// isIgnored applies the rules to a slash path; the last match wins.
+func isIgnored(rules []ignoreRule, rel string, isDir bool) bool {
 	ignored := false
 	for _, r := range rules {
 		if r.dirOnly && !isDir {
@@ -607,9 +597,9 @@ func collIgnored(rules []collIgnoreRule, rel string, isDir bool) bool {
 		}
 		var m bool
 		if r.anchored {
-			m = collGlob(r.pattern, r.prefix+rel)
+			m = matchGlob(r.pattern, r.prefix+rel)
 		} else {
-			m = collGlob(r.pattern, path.Base(rel))
+			m = matchGlob(r.pattern, path.Base(rel))
 		}
 		if m {
 			ignored = !r.negate
@@ -618,9 +608,9 @@ func collIgnored(rules []collIgnoreRule, rel string, isDir bool) bool {
 	return ignored
 }
 
-// collGlob matches a gitignore pattern (with ** for any number of
+// matchGlob matches a gitignore pattern (with ** for any number of
 // directories) against a slash path.
-func collGlob(pattern, name string) bool {
+func matchGlob(pattern, name string) bool {
 	if !strings.Contains(pattern, "**") {
 		ok, err := path.Match(pattern, name)
 		return err == nil && ok
@@ -654,7 +644,7 @@ func (c *collector) skills(d Dir, dir, source string) {
 	ents, err := fs.ReadDir(d.FS, dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			c.note("%s: skills not read: %s", collJoin(d.Path, dir), collOSError(err))
+			c.note("%s: skills not read: %s", joinPath(d.Path, dir), osError(err))
 		}
 		return
 	}
@@ -664,9 +654,9 @@ func (c *collector) skills(d Dir, dir, source string) {
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			// A linked skill directory is followed while it stays in d.
-			r, fi, err := collResolve(d.FS, sub)
+			r, fi, err := resolve(d.FS, sub)
 			if err != nil {
-				c.note("%s: %v", collJoin(d.Path, sub), err)
+				c.note("%s: %v", joinPath(d.Path, sub), err)
 				continue
 			}
 			if !fi.IsDir() {
@@ -680,17 +670,17 @@ func (c *collector) skills(d Dir, dir, source string) {
 		if _, err := fs.Lstat(d.FS, rel); err != nil {
 			continue
 		}
-		full := collJoin(d.Path, path.Join(sub, "SKILL.md"))
+		full := joinPath(d.Path, path.Join(sub, "SKILL.md"))
 		text, ok := c.readFile(d, rel, full)
 		if !ok {
 			continue
 		}
 		name, desc, body := ParseSkill(text)
 		if name == "" {
-			name = collShowName(e.Name())
+			name = showName(e.Name())
 		}
 		c.b.Skills = append(c.b.Skills, Skill{Name: name, Description: desc,
-			Dir: collJoin(d.Path, sub), Source: source, Body: body})
+			Dir: joinPath(d.Path, sub), Source: source, Body: body})
 	}
 }
 

@@ -34,20 +34,20 @@ func TestCollectWorkspaceIsAFile(t *testing.T) {
 	}
 }
 
-// collPermFS refuses to open one file, like a file the user cannot read.
-type collPermFS struct {
+// denyFS refuses to open one file, like a file the user cannot read.
+type denyFS struct {
 	fstest.MapFS
 	deny string
 }
 
-func (p collPermFS) Open(name string) (fs.File, error) {
+func (p denyFS) Open(name string) (fs.File, error) {
 	if name == p.deny {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
 	return p.MapFS.Open(name)
 }
 
-func (p collPermFS) ReadDir(name string) ([]fs.DirEntry, error) {
+func (p denyFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name == p.deny {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
 	}
@@ -55,7 +55,7 @@ func (p collPermFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func TestCollectUnreadableDirectory(t *testing.T) {
-	fsys := collPermFS{MapFS: fstest.MapFS{
+	fsys := denyFS{MapFS: fstest.MapFS{
 		"private/key.pem": {Data: []byte("KEY")},
 		"public/a.txt":    {Data: []byte("a")},
 	}, deny: "private"}
@@ -67,17 +67,17 @@ func TestCollectUnreadableDirectory(t *testing.T) {
 	if b.Listing != want {
 		t.Fatalf("listing:\n got %q\nwant %q", b.Listing, want)
 	}
-	if !collHasNote(b, "/ws/private: not listed: permission denied") {
+	if !hasNote(b, "/ws/private: not listed: permission denied") {
 		t.Fatalf("notes %q", b.Notes)
 	}
-	_, err = Collect(Input{Workspace: Dir{Path: "/ws", FS: collPermFS{MapFS: fstest.MapFS{}, deny: "."}}})
+	_, err = Collect(Input{Workspace: Dir{Path: "/ws", FS: denyFS{MapFS: fstest.MapFS{}, deny: "."}}})
 	if err == nil || err.Error() != "/ws: permission denied" {
 		t.Fatalf("an unreadable workspace: %v", err)
 	}
 }
 
 func TestCollectUnreadableAgentsMD(t *testing.T) {
-	fsys := collPermFS{MapFS: fstest.MapFS{
+	fsys := denyFS{MapFS: fstest.MapFS{
 		"AGENTS.md": {Data: []byte("secret rules")},
 		"README.md": {Data: []byte("hi")},
 	}, deny: "AGENTS.md"}
@@ -88,7 +88,7 @@ func TestCollectUnreadableAgentsMD(t *testing.T) {
 	if len(b.AgentsMD) != 1 || !strings.Contains(b.AgentsMD[0].Text, "[wirelens: not read: permission denied]") {
 		t.Fatalf("want a visible 'not read' note in the payload, got %+v", b.AgentsMD)
 	}
-	if !collHasNote(b, "/ws/AGENTS.md: permission denied") {
+	if !hasNote(b, "/ws/AGENTS.md: permission denied") {
 		t.Fatalf("want a note naming the file, got %q", b.Notes)
 	}
 	if !strings.Contains(b.Listing, "AGENTS.md\n") || !strings.Contains(b.Listing, "README.md\n") {
@@ -240,7 +240,7 @@ func TestCollectLinkedSkillDirs(t *testing.T) {
 		t.Fatalf("skills %+v, want lint alone, at the link's path", b.Skills)
 	}
 	for _, link := range []string{"evil", "up"} {
-		if !collHasNote(b, filepath.Join(ws, ".agents", "skills", link)+": symbolic link points outside the directory, not followed") {
+		if !hasNote(b, filepath.Join(ws, ".agents", "skills", link)+": symbolic link points outside the directory, not followed") {
 			t.Errorf("no note for the link %s out of the workspace: %q", link, b.Notes)
 		}
 	}
@@ -412,7 +412,7 @@ func TestCollectAddDirsHonourTheirGitignore(t *testing.T) {
 func TestCollectOutsideARepoReadsOnlyTheWorkspace(t *testing.T) {
 	base := t.TempDir()
 	writeTree(t, base, map[string]string{"AGENTS.md": "PARENT", "ws/AGENTS.md": "mine\n"})
-	if collRepoAncestors(filepath.Join(base, "ws")) != nil {
+	if repoAncestors(filepath.Join(base, "ws")) != nil {
 		// The temporary directory sits inside a repository: nothing to test.
 		t.Log("temp dir is inside a git repository")
 		return
@@ -476,7 +476,7 @@ func TestCollectListingCutCountIsBounded(t *testing.T) {
 	if n := strings.Count(b.Listing, "\n"); n != MaxEntries+1 {
 		t.Fatalf("%d lines, want %d entries and the note", n, MaxEntries)
 	}
-	if !collHasNote(b, "/ws: listing cut at 200 entries") {
+	if !hasNote(b, "/ws: listing cut at 200 entries") {
 		t.Fatalf("notes %q", b.Notes)
 	}
 }
@@ -538,8 +538,8 @@ func TestCollectSkills(t *testing.T) {
 	}
 }
 
-// collSnapshot records every path, mode, size and content under dir.
-func collSnapshot(t *testing.T, dir string) string {
+// snapshotTree records every path, mode, size and content under dir.
+func snapshotTree(t *testing.T, dir string) string {
 	t.Helper()
 	var sb strings.Builder
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -568,14 +568,14 @@ func TestCollectNeverWrites(t *testing.T) {
 	ws := writeTree(t, t.TempDir(), map[string]string{
 		"AGENTS.md": "rules", ".agents/skills/x/SKILL.md": "---\nname: x\n---\nbody", "src/a.go": "package a",
 	})
-	before := collSnapshot(t, ws)
+	before := snapshotTree(t, ws)
 	b := collectDir(t, ws, testNow)
 	for _, l := range []Layout{LayoutLegacy, LayoutIsolated} {
 		if _, err := Bind(b, Config{Layout: l, Skills: []string{"x"}, Host: testHost}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if after := collSnapshot(t, ws); after != before {
+	if after := snapshotTree(t, ws); after != before {
 		t.Fatalf("the workspace changed:\nbefore %s\nafter  %s", before, after)
 	}
 }
@@ -587,7 +587,7 @@ func TestParseSkillWithoutClosingFrontMatter(t *testing.T) {
 	}
 }
 
-func collHasNote(b *Baseline, sub string) bool {
+func hasNote(b *Baseline, sub string) bool {
 	for _, n := range b.Notes {
 		if strings.Contains(n, sub) {
 			return true

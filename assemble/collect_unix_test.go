@@ -32,8 +32,8 @@ func TestCollectNamedPipesAreNotOpened(t *testing.T) {
 	if len(b.AgentsMD) != 1 || b.AgentsMD[0].Text != "[wirelens: not read: not a regular file]\n" {
 		t.Fatalf("want a visible note for the piped AGENTS.md, got %+v", b.AgentsMD)
 	}
-	if !collHasNote(b, filepath.Join(ws, "AGENTS.md")+": not a regular file") ||
-		!collHasNote(b, filepath.Join(ws, ".agents", "skills", "x", "SKILL.md")+": not a regular file") {
+	if !hasNote(b, filepath.Join(ws, "AGENTS.md")+": not a regular file") ||
+		!hasNote(b, filepath.Join(ws, ".agents", "skills", "x", "SKILL.md")+": not a regular file") {
 		t.Fatalf("want notes naming the pipes, got %q", b.Notes)
 	}
 	if len(b.Skills) != 0 {
@@ -69,7 +69,7 @@ func TestCollectUnreadableAncestor(t *testing.T) {
 	if strings.Join(got, "|") != "root|ws" {
 		t.Fatalf("chain %q, want root and ws", got)
 	}
-	if !collHasNote(b, locked+": permission denied (AGENTS.md not read)") {
+	if !hasNote(b, locked+": permission denied (AGENTS.md not read)") {
 		t.Fatalf("no note for the unreadable ancestor: %q", b.Notes)
 	}
 }

@@ -68,13 +68,13 @@ type Escape struct {
 // cannot leave another behind. Invalid UTF-8 bytes become U+FFFD. The log
 // gives each change's offset in src; its Offset is the offset in the result.
 func Sanitise(src string) (string, []Escape) {
-	t, log, _ := envSanitise(src)
+	t, log, _ := sanitiseWithOffsets(src)
 	return t, log
 }
 
-// envSanitise is Sanitise that also returns, for each byte offset of the
-// result (and its end), the offset in src it came from.
-func envSanitise(src string) (string, []Escape, []int) {
+// sanitiseWithOffsets is Sanitise that also returns, for each byte offset of
+// the result (and its end), the offset in src it came from.
+func sanitiseWithOffsets(src string) (string, []Escape, []int) {
 	if !scan.HasHazards(src) {
 		return src, nil, nil
 	}
@@ -146,7 +146,7 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 		cut = len(src) - keep
 		src = src[:keep]
 	}
-	t, strip, orig := envSanitise(src)
+	t, strip, orig := sanitiseWithOffsets(src)
 	srcOff := func(i int) int {
 		if orig == nil {
 			return i
@@ -224,7 +224,7 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 		strip[i].Fragment = fragment
 		strip[i].Offset = tpos[strip[i].Offset]
 	}
-	log = envMerge(strip, log)
+	log = mergeLogs(strip, log)
 	if cut > 0 {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte('\n')
@@ -238,9 +238,9 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 	return b.String(), log
 }
 
-// envMerge merges two logs sorted by output offset (stripped first on ties:
+// mergeLogs merges two logs sorted by output offset (stripped first on ties:
 // a removal happened before the escape that follows it).
-func envMerge(a, b []Escape) []Escape {
+func mergeLogs(a, b []Escape) []Escape {
 	if len(a) == 0 {
 		return b
 	}
@@ -272,7 +272,7 @@ func EscapeAttr(v string) string {
 // EscapeAttrLog is EscapeAttr with the log of its changes: each names the
 // fragment and the attribute, with its offsets in v and in the result.
 func EscapeAttrLog(v, fragment, attr string) (string, []Escape) {
-	t, strip, orig := envSanitise(v)
+	t, strip, orig := sanitiseWithOffsets(v)
 	var b strings.Builder
 	b.Grow(len(t) + 8)
 	tpos := make([]int, 0, len(t)+1)
@@ -326,7 +326,7 @@ func EscapeAttrLog(v, fragment, attr string) (string, []Escape) {
 		strip[i].Fragment, strip[i].Attr = fragment, attr
 		strip[i].Offset = tpos[strip[i].Offset]
 	}
-	out, log := b.String(), envMerge(strip, log)
+	out, log := b.String(), mergeLogs(strip, log)
 	if len(out) <= MaxAttrBytes {
 		return out, log
 	}

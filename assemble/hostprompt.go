@@ -145,7 +145,7 @@ func (t Template) Vars() ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	err := t.scan(func(name string, line int) error {
-		if !hostPromptKnown(name) {
+		if !isKnownVar(name) {
 			return fmt.Errorf("%s:%d: unknown variable ${%s} (known: %s)", t.Name, line, name,
 				strings.Join(append(append([]string{}, hostVars...), workspaceVars...), ", "))
 		}
@@ -162,7 +162,7 @@ func (t Template) Vars() ([]string, error) {
 func (t Template) Render(vars map[string]string) (string, error) {
 	var b strings.Builder
 	err := t.scan(func(name string, line int) error {
-		if !hostPromptKnown(name) {
+		if !isKnownVar(name) {
 			return fmt.Errorf("%s:%d: unknown variable ${%s}", t.Name, line, name)
 		}
 		b.WriteString(vars[name])
@@ -213,7 +213,8 @@ func (t Template) scan(v func(name string, line int) error, out *strings.Builder
 	return nil
 }
 
-func hostPromptKnown(name string) bool {
+// isKnownVar reports whether a template may use the variable name.
+func isKnownVar(name string) bool {
 	for _, n := range hostVars {
 		if n == name {
 			return true

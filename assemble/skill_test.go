@@ -52,7 +52,7 @@ func TestSkillActivationHardening(t *testing.T) {
 			if !strings.HasSuffix(text, "\n</kimi-skill-loaded>") || strings.Count(text, "</kimi-skill-loaded>") != 1 {
 				t.Fatalf("%s %s: the envelope must end with its one real closer:\n%s", l, mode, text)
 			}
-			envWorkspaceTags(t, text, []string{SkillEnvelope})
+			checkWorkspaceTags(t, text, []string{SkillEnvelope})
 			inner := strings.TrimSuffix(strings.TrimPrefix(text, wantOpen), "\n</kimi-skill-loaded>")
 			if hits := scan.FindReservedTags(inner); len(hits) != 0 {
 				t.Fatalf("%s %s: reserved tag %q survived in the body:\n%s", l, mode, hits[0].Name, inner)
