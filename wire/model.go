@@ -7,6 +7,8 @@
 // data: render it only through Visible or VisibleLine.
 package wire
 
+import "strconv"
+
 // Channel is where a segment sits on the wire.
 type Channel string
 
@@ -193,27 +195,5 @@ func (r *Request) Name() string {
 	if r.Index <= 1 {
 		return r.Source
 	}
-	return r.Source + "@" + Itoa(r.Index)
-}
-
-func Itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return r.Source + "@" + strconv.Itoa(r.Index)
 }

@@ -82,14 +82,3 @@ func (r *Request) Tokens() int {
 	}
 	return n
 }
-
-// EncodeTokens returns the token ids of text (for verification against
-// reference vectors).
-func EncodeTokens(text string) ([]uint, error) {
-	c, err := codec()
-	if err != nil {
-		return nil, err
-	}
-	ids, _, err := c.Encode(text)
-	return ids, err
-}

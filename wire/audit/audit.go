@@ -2,6 +2,7 @@ package audit
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -147,7 +148,7 @@ func (f Finding) Ref() string {
 	if f.Request <= 1 {
 		return f.Source
 	}
-	return f.Source + "@" + wire.Itoa(f.Request)
+	return f.Source + "@" + strconv.Itoa(f.Request)
 }
 
 // maxPerRule caps the findings of one rule in one segment; the last one
@@ -354,7 +355,7 @@ func (c *requestAudit) add(i int, rule string, off, n int, key, msg string) {
 		if k := strings.Index(base, " (and "); k >= 0 {
 			base = base[:k]
 		}
-		f.Message = base + " (and " + wire.Itoa(c.capped[ck]) + " more in this segment)"
+		f.Message = base + " (and " + strconv.Itoa(c.capped[ck]) + " more in this segment)"
 		return
 	}
 	c.counts[ck]++

@@ -2,6 +2,7 @@ package body
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -221,7 +222,7 @@ func AnthropicBlockParts(add func(wire.Part), id string, ch wire.Channel, role s
 	case "thinking":
 		p.Text = bl.Thinking
 	case "redacted_thinking":
-		p.Text = "[redacted thinking: " + wire.Itoa(len(bl.Data)) + " bytes]"
+		p.Text = "[redacted thinking: " + strconv.Itoa(len(bl.Data)) + " bytes]"
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		p.Type = "tool_use"
 		names.def(bl.ID, bl.Name)

@@ -114,15 +114,6 @@ func (s *Shape) has(name string) bool {
 // NotRecognised is the error for an object of no known shape.
 const NotRecognised = "not a recognised request format (looked for messages, input, instructions, contents, systemInstruction, log.entries, request.body)"
 
-// DetectFormat names the format of one JSON object by its shape.
-func DetectFormat(v jsontext.Value) (wire.Format, error) {
-	s, err := WalkShape(v)
-	if err != nil {
-		return "", fmt.Errorf("%s", DescribeError(err))
-	}
-	return DetectShape(s, nil)
-}
-
 // DetectShape names the format of a walked object; memo, when not nil,
 // holds the messages earlier objects of the same input showed to tell nothing.
 func DetectShape(s *Shape, memo DetectMemo) (wire.Format, error) {

@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -102,7 +103,7 @@ func KindName(k jsontext.Kind) string {
 }
 
 // IndexPath is prefix[i], the path step of an array element in a part id.
-func IndexPath(prefix string, i int) string { return prefix + "[" + wire.Itoa(i) + "]" }
+func IndexPath(prefix string, i int) string { return prefix + "[" + strconv.Itoa(i) + "]" }
 
 // Compact is the compact JSON text of v as sent (strings and numbers kept
 // byte for byte), or "" for an absent value.
@@ -123,7 +124,7 @@ func mediaText(what, mediaType string, base64Len int) string {
 	if mediaType == "" {
 		mediaType = "unknown type"
 	}
-	return "[" + what + ": " + mediaType + ", " + wire.Itoa(base64Len) + " bytes base64]"
+	return "[" + what + ": " + mediaType + ", " + strconv.Itoa(base64Len) + " bytes base64]"
 }
 
 // mediaRefText is the placeholder for binary content given by reference.
@@ -279,7 +280,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		return errAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, KindName(m.v.Kind())))
 	}
 	for i, el := range m.elems {
-		wrap := func(err error) error { return errAt("/"+m.name+"/"+wire.Itoa(i), el.off, err) }
+		wrap := func(err error) error { return errAt("/"+m.name+"/"+strconv.Itoa(i), el.off, err) }
 		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
 		if e := c.m[k]; e != nil && e.fits(names) {

@@ -2,6 +2,7 @@ package body
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -136,7 +137,7 @@ func respItemParts(b *classify.Builder, id string, it *respItem, names *toolName
 			text += s.Text
 		}
 		if text == "" && it.EncryptedContent != "" {
-			text = "[encrypted reasoning: " + wire.Itoa(len(it.EncryptedContent)) + " bytes]"
+			text = "[encrypted reasoning: " + strconv.Itoa(len(it.EncryptedContent)) + " bytes]"
 		}
 		b.Add(wire.Part{ID: id, Channel: wire.ChannelMessages, Role: "assistant", Type: "reasoning", Text: text})
 	default:

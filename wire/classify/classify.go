@@ -2,6 +2,7 @@ package classify
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
@@ -59,13 +60,13 @@ func Classify(p wire.Part) []wire.Segment {
 	for _, pc := range pieces {
 		var id string
 		if pc.name == "" {
-			id = p.ID + "/" + wire.Itoa(around)
+			id = p.ID + "/" + strconv.Itoa(around)
 			around++
 		} else {
 			seen[pc.name]++
 			id = p.ID + "/" + pc.name
 			if n := seen[pc.name]; n > 1 {
-				id += "#" + wire.Itoa(n)
+				id += "#" + strconv.Itoa(n)
 			}
 		}
 		label := pc.label

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -231,7 +232,7 @@ func TestDecodeForcedRecordingFormatOnADocument(t *testing.T) {
 	lines := strings.Count(strings.TrimRight(string(doc), "\n"), "\n") + 1
 	for _, f := range []wire.Format{wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode} {
 		models, errs := runDecode(t, doc, Options{Source: "cap.har", Format: f})
-		want := "cap.har: not a " + string(f) + " recording: one JSON document spread over " + wire.Itoa(lines) +
+		want := "cap.har: not a " + string(f) + " recording: one JSON document spread over " + strconv.Itoa(lines) +
 			" lines, where a recording has one JSON record a line"
 		if len(models) != 0 || len(errs) != 1 || errs[0] != want {
 			t.Errorf("--format %s: %d requests, errors %q; want one error %q", f, len(models), errs, want)
@@ -258,10 +259,10 @@ func TestDecodeForcedRecordingFormatOnADocument(t *testing.T) {
 func TestDecodeJSONLOfOtherRecords(t *testing.T) {
 	var logLines, want []string
 	for i := 1; i <= 30; i++ {
-		logLines = append(logLines, `{"level":"info","msg":"started `+wire.Itoa(i)+`"}`)
+		logLines = append(logLines, `{"level":"info","msg":"started `+strconv.Itoa(i)+`"}`)
 	}
 	for i := 1; i <= 10; i++ {
-		want = append(want, "app.jsonl:"+wire.Itoa(i)+": "+body.NotRecognised)
+		want = append(want, "app.jsonl:"+strconv.Itoa(i)+": "+body.NotRecognised)
 	}
 	want = append(want, "app.jsonl: stopped after 10 lines without a request body: not a JSONL of request bodies")
 	models, errs := runDecode(t, []byte(strings.Join(logLines, "\n")+"\n"), Options{Source: "app.jsonl"})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -42,7 +43,7 @@ func (e *Error) Error() string {
 		loc = "<input>"
 	}
 	if e.Line > 0 {
-		loc += ":" + wire.Itoa(e.Line)
+		loc += ":" + strconv.Itoa(e.Line)
 	}
 	return loc + ": " + scan.VisibleLine(e.Msg)
 }

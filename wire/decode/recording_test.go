@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -408,7 +409,7 @@ func TestRecordingMalformedLines(t *testing.T) {
 						t.Fatalf("format %q: got %d errors %v, want 1", format, len(errs), errs)
 					}
 					msg := errs[0].Error()
-					prefix := path + ":" + wire.Itoa(v.line) + ": "
+					prefix := path + ":" + strconv.Itoa(v.line) + ": "
 					if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, v.msg) || strings.Contains(msg, "\n") {
 						t.Errorf("format %q: error %q, want one line starting %q containing %q", format, msg, prefix, v.msg)
 					}
@@ -429,7 +430,7 @@ func TestRecordingMalformedLines(t *testing.T) {
 				t.Fatal(err)
 			}
 			reqs, errs := decodeRecording(t, path, Options{})
-			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), path+":"+wire.Itoa(c.utf8Line)+": invalid UTF-8") {
+			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), path+":"+strconv.Itoa(c.utf8Line)+": invalid UTF-8") {
 				t.Fatalf("errors %v", errs)
 			}
 			if len(reqs) != c.requests {
@@ -947,7 +948,7 @@ func TestRecordingRawByteSeeds(t *testing.T) {
 				}
 				reqs = append(reqs, r)
 			}
-			prefix := "x.jsonl:" + wire.Itoa(c.line) + ": "
+			prefix := "x.jsonl:" + strconv.Itoa(c.line) + ": "
 			control := strings.ContainsFunc(string(b), func(r rune) bool { return r < 0x20 })
 			switch {
 			case control:
@@ -1249,7 +1250,7 @@ func TestRecordingCodexOrdinal(t *testing.T) {
 	noErrors(t, errs)
 	lines := recordingLines(readRecording(t, fixtureCodex))
 	for i, l := range lines {
-		lines[i] = append([]byte(`{"ordinal":`+wire.Itoa(i)+`,`), l[1:]...)
+		lines[i] = append([]byte(`{"ordinal":`+strconv.Itoa(i)+`,`), l[1:]...)
 	}
 	path := filepath.Join(t.TempDir(), "rollout-ordinal.jsonl")
 	if err := os.WriteFile(path, joinLines(lines), 0o644); err != nil {

@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/wirelens/wirelens/wire"
+import (
+	"strconv"
+
+	"github.com/wirelens/wirelens/wire"
+)
 
 // The Anthropic Messages body: system as text blocks (so that a cache
 // breakpoint can sit on one), messages with content as text blocks.
@@ -70,4 +74,4 @@ func init() {
 }
 
 // indexPath is name[i].
-func indexPath(name string, i int) string { return name + "[" + wire.Itoa(i) + "]" }
+func indexPath(name string, i int) string { return name + "[" + strconv.Itoa(i) + "]" }

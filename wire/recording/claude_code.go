@@ -1,6 +1,8 @@
 package recording
 
 import (
+	"strconv"
+
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/body"
@@ -189,10 +191,10 @@ func (c *claudeCode) End(d Sink) {
 		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(len(chain), synthetic, system))},
 			"system prompt not recorded", "tool schemas not recorded")
 		if split > 0 {
-			req.Notes = append(req.Notes, wire.Itoa(split)+" responses were recorded around their own tool results: their blocks are shown in recorded order")
+			req.Notes = append(req.Notes, strconv.Itoa(split)+" responses were recorded around their own tool results: their blocks are shown in recorded order")
 		}
 		if pendingCompactions > 0 {
-			req.Notes = append(req.Notes, "after "+wire.Itoa(pendingCompactions)+" compactions: the messages before the last compact boundary are not sent")
+			req.Notes = append(req.Notes, "after "+strconv.Itoa(pendingCompactions)+" compactions: the messages before the last compact boundary are not sent")
 		}
 		if req.Usage == nil {
 			req.Notes = append(req.Notes, "usage not recorded for this request")
@@ -277,7 +279,7 @@ func (c *claudeCode) skippedNote(onBranch, synthetic, system int) string {
 		if s != "" {
 			s += "; "
 		}
-		s += wire.Itoa(n) + " " + what
+		s += strconv.Itoa(n) + " " + what
 	}
 	add(len(c.nodes)-onBranch, "entries off the active branch skipped")
 	add(c.side, "sidechain (subagent) entries skipped")

@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -304,7 +305,7 @@ func (c *codex) start(d Sink, line int, off, length int64) {
 	}
 	req.Notes = append(req.Notes, "tool schemas not recorded")
 	if c.compact > 0 {
-		req.Notes = append(req.Notes, "history compacted "+wire.Itoa(c.compact)+" times before this request: what the compaction kept is shown as recorded")
+		req.Notes = append(req.Notes, "history compacted "+strconv.Itoa(c.compact)+" times before this request: what the compaction kept is shown as recorded")
 	}
 	c.pending = req
 }

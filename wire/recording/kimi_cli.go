@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -110,7 +111,7 @@ func kimiContent(v jsontext.Value, id string, ch wire.Channel, role, name string
 			case "think":
 				p.Type, p.Text = "thinking", kp.Think
 				if p.Text == "" && kp.Encrypted != "" {
-					p.Text = "[encrypted thinking: " + wire.Itoa(len(kp.Encrypted)) + " bytes]"
+					p.Text = "[encrypted thinking: " + strconv.Itoa(len(kp.Encrypted)) + " bytes]"
 				}
 			case "image_url":
 				p.Text = body.DataURLText("image", firstMedia(kp.ImageURL, kp.ImageURL2))
@@ -302,6 +303,6 @@ func (k *kimiCLI) loadWire(source string) {
 		}
 	}
 	if bad > 0 {
-		k.wireBad = "wire.jsonl: " + wire.Itoa(bad) + " unreadable lines skipped"
+		k.wireBad = "wire.jsonl: " + strconv.Itoa(bad) + " unreadable lines skipped"
 	}
 }

@@ -3,6 +3,7 @@ package recording
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -695,9 +696,9 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	case r.MessageCount == nil:
 		notes = append(notes, "messageCount not recorded: every message of the history is shown")
 	case *r.MessageCount > n:
-		notes = append(notes, "request-time baseline fragments not recorded ("+wire.Itoa(*r.MessageCount-n)+" messages)")
+		notes = append(notes, "request-time baseline fragments not recorded ("+strconv.Itoa(*r.MessageCount-n)+" messages)")
 	case *r.MessageCount < n:
-		notes = append(notes, "the request counted "+wire.Itoa(*r.MessageCount)+" messages of the "+wire.Itoa(n)+" recorded: the first "+wire.Itoa(*r.MessageCount)+" are shown")
+		notes = append(notes, "the request counted "+strconv.Itoa(*r.MessageCount)+" messages of the "+strconv.Itoa(n)+" recorded: the first "+strconv.Itoa(*r.MessageCount)+" are shown")
 		n = max(*r.MessageCount, 0)
 	}
 	k.lay(segs, [2]string{r.ToolsHash, system}, proj[:n])
@@ -706,7 +707,7 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	}
 	others := ""
 	if k.others > 0 {
-		others = wire.Itoa(k.others) + " records of other agents skipped"
+		others = strconv.Itoa(k.others) + " records of other agents skipped"
 	}
 	head := headerNote(wire.FormatKimiCode, k.version, k.unknown.note("unknown records"), k.events.note("unknown loop events"), others)
 	req.Segments = k.seq.snapshot()

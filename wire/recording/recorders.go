@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -316,7 +317,7 @@ func (c *kindCounts) note(what string) string {
 	if len(names) > 6 {
 		names = append(names[:6], "...")
 	}
-	return wire.Itoa(c.n) + " " + what + " skipped (" + strings.Join(names, ", ") + ")"
+	return strconv.Itoa(c.n) + " " + what + " skipped (" + strings.Join(names, ", ") + ")"
 }
 
 // headerNote is the first note of every request of a recording:
