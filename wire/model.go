@@ -1,10 +1,12 @@
-// Package wire is the model of a model request as it travels on the wire, and
-// everything that reads it: decoders for each provider's payloads and for agent
-// recordings, the dialect classifier that gives every segment its kind and
-// trust, the hazard scanner, and the trust-boundary audit.
+// Package wire is the model of a model request as it travels on the wire: a
+// Request of ordered Segments, each with one channel, kind and trust, the
+// Parts decoders find before they are cut, the interner that holds shared
+// text once, and the token estimate. The packages below it read requests
+// (decode, recording, body), write them (encode), scan and classify their
+// text (scan, classify) and audit them (audit).
 //
 // Everything in a Request came from a payload or a workspace and is hostile
-// data: render it only through Visible or VisibleLine.
+// data: render it only through scan.Visible or scan.VisibleLine.
 package wire
 
 import "strconv"

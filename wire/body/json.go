@@ -242,7 +242,7 @@ const elementCacheMax = 1 << 18
 
 type elementKey struct {
 	format wire.Format // the body's format: the same bytes read differently in another
-	sect   uint8       // which array (decSect...)
+	sect   uint8       // which array (sectTools, ...)
 	idx    int         // the element's index in it
 	n      int         // its length in bytes
 	h1, h2 uint64

@@ -464,7 +464,7 @@ func FuzzClassifyHostileBody(f *testing.F) {
 func TestDialectNamesAreReserved(t *testing.T) {
 	for key, d := range dialects {
 		if !scan.IsEnvelopeName(key) || !strings.EqualFold(key, d.name) {
-			t.Errorf("clsDefs[%q] (%s) is not a reserved envelope name", key, d.name)
+			t.Errorf("dialects[%q] (%s) is not a reserved envelope name", key, d.name)
 		}
 		if hits := scan.FindReservedTags("<" + d.name + ">"); len(hits) != 1 || hits[0].Name != key {
 			t.Errorf("<%s>: FindReservedTags gives %+v", d.name, hits)

@@ -89,7 +89,7 @@ func TestClassifyHasYear(t *testing.T) {
 		"v1.2019": true, "13019": false,
 	} {
 		if got := hasYear(s); got != want {
-			t.Errorf("clsHasYear(%q) = %v, want %v", s, got, want)
+			t.Errorf("hasYear(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -96,7 +96,7 @@ type codexText struct {
 }
 
 func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
-	if c.seq.scratch.In == nil {
+	if !c.seq.ready() {
 		c.seq.init(d.Interner())
 	}
 	var r codexLine

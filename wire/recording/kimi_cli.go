@@ -140,7 +140,7 @@ func firstMedia(a, b *kimiMedia) string {
 }
 
 func (k *kimiCLI) Line(d Sink, raw []byte, line int, off int64) {
-	if k.seq.scratch.In == nil {
+	if !k.seq.ready() {
 		k.seq.init(d.Interner())
 	}
 	var r kimiCLIRecord

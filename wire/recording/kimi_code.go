@@ -28,9 +28,9 @@ import (
 // messageCount but not recorded: the gap is noted, never invented.
 
 type kimiCode struct {
-	scratch transcript
-	version string
-	agent   string // the agent whose records these are; others' are skipped
+	segmenter transcript
+	version   string
+	agent     string // the agent whose records these are; others' are skipped
 
 	system     string
 	systemSeen bool
@@ -190,8 +190,8 @@ var kimiCodeQuiet = []string{"turn.", "permission.", "tools.", "goal.", "plan_mo
 	"full_compaction.", "mcp.", "cron.", "skill.", "plugin.", "context_size.", "monitor.", "background."}
 
 func (k *kimiCode) Line(d Sink, raw []byte, line int, off int64) {
-	if k.scratch.scratch.In == nil {
-		k.scratch.init(d.Interner())
+	if !k.segmenter.ready() {
+		k.segmenter.init(d.Interner())
 	}
 	var r kimiCodeRecord
 	if !unmarshalLine(d, raw, line, &r) {
@@ -493,7 +493,7 @@ func (k *kimiCode) snapshot(r *kimiCodeRecord) {
 			parts = append(parts, wire.Part{ID: body.IndexPath("tools", i), Channel: wire.ChannelTools, Role: "tool", Type: "tool",
 				Name: n.Name, Text: body.Compact(t)})
 		}
-		s.segs = k.scratch.build(parts...)
+		s.segs = k.segmenter.build(parts...)
 	}
 	if got := sha256Hex(string(r.Tools)); got != r.Hash && sha256Hex(body.Compact(r.Tools)) != r.Hash {
 		s.note = "tools snapshot hash mismatch: recorded " + shortHash(r.Hash) + ", its tools JSON hashes to " + shortHash(got)
@@ -641,7 +641,7 @@ func (k *kimiCode) segments(m *kimiCodeMsg, i int) []wire.Segment {
 		c.ID = body.IndexPath(id+".tool_calls", j)
 		parts = append(parts, c)
 	}
-	m.segs, m.idx = k.scratch.build(parts...), i
+	m.segs, m.idx = k.segmenter.build(parts...), i
 	return m.segs
 }
 
@@ -672,7 +672,7 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	}
 	if have {
 		if k.sysSegs == nil || k.sysSegsFor != system {
-			k.sysSegs = k.scratch.build(wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: system})
+			k.sysSegs = k.segmenter.build(wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: system})
 			k.sysSegsFor = system
 		}
 		segs = append(segs, k.sysSegs...)
@@ -718,8 +718,8 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 // lay lays the head and the messages out in the shared sequence, keeping
 // what the last request laid out as far as it is the same.
 func (k *kimiCode) lay(head []wire.Segment, key [2]string, msgs []*kimiCodeMsg) {
-	if k.seq.scratch.In == nil {
-		k.seq.init(k.scratch.scratch.In)
+	if !k.seq.ready() {
+		k.seq.init(k.segmenter.interner())
 	}
 	if key != k.headKey || k.seq.segs == nil {
 		k.seq.reset()

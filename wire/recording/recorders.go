@@ -233,32 +233,38 @@ func unmarshalLine(d Sink, raw []byte, line int, v any) bool {
 // requests as read-only, as every request's.
 type transcript struct {
 	segs    []wire.Segment
-	scratch classify.Builder
+	builder classify.Builder // builds segments; its Req is only scratch space
 }
 
 func (s *transcript) init(in *wire.Interner) {
-	s.scratch = classify.Builder{Req: &wire.Request{}, In: in}
+	s.builder = classify.Builder{Req: &wire.Request{}, In: in}
 }
+
+// ready reports whether init has been called.
+func (s *transcript) ready() bool { return s.builder.In != nil }
+
+// interner is the interner given to init.
+func (s *transcript) interner() *wire.Interner { return s.builder.In }
 
 // build classifies and interns parts, returning their segments.
 func (s *transcript) build(parts ...wire.Part) []wire.Segment {
-	s.scratch.Req.Segments = nil
+	s.builder.Req.Segments = nil
 	for _, p := range parts {
-		s.scratch.Add(p)
+		s.builder.Add(p)
 	}
-	out := s.scratch.Req.Segments
-	s.scratch.Req.Segments = nil
+	out := s.builder.Req.Segments
+	s.builder.Req.Segments = nil
 	return out
 }
 
 // add appends the segments of parts.
 func (s *transcript) add(parts ...wire.Part) {
-	s.scratch.Req.Segments = s.segs
+	s.builder.Req.Segments = s.segs
 	for _, p := range parts {
-		s.scratch.Add(p)
+		s.builder.Add(p)
 	}
-	s.segs = s.scratch.Req.Segments
-	s.scratch.Req.Segments = nil
+	s.segs = s.builder.Req.Segments
+	s.builder.Req.Segments = nil
 }
 
 // addSegs appends segments already built.
