@@ -1,4 +1,4 @@
-package diff_test
+package main
 
 import (
 	"strings"
@@ -10,10 +10,10 @@ import (
 	"github.com/wirelens/wirelens/wire"
 )
 
-// segdiffBuild binds the poisoned workspace in a layout at a fixed time.
-func segdiffBuild(t *testing.T, layout assemble.Layout, now time.Time) wire.Request {
+// bindPoisoned binds the poisoned workspace in a layout at a fixed time.
+func bindPoisoned(t *testing.T, layout assemble.Layout, now time.Time) wire.Request {
 	t.Helper()
-	in, closeIn, err := assemble.OpenInput("../testdata/workspaces/poisoned", nil, nil, now)
+	in, closeIn, err := assemble.OpenInput("testdata/workspaces/poisoned", nil, nil, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,8 +36,8 @@ func segdiffBuild(t *testing.T, layout assemble.Layout, now time.Time) wire.Requ
 // the user's message is the same.
 func TestSegdiffLegacyAgainstIsolated(t *testing.T) {
 	now := time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)
-	legacy := segdiffBuild(t, assemble.LayoutLegacy, now)
-	isolated := segdiffBuild(t, assemble.LayoutIsolated, now)
+	legacy := bindPoisoned(t, assemble.LayoutLegacy, now)
+	isolated := bindPoisoned(t, assemble.LayoutIsolated, now)
 	d := diff.Requests(&legacy, &isolated)
 	if d.Identical() {
 		t.Fatal("legacy and isolated builds are identical")
