@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
@@ -45,153 +47,239 @@ type Section struct {
 // weakness the isolated layout fixes; the audit reports the pairing of these
 // sections with the system channel whatever their exact extent.
 func LegacySections(text string) []Section {
-	var (
-		out []Section
-
-		heading        string // text of the last heading
-		headingEnd     int    // offset after the last heading line
-		paraStart      = -1   // the paragraph being read
-		lastPara       string // the last complete paragraph
-		fence          byte   // fence character while inside a fence, else 0
-		fenceLen       int
-		fenceKind      wire.Kind
-		fenceLabel     string
-		fenceBody      int
-		skillMode      int // 0 none, 1 to the next heading, 2 a list
-		skillStart     = -1
-		skillEnd       int
-		skillArmedList bool // a "Skills" heading waits for a list
-	)
-	closeSkills := func() {
-		if skillStart >= 0 && skillEnd > skillStart {
-			out = append(out, Section{Kind: wire.KindSkillsListing, Start: skillStart, End: skillEnd})
+	s := legacyScanner{text: text, paraStart: -1, skillStart: -1}
+	for s.nextLine() {
+		// Inside a fenced block only its closing fence counts.
+		if s.fence != 0 {
+			s.fenceLine()
+			continue
 		}
-		skillMode, skillStart, skillEnd = 0, -1, 0
+		lvl, htext := headingOf(s.line)
+		blank := isBlank(s.line)
+		// The skills listing being read grows or ends first, so that the
+		// heading that ends one can start the next.
+		s.followSkills(lvl, blank)
+		c, n := s.fenceOpener()
+		switch {
+		case lvl > 0:
+			s.headingLine(htext)
+		case c != 0:
+			s.openFence(c, n)
+		case blank:
+			s.endParagraph()
+		default:
+			s.textLine()
+		}
 	}
-	for ls := 0; ls < len(text); {
-		le := strings.IndexByte(text[ls:], '\n')
-		next := len(text)
-		if le < 0 {
-			le = len(text)
-		} else {
-			le += ls
-			next = le + 1
-		}
-		line := strings.TrimRight(text[ls:le], "\r")
-
-		if fence != 0 {
-			if c, n, rest := fenceOf(line); c == fence && n >= fenceLen && isBlank(rest) {
-				if fenceKind != "" && ls > fenceBody {
-					out = append(out, Section{Kind: fenceKind, Start: fenceBody, End: ls, Label: legacyLabel(fenceKind, fenceLabel, text[fenceBody:ls])})
-				}
-				fence, lastPara = 0, ""
-			}
-			if skillMode != 0 {
-				skillEnd = le
-			}
-			ls = next
-			continue
-		}
-
-		blank := isBlank(line)
-		lvl, htext := headingOf(line)
-
-		// Skills listings in progress.
-		switch skillMode {
-		case 1:
-			if lvl > 0 {
-				closeSkills()
-			} else if !blank {
-				if skillStart < 0 {
-					skillStart = ls
-				}
-				skillEnd = le
-			}
-		case 2:
-			switch {
-			case blank:
-			case listItem(line) || (skillStart >= 0 && (line[0] == ' ' || line[0] == '\t')):
-				if skillStart < 0 {
-					skillStart = ls
-				}
-				skillEnd = le
-			default:
-				closeSkills()
-			}
-		}
-		if skillArmedList && !blank {
-			skillArmedList = false
-			if lvl == 0 && listItem(line) && skillMode == 0 {
-				skillMode, skillStart, skillEnd = 2, ls, le
-			}
-		}
-
-		if lvl > 0 {
-			heading, headingEnd = htext, next
-			lastPara, paraStart = "", -1
-			low := strings.ToLower(htext)
-			if skillMode == 0 {
-				switch {
-				case strings.Contains(low, "available skills") || strings.Contains(low, "skills available"):
-					skillMode, skillStart = 1, -1
-				case strings.TrimSpace(low) == "skills":
-					skillArmedList = true
-				}
-			}
-			ls = next
-			continue
-		}
-
-		if c, n, info := fenceOf(line); c != 0 && skillMode == 0 && (c == '`' && strings.IndexByte(info, '`') < 0 || c == '~') {
-			ctx := lastPara
-			if paraStart >= 0 {
-				ctx = text[paraStart:ls]
-				lastPara = ctx
-				paraStart = -1
-			}
-			fence, fenceLen, fenceBody = c, n, next
-			fenceKind = fenceKindOf(ctx, heading, c, n)
-			// The label is looked for in the paragraph before the fence, then
-			// in the whole stretch under the current heading.
-			under := text[headingEnd:ls]
-			if len(under) > 2048 {
-				under = under[len(under)-2048:]
-			}
-			fenceLabel = ctx + "\n" + under
-			ls = next
-			continue
-		}
-
-		if blank {
-			if paraStart >= 0 {
-				lastPara = text[paraStart:ls]
-				paraStart = -1
-			}
-			ls = next
-			continue
-		}
-		if paraStart < 0 {
-			paraStart = ls
-		}
-
-		if skillMode == 0 && timeLine(line) {
-			out = append(out, Section{Kind: wire.KindTime, Start: ls, End: ls + len(line)})
-		} else if skillMode == 0 && strings.HasSuffix(strings.TrimRight(line, " \t"), ":") && skillsTrigger(line) {
-			skillMode, skillStart = 2, -1
-		}
-		ls = next
-	}
-	if fence != 0 && fenceKind != "" && len(text) > fenceBody {
-		out = append(out, Section{Kind: fenceKind, Start: fenceBody, End: len(text), Label: legacyLabel(fenceKind, fenceLabel, text[fenceBody:])})
-	}
-	closeSkills()
+	// A fence left open runs to the end of the text, as Markdown renders it.
+	s.closeFence(len(text))
+	s.closeSkills()
 	// Sections were appended in order of their end; restore start order.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	slices.SortStableFunc(s.out, func(a, b Section) int { return cmp.Compare(a.Start, b.Start) })
+	return s.out
+}
+
+// legacyScanner is the state of LegacySections as it reads the text line by
+// line: the Markdown context a fenced block is judged by (the last heading and
+// paragraph), the fenced block being read and the skills listing being read.
+type legacyScanner struct {
+	text string
+	out  []Section
+
+	// The line being read: text[start:end] without its newline, line the same
+	// without a trailing '\r'; next is the offset of the line after it.
+	line             string
+	start, end, next int
+
+	heading    string // text of the last heading
+	headingEnd int    // offset after the last heading line
+	paraStart  int    // start of the paragraph being read, -1 between paragraphs
+	lastPara   string // the last complete paragraph
+
+	// The fenced block being read: its character (0 outside a block) and
+	// length, which a closing fence must match; what it carries ("" for
+	// host text such as an example); the text its label is looked for in;
+	// the offset where its body starts.
+	fence      byte
+	fenceLen   int
+	fenceKind  wire.Kind
+	fenceLabel string
+	fenceBody  int
+
+	// The skills listing being read, from skillStart (-1 until its first
+	// line) to skillEnd. skillArmedList is set by a "Skills" heading: a list
+	// right under it is a listing.
+	skillMode      skillsMode
+	skillStart     int
+	skillEnd       int
+	skillArmedList bool
+}
+
+// skillsMode says whether a skills listing is being read and what ends it.
+type skillsMode int
+
+const (
+	noSkills        skillsMode = iota
+	skillsToHeading            // under a heading naming the available skills: up to the next heading
+	skillsList                 // a list: up to the first line that is neither an item nor indented under one
+)
+
+// nextLine moves to the next line; false at the end of the text.
+func (s *legacyScanner) nextLine() bool {
+	s.start = s.next
+	if s.start >= len(s.text) {
+		return false
+	}
+	s.end, s.next = len(s.text), len(s.text)
+	if i := strings.IndexByte(s.text[s.start:], '\n'); i >= 0 {
+		s.end = s.start + i
+		s.next = s.end + 1
+	}
+	s.line = strings.TrimRight(s.text[s.start:s.end], "\r")
+	return true
+}
+
+// fenceLine reads a line inside a fenced block: the body runs until a fence
+// of the same character, at least as long, with nothing after it. Nothing
+// else is looked for in a body: its headings and time lines are the
+// payload's. (A block never opens inside a skills listing, so no listing
+// is being read here.)
+func (s *legacyScanner) fenceLine() {
+	if c, n, rest := fenceOf(s.line); c == s.fence && n >= s.fenceLen && isBlank(rest) {
+		s.closeFence(s.start)
+	}
+}
+
+// closeFence ends the fenced block being read, if any, with its body ending
+// at end, and keeps the body as a section when it carries a payload. What
+// came before the block no longer speaks of what follows it.
+func (s *legacyScanner) closeFence(end int) {
+	if s.fence == 0 {
+		return
+	}
+	if s.fenceKind != "" && end > s.fenceBody {
+		body := s.text[s.fenceBody:end]
+		s.out = append(s.out, Section{Kind: s.fenceKind, Start: s.fenceBody, End: end, Label: legacyLabel(s.fenceKind, s.fenceLabel, body)})
+	}
+	s.fence, s.lastPara = 0, ""
+}
+
+// fenceOpener reads a line that opens a fenced block: its character and
+// length, or 0 when it opens none. A backtick fence whose info string holds
+// a backtick is inline code, not a fence; inside a skills listing a fence is
+// part of the listing.
+func (s *legacyScanner) fenceOpener() (byte, int) {
+	c, n, info := fenceOf(s.line)
+	if c == 0 || s.skillMode != noSkills || c == '`' && strings.IndexByte(info, '`') >= 0 {
+		return 0, 0
+	}
+	return c, n
+}
+
+// openFence starts a fenced block of n characters c on the current line and
+// decides what it carries from the paragraph before it (which the fence
+// ends) and the heading it sits under.
+func (s *legacyScanner) openFence(c byte, n int) {
+	s.endParagraph()
+	ctx := s.lastPara
+	s.fence, s.fenceLen, s.fenceBody = c, n, s.next
+	s.fenceKind = fenceKindOf(ctx, s.heading, c, n)
+	// The label is looked for in the paragraph before the fence, then
+	// in the whole stretch under the current heading.
+	under := s.text[s.headingEnd:s.start]
+	if len(under) > 2048 {
+		under = under[len(under)-2048:]
+	}
+	s.fenceLabel = ctx + "\n" + under
+}
+
+// headingLine reads a heading with text htext: it replaces the context of
+// fenced blocks. Outside a skills listing, a heading naming the available
+// skills starts one up to the next heading; a "Skills" heading waits for a
+// list.
+func (s *legacyScanner) headingLine(htext string) {
+	s.heading, s.headingEnd = htext, s.next
+	s.lastPara, s.paraStart = "", -1
+	if s.skillMode != noSkills {
+		return
+	}
+	low := strings.ToLower(htext)
+	switch {
+	case strings.Contains(low, "available skills") || strings.Contains(low, "skills available"):
+		s.skillMode, s.skillStart = skillsToHeading, -1
+	case strings.TrimSpace(low) == "skills":
+		s.skillArmedList = true
+	}
+}
+
+// endParagraph ends the paragraph being read, if any, at the current line.
+func (s *legacyScanner) endParagraph() {
+	if s.paraStart >= 0 {
+		s.lastPara = s.text[s.paraStart:s.start]
+		s.paraStart = -1
+	}
+}
+
+// textLine reads a non-blank line of a paragraph: outside a skills listing,
+// it may state the time (a section of its own) or introduce a list of skills.
+func (s *legacyScanner) textLine() {
+	if s.paraStart < 0 {
+		s.paraStart = s.start
+	}
+	if s.skillMode != noSkills {
+		return
+	}
+	if timeLine(s.line) {
+		s.out = append(s.out, Section{Kind: wire.KindTime, Start: s.start, End: s.start + len(s.line)})
+	} else if strings.HasSuffix(strings.TrimRight(s.line, " \t"), ":") && skillsTrigger(s.line) {
+		s.skillMode, s.skillStart = skillsList, -1
+	}
+}
+
+// followSkills reads a line (outside a fenced block) for the skills listing:
+// it extends or ends the listing being read, and a list item right under a
+// "Skills" heading starts one. lvl is the line's heading level (0 for
+// none). Blank lines neither extend nor end a listing.
+func (s *legacyScanner) followSkills(lvl int, blank bool) {
+	switch s.skillMode {
+	case skillsToHeading:
+		if lvl > 0 {
+			s.closeSkills()
+		} else if !blank {
+			s.extendSkills()
+		}
+	case skillsList:
+		switch {
+		case blank:
+		case listItem(s.line) || (s.skillStart >= 0 && (s.line[0] == ' ' || s.line[0] == '\t')):
+			s.extendSkills()
+		default:
+			s.closeSkills()
 		}
 	}
-	return out
+	if s.skillArmedList && !blank {
+		s.skillArmedList = false
+		if lvl == 0 && listItem(s.line) && s.skillMode == noSkills {
+			s.skillMode, s.skillStart, s.skillEnd = skillsList, s.start, s.end
+		}
+	}
+}
+
+// extendSkills adds the current line to the skills listing being read.
+func (s *legacyScanner) extendSkills() {
+	if s.skillStart < 0 {
+		s.skillStart = s.start
+	}
+	s.skillEnd = s.end
+}
+
+// closeSkills ends the skills listing being read, keeping it as a section
+// when it has a line.
+func (s *legacyScanner) closeSkills() {
+	if s.skillStart >= 0 && s.skillEnd > s.skillStart {
+		s.out = append(s.out, Section{Kind: wire.KindSkillsListing, Start: s.skillStart, End: s.skillEnd})
+	}
+	s.skillMode, s.skillStart, s.skillEnd = noSkills, -1, 0
 }
 
 // fenceOf reads a Markdown fence line (up to three spaces of indent, then
