@@ -170,6 +170,12 @@ type checkResult struct {
 	errs     []error
 }
 
+// audit counts r and adds its findings.
+func (res *checkResult) audit(aud *wire.Auditor, r *wire.Request) {
+	res.requests++
+	res.findings = append(res.findings, aud.Audit(r)...)
+}
+
 // checkSources audits every request of the sources as they stream in; only
 // the findings are kept.
 func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
@@ -180,8 +186,7 @@ func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
 				res.errs = append(res.errs, err)
 				return true
 			}
-			res.requests++
-			res.findings = append(res.findings, aud.Audit(&r)...)
+			res.audit(aud, &r)
 			return true
 		})
 	}
@@ -204,8 +209,7 @@ func checkRef(app *App, aud *wire.Auditor, ref string) *checkResult {
 		res.errs = append(res.errs, err)
 		return res
 	}
-	res.requests = 1
-	res.findings = aud.Audit(&r)
+	res.audit(aud, &r)
 	return res
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -34,9 +35,9 @@ segment with every escape marked and every hazard shown visibly, and the Escapes
 Cache, Diff and Raw JSON views. Press ? in the viewer for every key.
 
 Long files load in the background: the first request is usable before the last is read.
-When standard output is not a terminal, view prints the plain-text report instead (the
-segments of each request, the findings and the cache breaks) and exits 0; input problems
-still make exit 2.`,
+When standard output is not a terminal, view prints the plain-text report instead (what
+inspect, check and cache print for the same files, each file its own cache sequence) and
+exits 0; input problems still make exit 2.`,
 		Example: `  wirelens view session.jsonl
   wirelens session.jsonl
   wirelens build . | wirelens view -`,
@@ -149,49 +150,41 @@ func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) 
 // the same analyses.
 func viewAnalysis() ui.Analysis { return ui.DefaultAnalysis() }
 
-// writeViewReport is what view, watch and demo print when standard output
-// is not a terminal: the segments of every request (as inspect prints them)
-// and the findings of check.
+// writeViewReport is what view and watch print when standard output is not
+// a terminal: what inspect, check and cache print for the same requests,
+// each source its own cache sequence as in the viewer.
 func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
-	if err := writeInspectText(w, reqs, width); err != nil {
+	if err := writeInspectText(w, reqs, width); err != nil || len(reqs) == 0 {
 		return err
 	}
-	findings := viewAnalysis().Findings(reqs)
-	if len(reqs) > 0 {
-		if _, err := fmt.Fprintf(w, "\nfindings: %d\n", len(findings)); err != nil {
-			return err
-		}
+	aud := diff.NewAuditor()
+	res := &checkResult{}
+	for i := range reqs {
+		res.audit(aud, &reqs[i])
 	}
-	for _, f := range findings {
-		name := reqs[f.Request].Name()
-		if _, err := fmt.Fprintf(w, "  %-6s %-20s %s %s @%d: %s\n", f.Severity, f.Rule,
-			wire.VisibleLine(name), wire.VisibleLine(f.Segment), f.Offset, wire.VisibleLine(f.Message)); err != nil {
-			return err
-		}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
 	}
-	rows := viewAnalysis().Cache(reqs)
-	if len(rows) > 0 {
-		if _, err := fmt.Fprintf(w, "\nprompt cache (prefix reused from the request before):\n"); err != nil {
-			return err
-		}
+	if err := writeCheckText(w, res); err != nil {
+		return err
 	}
-	for _, r := range rows {
-		pct := 0
-		if r.TotalTokens > 0 {
-			pct = r.PrefixTokens * 100 / r.TotalTokens
+	for lo := 0; lo < len(reqs); {
+		hi := lo + 1
+		for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
+			hi++
 		}
-		line := fmt.Sprintf("  %s  %3d%%  %d/%d tokens", wire.VisibleLine(reqs[r.Request].Name()), pct, r.PrefixTokens, r.TotalTokens)
-		if b := r.Break; b != nil {
-			line += fmt.Sprintf("  break in %s (%s) at byte %d", wire.VisibleLine(b.Segment), b.Kind, b.Offset)
-			if b.Volatile != "" {
-				line += " · " + wire.VisibleLine(b.Volatile)
+		// A source of one request has nothing to compare: that is said
+		// only when it is the whole input.
+		if hi-lo > 1 || hi-lo == len(reqs) {
+			steps, sum := diff.Analyze(reqs[lo:hi])
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
 			}
-		} else {
-			line += "  prefix intact"
+			if err := writeCacheText(w, steps, sum, width, cacheUnicode()); err != nil {
+				return err
+			}
 		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return err
-		}
+		lo = hi
 	}
 	return nil
 }

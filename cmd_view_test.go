@@ -148,7 +148,7 @@ func TestViewReportWhenNotATerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"session.jsonl@3", "findings: ", "prompt cache", "session.jsonl@2"} {
+	for _, want := range []string{"session.jsonl@3", "requests checked", "compared with the one before", "session.jsonl@2"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("report lacks %q:\n%s", want, out.String())
 		}
@@ -165,12 +165,12 @@ func TestViewReportWhenNotATerminal(t *testing.T) {
 			t.Fatalf("the report holds %q raw:\n%q", bad, out.String())
 		}
 	}
-	if !strings.Contains(out.String(), "prompt cache") {
+	if !strings.Contains(out.String(), "compared with the one before") {
 		t.Fatalf("hostile report lacks the cache:\n%s", out.String())
 	}
 	// the root command forwards FILE to view
 	out.Reset()
-	if code := run(context.Background(), []string{"testdata/sessions/session.jsonl"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "prompt cache") {
+	if code := run(context.Background(), []string{"testdata/sessions/session.jsonl"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "compared with the one before") {
 		t.Fatalf("wirelens FILE: exit %d\n%s", code, out.String())
 	}
 }
