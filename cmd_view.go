@@ -57,7 +57,7 @@ exits 0; input problems still make exit 2.`,
 			err := ui.Run(ctx, ui.Options{
 				Title:    strings.Join(args, " "),
 				Stream:   stream,
-				Analysis: viewAnalysis(),
+				Analysis: ui.DefaultAnalysis(),
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 			})
@@ -144,11 +144,6 @@ func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) 
 	}()
 	return ch
 }
-
-// viewAnalysis plugs the audit and the cache and diff analyses into the
-// viewer: the viewer's own default, so the command and the viewer's tests run
-// the same analyses.
-func viewAnalysis() ui.Analysis { return ui.DefaultAnalysis() }
 
 // writeViewReport is what view and watch print when standard output is not
 // a terminal: what inspect, check and cache print for the same requests,
@@ -250,7 +245,7 @@ When standard output is not a terminal, watch prints the report of one build and
 			return ui.Run(ctx, ui.Options{
 				Title:    "watch " + dir,
 				Stream:   stream,
-				Analysis: viewAnalysis(),
+				Analysis: ui.DefaultAnalysis(),
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 				Toggle:   w.toggle,
@@ -461,7 +456,7 @@ func viewDemoOptions(app *App) (ui.Options, error) {
 	return ui.Options{
 		Title:    "demo: poisoned workspace, legacy vs isolated",
 		Requests: []wire.Request{legacy, isolated},
-		Analysis: viewAnalysis(),
+		Analysis: ui.DefaultAnalysis(),
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -125,17 +126,19 @@ func TestViewCacheRowsPerSource(t *testing.T) {
 	if len(l.Errors) > 0 || len(l.Requests) != 4 {
 		t.Fatalf("fixtures: %d requests, errors %v", len(l.Requests), l.Errors)
 	}
-	rows := viewAnalysis().Cache(l.Requests)
+	steps := ui.DefaultAnalysis().Cache(l.Requests)
 	var got []int
-	for _, r := range rows {
-		got = append(got, r.Request)
+	for i, st := range steps {
+		if st != nil {
+			got = append(got, i)
+		}
 	}
-	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
-		t.Fatalf("cache rows for requests %v, want [2 3]", got)
+	if len(steps) != 4 || len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Fatalf("cache steps for requests %v of %d, want [2 3] of 4", got, len(steps))
 	}
-	for _, r := range rows {
-		if r.TotalTokens <= 0 || r.PrefixTokens > r.TotalTokens {
-			t.Fatalf("row %+v", r)
+	for _, i := range got {
+		if st := steps[i]; st.TotalTokens <= 0 || st.PrefixTokens > st.TotalTokens {
+			t.Fatalf("step %+v", st)
 		}
 	}
 }
@@ -191,15 +194,15 @@ func TestViewDiffCarriesWords(t *testing.T) {
 			b.Segments[i].Hash = wire.HashText(b.Segments[i].Text)
 		}
 	}
-	d := viewAnalysis().Diff(&a, &b)
-	if d.FirstSegment == "" {
+	d := ui.DefaultAnalysis().Diff(&a, &b)
+	if d.First == nil {
 		t.Fatal("no divergence found")
 	}
 	words := 0
 	for _, s := range d.Segments {
 		for _, h := range s.Hunks {
 			for _, w := range h.Words {
-				if w.Op != "equal" && (w.Text == "coding" || w.Text == "helpful") {
+				if w.Op != diff.OpEqual && (w.Text == "coding" || w.Text == "helpful") {
 					words++
 				}
 			}

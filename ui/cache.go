@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -16,16 +17,16 @@ import (
 type cacheView struct {
 	st          *themes.Styles
 	reqs        []entry
-	rows        map[int]CacheRow
-	done        bool // the analysis has answered
-	reusePrefix int  // prefix and total tokens over the rows
+	steps       []*diff.Step // the cache step of each request (nil: none)
+	done        bool         // the analysis has answered
+	reusePrefix int          // prefix and total tokens over the steps
 	reuseTotal  int
 	cur         tableCursor
 }
 
 // cacheView is the Cache view as the model stands.
 func (m *Model) cacheView() cacheView {
-	return cacheView{st: m.st, reqs: m.reqs, rows: m.cacheRows, done: m.anaDone,
+	return cacheView{st: m.st, reqs: m.reqs, steps: m.steps, done: m.anaDone,
 		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table}
 }
 
@@ -42,8 +43,8 @@ func (p cacheView) Render(w, h int) []string {
 		if i == 0 {
 			return uiPad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + uiNum(e.tokens) + " tok"
 		}
-		row, ok := p.rows[i]
-		if !ok {
+		row := stepAt(p.steps, i)
+		if row == nil {
 			what := "analysing…"
 			if p.done {
 				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
@@ -58,16 +59,16 @@ func (p cacheView) Render(w, h int) []string {
 		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
 		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
 		if wide {
-			if row.Recorded >= 0 {
-				line += uiPad("rec "+uiNum(row.Recorded), 11)
+			if row.Recorded != nil {
+				line += uiPad("rec "+uiNum(*row.Recorded), 11)
 			} else {
 				line += uiPad("", 11)
 			}
 		}
 		if b := row.Break; b != nil {
 			cause := "✂ " + wire.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
-			if b.Volatile != "" {
-				cause += " · " + wire.VisibleLine(b.Volatile)
+			if c := breakCause(b); c != "" {
+				cause += " · " + wire.VisibleLine(c)
 			}
 			line += st.Break.Render(cause)
 		} else {
@@ -85,7 +86,7 @@ func (p cacheView) Render(w, h int) []string {
 	}
 	head += "break (enter: diff)"
 	var detail []string
-	if row, ok := p.rows[p.cur.sel]; ok {
+	if row := stepAt(p.steps, p.cur.sel); row != nil {
 		if b := row.Break; b != nil {
 			detail = append(detail,
 				st.Muted.Render("before: ")+wire.VisibleLine(b.Before),
@@ -94,10 +95,10 @@ func (p cacheView) Render(w, h int) []string {
 			detail = append(detail, st.Added.Render("the request starts with the whole previous request"))
 		}
 		rec := "nothing recorded"
-		if row.Recorded >= 0 {
-			rec = "recorded " + uiNum(row.Recorded)
+		if row.Recorded != nil {
+			rec = "recorded " + uiNum(*row.Recorded)
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Predicted)+", "+rec+" · enter: diff with the request before"))
+		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -43,10 +44,10 @@ func (p diffView) Render(w, h int) []string {
 	if !p.d.ready {
 		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
 	}
-	if p.d.first == "" {
+	if f := p.d.first; f == nil {
 		title += " · identical"
 	} else {
-		title += " · first divergence: " + wire.VisibleLine(p.d.first) + " @" + itoa(p.d.off)
+		title += " · first divergence: " + wire.VisibleLine(f.Segment) + " @" + itoa(f.Offset)
 	}
 	title += " (t: trust map)"
 	inner := w - 2
@@ -150,12 +151,13 @@ type diffLine struct {
 }
 
 type diffState struct {
-	gen    int
-	a, b   int
-	ready  bool
-	lines  []diffLine
-	first  string
-	off    int
+	gen   int
+	a, b  int
+	ready bool
+	lines []diffLine
+	// first is the first divergence, nil when every segment is the same;
+	// firstL is its row in lines.
+	first  *diff.Divergence
 	top    int
 	firstL int
 	// trust shows the two requests' segments side by side by channel with
@@ -166,8 +168,7 @@ type diffState struct {
 type diffMsg struct {
 	gen   int
 	lines []diffLine
-	first string
-	off   int
+	first *diff.Divergence
 	fl    int
 }
 
@@ -210,7 +211,7 @@ func (m *Model) startDiff() []tea.Cmd {
 	return []tea.Cmd{func() tea.Msg {
 		d := f(&ra, &rb)
 		lines, fl := uiDiffLines(d)
-		return diffMsg{gen: gen, lines: lines, first: d.FirstSegment, off: d.FirstOffset, fl: fl}
+		return diffMsg{gen: gen, lines: lines, first: d.First, fl: fl}
 	}}
 }
 
@@ -219,7 +220,7 @@ func (m *Model) onDiff(msg diffMsg) {
 		return
 	}
 	m.diff.ready = true
-	m.diff.lines, m.diff.first, m.diff.off, m.diff.firstL = msg.lines, msg.first, msg.off, msg.fl
+	m.diff.lines, m.diff.first, m.diff.firstL = msg.lines, msg.first, msg.fl
 	if !m.diff.trust {
 		// The trust map keeps its own scroll; the text diff opens at the
 		// first divergence.
@@ -344,21 +345,18 @@ func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
 // uiDiffLines lays a diff out as side-by-side rows, segment by segment;
 // unchanged text is elided to a few lines of context. It also returns the
 // row of the first divergence.
-func uiDiffLines(d Diff) ([]diffLine, int) {
+func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 	var out []diffLine
 	first := -1
 	const ctx = 3
-	for _, s := range d.Segments {
-		hdr := s.ID + " · " + s.Status
-		if s.Status != "same" && first < 0 {
+	for i := range d.Segments {
+		s := &d.Segments[i]
+		hdr := s.ID + " · " + string(s.Status)
+		if s.Status != diff.StatusSame && first < 0 {
 			first = len(out)
 		}
-		switch s.Status {
-		case "same":
-			n := 0
-			for _, h := range s.Hunks {
-				n += strings.Count(h.Text, "\n") + 1
-			}
+		if s.Status == diff.StatusSame {
+			n := strings.Count(s.Seg().Text, "\n") + 1
 			out = append(out, diffLine{left: hdr + " (" + itoa(n) + " lines)", right: hdr + " (" + itoa(n) + " lines)", lk: 'h', rk: 'h'})
 			continue
 		}
@@ -381,10 +379,10 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 		for hi, h := range s.Hunks {
 			lines := strings.Split(strings.TrimSuffix(h.Text, "\n"), "\n")
 			switch h.Op {
-			case "delete":
+			case diff.OpDelete:
 				dels = append(dels, lines...)
 				delW = append(delW, uiWordRanges(h, len(lines))...)
-			case "insert":
+			case diff.OpInsert:
 				ins = append(ins, lines...)
 				insW = append(insW, uiWordRanges(h, len(lines))...)
 			default:
@@ -427,7 +425,7 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 
 // uiWordRanges maps a hunk's changed words to byte ranges in each of its n
 // lines (nil for a line without changed words, or a hunk without words).
-func uiWordRanges(h Hunk, n int) [][][2]int {
+func uiWordRanges(h diff.Hunk, n int) [][][2]int {
 	out := make([][][2]int, n)
 	if len(h.Words) == 0 {
 		return out
@@ -443,7 +441,7 @@ func uiWordRanges(h Hunk, n int) [][][2]int {
 			if line >= n {
 				return out
 			}
-			if w.Op != "equal" && len(p) > 0 {
+			if w.Op != diff.OpEqual && len(p) > 0 {
 				out[line] = append(out[line], [2]int{col, col + len(p)})
 			}
 			col += len(p)

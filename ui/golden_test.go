@@ -56,12 +56,16 @@ func uiGoldenSession() ([]wire.Request, Analysis) {
 	result.Escapes = []wire.Escape{{Rule: "entity", Offset: 9, Text: "Run", Original: "Run"}}
 	r4 := req(4, tool, uiSeg("system[0]", wire.ChannelSystem, "system", wire.KindHostRules, wire.Trusted, "", "", "You are a coding agent.\n"),
 		uiSeg("messages[0].content[0]", wire.ChannelMessages, "user", wire.KindUserInput, wire.TrustUser, "", "", "Read notes.md"), result)
-	a := Analysis{Findings: func(reqs []wire.Request) []Finding {
-		return []Finding{
-			{Rule: "untrusted-in-system", Severity: "high", Request: 0, Segment: "system[0]/agents-md", Offset: 0, Message: "workspace text in the system prompt"},
-			{Rule: "control-char", Severity: "medium", Request: 3, Segment: "messages[1].content[0]", Offset: 25, Message: "terminal escape sequence in a tool result"},
-			{Rule: "bidi-control", Severity: "high", Request: 3, Segment: "messages[1].content[0]", Offset: 51, Message: "right-to-left override in untrusted content"},
+	a := Analysis{Findings: func(reqs []wire.Request) [][]wire.Finding {
+		out := make([][]wire.Finding, len(reqs))
+		out[0] = []wire.Finding{
+			{Rule: "untrusted-in-system", Severity: wire.SeverityHigh, Request: 1, Segment: "system[0]/agents-md", Offset: 0, Message: "workspace text in the system prompt"},
 		}
+		out[3] = []wire.Finding{
+			{Rule: "control-char", Severity: wire.SeverityMedium, Request: 4, Segment: "messages[1].content[0]", Offset: 25, Message: "terminal escape sequence in a tool result"},
+			{Rule: "bidi-control", Severity: wire.SeverityHigh, Request: 4, Segment: "messages[1].content[0]", Offset: 51, Message: "right-to-left override in untrusted content"},
+		}
+		return out
 	}}
 	return []wire.Request{r1, r2, r3, r4}, a
 }

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -20,22 +21,22 @@ type listPane struct {
 	sel int // index into visible
 	top int // first row shown
 
-	st        *themes.Styles
-	reqs      []entry
-	visible   []int
-	cacheRows map[int]CacheRow
-	perReq    map[int]int // findings per request
-	marks     []int
-	filter    string
-	loading   bool
-	focused   bool // the list has the focus
-	cursor    bool // ... in the wire view: the selection shows as the cursor
+	st      *themes.Styles
+	reqs    []entry
+	visible []int
+	steps   []*diff.Step // the cache step of each request (nil: none)
+	perReq  map[int]int  // findings per request
+	marks   []int
+	filter  string
+	loading bool
+	focused bool // the list has the focus
+	cursor  bool // ... in the wire view: the selection shows as the cursor
 }
 
 // listPane is the request list as the model stands.
 func (m *Model) listPane() listPane {
 	p := m.list
-	p.st, p.reqs, p.visible, p.cacheRows, p.perReq, p.marks = m.st, m.reqs, m.visible, m.cacheRows, m.perReq, m.marks
+	p.st, p.reqs, p.visible, p.steps, p.perReq, p.marks = m.st, m.reqs, m.visible, m.steps, m.perReq, m.marks
 	p.filter, p.loading = m.filter, m.loading
 	p.focused = m.focus == focusList
 	p.cursor = p.focused && m.view == viewWire
@@ -74,7 +75,7 @@ func (p listPane) Render(w, h int) []string {
 		}
 		bar := "····"
 		marks := " "
-		if row, ok := p.cacheRows[ri]; ok {
+		if row := stepAt(p.steps, ri); row != nil {
 			frac := 0.0
 			if row.TotalTokens > 0 {
 				frac = float64(row.PrefixTokens) / float64(row.TotalTokens)

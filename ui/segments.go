@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -42,12 +43,11 @@ type segPane struct {
 	top [2]int // scroll of the two columns
 
 	st      *themes.Styles
-	req     int    // index of the request, -1 none
-	e       *entry // the request, nil none
-	cursor  int    // the selected segment: position in the cache order
-	row     CacheRow
-	hasRow  bool
-	perSeg  map[string]int // findings per request and segment
+	req     int            // index of the request, -1 none
+	e       *entry         // the request, nil none
+	cursor  int            // the selected segment: position in the cache order
+	step    *diff.Step     // the request's cache step, nil none
+	perSeg  map[segKey]int // findings per request and segment
 	focused bool
 }
 
@@ -58,7 +58,7 @@ func (m *Model) segPane() segPane {
 	p.req = m.cur()
 	if p.req >= 0 {
 		p.e = &m.reqs[p.req]
-		p.row, p.hasRow = m.cacheRows[p.req]
+		p.step = m.step(p.req)
 	}
 	return p
 }
@@ -80,7 +80,7 @@ func (p segPane) column(col, w, h int) []string {
 	}
 	var lines []string
 	if p.e != nil {
-		e, c, row, hasRow := p.e, p.req, p.row, p.hasRow
+		e, c, step := p.e, p.req, p.step
 		items := cols[col]
 		title += " (" + itoa(len(items)) + ")"
 		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
@@ -108,10 +108,10 @@ func (p segPane) column(col, w, h int) []string {
 			}
 			// Marks first, so a narrow column never cuts them off.
 			var marks []string
-			if hasRow && row.Break != nil && row.Break.Segment == s.ID {
-				marks = append(marks, st.Break.Render("✂ prefix ends @"+itoa(row.Break.Offset)))
+			if step != nil && step.Break != nil && step.Break.Segment == s.ID {
+				marks = append(marks, st.Break.Render("✂ prefix ends @"+itoa(step.Break.Offset)))
 			}
-			if nf := p.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
+			if nf := p.perSeg[segKey{c, s.ID}]; nf > 0 {
 				marks = append(marks, st.High.Render("⚑"+itoa(nf)))
 			}
 			if nh := len(e.segHz[si]); nh > 0 {

@@ -185,11 +185,11 @@ func (m *Model) tableEnter() tea.Cmd {
 		fs := m.findings
 		if m.table.sel < len(fs) {
 			f := fs[m.table.sel]
-			s := m.segIndex(f.Request, f.Segment)
+			s := m.segIndex(f.req, f.Segment)
 			if s < 0 {
 				s = 0
 			}
-			return m.jumpTo(f.Request, s, f.Offset)
+			return m.jumpTo(f.req, s, f.Offset)
 		}
 	case viewCache:
 		r := m.table.sel

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -40,33 +41,35 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 	}
 	seed := func(i int) string { return seeds[i%len(seeds)] }
 	a := Analysis{
-		Findings: func(reqs []wire.Request) []Finding {
-			var out []Finding
+		Findings: func(reqs []wire.Request) [][]wire.Finding {
+			out := make([][]wire.Finding, len(reqs))
 			for i := range reqs {
-				out = append(out, Finding{Rule: "envelope-breakout" + seed(i), Severity: "high", Request: i,
-					Segment: "messages[0].content[0]", Offset: 5, Excerpt: seed(i + 1), Message: "found " + seed(i+2)})
+				out[i] = []wire.Finding{{Rule: "envelope-breakout" + seed(i), Severity: wire.SeverityHigh, Request: i + 1,
+					Segment: "messages[0].content[0]", Offset: 5, Excerpt: seed(i + 1), Message: "found " + seed(i+2)}}
 			}
 			return out
 		},
-		Diff: func(a, b *wire.Request) Diff {
+		Diff: func(a, b *wire.Request) *diff.RequestDiff {
 			d := DefaultAnalysis().Diff(a, b)
 			// Word diffs of hostile text, as the diff analysis gives them.
 			for k := range d.Segments {
 				for j := range d.Segments[k].Hunks {
 					h := &d.Segments[k].Hunks[j]
-					if h.Op != "equal" && len(h.Text) > 4 {
+					if h.Op != diff.OpEqual && len(h.Text) > 4 {
 						cut := uiRuneBoundary(h.Text, len(h.Text)/2)
-						h.Words = []Hunk{{Op: "equal", Text: h.Text[:cut]}, {Op: h.Op, Text: h.Text[cut:]}}
+						h.Words = []diff.Hunk{{Op: diff.OpEqual, Text: h.Text[:cut]}, {Op: h.Op, Text: h.Text[cut:]}}
 					}
 				}
 			}
 			return d
 		},
-		Cache: func(reqs []wire.Request) []CacheRow {
-			var out []CacheRow
+		Cache: func(reqs []wire.Request) []*diff.Step {
+			out := make([]*diff.Step, len(reqs))
+			recorded := 30
 			for i := 1; i < len(reqs); i++ {
-				out = append(out, CacheRow{Request: i, TotalTokens: 100, PrefixTokens: 40, Recorded: 30,
-					Break: &CacheBreak{Segment: "system[0]" + seed(i), Offset: 2, Before: seed(i + 3), After: seed(i + 4), Volatile: seed(i + 5)}})
+				out[i] = &diff.Step{TotalTokens: 100, PrefixTokens: 40, Recorded: &recorded,
+					Break: &diff.Break{Segment: "system[0]" + seed(i), Offset: 2, Before: seed(i + 3), After: seed(i + 4),
+						Volatile: diff.VolatileKind(seed(i + 5))}}
 			}
 			return out
 		},
@@ -318,14 +321,14 @@ func TestUIFilterAndViews(t *testing.T) {
 	uiKeys(t, m, "enter")
 	// Request 3 changed the time in the system prompt: the only break.
 	if len(m.visible) != 1 || m.visible[0] != 2 {
-		t.Fatalf("is:break: %v (cache rows %v)", m.visible, m.cacheRows)
+		t.Fatalf("is:break: %v (cache steps %v)", m.visible, m.steps)
 	}
 	uiKeys(t, m, "esc")
 
 	// Cache view: the break of request 3 is in system[0] where the time differs.
 	uiKeys(t, m, "4")
-	row := m.cacheRows[2]
-	if row.Break == nil || !strings.HasPrefix(row.Break.Segment, "system[0]") {
+	row := m.step(2)
+	if row == nil || row.Break == nil || !strings.HasPrefix(row.Break.Segment, "system[0]") {
 		t.Fatalf("cache row of request 3: %+v", row)
 	}
 	bs := reqs[2].Segments[m.segIndex(2, row.Break.Segment)]
@@ -341,8 +344,8 @@ func TestUIFilterAndViews(t *testing.T) {
 	if m.view != viewDiff || m.diff.a != 1 || m.diff.b != 2 || !m.diff.ready {
 		t.Fatalf("diff view: %d %d..%d ready %v", m.view, m.diff.a, m.diff.b, m.diff.ready)
 	}
-	if !strings.HasPrefix(m.diff.first, "system[0]") {
-		t.Fatalf("first divergence %q", m.diff.first)
+	if f := m.diff.first; f == nil || !strings.HasPrefix(f.Segment, "system[0]") {
+		t.Fatalf("first divergence %+v", f)
 	}
 	screen := uiPlain(m.Render())
 	if !strings.Contains(screen, "- Current time: 2026-11-29T22:08:44Z") || !strings.Contains(screen, "+ Current time: 2026-11-29T22:09:13Z") {
@@ -479,8 +482,8 @@ func TestUICacheCutInContent(t *testing.T) {
 	reqs := uiTestSession()
 	m := uiStart(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
 	uiKeys(t, m, "shift+tab", "G", "tab")
-	row := m.cacheRows[2]
-	if row.Break == nil {
+	row := m.step(2)
+	if row == nil || row.Break == nil {
 		t.Fatal("no break in request 3")
 	}
 	for m.reqs[2].req.Segments[m.curSeg()].ID != row.Break.Segment {
@@ -642,11 +645,11 @@ func TestUIHighlightWindow(t *testing.T) {
 // marked on both sides (in mono, with text marks).
 func TestUIDiffWords(t *testing.T) {
 	reqs := uiTestSession()[:2]
-	a := Analysis{Diff: func(a, b *wire.Request) Diff {
-		return Diff{FirstSegment: "system[0]", FirstOffset: 8, Segments: []DiffSegment{{ID: "system[0]", Status: "changed", Hunks: []Hunk{
-			{Op: "equal", Text: "first line\n"},
-			{Op: "delete", Text: "the time is 22:08\nsame tail\n", Words: []Hunk{{Op: "equal", Text: "the time is "}, {Op: "delete", Text: "22:08"}, {Op: "equal", Text: "\nsame tail\n"}}},
-			{Op: "insert", Text: "the time is 22:09\x1b[2J\nsame tail\n", Words: []Hunk{{Op: "equal", Text: "the time is "}, {Op: "insert", Text: "22:09\x1b[2J"}, {Op: "equal", Text: "\nsame tail\n"}}},
+	a := Analysis{Diff: func(a, b *wire.Request) *diff.RequestDiff {
+		return &diff.RequestDiff{First: &diff.Divergence{Segment: "system[0]", Offset: 8}, Segments: []diff.SegmentDiff{{ID: "system[0]", Status: diff.StatusChanged, Hunks: []diff.Hunk{
+			{Op: diff.OpEqual, Text: "first line\n"},
+			{Op: diff.OpDelete, Text: "the time is 22:08\nsame tail\n", Words: []diff.Hunk{{Op: diff.OpEqual, Text: "the time is "}, {Op: diff.OpDelete, Text: "22:08"}, {Op: diff.OpEqual, Text: "\nsame tail\n"}}},
+			{Op: diff.OpInsert, Text: "the time is 22:09\x1b[2J\nsame tail\n", Words: []diff.Hunk{{Op: diff.OpEqual, Text: "the time is "}, {Op: diff.OpInsert, Text: "22:09\x1b[2J"}, {Op: diff.OpEqual, Text: "\nsame tail\n"}}},
 		}}}}
 	}}
 	m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 30)
@@ -659,7 +662,7 @@ func TestUIDiffWords(t *testing.T) {
 		t.Fatalf("an unchanged line of the run is marked:\n%s", screen)
 	}
 	uiAssertClean(t, "diff words", m.Render())
-	if got := uiWordRanges(Hunk{Op: "delete", Text: "ab\ncd", Words: []Hunk{{Op: "delete", Text: "ab\nc"}, {Op: "equal", Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
+	if got := uiWordRanges(diff.Hunk{Op: diff.OpDelete, Text: "ab\ncd", Words: []diff.Hunk{{Op: diff.OpDelete, Text: "ab\nc"}, {Op: diff.OpEqual, Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
 		t.Fatalf("word ranges across lines: %v", got)
 	}
 }

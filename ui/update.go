@@ -238,8 +238,8 @@ func (m *Model) matchesFilter(i int, filter string) bool {
 		ok := false
 		switch w {
 		case "is:break":
-			r, has := m.cacheRows[i]
-			ok = has && r.Break != nil
+			st := m.step(i)
+			ok = st != nil && st.Break != nil
 		case "is:finding":
 			ok = m.findingCount(i) > 0
 		case "is:hazard":
