@@ -5,9 +5,8 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,29 +71,22 @@ func (m *Model) startRaw() []tea.Cmd {
 }
 
 // uiRawText reads the request's body back from its file (pretty-printed when
-// it is JSON), or, when the file cannot be read again (standard input, a
-// built request), renders wirelens's model of the request as JSON.
+// it is JSON), or, when it cannot be read again (standard input, a built
+// request, a file that changed), renders wirelens's model of the request as
+// JSON and says why.
 func uiRawText(r *wire.Request) (string, string) {
-	if r.Source != "" && r.Source != "-" && r.Offset >= 0 && r.Length > 0 && r.Length <= uiMaxRaw {
-		if f, err := os.Open(r.Source); err == nil {
-			defer f.Close()
-			buf := make([]byte, r.Length)
-			if _, err := f.ReadAt(buf, r.Offset); err == nil || err == io.EOF {
-				// A body embedded as a JSON string (HAR postData.text) is
-				// unquoted first.
-				if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' {
-					var inner string
-					if json.Unmarshal(t, &inner) == nil {
-						buf = []byte(inner)
-					}
-				}
-				var pretty bytes.Buffer
-				if json.Indent(&pretty, buf, "", "  ") == nil {
-					return uiRedact(pretty.String()), fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
-				}
-				return uiRedact(string(buf)), fmt.Sprintf("body from %s, bytes %d-%d (not JSON)", r.Source, r.Offset, r.Offset+r.Length)
-			}
+	body, err := wire.ReadBody(r, uiMaxRaw)
+	if err == nil {
+		where := fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, body, "", "  ") == nil {
+			return uiRedact(pretty.String()), where
 		}
+		return uiRedact(string(body)), where + " (not JSON)"
+	}
+	note := "the body is not on disk: wirelens's model of the request"
+	if !errors.Is(err, wire.ErrNotOnDisk) {
+		note = err.Error() + ": wirelens's model of the request"
 	}
 	type segJSON struct {
 		ID       string        `json:"id"`
@@ -123,7 +115,7 @@ func uiRawText(r *wire.Request) (string, string) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)
-	return b.String(), "the body is not on disk: wirelens's model of the request"
+	return b.String(), note
 }
 
 // uiSecretHeader matches a recorded credential header (HAR headers are
