@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/wirelens/wirelens/diff"
@@ -49,7 +50,7 @@ func (p cacheView) Render(w, h int) []string {
 			if p.done {
 				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
-			return uiPad("#"+itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
+			return uiPad("#"+strconv.Itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
 		}
 		frac := 0.0
 		if row.TotalTokens > 0 {
@@ -57,7 +58,7 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		fill := max(0, min(bw, int(frac*float64(bw)+0.5)))
 		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
-		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
+		line := uiPad("#"+strconv.Itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
 		if wide {
 			if row.Recorded != nil {
 				line += uiPad("rec "+uiNum(*row.Recorded), 11)
@@ -66,7 +67,7 @@ func (p cacheView) Render(w, h int) []string {
 			}
 		}
 		if b := row.Break; b != nil {
-			cause := "✂ " + wire.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
+			cause := "✂ " + wire.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + strconv.Itoa(b.Offset)
 			if c := breakCause(b); c != "" {
 				cause += " · " + wire.VisibleLine(c)
 			}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -608,7 +609,7 @@ func (p contentPane) Render(w, h int) []string {
 		if !p.body.litCovers(h - 2) {
 			title += " · highlighting…"
 		}
-		title += " · " + itoa(p.body.progress(h-2)) + "%"
+		title += " · " + strconv.Itoa(p.body.progress(h-2)) + "%"
 		lines = p.body.render(st, w-2, h-2)
 		if s.Text == "" && len(lines) > 0 {
 			lines[0] = st.Muted.Render("(empty)")

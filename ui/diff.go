@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,14 +48,14 @@ func (p diffView) Render(w, h int) []string {
 	if f := p.d.first; f == nil {
 		title += " · identical"
 	} else {
-		title += " · first divergence: " + wire.VisibleLine(f.Segment) + " @" + itoa(f.Offset)
+		title += " · first divergence: " + wire.VisibleLine(f.Segment) + " @" + strconv.Itoa(f.Offset)
 	}
 	title += " (t: trust map)"
 	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
+	lines := []string{st.Header.Render(uiPad(" #"+strconv.Itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
 	// words draws a changed line with its changed words emphasised; every
 	// piece passes through wire.VisibleLine.
 	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
@@ -133,8 +134,8 @@ func (p diffView) trustMap(w, h int, title string) []string {
 		}
 		return uiFit(l, w)
 	}
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
+	lines := []string{st.Header.Render(uiPad(" #"+strconv.Itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
 	rows := uiTrustMap(p.reqs, a, b)
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
@@ -356,8 +357,8 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 			first = len(out)
 		}
 		if s.Status == diff.StatusSame {
-			n := strings.Count(s.Seg().Text, "\n") + 1
-			out = append(out, diffLine{left: hdr + " (" + itoa(n) + " lines)", right: hdr + " (" + itoa(n) + " lines)", lk: 'h', rk: 'h'})
+			n := " (" + uiCount(strings.Count(s.Seg().Text, "\n")+1, "line") + ")"
+			out = append(out, diffLine{left: hdr + n, right: hdr + n, lk: 'h', rk: 'h'})
 			continue
 		}
 		out = append(out, diffLine{left: hdr, right: hdr, lk: 'h', rk: 'h'})
@@ -407,7 +408,7 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 				if keepTail {
 					skipped -= ctx
 				}
-				note := "⋯ " + itoa(skipped) + " equal lines"
+				note := "⋯ " + uiCount(skipped, "equal line")
 				out = append(out, diffLine{left: note, right: note, lk: '~', rk: '~'})
 				if keepTail {
 					for _, l := range lines[len(lines)-ctx:] {
@@ -455,5 +456,5 @@ func uiCount(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
-	return itoa(n) + " " + what + "s"
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -41,7 +42,7 @@ func (p escapesView) Render(w, h int) []string {
 				orig = "?"
 			}
 			return st.Escape.Render(uiPad("escape", 8)) + uiPad(wire.VisibleLine(e.Rule), 14) +
-				uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+itoa(e.Offset), 9) +
+				uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+strconv.Itoa(e.Offset), 9) +
 				wire.VisibleLine(orig) + " → " + st.Escape.Render(wire.VisibleLine(e.Text))
 		}
 		hz := r.hazard
@@ -50,12 +51,12 @@ func (p escapesView) Render(w, h int) []string {
 			shown = wire.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
 		}
 		return st.Hazard.Render(uiPad("hazard", 8)) + uiPad(string(hz.Class), 14) +
-			uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+itoa(hz.Offset), 9) +
+			uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+strconv.Itoa(hz.Offset), 9) +
 			st.Hazard.Render(ansi.Truncate(shown, 60, "…"))
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
-		title += " · request #" + itoa(c+1) + " · " + itoa(len(rows))
+		title += " · request #" + strconv.Itoa(c+1) + " · " + strconv.Itoa(len(rows))
 	}
 	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", sw) + uiPad("offset", 9) + "was → now / shown as"
 	var detail []string
@@ -63,12 +64,12 @@ func (p escapesView) Render(w, h int) []string {
 		r := rows[p.cur.sel]
 		if r.escape != nil {
 			e := r.escape
-			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
+			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+strconv.Itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
 				wire.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(wire.VisibleLine(e.Text)))
 			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, e.Offset, e.Offset+len(e.Text), 40))
 		} else {
 			hz := r.hazard
-			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+itoa(hz.Offset)+" of "+wire.VisibleLine(r.segID)+" ("+itoa(hz.Len)+" bytes)"))
+			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+strconv.Itoa(hz.Offset)+" of "+wire.VisibleLine(r.segID)+" ("+strconv.Itoa(hz.Len)+" bytes)"))
 			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))

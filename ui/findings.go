@@ -4,6 +4,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -66,7 +67,7 @@ func (p findingsView) Render(w, h int) []string {
 			sev = st.Medium
 		}
 		return sev.Render(uiPad(strings.ToUpper(string(f.Severity)), 8)) + uiPad(wire.VisibleLine(f.Rule), rw) +
-			uiPad("#"+itoa(f.req+1), 6) + uiPad(wire.VisibleLine(f.Segment), sw) + uiPad("@"+itoa(f.Offset), 8) +
+			uiPad("#"+strconv.Itoa(f.req+1), 6) + uiPad(wire.VisibleLine(f.Segment), sw) + uiPad("@"+strconv.Itoa(f.Offset), 8) +
 			wire.VisibleLine(f.Message)
 	}
 	empty := "no findings"
@@ -89,6 +90,6 @@ func (p findingsView) Render(w, h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+wire.VisibleLine(f.Excerpt))
 		}
 	}
-	return table{st: st, cur: p.cur, title: "Findings · " + itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,
+	return table{st: st, cur: p.cur, title: "Findings · " + strconv.Itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,
 		empty: empty, detail: detail}.Render(w, h)
 }

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -59,7 +60,7 @@ func (p listPane) Render(w, h int) []string {
 	st := p.st
 	inner := w - 2
 	var lines []string
-	digits := len(itoa(len(p.reqs)))
+	digits := len(strconv.Itoa(len(p.reqs)))
 	for i := p.top; i < len(p.visible) && len(lines) < h-2; i++ {
 		ri := p.visible[i]
 		e := &p.reqs[ri]

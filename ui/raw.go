@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -37,11 +38,11 @@ func (p rawView) Render(w, h int) []string {
 	if c < 0 {
 		return uiBox(st, st.Header.Render("Raw JSON"), nil, w, h, true)
 	}
-	title := "Raw JSON · #" + itoa(c+1)
+	title := "Raw JSON · #" + strconv.Itoa(c+1)
 	if !p.loaded {
 		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
 	}
-	title += " · " + wire.VisibleLine(p.body.key) + " · " + itoa(p.body.progress(h-2)) + "%"
+	title += " · " + wire.VisibleLine(p.body.key) + " · " + strconv.Itoa(p.body.progress(h-2)) + "%"
 	return uiBox(st, st.Header.Render(title), p.body.render(st, w-2, h-2), w, h, true)
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -118,9 +119,9 @@ func (m *Model) onSearch(msg searchMsg) tea.Cmd {
 		m.status = "no match for " + q
 		return nil
 	}
-	m.status = itoa(len(m.hits)) + " matches for " + q
+	m.status = strconv.Itoa(len(m.hits)) + " matches for " + q
 	if msg.more {
-		m.status += " (first " + itoa(uiMaxHits) + ")"
+		m.status += " (first " + strconv.Itoa(uiMaxHits) + ")"
 	}
 	// The first match at or after the current position.
 	c, s := m.cur(), m.curSeg()
@@ -166,7 +167,7 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	cmd := m.jumpTo(h.req, h.seg, h.off)
 	// The body keeps its marks when the match is in the segment shown.
 	m.body.marks = m.matchMarks(h.req, h.seg)
-	m.status = "match " + itoa(m.hitAt+1) + "/" + itoa(len(m.hits)) + " · " + wire.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
+	m.status = "match " + strconv.Itoa(m.hitAt+1) + "/" + strconv.Itoa(len(m.hits)) + " · " + wire.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
 	return cmd
 }
 

@@ -4,6 +4,7 @@ package ui
 // messages, every segment with its trust badge, size and marks.
 
 import (
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -82,7 +83,7 @@ func (p segPane) column(col, w, h int) []string {
 	if p.e != nil {
 		e, c, step := p.e, p.req, p.step
 		items := cols[col]
-		title += " (" + itoa(len(items)) + ")"
+		title += " (" + strconv.Itoa(len(items)) + ")"
 		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
 			pos := items[k]
 			si := e.order[pos]
@@ -109,16 +110,16 @@ func (p segPane) column(col, w, h int) []string {
 			// Marks first, so a narrow column never cuts them off.
 			var marks []string
 			if step != nil && step.Break != nil && step.Break.Segment == s.ID {
-				marks = append(marks, st.Break.Render("✂ prefix ends @"+itoa(step.Break.Offset)))
+				marks = append(marks, st.Break.Render("✂ prefix ends @"+strconv.Itoa(step.Break.Offset)))
 			}
 			if nf := p.perSeg[segKey{c, s.ID}]; nf > 0 {
-				marks = append(marks, st.High.Render("⚑"+itoa(nf)))
+				marks = append(marks, st.High.Render("⚑"+strconv.Itoa(nf)))
 			}
 			if nh := len(e.segHz[si]); nh > 0 {
-				marks = append(marks, st.Hazard.Render("!"+itoa(nh)))
+				marks = append(marks, st.Hazard.Render("!"+strconv.Itoa(nh)))
 			}
 			if n := len(s.Escapes); n > 0 {
-				marks = append(marks, st.Escape.Render("⎋"+itoa(n)))
+				marks = append(marks, st.Escape.Render("⎋"+strconv.Itoa(n)))
 			}
 			if s.CacheBreakpoint {
 				marks = append(marks, st.Accent.Render("◆bp"))

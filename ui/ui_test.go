@@ -425,7 +425,7 @@ func TestUIStreamLoads(t *testing.T) {
 	if len(m.reqs) != 2 || len(m.errs) != 1 || !m.anaDone {
 		t.Fatalf("after the end: %d requests, %d errors, analysed %v", len(m.reqs), len(m.errs), m.anaDone)
 	}
-	if !strings.Contains(uiPlain(m.Render()), "1 input errors") {
+	if screen := uiPlain(m.Render()); !strings.Contains(screen, "· 1 input error") || strings.Contains(screen, "1 input errors") {
 		t.Fatal("the input error is not shown")
 	}
 }

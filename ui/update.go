@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -233,7 +234,7 @@ func (m *Model) promptChanged() tea.Cmd {
 // index, model, source and format.
 func (m *Model) matchesFilter(i int, filter string) bool {
 	e := &m.reqs[i]
-	hay := strings.ToLower(strings.Join([]string{"#" + itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
+	hay := strings.ToLower(strings.Join([]string{"#" + strconv.Itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
 	for _, w := range strings.Fields(strings.ToLower(filter)) {
 		ok := false
 		switch w {
@@ -280,7 +281,7 @@ func (m *Model) toggleMark() {
 	for k, i := range m.marks {
 		if i == c {
 			m.marks = append(m.marks[:k], m.marks[k+1:]...)
-			m.status = "unmarked #" + itoa(c+1)
+			m.status = "unmarked #" + strconv.Itoa(c+1)
 			return
 		}
 	}
@@ -288,7 +289,7 @@ func (m *Model) toggleMark() {
 	if len(m.marks) > 2 {
 		m.marks = m.marks[len(m.marks)-2:]
 	}
-	m.status = "marked #" + itoa(c+1) + " for diff"
+	m.status = "marked #" + strconv.Itoa(c+1) + " for diff"
 }
 
 // openView switches to a view and starts what it needs.
@@ -400,14 +401,4 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

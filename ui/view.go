@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -109,7 +110,7 @@ func (p header) parts(width int) (string, []string) {
 	title += " "
 	var tabs []string
 	for i, n := range viewNames {
-		tabs = append(tabs, " "+itoa(i+1)+" "+n+" ")
+		tabs = append(tabs, " "+strconv.Itoa(i+1)+" "+n+" ")
 	}
 	return title, tabs
 }
@@ -148,12 +149,9 @@ func (p header) Render(width, _ int) string {
 		}
 	}
 	b.WriteString(st.Subtle.Render("│ "))
-	info := itoa(p.reqs) + " requests"
-	if p.reqs == 1 {
-		info = "1 request"
-	}
+	info := uiCount(p.reqs, "request")
 	if p.visible != p.reqs {
-		info = itoa(p.visible) + "/" + info
+		info = strconv.Itoa(p.visible) + "/" + info
 	}
 	if p.loading && p.live {
 		info += " · watching"
@@ -168,7 +166,7 @@ func (p header) Render(width, _ int) string {
 		info += " · analysing…"
 	}
 	if p.errs > 0 {
-		info += " · " + itoa(p.errs) + " input errors"
+		info += " · " + uiCount(p.errs, "input error")
 	}
 	if p.layout != "" {
 		info += " · layout " + wire.VisibleLine(p.layout)
@@ -241,7 +239,7 @@ func (m *Model) describeSelection() string {
 		return "no request matches the filter"
 	}
 	e := &m.reqs[c]
-	s := "#" + itoa(c+1) + " " + e.req.Name()
+	s := "#" + strconv.Itoa(c+1) + " " + e.req.Name()
 	if si := m.curSeg(); si >= 0 {
 		seg := &e.req.Segments[si]
 		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + uiBytes(len(seg.Text)) + " · " + uiNum(e.segTok[si]) + " tok"
@@ -249,7 +247,7 @@ func (m *Model) describeSelection() string {
 	if n := len(e.req.Notes); n > 0 {
 		s += " · note: " + e.req.Notes[0]
 		if n > 1 {
-			s += " (+" + itoa(n-1) + ")"
+			s += " (+" + strconv.Itoa(n-1) + ")"
 		}
 	}
 	return s
@@ -369,11 +367,11 @@ func uiBar(frac float64, n int) string {
 func uiNum(n int) string {
 	switch {
 	case n < 1000:
-		return itoa(n)
+		return strconv.Itoa(n)
 	case n < 100000:
 		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	case n < 1000000:
-		return itoa(n/1000) + "k"
+		return strconv.Itoa(n/1000) + "k"
 	default:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	}
@@ -383,7 +381,7 @@ func uiNum(n int) string {
 func uiBytes(n int) string {
 	switch {
 	case n < 1024:
-		return itoa(n) + " B"
+		return strconv.Itoa(n) + " B"
 	case n < 1<<20:
 		return fmt.Sprintf("%.1f KB", float64(n)/1024)
 	default:
