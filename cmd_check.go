@@ -370,15 +370,11 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 	if len(res.findings) > 0 {
 		b.WriteByte('\n')
 	}
-	reqs := "requests"
-	if res.requests == 1 {
-		reqs = "request"
-	}
 	if len(res.findings) == 0 {
-		fmt.Fprintf(&b, "%d %s checked: no findings\n", res.requests, reqs)
+		fmt.Fprintf(&b, "%s checked: no findings\n", plural(res.requests, "request"))
 	} else {
-		fmt.Fprintf(&b, "%d %s checked: %s (%d high, %d medium, %d low)\n",
-			res.requests, reqs, cachePlural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
+		fmt.Fprintf(&b, "%s checked: %s (%d high, %d medium, %d low)\n",
+			plural(res.requests, "request"), plural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -322,7 +322,7 @@ func watchNote(rep *assemble.RefreshReport) string {
 	if rep == nil || len(rep.Changes) == 0 {
 		return "rebuilt: nothing changed on the wire"
 	}
-	s := fmt.Sprintf("rebuilt: %d fragment(s) changed, first %s", len(rep.Changes), rep.FirstChange)
+	s := "rebuilt: " + plural(len(rep.Changes), "fragment") + " changed, first " + rep.FirstChange
 	if rep.SystemStable {
 		s += "; system prompt byte-identical"
 	} else {

@@ -196,3 +196,13 @@ func isTerminal(w any) bool {
 
 // termSize is the size of the terminal on fd.
 func termSize(fd uintptr) (int, int, error) { return term.GetSize(fd) }
+
+// terminalWidth is the width of w when it is a terminal, else 0 (no limit).
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(interface{ Fd() uintptr }); ok && isTerminal(w) {
+		if cols, _, err := termSize(f.Fd()); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return 0
+}
