@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 )
 
@@ -172,8 +173,9 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 			e.SourceOffset, demoQuote(e.Original), repl))
 	}
 
+	// The audit of check and of the viewer: the volatile-value finder on.
 	rule("CHECK FINDINGS")
-	findings := wire.Audit(r)
+	findings := diff.NewAuditor().Audit(r)
 	if len(findings) == 0 {
 		add("None.")
 	}
