@@ -113,24 +113,22 @@ type inspectRequestJSON struct {
 
 // inspectRequest is the JSON form of one request.
 func inspectRequest(r *wire.Request) inspectRequestJSON {
-	{
-		rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
-			Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
-			Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
-		for j := range r.Segments {
-			s := &r.Segments[j]
-			esc := s.Escapes
-			if esc == nil {
-				esc = []wire.Escape{}
-			}
-			n := s.Tokens()
-			rj.Tokens += n
-			rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
-				Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
-				Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
+	rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
+		Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
+		Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
+	for j := range r.Segments {
+		s := &r.Segments[j]
+		esc := s.Escapes
+		if esc == nil {
+			esc = []wire.Escape{}
 		}
-		return rj
+		n := s.Tokens()
+		rj.Tokens += n
+		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
+			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
+			Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
 	}
+	return rj
 }
 
 // writeInspectRequestJSON writes one element of the "requests" array,

@@ -619,5 +619,3 @@ func (p contentPane) Render(w, h int) []string {
 	}
 	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
 }
-
-// ---- other views ----

@@ -422,8 +422,6 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 	return out, max(0, first)
 }
 
-// ---- raw JSON ----
-
 // uiWordRanges maps a hunk's changed words to byte ranges in each of its n
 // lines (nil for a line without changed words, or a hunk without words).
 func uiWordRanges(h diff.Hunk, n int) [][][2]int {

@@ -33,5 +33,3 @@ func (p helpView) Render(width, height int) []string {
 		st.Muted.Render(" Mouse: click a tab, a request or a segment; the wheel scrolls what is under it."))
 	return uiBox(st, st.Header.Render("Help · ? or esc to close"), lines, width, height, true)
 }
-
-// ---- small helpers ----

@@ -200,5 +200,3 @@ func (m *Model) tableEnter() tea.Cmd {
 	}
 	return nil
 }
-
-// ---- diff ----

@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// geometry of the screen, shared by View and the mouse handlers.
+// ---- the geometry of the screen, shared by View and the mouse handlers ----
+
+// bodyHeight is the height between the header and the status line.
 func (m *Model) bodyHeight() int { return max(3, m.h-2) }
 
 func (m *Model) listWidth() int {

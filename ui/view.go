@@ -347,6 +347,8 @@ func (m *Model) renderWire(h int) []string {
 	return hjoin(list, right)
 }
 
+// ---- small helpers ----
+
 // uiPad pads s to w cells; a longer s is cut to leave one space, so table
 // columns never run into each other.
 func uiPad(s string, w int) string {
