@@ -274,30 +274,27 @@ func nonNil(fs []wire.Finding) []wire.Finding {
 // after) and unchanged, matching them by Key as a multiset: ids and offsets
 // move when a layout changes, the rule, kind and text found do not.
 func checkCompare(before, after []wire.Finding) (fixed, introduced, unchanged []wire.Finding) {
+	unchanged, introduced = matchByKey(after, before)
+	_, fixed = matchByKey(before, after)
+	return fixed, introduced, unchanged
+}
+
+// matchByKey splits fs into the findings that one of others matches by Key
+// (each of others matching once) and the rest, keeping their order.
+func matchByKey(fs, others []wire.Finding) (matched, rest []wire.Finding) {
 	left := map[string]int{}
-	for _, f := range before {
+	for _, f := range others {
 		left[f.Key]++
 	}
-	for _, f := range after {
+	for _, f := range fs {
 		if left[f.Key] > 0 {
 			left[f.Key]--
-			unchanged = append(unchanged, f)
+			matched = append(matched, f)
 		} else {
-			introduced = append(introduced, f)
+			rest = append(rest, f)
 		}
 	}
-	right := map[string]int{}
-	for _, f := range after {
-		right[f.Key]++
-	}
-	for _, f := range before {
-		if right[f.Key] > 0 {
-			right[f.Key]--
-		} else {
-			fixed = append(fixed, f)
-		}
-	}
-	return fixed, introduced, unchanged
+	return matched, rest
 }
 
 // runCheckCompare is `check --before A --after B`.
