@@ -42,7 +42,7 @@ func (p cacheView) Render(w, h int) []string {
 	rowAt := func(i int) string {
 		e := &p.reqs[i]
 		if i == 0 {
-			return uiPad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + uiNum(e.tokens) + " tok"
+			return pad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + shortNum(e.tokens) + " tok"
 		}
 		row := stepAt(p.steps, i)
 		if row == nil {
@@ -50,7 +50,7 @@ func (p cacheView) Render(w, h int) []string {
 			if p.done {
 				what = "(first request of " + wire.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
-			return uiPad("#"+strconv.Itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
+			return pad("#"+strconv.Itoa(i+1), 6) + st.Muted.Render(what+" ") + shortNum(e.tokens) + " tok"
 		}
 		frac := 0.0
 		if row.TotalTokens > 0 {
@@ -58,12 +58,12 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		fill := max(0, min(bw, int(frac*float64(bw)+0.5)))
 		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
-		line := uiPad("#"+strconv.Itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
+		line := pad("#"+strconv.Itoa(i+1), 6) + bar + " " + pad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 21)
 		if wide {
 			if row.Recorded != nil {
-				line += uiPad("rec "+uiNum(*row.Recorded), 11)
+				line += pad("rec "+shortNum(*row.Recorded), 11)
 			} else {
-				line += uiPad("", 11)
+				line += pad("", 11)
 			}
 		}
 		if b := row.Break; b != nil {
@@ -81,9 +81,9 @@ func (p cacheView) Render(w, h int) []string {
 	if p.reuseTotal > 0 {
 		title += fmt.Sprintf(" · reuse %d%%", p.reusePrefix*100/p.reuseTotal)
 	}
-	head := uiPad("req", 6) + uiPad("reused░new", bw+1) + uiPad("prefix/total", 21)
+	head := pad("req", 6) + pad("reused░new", bw+1) + pad("prefix/total", 21)
 	if wide {
-		head += uiPad("recorded", 11)
+		head += pad("recorded", 11)
 	}
 	head += "break (enter: diff)"
 	var detail []string
@@ -97,9 +97,9 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		rec := "nothing recorded"
 		if row.Recorded != nil {
-			rec = "recorded " + uiNum(*row.Recorded)
+			rec = "recorded " + shortNum(*row.Recorded)
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
+		detail = append(detail, st.Muted.Render("cached tokens: predicted "+shortNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)

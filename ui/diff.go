@@ -36,14 +36,14 @@ func (p diffView) Render(w, h int) []string {
 	st := p.st
 	a, b := p.a, p.b
 	if a < 0 || b < 0 {
-		return uiBox(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
+		return box(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
 	}
 	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
 	if p.d.trust {
 		return p.trustMap(w, h, title+" · trust map (t: text diff)")
 	}
 	if !p.d.ready {
-		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
+		return box(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
 	}
 	if f := p.d.first; f == nil {
 		title += " · identical"
@@ -54,19 +54,19 @@ func (p diffView) Render(w, h int) []string {
 	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	lines := []string{st.Header.Render(uiPad(" #"+strconv.Itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+	lines := []string{st.Header.Render(pad(" #"+strconv.Itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
 		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
 	// words draws a changed line with its changed words emphasised; every
 	// piece passes through wire.VisibleLine.
 	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
 		if len(ranges) == 0 {
-			return base.Render(uiFit(sign+wire.VisibleLine(text), w))
+			return base.Render(fit(sign+wire.VisibleLine(text), w))
 		}
 		var b strings.Builder
 		b.WriteString(base.Render(sign))
 		pos := 0
 		for _, r := range ranges {
-			lo, hi := uiRuneBoundary(text, max(pos, r[0])), uiRuneBoundary(text, min(len(text), r[1]))
+			lo, hi := runeBoundary(text, max(pos, r[0])), runeBoundary(text, min(len(text), r[1]))
 			if lo >= hi {
 				continue
 			}
@@ -79,7 +79,7 @@ func (p diffView) Render(w, h int) []string {
 			pos = hi
 		}
 		b.WriteString(base.Render(wire.VisibleLine(text[pos:])))
-		return uiFit(b.String(), w)
+		return fit(b.String(), w)
 	}
 	side := func(text string, k byte, ranges [][2]int, w int) string {
 		switch k {
@@ -88,19 +88,19 @@ func (p diffView) Render(w, h int) []string {
 		case '+':
 			return words(text, ranges, st.Added, st.AddedWord, "+ ", w)
 		case 'h':
-			return st.Accent.Render(uiFit("── "+wire.VisibleLine(text), w))
+			return st.Accent.Render(fit("── "+wire.VisibleLine(text), w))
 		case '~':
-			return st.Muted.Render(uiFit("  "+wire.VisibleLine(text), w))
+			return st.Muted.Render(fit("  "+wire.VisibleLine(text), w))
 		case 0:
-			return uiFit("", w)
+			return fit("", w)
 		}
-		return st.Base.Render(uiFit("  "+wire.VisibleLine(text), w))
+		return st.Base.Render(fit("  "+wire.VisibleLine(text), w))
 	}
 	for i := p.d.top; i < len(p.d.lines) && len(lines) < h-2; i++ {
 		l := p.d.lines[i]
 		lines = append(lines, side(l.left, l.lk, l.lw, lw)+st.Subtle.Render("│")+side(l.right, l.rk, l.rw, rw))
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, true)
+	return box(st, st.Header.Render(title), lines, w, h, true)
 }
 
 // trustMap shows the two requests side by side by channel: every segment's
@@ -115,32 +115,32 @@ func (p diffView) trustMap(w, h int, title string) []string {
 	cell := func(r *trustRow, w int) string {
 		switch {
 		case r == nil:
-			return uiFit("", w)
+			return fit("", w)
 		case r.head != "":
-			return st.Accent.Render(uiFit("── "+r.head+" ", w))
+			return st.Accent.Render(fit("── "+r.head+" ", w))
 		}
 		s := r.seg
 		name := s.Envelope
 		if name == "" {
 			name = string(s.Kind)
 		}
-		l := " " + uiBadge(st, s.Trust) + " " + wire.VisibleLine(name)
+		l := " " + trustBadge(st, s.Trust) + " " + wire.VisibleLine(name)
 		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 			l += " " + st.High.Render("⚠ in system")
 		}
-		l += st.Muted.Render(" · " + uiBytes(len(s.Text)) + " · " + uiNum(r.tok) + " tok")
+		l += st.Muted.Render(" · " + shortSize(len(s.Text)) + " · " + shortNum(r.tok) + " tok")
 		if s.Label != "" {
 			l += st.Muted.Render(" · " + wire.VisibleLine(s.Label))
 		}
-		return uiFit(l, w)
+		return fit(l, w)
 	}
-	lines := []string{st.Header.Render(uiPad(" #"+strconv.Itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+	lines := []string{st.Header.Render(pad(" #"+strconv.Itoa(a+1)+" "+wire.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
 		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+wire.VisibleLine(p.reqs[b].req.Name()))}
-	rows := uiTrustMap(p.reqs, a, b)
+	rows := trustRows(p.reqs, a, b)
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, true)
+	return box(st, st.Header.Render(title), lines, w, h, true)
 }
 
 type diffLine struct {
@@ -211,7 +211,7 @@ func (m *Model) startDiff() []tea.Cmd {
 	f := m.opts.Analysis.Diff
 	return []tea.Cmd{func() tea.Msg {
 		d := f(&ra, &rb)
-		lines, fl := uiDiffLines(d)
+		lines, fl := layoutDiff(d)
 		return diffMsg{gen: gen, lines: lines, first: d.First, fl: fl}
 	}}
 }
@@ -244,7 +244,7 @@ func (m *Model) scrollTrust(n, h int) {
 	if a < 0 || b < 0 {
 		return
 	}
-	m.diff.scrollRows(n, h, len(uiTrustMap(m.reqs, a, b)))
+	m.diff.scrollRows(n, h, len(trustRows(m.reqs, a, b)))
 }
 
 func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
@@ -302,8 +302,8 @@ type trustRow struct {
 	tok  int
 }
 
-// uiTrustMap lays requests a and b's segments out by channel, side by side.
-func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
+// trustRows lays requests a and b's segments out by channel, side by side.
+func trustRows(reqs []entry, a, b int) [][2]*trustRow {
 	side := func(r int) map[wire.Channel][]*trustRow {
 		out := map[wire.Channel][]*trustRow{}
 		e := &reqs[r]
@@ -327,8 +327,8 @@ func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
 		for _, r := range lb {
 			tb += r.tok
 		}
-		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + uiCount(len(la), "segment") + " · " + uiNum(ta) + " tok"},
-			{head: string(ch) + " · " + uiCount(len(lb), "segment") + " · " + uiNum(tb) + " tok"}})
+		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + plural(len(la), "segment") + " · " + shortNum(ta) + " tok"},
+			{head: string(ch) + " · " + plural(len(lb), "segment") + " · " + shortNum(tb) + " tok"}})
 		for i := 0; i < max(len(la), len(lb)); i++ {
 			var row [2]*trustRow
 			if i < len(la) {
@@ -343,10 +343,10 @@ func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
 	return rows
 }
 
-// uiDiffLines lays a diff out as side-by-side rows, segment by segment;
+// layoutDiff lays a diff out as side-by-side rows, segment by segment;
 // unchanged text is elided to a few lines of context. It also returns the
 // row of the first divergence.
-func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
+func layoutDiff(d *diff.RequestDiff) ([]diffLine, int) {
 	var out []diffLine
 	first := -1
 	const ctx = 3
@@ -357,7 +357,7 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 			first = len(out)
 		}
 		if s.Status == diff.StatusSame {
-			n := " (" + uiCount(strings.Count(s.Seg().Text, "\n")+1, "line") + ")"
+			n := " (" + plural(strings.Count(s.Seg().Text, "\n")+1, "line") + ")"
 			out = append(out, diffLine{left: hdr + n, right: hdr + n, lk: 'h', rk: 'h'})
 			continue
 		}
@@ -382,10 +382,10 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 			switch h.Op {
 			case diff.OpDelete:
 				dels = append(dels, lines...)
-				delW = append(delW, uiWordRanges(h, len(lines))...)
+				delW = append(delW, wordRanges(h, len(lines))...)
 			case diff.OpInsert:
 				ins = append(ins, lines...)
-				insW = append(insW, uiWordRanges(h, len(lines))...)
+				insW = append(insW, wordRanges(h, len(lines))...)
 			default:
 				flush()
 				keepHead := hi > 0
@@ -408,7 +408,7 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 				if keepTail {
 					skipped -= ctx
 				}
-				note := "⋯ " + uiCount(skipped, "equal line")
+				note := "⋯ " + plural(skipped, "equal line")
 				out = append(out, diffLine{left: note, right: note, lk: '~', rk: '~'})
 				if keepTail {
 					for _, l := range lines[len(lines)-ctx:] {
@@ -422,9 +422,9 @@ func uiDiffLines(d *diff.RequestDiff) ([]diffLine, int) {
 	return out, max(0, first)
 }
 
-// uiWordRanges maps a hunk's changed words to byte ranges in each of its n
+// wordRanges maps a hunk's changed words to byte ranges in each of its n
 // lines (nil for a line without changed words, or a hunk without words).
-func uiWordRanges(h diff.Hunk, n int) [][][2]int {
+func wordRanges(h diff.Hunk, n int) [][][2]int {
 	out := make([][][2]int, n)
 	if len(h.Words) == 0 {
 		return out
@@ -447,12 +447,4 @@ func uiWordRanges(h diff.Hunk, n int) [][][2]int {
 		}
 	}
 	return out
-}
-
-// uiCount is "1 segment", "2 segments".
-func uiCount(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -41,8 +41,8 @@ func (p escapesView) Render(w, h int) []string {
 			if orig == "" {
 				orig = "?"
 			}
-			return st.Escape.Render(uiPad("escape", 8)) + uiPad(wire.VisibleLine(e.Rule), 14) +
-				uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+strconv.Itoa(e.Offset), 9) +
+			return st.Escape.Render(pad("escape", 8)) + pad(wire.VisibleLine(e.Rule), 14) +
+				pad(wire.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(e.Offset), 9) +
 				wire.VisibleLine(orig) + " → " + st.Escape.Render(wire.VisibleLine(e.Text))
 		}
 		hz := r.hazard
@@ -50,15 +50,15 @@ func (p escapesView) Render(w, h int) []string {
 		if hz.Offset+hz.Len <= len(r.segText) {
 			shown = wire.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
 		}
-		return st.Hazard.Render(uiPad("hazard", 8)) + uiPad(string(hz.Class), 14) +
-			uiPad(wire.VisibleLine(r.segID), sw) + uiPad("@"+strconv.Itoa(hz.Offset), 9) +
+		return st.Hazard.Render(pad("hazard", 8)) + pad(string(hz.Class), 14) +
+			pad(wire.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(hz.Offset), 9) +
 			st.Hazard.Render(ansi.Truncate(shown, 60, "…"))
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
 		title += " · request #" + strconv.Itoa(c+1) + " · " + strconv.Itoa(len(rows))
 	}
-	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", sw) + uiPad("offset", 9) + "was → now / shown as"
+	head := pad("what", 8) + pad("rule/class", 14) + pad("segment", sw) + pad("offset", 9) + "was → now / shown as"
 	var detail []string
 	if p.cur.sel < len(rows) {
 		r := rows[p.cur.sel]
@@ -66,11 +66,11 @@ func (p escapesView) Render(w, h int) []string {
 			e := r.escape
 			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(wire.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+strconv.Itoa(e.Offset)+" of "+wire.VisibleLine(r.segID)+": ")+
 				wire.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(wire.VisibleLine(e.Text)))
-			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, e.Offset, e.Offset+len(e.Text), 40))
+			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, e.Offset, e.Offset+len(e.Text), 40))
 		} else {
 			hz := r.hazard
 			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+strconv.Itoa(hz.Offset)+" of "+wire.VisibleLine(r.segID)+" ("+strconv.Itoa(hz.Len)+" bytes)"))
-			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
+			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
 	}
@@ -98,8 +98,8 @@ func (m *Model) escRows() []escRow {
 	return m.reqs[c].escRows
 }
 
-// uiEscRows lists a request's escapes and hazards in cache order.
-func uiEscRows(e *entry) []escRow {
+// escRowsOf lists a request's escapes and hazards in cache order.
+func escRowsOf(e *entry) []escRow {
 	var rows []escRow
 	for _, si := range e.order {
 		s := &e.req.Segments[si]

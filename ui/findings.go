@@ -66,8 +66,8 @@ func (p findingsView) Render(w, h int) []string {
 		case wire.SeverityMedium:
 			sev = st.Medium
 		}
-		return sev.Render(uiPad(strings.ToUpper(string(f.Severity)), 8)) + uiPad(wire.VisibleLine(f.Rule), rw) +
-			uiPad("#"+strconv.Itoa(f.req+1), 6) + uiPad(wire.VisibleLine(f.Segment), sw) + uiPad("@"+strconv.Itoa(f.Offset), 8) +
+		return sev.Render(pad(strings.ToUpper(string(f.Severity)), 8)) + pad(wire.VisibleLine(f.Rule), rw) +
+			pad("#"+strconv.Itoa(f.req+1), 6) + pad(wire.VisibleLine(f.Segment), sw) + pad("@"+strconv.Itoa(f.Offset), 8) +
 			wire.VisibleLine(f.Message)
 	}
 	empty := "no findings"
@@ -77,7 +77,7 @@ func (p findingsView) Render(w, h int) []string {
 	case p.pending:
 		empty = "analysing…"
 	}
-	head := uiPad("sev", 8) + uiPad("rule", rw) + uiPad("req", 6) + uiPad("segment", sw) + uiPad("offset", 8) + "message"
+	head := pad("sev", 8) + pad("rule", rw) + pad("req", 6) + pad("segment", sw) + pad("offset", 8) + "message"
 	var detail []string
 	if p.cur.sel < len(fs) {
 		f := fs[p.cur.sel]

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
@@ -68,7 +69,7 @@ func (p listPane) Render(w, h int) []string {
 		if i == p.sel {
 			cursor = "▸ "
 		}
-		if uiMarked(p.marks, ri) {
+		if slices.Contains(p.marks, ri) {
 			cursor = cursor[:len(cursor)-1] + "●"
 			if i == p.sel {
 				cursor = "▸●"
@@ -81,7 +82,7 @@ func (p listPane) Render(w, h int) []string {
 			if row.TotalTokens > 0 {
 				frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 			}
-			bar = uiBar(frac, 4)
+			bar = fillBar(frac, 4)
 			if row.Break != nil {
 				marks = st.Break.Render("✂")
 			}
@@ -101,7 +102,7 @@ func (p listPane) Render(w, h int) []string {
 		// The model takes what the index, the cache bar (when there is room;
 		// the Cache view has it too), the tokens and the marks leave.
 		left := cursor + idx + " "
-		right := fmt.Sprintf(" %5s ", uiNum(e.tokens)) + marks
+		right := fmt.Sprintf(" %5s ", shortNum(e.tokens)) + marks
 		if inner < 22 {
 			right = " " + marks
 		}
@@ -109,13 +110,13 @@ func (p listPane) Render(w, h int) []string {
 			right = " " + st.TextTrusted.Render(bar) + right
 		}
 		room := inner - lipgloss.Width(left) - lipgloss.Width(right)
-		line := left + st.Base.Render(uiFit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
+		line := left + st.Base.Render(fit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
 		if i == p.sel {
 			sty := st.Selected
 			if p.cursor {
 				sty = st.Cursor
 			}
-			line = sty.Render(ansi.Strip(uiFit(line, inner)))
+			line = sty.Render(ansi.Strip(fit(line, inner)))
 		}
 		lines = append(lines, line)
 	}
@@ -130,7 +131,7 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " · filter " + wire.VisibleLine(p.filter)
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
+	return box(st, st.Header.Render(title), lines, w, h, p.focused)
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

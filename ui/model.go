@@ -443,7 +443,7 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 		e.segHz[i] = hm.hazards(s)
 		e.hazards += len(e.segHz[i])
 	}
-	e.escRows = uiEscRows(&e)
+	e.escRows = escRowsOf(&e)
 	return e
 }
 
@@ -694,7 +694,7 @@ func (m *Model) loadBody() []tea.Cmd {
 	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
 	m.body.marks = m.matchMarks(c, s)
 	m.body.cut = m.cutIn(c, s)
-	return uiJobs(jobs)
+	return jobCmds(jobs)
 }
 
 // step is the cache step of request r, nil when it has none (the first of
@@ -715,8 +715,8 @@ func (m *Model) cutIn(r, s int) int {
 	return st.Break.Offset
 }
 
-// uiJobs turns prepared jobs into commands.
-func uiJobs(jobs []any) []tea.Cmd {
+// jobCmds turns prepared jobs into commands.
+func jobCmds(jobs []any) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, j := range jobs {
 		switch f := j.(type) {

@@ -15,9 +15,9 @@ import (
 	"github.com/wirelens/wirelens/wire"
 )
 
-// uiBadge is a segment's trust as a coloured label that also reads without
+// trustBadge is a segment's trust as a coloured label that also reads without
 // colour.
-func uiBadge(st *themes.Styles, t wire.Trust) string {
+func trustBadge(st *themes.Styles, t wire.Trust) string {
 	text := strings.ToUpper(string(t))
 	if text == "" {
 		text = "?"
@@ -97,7 +97,7 @@ func (p segPane) column(col, w, h int) []string {
 			if name == "" {
 				name = string(s.Kind)
 			}
-			l1 := cur + uiBadge(st, s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
+			l1 := cur + trustBadge(st, s.Trust) + " " + st.Header.Render(wire.VisibleLine(name))
 			if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 				l1 += " " + st.High.Render("⚠ in system")
 			}
@@ -128,13 +128,13 @@ func (p segPane) column(col, w, h int) []string {
 			if len(marks) > 0 {
 				l2 += strings.Join(marks, " ") + " "
 			}
-			l2 += st.Muted.Render(wire.VisibleLine(where) + " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok")
+			l2 += st.Muted.Render(wire.VisibleLine(where) + " · " + shortSize(len(s.Text)) + " · " + shortNum(e.segTok[si]) + " tok")
 			if sel {
 				sty := st.Selected
 				if p.focused {
 					sty = st.Cursor
 				}
-				l1 = sty.Render(ansi.Strip(uiFit(l1, inner)))
+				l1 = sty.Render(ansi.Strip(fit(l1, inner)))
 			}
 			lines = append(lines, l1, l2)
 		}
@@ -143,7 +143,7 @@ func (p segPane) column(col, w, h int) []string {
 		}
 	}
 	cc, _ := p.cursorAt()
-	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
+	return box(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
 }
 
 // columns splits the request's cache order into the prefix column (tools
@@ -180,7 +180,7 @@ func (p segPane) cursorAt() (int, int) {
 // ensureVisible scrolls the columns, h rows high, to the cursor.
 func (p *segPane) ensureVisible(h int) {
 	col, row := p.cursorAt()
-	n := uiSegItems(h)
+	n := segItemsIn(h)
 	if row < p.top[col] {
 		p.top[col] = row
 	}
@@ -193,11 +193,11 @@ func (p *segPane) ensureVisible(h int) {
 	}
 }
 
-// uiSegItems is how many segments a column h rows high shows.
-func uiSegItems(h int) int { return max(1, (h-2)/2) }
+// segItemsIn is how many segments a column h rows high shows.
+func segItemsIn(h int) int { return max(1, (h-2)/2) }
 
 // segItems is how many segments a column shows.
-func (m *Model) segItems() int { return uiSegItems(m.segHeight()) }
+func (m *Model) segItems() int { return segItemsIn(m.segHeight()) }
 
 func (m *Model) columns() [2][]int { return m.segPane().columns() }
 

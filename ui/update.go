@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -263,17 +264,7 @@ func (m *Model) matchesFilter(i int, filter string) bool {
 
 func (m *Model) findingCount(i int) int { return m.perReq[i] }
 
-func (m *Model) isMarked(i int) bool { return uiMarked(m.marks, i) }
-
-// uiMarked reports whether request i is marked.
-func uiMarked(marks []int, i int) bool {
-	for _, k := range marks {
-		if k == i {
-			return true
-		}
-	}
-	return false
-}
+func (m *Model) isMarked(i int) bool { return slices.Contains(m.marks, i) }
 
 func (m *Model) toggleMark() {
 	c := m.cur()
@@ -335,7 +326,7 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 			if n < 0 {
 				step = m.keys.Up
 			}
-			return m.onSegKey(tea.KeyPressMsg{Code: uiKeyCode(step)})
+			return m.onSegKey(tea.KeyPressMsg{Code: arrowCode(step)})
 		default:
 			m.body.scroll(n, m.contentHeight())
 		}
@@ -349,8 +340,8 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 	return nil
 }
 
-// uiKeyCode is the key code of a binding's first arrow key (for the wheel).
-func uiKeyCode(b interface{ Keys() []string }) rune {
+// arrowCode is the key code of a binding's first arrow key (for the wheel).
+func arrowCode(b interface{ Keys() []string }) rune {
 	if len(b.Keys()) > 0 && b.Keys()[0] == "up" {
 		return tea.KeyUp
 	}
