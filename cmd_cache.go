@@ -71,7 +71,7 @@ interleave a small model's requests with the main conversation's).`,
 			if asJSON {
 				err = writeJSON(app.Stdout, cacheJSON(steps, sum, errs))
 			} else {
-				err = writeCacheText(app.Stdout, steps, sum, terminalWidth(app.Stdout), cacheUnicode())
+				err = writeCacheText(app.Stdout, steps, sum, terminalWidth(app.Stdout), localeUnicode())
 			}
 			if err != nil {
 				return err
@@ -200,9 +200,9 @@ func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc 
 	return doc
 }
 
-// cacheUnicode reports whether the locale can show block characters: yes
+// localeUnicode reports whether the locale can show block characters: yes
 // unless it names a character set other than UTF-8.
-func cacheUnicode() bool {
+func localeUnicode() bool {
 	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
 		if v := os.Getenv(k); v != "" {
 			v = strings.ToLower(v)
@@ -212,8 +212,8 @@ func cacheUnicode() bool {
 	return true
 }
 
-// cacheBarWidth is the width of the bar when the terminal leaves room.
-const cacheBarWidth = 24
+// barWidth is the width of the bar when the terminal leaves room.
+const barWidth = 24
 
 // barGlyphs are the bar's cells for cached, shared-but-not-cached and new
 // tokens: blocks, or ASCII when the locale cannot show them.
@@ -224,9 +224,9 @@ func barGlyphs(unicode bool) (full, mid, empty string) {
 	return "█", "▒", "░"
 }
 
-// cacheBar draws cached, shared-but-not-cached and new tokens of total in
+// tokenBar draws cached, shared-but-not-cached and new tokens of total in
 // width cells.
-func cacheBar(cached, shared, total, width int, unicode bool) string {
+func tokenBar(cached, shared, total, width int, unicode bool) string {
 	full, mid, empty := barGlyphs(unicode)
 	if total <= 0 || width <= 0 {
 		return strings.Repeat(empty, max(width, 0))
@@ -245,8 +245,8 @@ func cacheBar(cached, shared, total, width int, unicode bool) string {
 	return strings.Repeat(full, c) + strings.Repeat(mid, s-c) + strings.Repeat(empty, width-s)
 }
 
-// cacheBreakShort is the break column: "system[0]/time timestamp".
-func cacheBreakShort(b *diff.Break) string {
+// breakLabel is the break column: "system[0]/time timestamp".
+func breakLabel(b *diff.Break) string {
 	if b == nil {
 		return "-"
 	}
@@ -261,8 +261,8 @@ func cacheBreakShort(b *diff.Break) string {
 	return s
 }
 
-// cacheBreakSentence says what broke the cache in words.
-func cacheBreakSentence(b *diff.Break) string {
+// breakSentence says what broke the cache in words.
+func breakSentence(b *diff.Break) string {
 	where := fmt.Sprintf("%s (%s, %s)", wire.VisibleLine(b.Segment), b.Channel, b.Kind)
 	switch b.Cause {
 	case diff.CauseModel:
@@ -359,7 +359,7 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 func requestNamer(steps []*diff.Step) (func(*diff.Step) string, string) {
 	for _, st := range steps {
 		if st.Source != steps[0].Source {
-			return func(st *diff.Step) string { return wire.VisibleLine(cacheStepName(st)) }, ""
+			return func(st *diff.Step) string { return wire.VisibleLine(stepName(st)) }, ""
 		}
 	}
 	if len(steps) == 0 {
@@ -389,7 +389,7 @@ func (r *cacheReport) heading(steps []*diff.Step, sum diff.Summary, source strin
 // bar of cached, shared and new tokens, the predicted and recorded cache
 // reads and the break; then the bar's legend.
 func (r *cacheReport) table(steps []*diff.Step) {
-	bar := cacheBarWidth
+	bar := barWidth
 	rows := [][]string{{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}}
 	for _, st := range steps {
 		rec := "-"
@@ -400,7 +400,7 @@ func (r *cacheReport) table(steps []*diff.Step) {
 			}
 		}
 		rows = append(rows, []string{r.name(st), groupDigits(st.TotalTokens),
-			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, cacheBreakShort(st.Break)})
+			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, breakLabel(st.Break)})
 	}
 	if r.width > 0 {
 		// The bar and then the break column give way to a narrow terminal.
@@ -416,7 +416,7 @@ func (r *cacheReport) table(steps []*diff.Step) {
 			fixed += colW(c)
 		}
 		breakW := colW(6)
-		bar = max(8, min(cacheBarWidth, r.width-fixed-breakW))
+		bar = max(8, min(barWidth, r.width-fixed-breakW))
 		if room := r.width - fixed - bar; room < breakW {
 			room = max(room, 12)
 			for _, row := range rows {
@@ -426,7 +426,7 @@ func (r *cacheReport) table(steps []*diff.Step) {
 	}
 	rows[0][3] = ansi.Truncate(rows[0][3], bar, "")
 	for i, st := range steps {
-		rows[i+1][3] = cacheBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, r.unicode)
+		rows[i+1][3] = tokenBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, r.unicode)
 	}
 	writeTable(&r.b, rows, r.width, map[int]bool{1: true, 2: true, 4: true, 5: true})
 	full, mid, empty := barGlyphs(r.unicode)
@@ -476,10 +476,10 @@ func (r *cacheReport) breaks(steps []*diff.Step) {
 		if g.n > 1 {
 			times = fmt.Sprintf("%d times", g.n)
 		}
-		r.line(2, "%s (%s, first at %s)", cacheBreakSentence(br), times, r.name(g.first))
+		r.line(2, "%s (%s, first at %s)", breakSentence(br), times, r.name(g.first))
 		if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
-			r.b.WriteString("    before: " + cacheExcerpt(br.Before, r.width) + "\n")
-			r.b.WriteString("    after:  " + cacheExcerpt(br.After, r.width) + "\n")
+			r.b.WriteString("    before: " + excerptLine(br.Before, r.width) + "\n")
+			r.b.WriteString("    after:  " + excerptLine(br.After, r.width) + "\n")
 		}
 	}
 }
@@ -522,13 +522,13 @@ func (r *cacheReport) summary(sum diff.Summary) {
 	r.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
 		if len(sum.BreaksByChannel) > 0 {
-			r.line(2, "by channel: %s", cacheCounts(sum.BreaksByChannel))
-			r.line(2, "by kind: %s", cacheCounts(sum.BreaksByKind))
+			r.line(2, "by channel: %s", countList(sum.BreaksByChannel))
+			r.line(2, "by kind: %s", countList(sum.BreaksByKind))
 		}
 		if len(sum.BreaksByVolatile) > 0 {
-			r.line(2, "by changing value: %s", cacheCounts(sum.BreaksByVolatile))
+			r.line(2, "by changing value: %s", countList(sum.BreaksByVolatile))
 		}
-		r.line(2, "by cause: %s", cacheCounts(sum.BreaksByCause))
+		r.line(2, "by cause: %s", countList(sum.BreaksByCause))
 	}
 	pred := fmt.Sprintf("predicted cached: %s tokens", groupDigits(sum.Predicted))
 	if sum.RecordedRequests > 0 {
@@ -539,19 +539,19 @@ func (r *cacheReport) summary(sum diff.Summary) {
 	if len(sum.Worst) > 0 {
 		r.line(2, "worst requests:")
 		for _, st := range sum.Worst {
-			r.line(4, "%s  %s tokens re-processed: %s", r.name(st), groupDigits(st.Reprocessed), cacheBreakShort(st.Break))
+			r.line(4, "%s  %s tokens re-processed: %s", r.name(st), groupDigits(st.Reprocessed), breakLabel(st.Break))
 		}
 	}
 }
 
-// cacheStepName names a request as FILE@N (always with the number, which a
+// stepName names a request as FILE@N (always with the number, which a
 // cache table needs).
-func cacheStepName(st *diff.Step) string {
+func stepName(st *diff.Step) string {
 	return fmt.Sprintf("%s@%d", st.Source, st.Index)
 }
 
-// cacheExcerpt shows an excerpt on one line, cut to the terminal.
-func cacheExcerpt(s string, width int) string {
+// excerptLine shows an excerpt on one line, cut to the terminal.
+func excerptLine(s string, width int) string {
 	v := "…" + wire.VisibleLine(s) + "…"
 	if width > 14 {
 		v = ansi.Truncate(v, width-14, "…")
@@ -559,8 +559,8 @@ func cacheExcerpt(s string, width int) string {
 	return v
 }
 
-// cacheCounts writes "system 4, tools 1", largest first.
-func cacheCounts(m map[string]int) string {
+// countList writes "system 4, tools 1", largest first.
+func countList(m map[string]int) string {
 	type kv struct {
 		k string
 		v int

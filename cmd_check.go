@@ -56,7 +56,7 @@ errors (what could be read is still reported).`,
   wirelens check --before before.json --after after.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.rules {
-				writeCheckRules(app.Stdout)
+				writeRules(app.Stdout)
 				return nil
 			}
 			return runCheck(app, f, args)
@@ -73,8 +73,8 @@ errors (what could be read is still reported).`,
 	return cmd
 }
 
-// writeCheckRules prints the rule table.
-func writeCheckRules(w io.Writer) {
+// writeRules prints the rule table.
+func writeRules(w io.Writer) {
 	var b strings.Builder
 	for _, r := range wire.Rules {
 		fmt.Fprintf(&b, "%-20s %-6s  %s\n", r.ID, r.Severity, r.Short)
@@ -101,17 +101,17 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	case !compare && len(args) == 0:
 		return usageError("check needs a FILE (or - for standard input), or --before A --after B")
 	}
-	aud, err := checkAuditor(f.workspace)
+	aud, err := newAuditor(f.workspace)
 	if err != nil {
 		return err
 	}
 	if compare {
 		return runCheckCompare(app, aud, f, failOn)
 	}
-	res := checkSources(app, aud, args)
+	res := auditSources(app, aud, args)
 	switch {
 	case f.asJSON:
-		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: checkSummarize(res.findings),
+		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
 			Errors: errorsJSON(res.errs)})
 	case f.asSARIF:
 		err = writeSARIF(app.Stdout, res.findings, nil, res.errs)
@@ -121,12 +121,12 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	return app.finish(res.errs, checkExit(res.findings, failOn))
+	return app.finish(res.errs, failCode(res.findings, failOn))
 }
 
-// checkAuditor makes the auditor: the cache analysis's volatile finder and,
+// newAuditor makes the auditor: the cache analysis's volatile finder and,
 // with --workspace, the workspace's marks read with the build's collector.
-func checkAuditor(workspace string) (*wire.Auditor, error) {
+func newAuditor(workspace string) (*wire.Auditor, error) {
 	aud := diff.NewAuditor()
 	if workspace == "" {
 		return aud, nil
@@ -140,12 +140,12 @@ func checkAuditor(workspace string) (*wire.Auditor, error) {
 	if err != nil {
 		return nil, usageError("--workspace: %v", err)
 	}
-	aud.Workspace = checkMarks(b)
+	aud.Workspace = workspaceMarks(b)
 	return aud, nil
 }
 
-// checkMarks turns a collected workspace into the audit's marks.
-func checkMarks(b *assemble.Baseline) *wire.WorkspaceMarks {
+// workspaceMarks turns a collected workspace into the audit's marks.
+func workspaceMarks(b *assemble.Baseline) *wire.WorkspaceMarks {
 	var agents []wire.WorkspaceFile
 	for _, f := range b.AgentsMD {
 		agents = append(agents, wire.WorkspaceFile{Path: f.Path, Text: f.Text})
@@ -176,9 +176,9 @@ func (res *checkResult) audit(aud *wire.Auditor, r *wire.Request) {
 	res.findings = append(res.findings, aud.Audit(r)...)
 }
 
-// checkSources audits every request of the sources as they stream in; only
+// auditSources audits every request of the sources as they stream in; only
 // the findings are kept.
-func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
+func auditSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
 	res := &checkResult{}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
@@ -193,15 +193,15 @@ func checkSources(app *App, aud *wire.Auditor, sources []string) *checkResult {
 	return res
 }
 
-// checkRef audits what a --before/--after reference names: a whole file, or
+// auditRef audits what a --before/--after reference names: a whole file, or
 // one request of it (FILE@N).
-func checkRef(app *App, aud *wire.Auditor, ref string) *checkResult {
+func auditRef(app *App, aud *wire.Auditor, ref string) *checkResult {
 	file, n, err := splitRef(ref)
 	if err != nil {
 		return &checkResult{errs: []error{err}}
 	}
 	if file == ref && n == 1 {
-		return checkSources(app, aud, []string{ref})
+		return auditSources(app, aud, []string{ref})
 	}
 	r, errs, err := app.LoadRef(ref)
 	res := &checkResult{errs: errs}
@@ -213,8 +213,8 @@ func checkRef(app *App, aud *wire.Auditor, ref string) *checkResult {
 	return res
 }
 
-// checkExit is 1 when a finding is at or above failOn.
-func checkExit(fs []wire.Finding, failOn wire.Severity) int {
+// failCode is 1 when a finding is at or above failOn.
+func failCode(fs []wire.Finding, failOn wire.Severity) int {
 	for _, f := range fs {
 		if f.Severity.Rank() >= failOn.Rank() {
 			return 1
@@ -230,7 +230,8 @@ type checkSummary struct {
 	Low    int `json:"low"`
 }
 
-func checkSummarize(fs []wire.Finding) checkSummary {
+// summarize counts findings by severity.
+func summarize(fs []wire.Finding) checkSummary {
 	var s checkSummary
 	for _, f := range fs {
 		switch f.Severity {
@@ -270,10 +271,10 @@ func nonNil(fs []wire.Finding) []wire.Finding {
 	return fs
 }
 
-// checkCompare splits findings into fixed (only before), introduced (only
+// compareFindings splits findings into fixed (only before), introduced (only
 // after) and unchanged, matching them by Key as a multiset: ids and offsets
 // move when a layout changes, the rule, kind and text found do not.
-func checkCompare(before, after []wire.Finding) (fixed, introduced, unchanged []wire.Finding) {
+func compareFindings(before, after []wire.Finding) (fixed, introduced, unchanged []wire.Finding) {
 	unchanged, introduced = matchByKey(after, before)
 	_, fixed = matchByKey(before, after)
 	return fixed, introduced, unchanged
@@ -299,15 +300,15 @@ func matchByKey(fs, others []wire.Finding) (matched, rest []wire.Finding) {
 
 // runCheckCompare is `check --before A --after B`.
 func runCheckCompare(app *App, aud *wire.Auditor, f checkFlags, failOn wire.Severity) error {
-	b := checkRef(app, aud, f.before)
-	a := checkRef(app, aud, f.after)
+	b := auditRef(app, aud, f.before)
+	a := auditRef(app, aud, f.after)
 	errs := append(append([]error{}, b.errs...), a.errs...)
-	fixed, introduced, unchanged := checkCompare(b.findings, a.findings)
+	fixed, introduced, unchanged := compareFindings(b.findings, a.findings)
 	var err error
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkCompareJSON{Before: f.before, After: f.after, Fixed: nonNil(fixed),
-			Introduced: nonNil(introduced), Unchanged: len(unchanged), Summary: checkSummarize(introduced),
+			Introduced: nonNil(introduced), Unchanged: len(unchanged), Summary: summarize(introduced),
 			Errors: errorsJSON(errs)})
 	case f.asSARIF:
 		all := append(append(append([]wire.Finding{}, introduced...), unchanged...), fixed...)
@@ -329,17 +330,17 @@ func runCheckCompare(app *App, aud *wire.Auditor, f checkFlags, failOn wire.Seve
 	if err != nil {
 		return err
 	}
-	return app.finish(errs, checkExit(introduced, failOn))
+	return app.finish(errs, failCode(introduced, failOn))
 }
 
-// checkLine is one finding as a line of text, safe to print.
-func checkLine(f wire.Finding) string {
+// findingLine is one finding as a line of text, safe to print.
+func findingLine(f wire.Finding) string {
 	return fmt.Sprintf("%-6s  %-19s  %s@%d  %s  | %s", f.Severity, f.Rule, wire.VisibleLine(f.Segment), f.Offset,
 		wire.VisibleLine(f.Message), wire.VisibleLine(f.Excerpt))
 }
 
-// checkRequestHead names a request in the text report.
-func checkRequestHead(f wire.Finding) string {
+// requestHead names a request in the text report.
+func requestHead(f wire.Finding) string {
 	head := wire.VisibleLine(f.Ref())
 	if f.Line > 0 {
 		head += fmt.Sprintf(" (line %d)", f.Line)
@@ -359,11 +360,11 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 				b.WriteByte('\n')
 			}
 			cur = key
-			fmt.Fprintf(&b, "%s\n", checkRequestHead(f))
+			fmt.Fprintf(&b, "%s\n", requestHead(f))
 		}
-		b.WriteString("  " + checkLine(f) + "\n")
+		b.WriteString("  " + findingLine(f) + "\n")
 	}
-	s := checkSummarize(res.findings)
+	s := summarize(res.findings)
 	if len(res.findings) > 0 {
 		b.WriteByte('\n')
 	}
@@ -390,17 +391,17 @@ func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced 
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s:\n", part.name)
-		for _, f := range checkBySeverity(part.fs) {
-			fmt.Fprintf(&b, "  %s  %s\n", checkLine(f), checkRequestHead(f))
+		for _, f := range bySeverity(part.fs) {
+			fmt.Fprintf(&b, "  %s  %s\n", findingLine(f), requestHead(f))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// checkBySeverity orders findings most severe first, keeping their order
+// bySeverity orders findings most severe first, keeping their order
 // otherwise.
-func checkBySeverity(fs []wire.Finding) []wire.Finding {
+func bySeverity(fs []wire.Finding) []wire.Finding {
 	out := make([]wire.Finding, 0, len(fs))
 	for rank := 3; rank >= 0; rank-- {
 		for _, f := range fs {

@@ -43,17 +43,17 @@ exits 0; input problems still make exit 2.`,
   wirelens build . | wirelens view -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !isTerminal(app.Stdout) || (containsDash(args) && !viewStdinUsable(app)) {
+			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
 				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout)); err != nil {
 					return err
 				}
 				return app.finish(l.Errors, 0)
 			}
-			errs := &viewErrors{done: make(chan struct{})}
+			errs := &streamErrors{done: make(chan struct{})}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
-			stream := viewStream(ctx, app, args, errs)
+			stream := streamInputs(ctx, app, args, errs)
 			err := ui.Run(ctx, ui.Options{
 				Title:    strings.Join(args, " "),
 				Stream:   stream,
@@ -83,10 +83,10 @@ func containsDash(args []string) bool {
 	return false
 }
 
-// viewStdinUsable reports whether the viewer can read payloads from standard
+// ttyUsable reports whether the viewer can read payloads from standard
 // input and keys from the terminal at the same time (Bubble Tea then opens
 // the terminal itself).
-func viewStdinUsable(app *App) bool {
+func ttyUsable(app *App) bool {
 	if f, err := os.Open("/dev/tty"); err == nil {
 		f.Close()
 		return true
@@ -94,16 +94,16 @@ func viewStdinUsable(app *App) bool {
 	return false
 }
 
-// viewErrors collects the input errors met while the viewer loads, to report
+// streamErrors collects the input errors met while the viewer loads, to report
 // them after it closes.
-type viewErrors struct {
+type streamErrors struct {
 	list []error
 	done chan struct{} // closed when the decoder has stopped
 }
 
-// viewStream decodes the inputs in a goroutine and streams them to the
+// streamInputs decodes the inputs in a goroutine and streams them to the
 // viewer, with the progress through the current file.
-func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) <-chan ui.Item {
+func streamInputs(ctx context.Context, app *App, args []string, errs *streamErrors) <-chan ui.Item {
 	ch := make(chan ui.Item, 64)
 	go func() {
 		defer close(errs.done)
@@ -175,7 +175,7 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 			if _, err := io.WriteString(w, "\n"); err != nil {
 				return err
 			}
-			if err := writeCacheText(w, steps, sum, width, cacheUnicode()); err != nil {
+			if err := writeCacheText(w, steps, sum, width, localeUnicode()); err != nil {
 				return err
 			}
 		}
@@ -284,7 +284,7 @@ func (w *watchBuilder) build() (*wire.Request, string, error) {
 		return nil, "", err
 	}
 	defer closeIn()
-	cfg := assemble.Config{Layout: w.layout, API: w.api, Interner: w.in, Host: buildHost()}
+	cfg := assemble.Config{Layout: w.layout, API: w.api, Interner: w.in, Host: hostFacts()}
 	var (
 		res  *assemble.Result
 		note string
@@ -293,7 +293,7 @@ func (w *watchBuilder) build() (*wire.Request, string, error) {
 		var rep *assemble.RefreshReport
 		res, rep, err = assemble.Refresh(w.prev, in, cfg)
 		if err == nil {
-			note = watchNote(rep)
+			note = refreshNote(rep)
 		}
 	} else {
 		var b *assemble.Baseline
@@ -317,8 +317,8 @@ func (w *watchBuilder) build() (*wire.Request, string, error) {
 	return &r, "#" + fmt.Sprint(w.count) + " " + note, nil
 }
 
-// watchNote says in one line what a refresh changed.
-func watchNote(rep *assemble.RefreshReport) string {
+// refreshNote says in one line what a refresh changed.
+func refreshNote(rep *assemble.RefreshReport) string {
 	if rep == nil || len(rep.Changes) == 0 {
 		return "rebuilt: nothing changed on the wire"
 	}
@@ -443,10 +443,10 @@ func (w *watchBuilder) watch(ctx context.Context, first *wire.Request, note stri
 	return ch, nil
 }
 
-// viewDemoOptions opens the viewer on the demo: the poisoned workspace built
+// demoOptions opens the viewer on the demo: the poisoned workspace built
 // in the legacy and the isolated layout, marked for the side-by-side diff,
 // with the guided tour's first-screen hint.
-func viewDemoOptions(app *App) (ui.Options, error) {
+func demoOptions(app *App) (ui.Options, error) {
 	legacy, isolated, err := demoRequests()
 	if err != nil {
 		return ui.Options{}, fmt.Errorf("demo: %v", err)
@@ -464,9 +464,9 @@ func viewDemoOptions(app *App) (ui.Options, error) {
 	}, nil
 }
 
-// viewDemo is what `wirelens demo` runs on a terminal.
-func viewDemo(ctx context.Context, app *App) error {
-	opts, err := viewDemoOptions(app)
+// openDemo is what `wirelens demo` runs on a terminal.
+func openDemo(ctx context.Context, app *App) error {
+	opts, err := demoOptions(app)
 	if err != nil {
 		return err
 	}

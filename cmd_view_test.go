@@ -19,7 +19,7 @@ import (
 // workspace text in its system prompt, the isolated one without, both
 // marked for the diff, the tour on.
 func TestViewDemoOptions(t *testing.T) {
-	opts, err := viewDemoOptions(&App{Theme: "mono"})
+	opts, err := demoOptions(&App{Theme: "mono"})
 	if err != nil {
 		t.Fatal(err)
 	}
