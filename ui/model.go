@@ -1,10 +1,14 @@
-// Package ui is the interactive viewer of wirelens: a Bubble Tea program that
-// shows a request list, the selected request's trusted prefix beside its
-// untrusted fragments, the content of a segment with its escapes and
-// hazards, and the Escapes, Findings, Cache, Diff and Raw views.
+// Package ui is the terminal viewer of wirelens, for seeing what a coding
+// agent really told its model: which text of each request the host trusts
+// and which came from the workspace, what was escaped and what hazards are
+// left, and where and why the prompt cache breaks from one request to the
+// next.
 //
-// Every text from a payload is hostile: it reaches lipgloss only through
-// wire.Visible or wire.VisibleLine.
+// It is a Bubble Tea program over the analyses of packages wire and diff: a
+// request list, the selected request's trusted prefix beside its untrusted
+// fragments, the content of a segment, and the Escapes, Findings, Cache,
+// Diff and Raw views. Every text from a payload is hostile: it reaches
+// lipgloss only through wire.Visible or wire.VisibleLine.
 package ui
 
 import (
@@ -48,8 +52,9 @@ type Options struct {
 	// Stream delivers more requests (a long file as it is decoded, or watch
 	// rebuilds). Closing it ends loading.
 	Stream <-chan Item
-	// Analysis plugs in findings, cache rows and diffs; a nil Cache or Diff
-	// is DefaultAnalysis's (package diff), a nil Findings shows no audit.
+	// Analysis plugs in the audit's findings, the cache steps and the request
+	// diffs; a nil Cache or Diff is DefaultAnalysis's (package diff), a nil
+	// Findings shows no audit.
 	Analysis Analysis
 	// Theme is auto, dark, light, high-contrast or mono; NoColor forces mono.
 	Theme   string
