@@ -123,7 +123,7 @@ func codeLines(t *testing.T, p listedPackage) int {
 // stands in for a package (the names the split replaced: decAnthropicBlock,
 // clsCut, recKCRecord, volUUID, auditClip, uiBox, ...).
 func TestNoPrefixNamespaces(t *testing.T) {
-	prefixes := []string{"dec", "rec", "cls", "tags", "enc", "vol", "tok", "gen", "ui", "coll"}
+	prefixes := []string{"dec", "rec", "cls", "tags", "enc", "vol", "tok", "ui", "coll"}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil {

@@ -77,7 +77,7 @@ and nothing is written.`,
 
 // runBuild assembles the request and encodes it. Errors are one line.
 func runBuild(dir string, f buildFlags) ([]byte, []string, error) {
-	res, warnings, err := buildAssemble(dir, f)
+	res, warnings, err := assembleRequest(dir, f)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,9 +88,9 @@ func runBuild(dir string, f buildFlags) ([]byte, []string, error) {
 	return out, warnings, nil
 }
 
-// buildAssemble checks the flags, collects the workspace and binds the
+// assembleRequest checks the flags, collects the workspace and binds the
 // request. The warnings are the collect notes and the template warnings.
-func buildAssemble(dir string, f buildFlags) (*assemble.Result, []string, error) {
+func assembleRequest(dir string, f buildFlags) (*assemble.Result, []string, error) {
 	layout := assemble.Layout(f.layout)
 	if layout != assemble.LayoutIsolated && layout != assemble.LayoutLegacy {
 		return nil, nil, usageError("--layout must be isolated or legacy, not %q", f.layout)
@@ -116,11 +116,11 @@ func buildAssemble(dir string, f buildFlags) (*assemble.Result, []string, error)
 		now = t
 	}
 	cfg := assemble.Config{Layout: layout, API: api, Model: f.model, Escape: mode, Message: f.message,
-		Skills: f.skills, Host: buildHost()}
+		Skills: f.skills, Host: hostFacts()}
 	if f.system != "" {
 		data, err := os.ReadFile(f.system)
 		if err != nil {
-			return nil, nil, usageError("--system %s: %s", f.system, buildOSError(err))
+			return nil, nil, usageError("--system %s: %s", f.system, osErrorText(err))
 		}
 		cfg.Template = assemble.Template{Name: f.system, Text: strings.ToValidUTF8(string(data), "\uFFFD")}
 		if cfg.Template.Text == "" {
@@ -144,8 +144,8 @@ func buildAssemble(dir string, f buildFlags) (*assemble.Result, []string, error)
 	return res, warnings, nil
 }
 
-// buildHost is the host facts of this machine.
-func buildHost() assemble.Host {
+// hostFacts is the host facts of this machine.
+func hostFacts() assemble.Host {
 	shell := filepath.Base(os.Getenv("SHELL"))
 	if shell == "." || shell == "/" || shell == "" {
 		shell = "sh"
@@ -153,7 +153,7 @@ func buildHost() assemble.Host {
 	return assemble.Host{OS: runtime.GOOS, Shell: shell}
 }
 
-func buildOSError(err error) string {
+func osErrorText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err

@@ -65,7 +65,7 @@ func TestBuildEveryLayoutAndAPIReadsBackWithInspect(t *testing.T) {
 				t.Fatalf("%s %s: untrusted text in the system channel = %v", layout, api, untrustedInSystem)
 			}
 			// inspect reads back the segments build assembled.
-			res, _, err := buildAssemble(buildPoisoned, buildFlags{layout: layout, api: api, now: "2026-11-29T22:08:44Z",
+			res, _, err := assembleRequest(buildPoisoned, buildFlags{layout: layout, api: api, now: "2026-11-29T22:08:44Z",
 				escape: "entities", skills: []string{"deploy"}})
 			if err != nil {
 				t.Fatal(err)

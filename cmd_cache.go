@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,7 +72,7 @@ interleave a small model's requests with the main conversation's).`,
 			if asJSON {
 				err = writeJSON(app.Stdout, cacheJSON(steps, sum, errs))
 			} else {
-				err = writeCacheText(app.Stdout, steps, sum, terminalWidth(app.Stdout), cacheUnicode())
+				err = writeCacheText(app.Stdout, steps, sum, terminalWidth(app.Stdout), localeUnicode())
 			}
 			if err != nil {
 				return err
@@ -199,9 +201,9 @@ func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc 
 	return doc
 }
 
-// cacheUnicode reports whether the locale can show block characters: yes
+// localeUnicode reports whether the locale can show block characters: yes
 // unless it names a character set other than UTF-8.
-func cacheUnicode() bool {
+func localeUnicode() bool {
 	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
 		if v := os.Getenv(k); v != "" {
 			v = strings.ToLower(v)
@@ -211,16 +213,22 @@ func cacheUnicode() bool {
 	return true
 }
 
-// cacheBarWidth is the width of the bar when the terminal leaves room.
-const cacheBarWidth = 24
+// barWidth is the width of the bar when the terminal leaves room.
+const barWidth = 24
 
-// cacheBar draws cached, shared-but-not-cached and new tokens of total in
-// width cells.
-func cacheBar(cached, shared, total, width int, unicode bool) string {
-	full, mid, empty := "█", "▒", "░"
+// barGlyphs are the bar's cells for cached, shared-but-not-cached and new
+// tokens: blocks, or ASCII when the locale cannot show them.
+func barGlyphs(unicode bool) (full, mid, empty string) {
 	if !unicode {
-		full, mid, empty = "#", "+", "."
+		return "#", "+", "."
 	}
+	return "█", "▒", "░"
+}
+
+// tokenBar draws cached, shared-but-not-cached and new tokens of total in
+// width cells.
+func tokenBar(cached, shared, total, width int, unicode bool) string {
+	full, mid, empty := barGlyphs(unicode)
 	if total <= 0 || width <= 0 {
 		return strings.Repeat(empty, max(width, 0))
 	}
@@ -238,8 +246,8 @@ func cacheBar(cached, shared, total, width int, unicode bool) string {
 	return strings.Repeat(full, c) + strings.Repeat(mid, s-c) + strings.Repeat(empty, width-s)
 }
 
-// cacheBreakShort is the break column: "system[0]/time timestamp".
-func cacheBreakShort(b *diff.Break) string {
+// breakLabel is the break column: "system[0]/time timestamp".
+func breakLabel(b *diff.Break) string {
 	if b == nil {
 		return "-"
 	}
@@ -254,8 +262,8 @@ func cacheBreakShort(b *diff.Break) string {
 	return s
 }
 
-// cacheBreakSentence says what broke the cache in words.
-func cacheBreakSentence(b *diff.Break) string {
+// breakSentence says what broke the cache in words.
+func breakSentence(b *diff.Break) string {
 	where := fmt.Sprintf("%s (%s, %s)", scan.VisibleLine(b.Segment), b.Channel, b.Kind)
 	switch b.Cause {
 	case diff.CauseModel:
@@ -279,69 +287,110 @@ func cacheBreakSentence(b *diff.Break) string {
 	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
 }
 
-// cacheWriter writes report lines, wrapped to the terminal's width (when
-// known) with continuation lines indented under their first.
-type cacheWriter struct {
-	b     strings.Builder
-	width int
+// cacheReport is the text report of cache as it is written: lines wrapped
+// to the terminal's width (when known) with continuation lines indented under
+// their first, and requests named as the report names them.
+type cacheReport struct {
+	b       strings.Builder
+	width   int
+	unicode bool
+	name    func(st *diff.Step) string
 }
 
 // line writes text (already sanitised) indented by indent spaces.
-func (w *cacheWriter) line(indent int, format string, args ...any) {
+func (r *cacheReport) line(indent int, format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	pad := strings.Repeat(" ", indent)
-	if w.width <= indent+20 {
-		w.b.WriteString(pad + text + "\n")
+	if r.width <= indent+20 {
+		r.b.WriteString(pad + text + "\n")
 		return
 	}
-	for i, l := range strings.Split(ansi.Wrap(text, w.width-indent-2, ""), "\n") {
+	for i, l := range strings.Split(ansi.Wrap(text, r.width-indent-2, ""), "\n") {
 		if i > 0 {
-			w.b.WriteString(pad + "  " + l + "\n")
+			r.b.WriteString(pad + "  " + l + "\n")
 			continue
 		}
-		w.b.WriteString(pad + l + "\n")
+		r.b.WriteString(pad + l + "\n")
 	}
 }
 
-// writeCacheText prints the per-request table, the breaks in words and the
-// summary.
+// capped writes a section of items (already sanitised) under its title: at
+// most limit of them, then how many more there are. An empty section is left
+// out.
+func (r *cacheReport) capped(title string, items []string, limit int) {
+	if len(items) == 0 {
+		return
+	}
+	r.b.WriteString("\n" + title + "\n")
+	for i, item := range items {
+		if i == limit {
+			r.line(2, "… and %d more", len(items)-limit)
+			break
+		}
+		r.line(2, "%s", item)
+	}
+}
+
+// writeCacheText prints what the requests come to: a heading, the
+// per-request table, the breaks in words, where prediction and record
+// disagree, the notes and the summary.
 func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int, unicode bool) error {
-	cw := &cacheWriter{width: width}
+	r := &cacheReport{width: width, unicode: unicode}
 	switch sum.Requests {
 	case 0:
-		cw.line(0, "no request read: nothing to compare")
-		_, err := io.WriteString(w, cw.b.String())
-		return err
+		r.line(0, "no request read: nothing to compare")
 	case 1:
-		cw.line(0, "one request: nothing to compare (the cache is compared between consecutive requests)")
-		_, err := io.WriteString(w, cw.b.String())
-		return err
+		r.line(0, "one request: nothing to compare (the cache is compared between consecutive requests)")
+	default:
+		var source string
+		r.name, source = requestNamer(steps)
+		r.heading(steps, sum, source)
+		r.table(steps)
+		r.breaks(steps)
+		r.disagreements(steps)
+		r.notes(steps)
+		r.summary(sum)
 	}
+	_, err := io.WriteString(w, r.b.String())
+	return err
+}
+
+// requestNamer is how the report names requests: "@N" when they all come
+// from one source (returned, for the heading to name it once), else FILE@N.
+func requestNamer(steps []*diff.Step) (func(*diff.Step) string, string) {
+	for _, st := range steps {
+		if st.Source != steps[0].Source {
+			return func(st *diff.Step) string { return scan.VisibleLine(stepName(st)) }, ""
+		}
+	}
+	if len(steps) == 0 {
+		return nil, ""
+	}
+	return func(st *diff.Step) string { return fmt.Sprintf("@%d", st.Index) }, steps[0].Source
+}
+
+// heading names the source (when all requests share one) and says how many
+// requests were compared under which providers' rules.
+func (r *cacheReport) heading(steps []*diff.Step, sum diff.Summary, source string) {
 	providers := map[string]bool{}
-	sources := map[string]bool{}
 	for _, st := range steps {
 		providers[st.Rule.Provider] = true
-		sources[st.Source] = true
 	}
-	var provs []string
-	for p := range providers {
-		provs = append(provs, p)
-	}
-	sort.Strings(provs)
-	// One source: name it once and number the rows "@N".
-	name := func(st *diff.Step) string { return scan.VisibleLine(cacheStepName(st)) }
+	provs := slices.Sorted(maps.Keys(providers))
 	head := ""
-	if len(sources) == 1 {
-		name = func(st *diff.Step) string { return fmt.Sprintf("@%d", st.Index) }
-		head = scan.VisibleLine(steps[0].Source) + ": "
-	} else if len(steps) == 0 {
-		name = func(st *diff.Step) string { return "" }
+	if source != "" {
+		head = scan.VisibleLine(source) + ": "
 	}
-	cw.line(0, "%s%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)",
+	r.line(0, "%s%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)",
 		head, sum.Requests, sum.Compared, strings.Join(provs, ", "))
-	cw.b.WriteByte('\n')
+	r.b.WriteByte('\n')
+}
 
-	bar := cacheBarWidth
+// table is one row per compared request: its tokens, the prefix shared, a
+// bar of cached, shared and new tokens, the predicted and recorded cache
+// reads and the break; then the bar's legend.
+func (r *cacheReport) table(steps []*diff.Step) {
+	bar := barWidth
 	rows := [][]string{{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}}
 	for _, st := range steps {
 		rec := "-"
@@ -351,15 +400,15 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 				rec += "!"
 			}
 		}
-		rows = append(rows, []string{name(st), groupDigits(st.TotalTokens),
-			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, cacheBreakShort(st.Break)})
+		rows = append(rows, []string{r.name(st), groupDigits(st.TotalTokens),
+			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, breakLabel(st.Break)})
 	}
-	if width > 0 {
+	if r.width > 0 {
 		// The bar and then the break column give way to a narrow terminal.
 		colW := func(c int) int {
 			wc := 0
-			for _, r := range rows {
-				wc = max(wc, ansi.StringWidth(r[c]))
+			for _, row := range rows {
+				wc = max(wc, ansi.StringWidth(row[c]))
 			}
 			return wc
 		}
@@ -368,27 +417,28 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 			fixed += colW(c)
 		}
 		breakW := colW(6)
-		bar = max(8, min(cacheBarWidth, width-fixed-breakW))
-		if room := width - fixed - bar; room < breakW {
+		bar = max(8, min(barWidth, r.width-fixed-breakW))
+		if room := r.width - fixed - bar; room < breakW {
 			room = max(room, 12)
-			for _, r := range rows {
-				r[6] = ansi.Truncate(r[6], room, "…")
+			for _, row := range rows {
+				row[6] = ansi.Truncate(row[6], room, "…")
 			}
 		}
 	}
 	rows[0][3] = ansi.Truncate(rows[0][3], bar, "")
 	for i, st := range steps {
-		rows[i+1][3] = cacheBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, unicode)
+		rows[i+1][3] = tokenBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, r.unicode)
 	}
-	writeTable(&cw.b, rows, width, map[int]bool{1: true, 2: true, 4: true, 5: true})
-	full, mid, empty := "█", "▒", "░"
-	if !unicode {
-		full, mid, empty = "#", "+", "."
-	}
-	cw.line(2, "%s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees",
+	writeTable(&r.b, rows, r.width, map[int]bool{1: true, 2: true, 4: true, 5: true})
+	full, mid, empty := barGlyphs(r.unicode)
+	r.line(2, "%s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees",
 		full, mid, empty)
+}
 
-	// Breaks in words, grouped by segment, cause and value.
+// breaks says in words what broke the cache, each kind of break once (by
+// segment, cause and value, or by the change of model) with how often and
+// where first.
+func (r *cacheReport) breaks(steps []*diff.Step) {
 	type group struct {
 		first *diff.Step
 		n     int
@@ -412,110 +462,97 @@ func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int
 		}
 		g.n++
 	}
-	if len(groups) > 0 {
-		cw.b.WriteString("\nBreaks\n")
-		const maxGroups = 12
-		for i, g := range groups {
-			if i == maxGroups {
-				cw.line(2, "… and %d more kinds of break", len(groups)-maxGroups)
-				break
-			}
-			br := g.first.Break
-			times := "once"
-			if g.n > 1 {
-				times = fmt.Sprintf("%d times", g.n)
-			}
-			cw.line(2, "%s (%s, first at %s)", cacheBreakSentence(br), times, name(g.first))
-			if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
-				cw.b.WriteString("    before: " + cacheExcerpt(br.Before, width) + "\n")
-				cw.b.WriteString("    after:  " + cacheExcerpt(br.After, width) + "\n")
-			}
+	if len(groups) == 0 {
+		return
+	}
+	r.b.WriteString("\nBreaks\n")
+	const maxGroups = 12
+	for i, g := range groups {
+		if i == maxGroups {
+			r.line(2, "… and %d more kinds of break", len(groups)-maxGroups)
+			break
+		}
+		br := g.first.Break
+		times := "once"
+		if g.n > 1 {
+			times = fmt.Sprintf("%d times", g.n)
+		}
+		r.line(2, "%s (%s, first at %s)", breakSentence(br), times, r.name(g.first))
+		if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
+			r.b.WriteString("    before: " + excerptLine(br.Before, r.width) + "\n")
+			r.b.WriteString("    after:  " + excerptLine(br.After, r.width) + "\n")
 		}
 	}
+}
 
-	var dis []*diff.Step
+// disagreements lists the requests whose recorded cache reads disagree with
+// the prediction.
+func (r *cacheReport) disagreements(steps []*diff.Step) {
+	var items []string
 	for _, st := range steps {
 		if st.Disagreement != "" {
-			dis = append(dis, st)
+			items = append(items, r.name(st)+": "+scan.VisibleLine(st.Disagreement))
 		}
 	}
-	if len(dis) > 0 {
-		cw.b.WriteString("\nPredicted against recorded\n")
-		for i, st := range dis {
-			if i == 10 {
-				cw.line(2, "… and %d more", len(dis)-10)
-				break
-			}
-			cw.line(2, "%s: %s", name(st), scan.VisibleLine(st.Disagreement))
-		}
-	}
-	var notes []string
+	r.capped("Predicted against recorded", items, 10)
+}
+
+// notes lists each distinct note of the comparisons once, at the first
+// request that has it.
+func (r *cacheReport) notes(steps []*diff.Step) {
+	var items []string
 	seen := map[string]bool{}
 	for _, st := range steps {
 		for _, n := range st.Notes {
 			if !seen[n] {
 				seen[n] = true
-				notes = append(notes, name(st)+": "+scan.VisibleLine(n))
+				items = append(items, r.name(st)+": "+scan.VisibleLine(n))
 			}
 		}
 	}
-	if len(notes) > 0 {
-		cw.b.WriteString("\nNotes\n")
-		for i, n := range notes {
-			if i == 10 {
-				cw.line(2, "… and %d more", len(notes)-10)
-				break
-			}
-			cw.line(2, "%s", n)
-		}
-	}
+	r.capped("Notes", items, 10)
+}
 
-	cw.b.WriteString("\nSummary\n")
-	cw.line(2, "reuse ratio %.2f: %s of %s tokens shared with the request before",
+// summary is the reuse ratio, the breaks and the tokens they cost by
+// channel, kind, value and cause, the predicted and recorded cache reads,
+// and the worst requests.
+func (r *cacheReport) summary(sum diff.Summary) {
+	r.b.WriteString("\nSummary\n")
+	r.line(2, "reuse ratio %.2f: %s of %s tokens shared with the request before",
 		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
-	cw.line(2, "%s, %s tokens re-processed because of them", cachePlural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
+	r.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
 		if len(sum.BreaksByChannel) > 0 {
-			cw.line(2, "by channel: %s", cacheCounts(sum.BreaksByChannel))
-			cw.line(2, "by kind: %s", cacheCounts(sum.BreaksByKind))
+			r.line(2, "by channel: %s", countList(sum.BreaksByChannel))
+			r.line(2, "by kind: %s", countList(sum.BreaksByKind))
 		}
 		if len(sum.BreaksByVolatile) > 0 {
-			cw.line(2, "by changing value: %s", cacheCounts(sum.BreaksByVolatile))
+			r.line(2, "by changing value: %s", countList(sum.BreaksByVolatile))
 		}
-		cw.line(2, "by cause: %s", cacheCounts(sum.BreaksByCause))
+		r.line(2, "by cause: %s", countList(sum.BreaksByCause))
 	}
 	pred := fmt.Sprintf("predicted cached: %s tokens", groupDigits(sum.Predicted))
 	if sum.RecordedRequests > 0 {
 		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", groupDigits(sum.Recorded),
-			cachePlural(sum.RecordedRequests, "request"), sum.Disagreements)
+			plural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
-	cw.line(2, "%s", pred)
+	r.line(2, "%s", pred)
 	if len(sum.Worst) > 0 {
-		cw.line(2, "worst requests:")
+		r.line(2, "worst requests:")
 		for _, st := range sum.Worst {
-			cw.line(4, "%s  %s tokens re-processed: %s", name(st), groupDigits(st.Reprocessed), cacheBreakShort(st.Break))
+			r.line(4, "%s  %s tokens re-processed: %s", r.name(st), groupDigits(st.Reprocessed), breakLabel(st.Break))
 		}
 	}
-	_, err := io.WriteString(w, cw.b.String())
-	return err
 }
 
-// cachePlural writes "1 break", "2 breaks".
-func cachePlural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// cacheStepName names a request as FILE@N (always with the number, which a
+// stepName names a request as FILE@N (always with the number, which a
 // cache table needs).
-func cacheStepName(st *diff.Step) string {
+func stepName(st *diff.Step) string {
 	return fmt.Sprintf("%s@%d", st.Source, st.Index)
 }
 
-// cacheExcerpt shows an excerpt on one line, cut to the terminal.
-func cacheExcerpt(s string, width int) string {
+// excerptLine shows an excerpt on one line, cut to the terminal.
+func excerptLine(s string, width int) string {
 	v := "…" + scan.VisibleLine(s) + "…"
 	if width > 14 {
 		v = ansi.Truncate(v, width-14, "…")
@@ -523,8 +560,8 @@ func cacheExcerpt(s string, width int) string {
 	return v
 }
 
-// cacheCounts writes "system 4, tools 1", largest first.
-func cacheCounts(m map[string]int) string {
+// countList writes "system 4, tools 1", largest first.
+func countList(m map[string]int) string {
 	type kv struct {
 		k string
 		v int

@@ -57,7 +57,7 @@ errors (what could be read is still reported).`,
   wirelens check --before before.json --after after.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.rules {
-				writeCheckRules(app.Stdout)
+				writeRules(app.Stdout)
 				return nil
 			}
 			return runCheck(app, f, args)
@@ -74,8 +74,8 @@ errors (what could be read is still reported).`,
 	return cmd
 }
 
-// writeCheckRules prints the rule table.
-func writeCheckRules(w io.Writer) {
+// writeRules prints the rule table.
+func writeRules(w io.Writer) {
 	var b strings.Builder
 	for _, r := range audit.Rules {
 		fmt.Fprintf(&b, "%-20s %-6s  %s\n", r.ID, r.Severity, r.Short)
@@ -102,17 +102,17 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	case !compare && len(args) == 0:
 		return usageError("check needs a FILE (or - for standard input), or --before A --after B")
 	}
-	aud, err := checkAuditor(f.workspace)
+	aud, err := newAuditor(f.workspace)
 	if err != nil {
 		return err
 	}
 	if compare {
 		return runCheckCompare(app, aud, f, failOn)
 	}
-	res := checkSources(app, aud, args)
+	res := auditSources(app, aud, args)
 	switch {
 	case f.asJSON:
-		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: checkSummarize(res.findings),
+		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
 			Errors: errorsJSON(res.errs)})
 	case f.asSARIF:
 		err = writeSARIF(app.Stdout, res.findings, nil, res.errs)
@@ -122,12 +122,12 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	return app.finish(res.errs, checkExit(res.findings, failOn))
+	return app.finish(res.errs, failCode(res.findings, failOn))
 }
 
-// checkAuditor makes the auditor: the cache analysis's volatile finder and,
+// newAuditor makes the auditor: the cache analysis's volatile finder and,
 // with --workspace, the workspace's marks read with the build's collector.
-func checkAuditor(workspace string) (*audit.Auditor, error) {
+func newAuditor(workspace string) (*audit.Auditor, error) {
 	aud := audit.New()
 	if workspace == "" {
 		return aud, nil
@@ -141,12 +141,12 @@ func checkAuditor(workspace string) (*audit.Auditor, error) {
 	if err != nil {
 		return nil, usageError("--workspace: %v", err)
 	}
-	aud.Workspace = checkMarks(b)
+	aud.Workspace = workspaceMarks(b)
 	return aud, nil
 }
 
-// checkMarks turns a collected workspace into the audit's marks.
-func checkMarks(b *assemble.Baseline) *audit.WorkspaceMarks {
+// workspaceMarks turns a collected workspace into the audit's marks.
+func workspaceMarks(b *assemble.Baseline) *audit.WorkspaceMarks {
 	var agents []audit.WorkspaceFile
 	for _, f := range b.AgentsMD {
 		agents = append(agents, audit.WorkspaceFile{Path: f.Path, Text: f.Text})
@@ -171,9 +171,15 @@ type checkResult struct {
 	errs     []error
 }
 
-// checkSources audits every request of the sources as they stream in; only
+// audit counts r and adds its findings.
+func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
+	res.requests++
+	res.findings = append(res.findings, aud.Audit(r)...)
+}
+
+// auditSources audits every request of the sources as they stream in; only
 // the findings are kept.
-func checkSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
+func auditSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
 	res := &checkResult{}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
@@ -181,23 +187,22 @@ func checkSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
 				res.errs = append(res.errs, err)
 				return true
 			}
-			res.requests++
-			res.findings = append(res.findings, aud.Audit(&r)...)
+			res.audit(aud, &r)
 			return true
 		})
 	}
 	return res
 }
 
-// checkRef audits what a --before/--after reference names: a whole file, or
+// auditRef audits what a --before/--after reference names: a whole file, or
 // one request of it (FILE@N).
-func checkRef(app *App, aud *audit.Auditor, ref string) *checkResult {
+func auditRef(app *App, aud *audit.Auditor, ref string) *checkResult {
 	file, n, err := splitRef(ref)
 	if err != nil {
 		return &checkResult{errs: []error{err}}
 	}
 	if file == ref && n == 1 {
-		return checkSources(app, aud, []string{ref})
+		return auditSources(app, aud, []string{ref})
 	}
 	r, errs, err := app.LoadRef(ref)
 	res := &checkResult{errs: errs}
@@ -205,13 +210,12 @@ func checkRef(app *App, aud *audit.Auditor, ref string) *checkResult {
 		res.errs = append(res.errs, err)
 		return res
 	}
-	res.requests = 1
-	res.findings = aud.Audit(&r)
+	res.audit(aud, &r)
 	return res
 }
 
-// checkExit is 1 when a finding is at or above failOn.
-func checkExit(fs []audit.Finding, failOn audit.Severity) int {
+// failCode is 1 when a finding is at or above failOn.
+func failCode(fs []audit.Finding, failOn audit.Severity) int {
 	for _, f := range fs {
 		if f.Severity.Rank() >= failOn.Rank() {
 			return 1
@@ -227,7 +231,8 @@ type checkSummary struct {
 	Low    int `json:"low"`
 }
 
-func checkSummarize(fs []audit.Finding) checkSummary {
+// summarize counts findings by severity.
+func summarize(fs []audit.Finding) checkSummary {
 	var s checkSummary
 	for _, f := range fs {
 		switch f.Severity {
@@ -267,47 +272,44 @@ func nonNil(fs []audit.Finding) []audit.Finding {
 	return fs
 }
 
-// checkCompare splits findings into fixed (only before), introduced (only
+// compareFindings splits findings into fixed (only before), introduced (only
 // after) and unchanged, matching them by Key as a multiset: ids and offsets
 // move when a layout changes, the rule, kind and text found do not.
-func checkCompare(before, after []audit.Finding) (fixed, introduced, unchanged []audit.Finding) {
+func compareFindings(before, after []audit.Finding) (fixed, introduced, unchanged []audit.Finding) {
+	unchanged, introduced = matchByKey(after, before)
+	_, fixed = matchByKey(before, after)
+	return fixed, introduced, unchanged
+}
+
+// matchByKey splits fs into the findings that one of others matches by Key
+// (each of others matching once) and the rest, keeping their order.
+func matchByKey(fs, others []audit.Finding) (matched, rest []audit.Finding) {
 	left := map[string]int{}
-	for _, f := range before {
+	for _, f := range others {
 		left[f.Key]++
 	}
-	for _, f := range after {
+	for _, f := range fs {
 		if left[f.Key] > 0 {
 			left[f.Key]--
-			unchanged = append(unchanged, f)
+			matched = append(matched, f)
 		} else {
-			introduced = append(introduced, f)
+			rest = append(rest, f)
 		}
 	}
-	right := map[string]int{}
-	for _, f := range after {
-		right[f.Key]++
-	}
-	for _, f := range before {
-		if right[f.Key] > 0 {
-			right[f.Key]--
-		} else {
-			fixed = append(fixed, f)
-		}
-	}
-	return fixed, introduced, unchanged
+	return matched, rest
 }
 
 // runCheckCompare is `check --before A --after B`.
 func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Severity) error {
-	b := checkRef(app, aud, f.before)
-	a := checkRef(app, aud, f.after)
+	b := auditRef(app, aud, f.before)
+	a := auditRef(app, aud, f.after)
 	errs := append(append([]error{}, b.errs...), a.errs...)
-	fixed, introduced, unchanged := checkCompare(b.findings, a.findings)
+	fixed, introduced, unchanged := compareFindings(b.findings, a.findings)
 	var err error
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkCompareJSON{Before: f.before, After: f.after, Fixed: nonNil(fixed),
-			Introduced: nonNil(introduced), Unchanged: len(unchanged), Summary: checkSummarize(introduced),
+			Introduced: nonNil(introduced), Unchanged: len(unchanged), Summary: summarize(introduced),
 			Errors: errorsJSON(errs)})
 	case f.asSARIF:
 		all := append(append(append([]audit.Finding{}, introduced...), unchanged...), fixed...)
@@ -329,17 +331,17 @@ func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Se
 	if err != nil {
 		return err
 	}
-	return app.finish(errs, checkExit(introduced, failOn))
+	return app.finish(errs, failCode(introduced, failOn))
 }
 
-// checkLine is one finding as a line of text, safe to print.
-func checkLine(f audit.Finding) string {
+// findingLine is one finding as a line of text, safe to print.
+func findingLine(f audit.Finding) string {
 	return fmt.Sprintf("%-6s  %-19s  %s@%d  %s  | %s", f.Severity, f.Rule, scan.VisibleLine(f.Segment), f.Offset,
 		scan.VisibleLine(f.Message), scan.VisibleLine(f.Excerpt))
 }
 
-// checkRequestHead names a request in the text report.
-func checkRequestHead(f audit.Finding) string {
+// requestHead names a request in the text report.
+func requestHead(f audit.Finding) string {
 	head := scan.VisibleLine(f.Ref())
 	if f.Line > 0 {
 		head += fmt.Sprintf(" (line %d)", f.Line)
@@ -359,23 +361,19 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 				b.WriteByte('\n')
 			}
 			cur = key
-			fmt.Fprintf(&b, "%s\n", checkRequestHead(f))
+			fmt.Fprintf(&b, "%s\n", requestHead(f))
 		}
-		b.WriteString("  " + checkLine(f) + "\n")
+		b.WriteString("  " + findingLine(f) + "\n")
 	}
-	s := checkSummarize(res.findings)
+	s := summarize(res.findings)
 	if len(res.findings) > 0 {
 		b.WriteByte('\n')
 	}
-	reqs := "requests"
-	if res.requests == 1 {
-		reqs = "request"
-	}
 	if len(res.findings) == 0 {
-		fmt.Fprintf(&b, "%d %s checked: no findings\n", res.requests, reqs)
+		fmt.Fprintf(&b, "%s checked: no findings\n", plural(res.requests, "request"))
 	} else {
-		fmt.Fprintf(&b, "%d %s checked: %s (%d high, %d medium, %d low)\n",
-			res.requests, reqs, cachePlural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
+		fmt.Fprintf(&b, "%s checked: %s (%d high, %d medium, %d low)\n",
+			plural(res.requests, "request"), plural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -394,17 +392,17 @@ func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced 
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s:\n", part.name)
-		for _, f := range checkBySeverity(part.fs) {
-			fmt.Fprintf(&b, "  %s  %s\n", checkLine(f), checkRequestHead(f))
+		for _, f := range bySeverity(part.fs) {
+			fmt.Fprintf(&b, "  %s  %s\n", findingLine(f), requestHead(f))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// checkBySeverity orders findings most severe first, keeping their order
+// bySeverity orders findings most severe first, keeping their order
 // otherwise.
-func checkBySeverity(fs []audit.Finding) []audit.Finding {
+func bySeverity(fs []audit.Finding) []audit.Finding {
 	out := make([]audit.Finding, 0, len(fs))
 	for rank := 3; rank >= 0; rank-- {
 		for _, f := range fs {

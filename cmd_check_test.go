@@ -13,21 +13,6 @@ import (
 	"github.com/wirelens/wirelens/wire/audit"
 )
 
-// checkBuild builds the poisoned workspace in a layout into a temp file.
-func checkBuild(t *testing.T, layout string) string {
-	t.Helper()
-	code, out, errs := runCLI(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
-		"--layout", layout, "--now", "2026-11-29T22:08:44Z")
-	if code != 0 || out == "" {
-		t.Fatalf("build --layout %s: exit %d, stderr %q", layout, code, errs)
-	}
-	p := filepath.Join(t.TempDir(), layout+".json")
-	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // checkDecodeJSON decodes `check --json` output.
 func checkDecodeJSON(t *testing.T, out string) checkJSON {
 	t.Helper()
@@ -42,8 +27,8 @@ func checkDecodeJSON(t *testing.T, out string) checkJSON {
 // build of the poisoned workspace passes --fail-on high, the legacy build
 // fails it with untrusted-in-system.
 func TestCheckPoisonedLayouts(t *testing.T) {
-	legacy := checkBuild(t, "legacy")
-	isolated := checkBuild(t, "isolated")
+	legacy := buildToFile(t, "legacy", "--layout", "legacy")
+	isolated := buildToFile(t, "isolated", "--layout", "isolated")
 
 	code, out, errs := runCLI(t, "", "check", "--fail-on", "high", isolated)
 	if code != 0 || errs != "" {
@@ -265,8 +250,8 @@ func TestCheckWorkspace(t *testing.T) {
 }
 
 func TestCheckBeforeAfter(t *testing.T) {
-	legacy := checkBuild(t, "legacy")
-	isolated := checkBuild(t, "isolated")
+	legacy := buildToFile(t, "legacy", "--layout", "legacy")
+	isolated := buildToFile(t, "isolated", "--layout", "isolated")
 	code, out, errs := runCLI(t, "", "check", "--before", legacy, "--after", isolated)
 	if code != 0 || errs != "" {
 		t.Errorf("the fix: exit %d, stderr %q\n%s", code, errs, out)
@@ -305,9 +290,9 @@ func TestCheckBeforeAfter(t *testing.T) {
 	a := []audit.Finding{{Rule: "bidi-control", Severity: audit.SeverityHigh, Segment: "x", Offset: 3, Key: "k1"}}
 	b := []audit.Finding{{Rule: "bidi-control", Severity: audit.SeverityHigh, Segment: "y", Offset: 9, Key: "k1"},
 		{Rule: "bidi-control", Severity: audit.SeverityHigh, Segment: "y", Offset: 20, Key: "k1"}}
-	fixed, introduced, unchanged := checkCompare(a, b)
+	fixed, introduced, unchanged := compareFindings(a, b)
 	if len(fixed) != 0 || len(introduced) != 1 || introduced[0].Offset != 20 || len(unchanged) != 1 {
-		t.Errorf("checkCompare: fixed %v introduced %v unchanged %v", fixed, introduced, unchanged)
+		t.Errorf("compareFindings: fixed %v introduced %v unchanged %v", fixed, introduced, unchanged)
 	}
 }
 

@@ -38,7 +38,7 @@ Every workspace byte is shown visibly, never raw.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if isTerminal(app.Stdout) && isTerminal(app.Stdin) {
-				return viewDemo(cmd.Context(), app)
+				return openDemo(cmd.Context(), app)
 			}
 			width := terminalWidth(app.Stdout)
 			if width == 0 {
@@ -53,9 +53,9 @@ Every workspace byte is shown visibly, never raw.`,
 // terminal.
 const demoDefaultWidth = 160
 
-// demoHostRuleLines is how many lines of a host-rules segment the report
+// hostRuleLines is how many lines of a host-rules segment the report
 // shows: the rules are the same in both layouts and not the point.
-const demoHostRuleLines = 3
+const hostRuleLines = 3
 
 // writeDemoReport writes the plain-text demo report at the given width: the
 // legacy and isolated requests side by side (stacked when the width is too
@@ -75,7 +75,7 @@ func writeDemoReport(w io.Writer, width int) error {
 		"",
 	}
 	for _, l := range head {
-		for _, wl := range demoWrap(l, width) {
+		for _, wl := range wrapLine(l, width) {
 			if _, err := fmt.Fprintln(w, wl); err != nil {
 				return err
 			}
@@ -84,9 +84,9 @@ func writeDemoReport(w io.Writer, width int) error {
 	const gap = " │ "
 	if width < 2*36+len(gap) {
 		for _, col := range [][]string{
-			demoColumn("LEGACY (before the fix)", legacy, width),
+			layoutColumn("LEGACY (before the fix)", legacy, width),
 			{""},
-			demoColumn("ISOLATED (the fix)", isolated, width),
+			layoutColumn("ISOLATED (the fix)", isolated, width),
 		} {
 			for _, l := range col {
 				if _, err := fmt.Fprintln(w, l); err != nil {
@@ -97,8 +97,8 @@ func writeDemoReport(w io.Writer, width int) error {
 		return nil
 	}
 	cw := (width - ansi.StringWidth(gap)) / 2
-	left := demoColumn("LEGACY (before the fix)", legacy, cw)
-	right := demoColumn("ISOLATED (the fix)", isolated, cw)
+	left := layoutColumn("LEGACY (before the fix)", legacy, cw)
+	right := layoutColumn("ISOLATED (the fix)", isolated, cw)
 	for i := 0; i < max(len(left), len(right)); i++ {
 		var l, r string
 		if i < len(left) {
@@ -115,11 +115,11 @@ func writeDemoReport(w io.Writer, width int) error {
 	return nil
 }
 
-// demoColumn renders one layout as lines at most width cells wide. Every
+// layoutColumn renders one layout as lines at most width cells wide. Every
 // payload byte goes through wire.Visible or wire.VisibleLine.
-func demoColumn(title string, res *assemble.Result, width int) []string {
+func layoutColumn(title string, res *assemble.Result, width int) []string {
 	var out []string
-	add := func(s string) { out = append(out, demoWrap(s, width)...) }
+	add := func(s string) { out = append(out, wrapLine(s, width)...) }
 	rule := func(s string) {
 		out = append(out, "")
 		s = "── " + s + " "
@@ -138,7 +138,7 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 	rule("TRUSTED SYSTEM PREFIX (system channel)")
 	for _, s := range r.Segments {
 		if s.Channel == wire.ChannelSystem {
-			demoSegment(&out, s, width)
+			appendSegment(&out, s, width)
 		}
 	}
 
@@ -151,7 +151,7 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 		if s.Trust == wire.Untrusted {
 			untrusted++
 		}
-		demoSegment(&out, s, width)
+		appendSegment(&out, s, width)
 	}
 	if untrusted == 0 {
 		add("No untrusted fragment: the workspace went into the trusted system prompt above, raw.")
@@ -166,16 +166,17 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 		if e.Replacement != "" {
 			repl = scan.VisibleLine(e.Replacement)
 		}
-		where := demoShortFragment(e.Fragment)
+		where := shortFragment(e.Fragment)
 		if e.Attr != "" {
 			where += " " + e.Attr + "="
 		}
 		add(fmt.Sprintf("%-9s %s @%d: %s → %s", e.Rule, scan.VisibleLine(where),
-			e.SourceOffset, demoQuote(e.Original), repl))
+			e.SourceOffset, quoteShort(e.Original), repl))
 	}
 
+	// The audit of check and of the viewer: the volatile-value finder on.
 	rule("CHECK FINDINGS")
-	findings := audit.Audit(r)
+	findings := audit.New().Audit(r)
 	if len(findings) == 0 {
 		add("None.")
 	}
@@ -196,9 +197,9 @@ func demoColumn(title string, res *assemble.Result, width int) []string {
 	return out
 }
 
-// demoSegment writes one segment: a header line and its text (host rules
+// appendSegment writes one segment: a header line and its text (host rules
 // cut to a few lines).
-func demoSegment(out *[]string, s wire.Segment, width int) {
+func appendSegment(out *[]string, s wire.Segment, width int) {
 	trust := string(s.Trust)
 	if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 		trust = "UNTRUSTED IN SYSTEM"
@@ -212,7 +213,7 @@ func demoSegment(out *[]string, s wire.Segment, width int) {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, demoWrap(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
+	*out = append(*out, wrapLine(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {
@@ -224,21 +225,21 @@ func demoSegment(out *[]string, s wire.Segment, width int) {
 				shown = append(shown, l)
 			}
 		}
-		if len(shown) > demoHostRuleLines {
-			shown = append(shown[:demoHostRuleLines:demoHostRuleLines],
-				fmt.Sprintf("… %d more lines of host rules", len(shown)-demoHostRuleLines))
+		if len(shown) > hostRuleLines {
+			shown = append(shown[:hostRuleLines:hostRuleLines],
+				fmt.Sprintf("… %d more lines of host rules", len(shown)-hostRuleLines))
 		}
 		lines = shown
 	}
 	for _, l := range lines {
-		for _, wl := range demoWrap(scan.VisibleLine(l), width-2) {
+		for _, wl := range wrapLine(scan.VisibleLine(l), width-2) {
 			*out = append(*out, "  "+wl)
 		}
 	}
 }
 
-// demoWrap wraps one line of safe text to width cells.
-func demoWrap(s string, width int) []string {
+// wrapLine wraps one line of safe text to width cells.
+func wrapLine(s string, width int) []string {
 	if width < 8 {
 		width = 8
 	}
@@ -248,8 +249,8 @@ func demoWrap(s string, width int) []string {
 	return strings.Split(ansi.Wrap(s, width, " "), "\n")
 }
 
-// demoQuote shows an escaped original: visible, quoted, cut when long.
-func demoQuote(s string) string {
+// quoteShort shows an escaped original: visible, quoted, cut when long.
+func quoteShort(s string) string {
 	v := scan.VisibleLine(s)
 	if ansi.StringWidth(v) > 40 {
 		v = ansi.Truncate(v, 40, "…")
@@ -257,7 +258,7 @@ func demoQuote(s string) string {
 	return "“" + v + "”"
 }
 
-// demoShortFragment names a fragment without the workspace path.
-func demoShortFragment(f string) string {
+// shortFragment names a fragment without the workspace path.
+func shortFragment(f string) string {
 	return strings.ReplaceAll(f, demoPath+"/", "")
 }

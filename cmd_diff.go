@@ -164,20 +164,20 @@ func diffJSON(a, b string, d *diff.RequestDiff, errs []error) diffJSONDoc {
 	return doc
 }
 
-// diffContext is how many equal lines are shown around a change.
-const diffContext = 3
+// contextLines is how many equal lines are shown around a change.
+const contextLines = 3
 
-// diffMaxLines bounds the lines shown of one added or removed segment.
-const diffMaxLines = 12
+// maxShownLines bounds the lines shown of one added or removed segment.
+const maxShownLines = 12
 
-// diffLineLimit is the widest line shown when there is no terminal.
-const diffLineLimit = 2000
+// maxLineWidth is the widest line shown when there is no terminal.
+const maxLineWidth = 2000
 
 // writeDiffText prints the first divergence on top, then each segment that
 // is not the same with its line and word diff.
 func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff.RequestDiff, width int) error {
 	var out strings.Builder
-	lineW := diffLineLimit
+	lineW := maxLineWidth
 	if width > 0 {
 		lineW = max(width, 20)
 	}
@@ -246,7 +246,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		out.WriteString(head + "\n")
 		switch sd.Status {
 		case diff.StatusAdded, diff.StatusRemoved:
-			diffWriteLines(&out, mark, s.Text, diffMaxLines, lineW)
+			writeMarkedLines(&out, mark, s.Text, maxShownLines, lineW)
 		case diff.StatusChanged:
 			if sd.BreakpointChanged {
 				if sd.B.CacheBreakpoint {
@@ -261,22 +261,22 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 				}
 				continue
 			}
-			diffWriteHunks(&out, sd.Hunks, lineW)
+			writeHunks(&out, sd.Hunks, lineW)
 		}
 	}
 	_, err := io.WriteString(w, out.String())
 	return err
 }
 
-// diffLines cuts text into lines without their newlines.
-func diffLines(text string) []string {
+// splitLines cuts text into lines without their newlines.
+func splitLines(text string) []string {
 	text = strings.TrimSuffix(text, "\n")
 	return strings.Split(text, "\n")
 }
 
-// diffWriteLines prints up to max lines of text, each with mark.
-func diffWriteLines(out *strings.Builder, mark, text string, maxLines, width int) {
-	lines := diffLines(text)
+// writeMarkedLines prints up to max lines of text, each with mark.
+func writeMarkedLines(out *strings.Builder, mark, text string, maxLines, width int) {
+	lines := splitLines(text)
 	for i, l := range lines {
 		if i == maxLines {
 			fmt.Fprintf(out, "    … %d more lines\n", len(lines)-maxLines)
@@ -286,14 +286,14 @@ func diffWriteLines(out *strings.Builder, mark, text string, maxLines, width int
 	}
 }
 
-// diffWriteHunks prints a line diff: changed lines with diffContext equal
+// writeHunks prints a line diff: changed lines with contextLines equal
 // lines around them, replaced lines with their word diff.
-func diffWriteHunks(out *strings.Builder, hs []diff.Hunk, width int) {
+func writeHunks(out *strings.Builder, hs []diff.Hunk, width int) {
 	line := 1 // line number in B
 	for k, h := range hs {
 		switch h.Op {
 		case diff.OpEqual:
-			lines := diffLines(h.Text)
+			lines := splitLines(h.Text)
 			n := len(lines)
 			first, last := k == 0, k == len(hs)-1
 			show := func(from, to int) {
@@ -302,10 +302,10 @@ func diffWriteHunks(out *strings.Builder, hs []diff.Hunk, width int) {
 				}
 			}
 			switch {
-			case n <= 2*diffContext && !first && !last:
+			case n <= 2*contextLines && !first && !last:
 				show(0, n)
 			default:
-				head, tail := diffContext, diffContext
+				head, tail := contextLines, contextLines
 				if first {
 					head = 0
 				}
@@ -326,20 +326,20 @@ func diffWriteHunks(out *strings.Builder, hs []diff.Hunk, width int) {
 				mark = "+"
 			}
 			if len(h.Words) > 0 {
-				diffWriteWords(out, mark, h.Words, width)
+				writeWords(out, mark, h.Words, width)
 			} else {
-				diffWriteLines(out, mark, h.Text, 4*diffMaxLines, width)
+				writeMarkedLines(out, mark, h.Text, 4*maxShownLines, width)
 			}
 			if h.Op == diff.OpInsert {
-				line += len(diffLines(h.Text))
+				line += len(splitLines(h.Text))
 			}
 		}
 	}
 }
 
-// diffWriteWords prints a replaced run of lines with [-deleted-] and
+// writeWords prints a replaced run of lines with [-deleted-] and
 // {+inserted+} words; a long line is cut around its first change.
-func diffWriteWords(out *strings.Builder, mark string, words []diff.Hunk, width int) {
+func writeWords(out *strings.Builder, mark string, words []diff.Hunk, width int) {
 	var cur strings.Builder
 	firstChange := -1
 	flush := func() {

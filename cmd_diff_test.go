@@ -8,21 +8,6 @@ import (
 	"testing"
 )
 
-// diffBuild builds the poisoned workspace in a layout into a temp file.
-func diffBuild(t *testing.T, layout string) string {
-	t.Helper()
-	code, out, errs := runCLI(t, "", "build", filepath.Join("testdata", "workspaces", "poisoned"),
-		"--layout", layout, "--now", "2026-11-29T22:08:44Z")
-	if code != 0 {
-		t.Fatalf("build --layout %s: exit %d: %s", layout, code, errs)
-	}
-	p := filepath.Join(t.TempDir(), layout+".json")
-	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 type diffTestDoc struct {
 	A               string `json:"a"`
 	B               string `json:"b"`
@@ -47,7 +32,7 @@ type diffTestDoc struct {
 // TestDiffCommandLegacyAgainstIsolated: the reviewer's use: build both
 // layouts of a workspace and diff them.
 func TestDiffCommandLegacyAgainstIsolated(t *testing.T) {
-	legacy, isolated := diffBuild(t, "legacy"), diffBuild(t, "isolated")
+	legacy, isolated := buildToFile(t, "legacy", "--layout", "legacy"), buildToFile(t, "isolated", "--layout", "isolated")
 	code, out, errs := runCLI(t, "", "diff", legacy, isolated, "--json")
 	if code != 1 || errs != "" {
 		t.Fatalf("exit %d (want 1: they differ), stderr %q", code, errs)
@@ -100,7 +85,7 @@ func TestDiffCommandLegacyAgainstIsolated(t *testing.T) {
 }
 
 func TestDiffCommandExitCodes(t *testing.T) {
-	isolated := diffBuild(t, "isolated")
+	isolated := buildToFile(t, "isolated", "--layout", "isolated")
 	code, out, errs := runCLI(t, "", "diff", isolated, isolated)
 	if code != 0 || errs != "" || !strings.Contains(out, "identical") {
 		t.Errorf("identical: exit %d, stderr %q, out %q", code, errs, out)
@@ -173,29 +158,13 @@ func TestDiffCommandWordsAndHostile(t *testing.T) {
 	}
 }
 
-// diffBuildWith builds the isolated poisoned workspace with extra build
-// flags into a temp file.
-func diffBuildWith(t *testing.T, name string, flags ...string) string {
-	t.Helper()
-	args := append([]string{"build", filepath.Join("testdata", "workspaces", "poisoned"), "--now", "2026-11-29T22:08:44Z"}, flags...)
-	code, out, errs := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("build %v: exit %d: %s", flags, code, errs)
-	}
-	p := filepath.Join(t.TempDir(), name+".json")
-	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestDiffCommandModelAndFormat: two requests of different models or wire
 // formats are still compared segment by segment, and the change of model
 // and of format is named on top (and in JSON).
 func TestDiffCommandModelAndFormat(t *testing.T) {
-	claude := diffBuildWith(t, "claude", "--model", "claude-sonnet-4-5")
-	opus := diffBuildWith(t, "opus", "--model", "claude-opus-4-1")
-	chat := diffBuildWith(t, "chat", "--model", "claude-sonnet-4-5", "--api", "openai-chat")
+	claude := buildToFile(t, "claude", "--model", "claude-sonnet-4-5")
+	opus := buildToFile(t, "opus", "--model", "claude-opus-4-1")
+	chat := buildToFile(t, "chat", "--model", "claude-sonnet-4-5", "--api", "openai-chat")
 
 	// Only the model differs: not identical (exit 1), no segment diverges.
 	code, out, _ := runCLI(t, "", "diff", claude, opus)

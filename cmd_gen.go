@@ -28,7 +28,7 @@ func newGenSessionCmd(app *App) *cobra.Command {
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if decode != "" {
-				return genDecode(app, decode)
+				return decodeTimed(app, decode)
 			}
 			if requests < 1 {
 				return usageError("--requests must be at least 1")
@@ -42,9 +42,9 @@ func newGenSessionCmd(app *App) *cobra.Command {
 	return cmd
 }
 
-// genDecode decodes a file request by request, keeping nothing but the
+// decodeTimed decodes a file request by request, keeping nothing but the
 // interned text, and prints counts and speed.
-func genDecode(app *App, path string) error {
+func decodeTimed(app *App, path string) error {
 	start := time.Now()
 	var (
 		reqs, segs int

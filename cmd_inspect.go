@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/wire"
@@ -115,24 +114,22 @@ type inspectRequestJSON struct {
 
 // inspectRequest is the JSON form of one request.
 func inspectRequest(r *wire.Request) inspectRequestJSON {
-	{
-		rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
-			Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
-			Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
-		for j := range r.Segments {
-			s := &r.Segments[j]
-			esc := s.Escapes
-			if esc == nil {
-				esc = []wire.Escape{}
-			}
-			n := s.Tokens()
-			rj.Tokens += n
-			rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
-				Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
-				Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
+	rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
+		Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
+		Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
+	for j := range r.Segments {
+		s := &r.Segments[j]
+		esc := s.Escapes
+		if esc == nil {
+			esc = []wire.Escape{}
 		}
-		return rj
+		n := s.Tokens()
+		rj.Tokens += n
+		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
+			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
+			Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
 	}
+	return rj
 }
 
 // writeInspectRequestJSON writes one element of the "requests" array,
@@ -201,75 +198,4 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// writeTable writes rows as aligned columns indented by two spaces. The
-// first column is cut to fit width; right-aligned columns are marked.
-func writeTable(b *strings.Builder, rows [][]string, width int, right map[int]bool) {
-	if len(rows) == 0 {
-		return
-	}
-	widths := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for c, cell := range row {
-			widths[c] = max(widths[c], ansi.StringWidth(cell))
-		}
-	}
-	if width > 0 {
-		rest := 2
-		for c := 1; c < len(widths); c++ {
-			rest += widths[c] + 2
-		}
-		if room := width - rest; room < widths[0] {
-			widths[0] = max(room, 12)
-		}
-	}
-	for _, row := range rows {
-		b.WriteString("  ")
-		for c, cell := range row {
-			cell = ansi.Truncate(cell, widths[c], "…")
-			pad := strings.Repeat(" ", widths[c]-ansi.StringWidth(cell))
-			if right[c] {
-				b.WriteString(pad + cell)
-			} else if c == len(row)-1 {
-				b.WriteString(cell)
-			} else {
-				b.WriteString(cell + pad)
-			}
-			if c < len(row)-1 {
-				b.WriteString("  ")
-			}
-		}
-		b.WriteByte('\n')
-	}
-}
-
-// groupDigits writes n with thin separators: 12,345.
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
-
-// terminalWidth is the width of w when it is a terminal, else 0 (no limit).
-func terminalWidth(w io.Writer) int {
-	if f, ok := w.(interface{ Fd() uintptr }); ok && isTerminal(w) {
-		if cols, _, err := termSize(f.Fd()); err == nil && cols > 0 {
-			return cols
-		}
-	}
-	return 0
 }

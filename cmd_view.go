@@ -10,10 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/encode"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() {
@@ -31,29 +32,29 @@ segment with every escape marked and every hazard shown visibly, and the Escapes
 Cache, Diff and Raw JSON views. Press ? in the viewer for every key.
 
 Long files load in the background: the first request is usable before the last is read.
-When standard output is not a terminal, view prints the plain-text report instead (the
-segments of each request, the findings and the cache breaks) and exits 0; input problems
-still make exit 2.`,
+When standard output is not a terminal, view prints the plain-text report instead (what
+inspect, check and cache print for the same files, each file its own cache sequence) and
+exits 0; input problems still make exit 2.`,
 		Example: `  wirelens view session.jsonl
   wirelens session.jsonl
   wirelens build . | wirelens view -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !isTerminal(app.Stdout) || (containsDash(args) && !viewStdinUsable(app)) {
+			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
 				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout)); err != nil {
 					return err
 				}
 				return app.finish(l.Errors, 0)
 			}
-			errs := &viewErrors{done: make(chan struct{})}
+			errs := &streamErrors{done: make(chan struct{})}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
-			stream := viewStream(ctx, app, args, errs)
+			stream := streamInputs(ctx, app, args, errs)
 			err := ui.Run(ctx, ui.Options{
 				Title:    strings.Join(args, " "),
 				Stream:   stream,
-				Analysis: viewAnalysis(),
+				Analysis: ui.DefaultAnalysis(),
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 			})
@@ -79,10 +80,10 @@ func containsDash(args []string) bool {
 	return false
 }
 
-// viewStdinUsable reports whether the viewer can read payloads from standard
+// ttyUsable reports whether the viewer can read payloads from standard
 // input and keys from the terminal at the same time (Bubble Tea then opens
 // the terminal itself).
-func viewStdinUsable(app *App) bool {
+func ttyUsable(app *App) bool {
 	if f, err := os.Open("/dev/tty"); err == nil {
 		f.Close()
 		return true
@@ -90,16 +91,16 @@ func viewStdinUsable(app *App) bool {
 	return false
 }
 
-// viewErrors collects the input errors met while the viewer loads, to report
+// streamErrors collects the input errors met while the viewer loads, to report
 // them after it closes.
-type viewErrors struct {
+type streamErrors struct {
 	list []error
 	done chan struct{} // closed when the decoder has stopped
 }
 
-// viewStream decodes the inputs in a goroutine and streams them to the
+// streamInputs decodes the inputs in a goroutine and streams them to the
 // viewer, with the progress through the current file.
-func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) <-chan ui.Item {
+func streamInputs(ctx context.Context, app *App, args []string, errs *streamErrors) <-chan ui.Item {
 	ch := make(chan ui.Item, 64)
 	go func() {
 		defer close(errs.done)
@@ -141,54 +142,41 @@ func viewStream(ctx context.Context, app *App, args []string, errs *viewErrors) 
 	return ch
 }
 
-// viewAnalysis plugs the audit and the cache and diff analyses into the
-// viewer: the viewer's own default, so the command and the viewer's tests run
-// the same analyses.
-func viewAnalysis() ui.Analysis { return ui.DefaultAnalysis() }
-
-// writeViewReport is what view, watch and demo print when standard output
-// is not a terminal: the segments of every request (as inspect prints them)
-// and the findings of check.
+// writeViewReport is what view and watch print when standard output is not
+// a terminal: what inspect, check and cache print for the same requests,
+// each source its own cache sequence as in the viewer.
 func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
-	if err := writeInspectText(w, reqs, width); err != nil {
+	if err := writeInspectText(w, reqs, width); err != nil || len(reqs) == 0 {
 		return err
 	}
-	findings := viewAnalysis().Findings(reqs)
-	if len(reqs) > 0 {
-		if _, err := fmt.Fprintf(w, "\nfindings: %d\n", len(findings)); err != nil {
-			return err
-		}
+	aud := audit.New()
+	res := &checkResult{}
+	for i := range reqs {
+		res.audit(aud, &reqs[i])
 	}
-	for _, f := range findings {
-		name := reqs[f.Request].Name()
-		if _, err := fmt.Fprintf(w, "  %-6s %-20s %s %s @%d: %s\n", f.Severity, f.Rule,
-			scan.VisibleLine(name), scan.VisibleLine(f.Segment), f.Offset, scan.VisibleLine(f.Message)); err != nil {
-			return err
-		}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
 	}
-	rows := viewAnalysis().Cache(reqs)
-	if len(rows) > 0 {
-		if _, err := fmt.Fprintf(w, "\nprompt cache (prefix reused from the request before):\n"); err != nil {
-			return err
-		}
+	if err := writeCheckText(w, res); err != nil {
+		return err
 	}
-	for _, r := range rows {
-		pct := 0
-		if r.TotalTokens > 0 {
-			pct = r.PrefixTokens * 100 / r.TotalTokens
+	for lo := 0; lo < len(reqs); {
+		hi := lo + 1
+		for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
+			hi++
 		}
-		line := fmt.Sprintf("  %s  %3d%%  %d/%d tokens", scan.VisibleLine(reqs[r.Request].Name()), pct, r.PrefixTokens, r.TotalTokens)
-		if b := r.Break; b != nil {
-			line += fmt.Sprintf("  break in %s (%s) at byte %d", scan.VisibleLine(b.Segment), b.Kind, b.Offset)
-			if b.Volatile != "" {
-				line += " · " + scan.VisibleLine(b.Volatile)
+		// A source of one request has nothing to compare: that is said
+		// only when it is the whole input.
+		if hi-lo > 1 || hi-lo == len(reqs) {
+			steps, sum := diff.Analyze(reqs[lo:hi])
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
 			}
-		} else {
-			line += "  prefix intact"
+			if err := writeCacheText(w, steps, sum, width, localeUnicode()); err != nil {
+				return err
+			}
 		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return err
-		}
+		lo = hi
 	}
 	return nil
 }
@@ -245,7 +233,7 @@ When standard output is not a terminal, watch prints the report of one build and
 			return ui.Run(ctx, ui.Options{
 				Title:    "watch " + dir,
 				Stream:   watchStream(ctx, rebuilds),
-				Analysis: viewAnalysis(),
+				Analysis: ui.DefaultAnalysis(),
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 				Toggle:   func() (string, error) { return string(w.Toggle()), nil },
@@ -264,7 +252,7 @@ When standard output is not a terminal, watch prints the report of one build and
 // facts that build uses.
 func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, addDirs, skillsDirs []string) *assemble.Watcher {
 	return assemble.NewWatcher(dir, app.In, layout, api,
-		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: buildHost()})
+		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: hostFacts()})
 }
 
 // watchStream passes a watcher's builds and notes to the viewer.
@@ -283,10 +271,10 @@ func watchStream(ctx context.Context, rebuilds <-chan assemble.Rebuild) <-chan u
 	return ch
 }
 
-// viewDemoOptions opens the viewer on the demo: the poisoned workspace built
+// demoOptions opens the viewer on the demo: the poisoned workspace built
 // in the legacy and the isolated layout, marked for the side-by-side diff,
 // with the guided tour's first-screen hint.
-func viewDemoOptions(app *App) (ui.Options, error) {
+func demoOptions(app *App) (ui.Options, error) {
 	legacy, isolated, err := demoRequests()
 	if err != nil {
 		return ui.Options{}, fmt.Errorf("demo: %v", err)
@@ -296,7 +284,7 @@ func viewDemoOptions(app *App) (ui.Options, error) {
 	return ui.Options{
 		Title:    "demo: poisoned workspace, legacy vs isolated",
 		Requests: []wire.Request{legacy, isolated},
-		Analysis: viewAnalysis(),
+		Analysis: ui.DefaultAnalysis(),
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,
@@ -304,9 +292,9 @@ func viewDemoOptions(app *App) (ui.Options, error) {
 	}, nil
 }
 
-// viewDemo is what `wirelens demo` runs on a terminal.
-func viewDemo(ctx context.Context, app *App) error {
-	opts, err := viewDemoOptions(app)
+// openDemo is what `wirelens demo` runs on a terminal.
+func openDemo(ctx context.Context, app *App) error {
+	opts, err := demoOptions(app)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -20,7 +21,7 @@ import (
 // workspace text in its system prompt, the isolated one without, both
 // marked for the diff, the tour on.
 func TestViewDemoOptions(t *testing.T) {
-	opts, err := viewDemoOptions(&App{Theme: "mono"})
+	opts, err := demoOptions(&App{Theme: "mono"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,17 +138,19 @@ func TestViewCacheRowsPerSource(t *testing.T) {
 	if len(l.Errors) > 0 || len(l.Requests) != 4 {
 		t.Fatalf("fixtures: %d requests, errors %v", len(l.Requests), l.Errors)
 	}
-	rows := viewAnalysis().Cache(l.Requests)
+	steps := ui.DefaultAnalysis().Cache(l.Requests)
 	var got []int
-	for _, r := range rows {
-		got = append(got, r.Request)
+	for i, st := range steps {
+		if st != nil {
+			got = append(got, i)
+		}
 	}
-	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
-		t.Fatalf("cache rows for requests %v, want [2 3]", got)
+	if len(steps) != 4 || len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Fatalf("cache steps for requests %v of %d, want [2 3] of 4", got, len(steps))
 	}
-	for _, r := range rows {
-		if r.TotalTokens <= 0 || r.PrefixTokens > r.TotalTokens {
-			t.Fatalf("row %+v", r)
+	for _, i := range got {
+		if st := steps[i]; st.TotalTokens <= 0 || st.PrefixTokens > st.TotalTokens {
+			t.Fatalf("step %+v", st)
 		}
 	}
 }
@@ -160,7 +163,7 @@ func TestViewReportWhenNotATerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"session.jsonl@3", "findings: ", "prompt cache", "session.jsonl@2"} {
+	for _, want := range []string{"session.jsonl@3", "requests checked", "compared with the one before", "session.jsonl@2"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("report lacks %q:\n%s", want, out.String())
 		}
@@ -177,12 +180,12 @@ func TestViewReportWhenNotATerminal(t *testing.T) {
 			t.Fatalf("the report holds %q raw:\n%q", bad, out.String())
 		}
 	}
-	if !strings.Contains(out.String(), "prompt cache") {
+	if !strings.Contains(out.String(), "compared with the one before") {
 		t.Fatalf("hostile report lacks the cache:\n%s", out.String())
 	}
 	// the root command forwards FILE to view
 	out.Reset()
-	if code := run(context.Background(), []string{"testdata/sessions/session.jsonl"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "prompt cache") {
+	if code := run(context.Background(), []string{"testdata/sessions/session.jsonl"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "compared with the one before") {
 		t.Fatalf("wirelens FILE: exit %d\n%s", code, out.String())
 	}
 }
@@ -203,15 +206,15 @@ func TestViewDiffCarriesWords(t *testing.T) {
 			b.Segments[i].Hash = wire.HashText(b.Segments[i].Text)
 		}
 	}
-	d := viewAnalysis().Diff(&a, &b)
-	if d.FirstSegment == "" {
+	d := ui.DefaultAnalysis().Diff(&a, &b)
+	if d.First == nil {
 		t.Fatal("no divergence found")
 	}
 	words := 0
 	for _, s := range d.Segments {
 		for _, h := range s.Hunks {
 			for _, w := range h.Words {
-				if w.Op != "equal" && (w.Text == "coding" || w.Text == "helpful") {
+				if w.Op != diff.OpEqual && (w.Text == "coding" || w.Text == "helpful") {
 					words++
 				}
 			}

@@ -29,8 +29,9 @@ func (a *App) decodeOptions(source string) decode.Options {
 	return decode.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In}
 }
 
-// openSource opens a FILE argument ("-" is standard input). Directories are
-// left to wire.decode.Path, which finds recordings inside them.
+// decode decodes a FILE argument ("-" is standard input), handing each
+// request or error to each until it returns false. Directories are left to
+// wire.decode.Path, which finds recordings inside them.
 func (a *App) decode(source string, each func(wire.Request, error) bool) {
 	if source == "-" {
 		for r, err := range decode.Decode(a.Stdin, a.decodeOptions("-")) {
@@ -196,5 +197,12 @@ func isTerminal(w any) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// termSize is the size of the terminal on fd.
-func termSize(fd uintptr) (int, int, error) { return term.GetSize(fd) }
+// terminalWidth is the width of w when it is a terminal, else 0 (no limit).
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(interface{ Fd() uintptr }); ok && isTerminal(w) {
+		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return 0
+}

@@ -22,6 +22,14 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = ""
 
+// programVersion is version, or "devel" for a build that did not set it.
+func programVersion() string {
+	if version == "" {
+		return "devel"
+	}
+	return version
+}
+
 // App is what every command shares: the global flags, the standard streams
 // and the interner that holds each distinct text once across all inputs.
 type App struct {
@@ -49,9 +57,6 @@ func (e *ExitError) Error() string {
 	}
 	return fmt.Sprintf("exit status %d", e.Code)
 }
-
-// exitCode1 is the quiet "findings" / "differs" exit.
-var exitCode1 = &ExitError{Code: 1}
 
 // usageError is exit code 2 with a message.
 func usageError(format string, args ...any) error {
@@ -147,12 +152,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	v := version
-	if v == "" {
-		v = "devel"
-	}
 	err := fang.Execute(ctx, root,
-		fang.WithVersion(v),
+		fang.WithVersion(programVersion()),
 		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
 			var ee *ExitError
 			if errors.As(err, &ee) && ee.Msg == "" {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,6 +16,22 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// buildToFile builds the poisoned workspace at a fixed time with the given
+// build flags into a temp file named for name.
+func buildToFile(t *testing.T, name string, flags ...string) string {
+	t.Helper()
+	args := append([]string{"build", buildPoisoned, "--now", "2026-11-29T22:08:44Z"}, flags...)
+	code, out, errs := runCLI(t, "", args...)
+	if code != 0 || out == "" {
+		t.Fatalf("build %v: exit %d, stderr %q", flags, code, errs)
+	}
+	p := filepath.Join(t.TempDir(), name+".json")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestRootPrintsHelpWithoutArguments(t *testing.T) {

@@ -221,7 +221,7 @@ func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []e
 		index[r.ID] = i
 	}
 	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "wirelens", Version: sarifToolVersion(),
+		Tool: sarifTool{Driver: sarifDriver{Name: "wirelens", Version: programVersion(),
 			InformationURI: sarifInfoURI, Rules: sarifRules()}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: len(errs) == 0}},
 		Results:     make([]sarifResult, 0, len(findings)),
@@ -265,12 +265,4 @@ func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []e
 		run.Results = append(run.Results, res)
 	}
 	return writeJSON(w, sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
-}
-
-// sarifToolVersion is the program's version for the driver.
-func sarifToolVersion() string {
-	if version == "" {
-		return "devel"
-	}
-	return version
 }

@@ -279,7 +279,7 @@ func TestCheckSARIFSchemaChecker(t *testing.T) {
 }
 
 func TestCheckSARIF(t *testing.T) {
-	legacy := checkBuild(t, "legacy")
+	legacy := buildToFile(t, "legacy", "--layout", "legacy")
 	session := filepath.Join("testdata", "check", "session.jsonl")
 	code, out, _ := runCLI(t, "", "check", "--sarif", legacy, session)
 	if code != 2 { // session.jsonl has a bad line
@@ -336,7 +336,7 @@ func TestCheckSARIF(t *testing.T) {
 	}
 
 	// --before/--after: baseline states, still valid.
-	isolated := checkBuild(t, "isolated")
+	isolated := buildToFile(t, "isolated", "--layout", "isolated")
 	code, out, _ = runCLI(t, "", "check", "--sarif", "--before", legacy, "--after", isolated)
 	if code != 0 {
 		t.Errorf("before/after exit %d", code)

@@ -283,9 +283,6 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	return st
 }
 
-// Count is the number of requests added.
-func (q *Sequence) Count() int { return q.count }
-
 // Compare compares cur with prev (the request sent before it).
 func Compare(prev, cur *wire.Request) *Step {
 	p := newSeqView(prev, nil)

@@ -306,11 +306,6 @@ func TextDiff(a, b string) []Hunk {
 	return hs
 }
 
-// WordDiff is the word diff of two texts.
-func WordDiff(a, b string) []Hunk {
-	return tokenDiff(splitWords(a), splitWords(b), time.Now().Add(DiffBudget))
-}
-
 // tokenDiff diffs two token sequences: each distinct token becomes one rune
 // and go-diff compares the rune strings.
 func tokenDiff(ta, tb []string, deadline time.Time) []Hunk {

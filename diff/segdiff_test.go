@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/classify"
@@ -82,11 +83,18 @@ func TestSegdiffRoundTripCorpora(t *testing.T) {
 	for i := 0; i+1 < len(blns); i++ {
 		a := blns[i] + "\n" + blns[rng.IntN(len(blns))] + "\n\xff\xfe" + blns[i+1]
 		b := blns[i+1] + "\n" + blns[i] + "\n" + blns[rng.IntN(len(blns))]
-		ga, gb := segdiffSides(TextDiff(a, b))
+		hs := TextDiff(a, b)
+		ga, gb := segdiffSides(hs)
 		if ga != a || gb != b {
 			t.Fatalf("hunks of %q / %q do not give the texts back", a, b)
 		}
-		wa, wb := segdiffSides(WordDiff(a, b))
+		for _, h := range hs {
+			wa, wb := segdiffSides(h.Words)
+			if len(h.Words) > 0 && (h.Op == OpDelete && wa != h.Text || h.Op == OpInsert && wb != h.Text) {
+				t.Fatalf("the words of %+v do not give its text back", h)
+			}
+		}
+		wa, wb := segdiffSides(tokenDiff(splitWords(a), splitWords(b), time.Now().Add(DiffBudget)))
 		if wa != a || wb != b {
 			t.Fatalf("word hunks of %q / %q do not give the texts back", a, b)
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// uiBigText is about n bytes of markdown and JSON lines with a few hazards.
-func uiBigText(n int) string {
+// bigText is about n bytes of markdown and JSON lines with a few hazards.
+func bigText(n int) string {
 	var b strings.Builder
 	for i := 0; b.Len() < n; i++ {
 		switch i % 4 {
@@ -38,14 +38,14 @@ func uiBigText(n int) string {
 	return b.String()
 }
 
-// uiBigModel opens a request whose tool result is text, prepared (indexed
+// bigModel opens a request whose tool result is text, prepared (indexed
 // and highlighted), with the content pane focused.
-func uiBigModel(b *testing.B, text string) *Model {
-	r := uiTestReq("m", 1,
+func bigModel(b *testing.B, text string) *Model {
+	r := testReq("m", 1,
 		wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: "rules"},
 		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
-	m := uiStart(b, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 160, 48)
-	uiKeys(b, m, "l", "tab")
+	m := startModel(b, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 160, 48)
+	pressKeys(b, m, "l", "tab")
 	if m.focus != focusContent || len(m.body.text) != len(text) || m.body.rows == nil {
 		b.Fatalf("not on the big segment: focus %d, %d bytes, indexed %v", m.focus, len(m.body.text), m.body.rows != nil)
 	}
@@ -55,8 +55,8 @@ func uiBigModel(b *testing.B, text string) *Model {
 // BenchmarkUIKeypress1MB is one key press (scroll down a line) on a 1 MB
 // segment and the frame it renders. The budget is 16 ms per frame.
 func BenchmarkUIKeypress1MB(b *testing.B) {
-	m := uiBigModel(b, uiBigText(1<<20))
-	down, up := uiKey("j"), uiKey("k")
+	m := bigModel(b, bigText(1<<20))
+	down, up := keyPress("j"), keyPress("k")
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		k := down
@@ -77,8 +77,8 @@ func BenchmarkUIKeypress1MBOneLine(b *testing.B) {
 		fmt.Fprintf(&sb, `{"id":%d,"name":"item-%d","ok":true},`, i, i)
 	}
 	sb.WriteString("0]")
-	m := uiBigModel(b, sb.String())
-	pg := uiKey("pgdown")
+	m := bigModel(b, sb.String())
+	pg := keyPress("pgdown")
 	b.ResetTimer()
 	for b.Loop() {
 		m.Update(pg)
@@ -89,8 +89,8 @@ func BenchmarkUIKeypress1MBOneLine(b *testing.B) {
 // BenchmarkUIFirstPlainFrame is the frame shown for a 1 MB segment before
 // its index and highlighting arrive (the plain view).
 func BenchmarkUIFirstPlainFrame(b *testing.B) {
-	text := uiBigText(1 << 20)
-	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	text := bigText(1 << 20)
+	r := testReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
 	b.ResetTimer()
 	for b.Loop() {
 		m := New(Options{Requests: []wire.Request{r}, Theme: themes.Dark})
@@ -100,10 +100,10 @@ func BenchmarkUIFirstPlainFrame(b *testing.B) {
 	}
 }
 
-// uiWriteSession writes a session of growing requests of about mb MB as
+// writeSession writes a session of growing requests of about mb MB as
 // JSONL, each request repeating the one before, and returns its path and
 // size.
-func uiWriteSession(b *testing.B, mb int) (string, int64) {
+func writeSession(b *testing.B, mb int) (string, int64) {
 	path := filepath.Join(b.TempDir(), "session.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
@@ -125,8 +125,8 @@ func uiWriteSession(b *testing.B, mb int) (string, int64) {
 	return path, size
 }
 
-// uiStreamFile decodes a file into a stream, as the view command does.
-func uiStreamFile(path string, stop <-chan struct{}) <-chan Item {
+// streamFile decodes a file into a stream, as the view command does.
+func streamFile(path string, stop <-chan struct{}) <-chan Item {
 	ch := make(chan Item, 64)
 	go func() {
 		defer close(ch)
@@ -149,11 +149,11 @@ func uiStreamFile(path string, stop <-chan struct{}) <-chan Item {
 // BenchmarkUITimeToFirstFrame measures, on an 80 MB session, the time from
 // opening it to the first frame showing its first request.
 func BenchmarkUITimeToFirstFrame(b *testing.B) {
-	path, size := uiWriteSession(b, 80)
+	path, size := writeSession(b, 80)
 	b.ResetTimer()
 	for b.Loop() {
 		stop := make(chan struct{})
-		ch := uiStreamFile(path, stop)
+		ch := streamFile(path, stop)
 		m := New(Options{Stream: ch, Theme: themes.Dark})
 		m.pullStream = true
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -172,11 +172,11 @@ func BenchmarkUITimeToFirstFrame(b *testing.B) {
 // reports the heap it holds afterwards (text is interned: the distinct
 // content, not the file, sets the memory).
 func BenchmarkUILoadAll(b *testing.B) {
-	path, size := uiWriteSession(b, 80)
+	path, size := writeSession(b, 80)
 	var heap uint64
 	b.ResetTimer()
 	for b.Loop() {
-		ch := uiStreamFile(path, nil)
+		ch := streamFile(path, nil)
 		m := New(Options{Stream: ch, Theme: themes.Dark})
 		m.pullStream = true
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -202,6 +202,6 @@ func BenchmarkUIWrapIndex1MBNonASCII(b *testing.B) {
 	hz := scan.Hazards(text)
 	b.ResetTimer()
 	for b.Loop() {
-		uiWrapRows(text, hz, 100, 0, -1)
+		wrapRows(text, hz, 100, 0, -1)
 	}
 }

@@ -5,8 +5,10 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -16,16 +18,16 @@ import (
 type cacheView struct {
 	st          *themes.Styles
 	reqs        []entry
-	rows        map[int]CacheRow
-	done        bool // the analysis has answered
-	reusePrefix int  // prefix and total tokens over the rows
+	steps       []*diff.Step // the cache step of each request (nil: none)
+	done        bool         // the analysis has answered
+	reusePrefix int          // prefix and total tokens over the steps
 	reuseTotal  int
 	cur         tableCursor
 }
 
 // cacheView is the Cache view as the model stands.
 func (m *Model) cacheView() cacheView {
-	return cacheView{st: m.st, reqs: m.reqs, rows: m.cacheRows, done: m.anaDone,
+	return cacheView{st: m.st, reqs: m.reqs, steps: m.steps, done: m.anaDone,
 		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table}
 }
 
@@ -40,15 +42,15 @@ func (p cacheView) Render(w, h int) []string {
 	rowAt := func(i int) string {
 		e := &p.reqs[i]
 		if i == 0 {
-			return uiPad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + uiNum(e.tokens) + " tok"
+			return pad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + shortNum(e.tokens) + " tok"
 		}
-		row, ok := p.rows[i]
-		if !ok {
+		row := stepAt(p.steps, i)
+		if row == nil {
 			what := "analysing…"
 			if p.done {
 				what = "(first request of " + scan.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
-			return uiPad("#"+itoa(i+1), 6) + st.Muted.Render(what+" ") + uiNum(e.tokens) + " tok"
+			return pad("#"+strconv.Itoa(i+1), 6) + st.Muted.Render(what+" ") + shortNum(e.tokens) + " tok"
 		}
 		frac := 0.0
 		if row.TotalTokens > 0 {
@@ -56,18 +58,18 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		fill := max(0, min(bw, int(frac*float64(bw)+0.5)))
 		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
-		line := uiPad("#"+itoa(i+1), 6) + bar + " " + uiPad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), uiNum(row.PrefixTokens), uiNum(row.TotalTokens)), 21)
+		line := pad("#"+strconv.Itoa(i+1), 6) + bar + " " + pad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 21)
 		if wide {
-			if row.Recorded >= 0 {
-				line += uiPad("rec "+uiNum(row.Recorded), 11)
+			if row.Recorded != nil {
+				line += pad("rec "+shortNum(*row.Recorded), 11)
 			} else {
-				line += uiPad("", 11)
+				line += pad("", 11)
 			}
 		}
 		if b := row.Break; b != nil {
-			cause := "✂ " + scan.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + itoa(b.Offset)
-			if b.Volatile != "" {
-				cause += " · " + scan.VisibleLine(b.Volatile)
+			cause := "✂ " + scan.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + strconv.Itoa(b.Offset)
+			if c := breakCause(b); c != "" {
+				cause += " · " + scan.VisibleLine(c)
 			}
 			line += st.Break.Render(cause)
 		} else {
@@ -79,13 +81,13 @@ func (p cacheView) Render(w, h int) []string {
 	if p.reuseTotal > 0 {
 		title += fmt.Sprintf(" · reuse %d%%", p.reusePrefix*100/p.reuseTotal)
 	}
-	head := uiPad("req", 6) + uiPad("reused░new", bw+1) + uiPad("prefix/total", 21)
+	head := pad("req", 6) + pad("reused░new", bw+1) + pad("prefix/total", 21)
 	if wide {
-		head += uiPad("recorded", 11)
+		head += pad("recorded", 11)
 	}
 	head += "break (enter: diff)"
 	var detail []string
-	if row, ok := p.rows[p.cur.sel]; ok {
+	if row := stepAt(p.steps, p.cur.sel); row != nil {
 		if b := row.Break; b != nil {
 			detail = append(detail,
 				st.Muted.Render("before: ")+scan.VisibleLine(b.Before),
@@ -94,10 +96,10 @@ func (p cacheView) Render(w, h int) []string {
 			detail = append(detail, st.Added.Render("the request starts with the whole previous request"))
 		}
 		rec := "nothing recorded"
-		if row.Recorded >= 0 {
-			rec = "recorded " + uiNum(row.Recorded)
+		if row.Recorded != nil {
+			rec = "recorded " + shortNum(*row.Recorded)
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: predicted "+uiNum(row.Predicted)+", "+rec+" · enter: diff with the request before"))
+		detail = append(detail, st.Muted.Render("cached tokens: predicted "+shortNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)

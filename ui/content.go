@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -72,13 +73,13 @@ type contentLitMsg struct {
 	spans  []span
 }
 
-// Highlighting is done for what is needed: a text up to uiLitWhole bytes at
-// once, a longer one a window of about uiLitWindow bytes around the view,
+// Highlighting is done for what is needed: a text up to litWhole bytes at
+// once, a longer one a window of about litWindow bytes around the view,
 // asked for again when the view leaves it.
 const (
-	uiLitWhole  = 256 << 10
-	uiLitWindow = 192 << 10
-	uiLitMargin = 32 << 10
+	litWhole  = 256 << 10
+	litWindow = 192 << 10
+	litMargin = 32 << 10
 )
 
 // set shows a new text; it returns the commands that prepare it. When the
@@ -90,7 +91,7 @@ func (c *content) set(pane int, key, text string, escapes []wire.Escape, hz []sc
 	c.key, c.text, c.escapes = key, text, escapes
 	c.lang = lang
 	if lang == "" {
-		c.lang = uiGuessLang(text)
+		c.lang = guessLang(text)
 	}
 	c.hazards, c.scanned, c.rows, c.spans, c.lit = hz, scanned, nil, nil, false
 	c.litLo, c.litHi, c.pendLo, c.pendHi = 0, 0, 0, 0
@@ -108,7 +109,7 @@ func (c *content) prepJob(pane int) func() contentPrepMsg {
 			hz = scan.Hazards(text)
 		}
 		return contentPrepMsg{pane: pane, gen: gen, width: width, hazards: hz,
-			rows: uiWrapRows(text, hz, width, 0, -1)}
+			rows: wrapRows(text, hz, width, 0, -1)}
 	}
 }
 
@@ -145,24 +146,24 @@ func (c *content) litJob(pane, h int) func() contentLitMsg {
 		return nil
 	}
 	lo, hi := 0, len(c.text)
-	if len(c.text) > uiLitWhole {
+	if len(c.text) > litWhole {
 		need, needHi := c.litNeed(h)
 		if c.pendHi > 0 && c.pendLo <= need && needHi <= c.pendHi {
 			return nil
 		}
-		lo = c.lineStart(max(0, need-uiLitMargin))
-		hi = min(len(c.text), max(needHi, lo+uiLitWindow))
+		lo = c.lineStart(max(0, need-litMargin))
+		hi = min(len(c.text), max(needHi, lo+litWindow))
 		if i := strings.IndexByte(c.text[hi:min(len(c.text), hi+4096)], '\n'); i >= 0 {
 			hi += i + 1
 		}
-		hi = uiRuneBoundary(c.text, hi)
+		hi = runeBoundary(c.text, hi)
 	} else if c.pendHi > 0 {
 		return nil
 	}
 	c.pendLo, c.pendHi = lo, hi
 	gen, text, lang := c.textGen, c.text[lo:hi], c.lang
 	return func() contentLitMsg {
-		spans := uiHighlight(text, lang)
+		spans := highlight(text, lang)
 		for i := range spans {
 			spans[i].start += lo
 			spans[i].end += lo
@@ -240,7 +241,7 @@ func (c *content) scroll(n, h int) {
 	}
 	// Not indexed yet: wrap on the fly around topOff.
 	if n > 0 {
-		rows := uiWrapRows(c.text, nil, c.width, c.topOff, n+1)
+		rows := wrapRows(c.text, nil, c.width, c.topOff, n+1)
 		c.topOff = rows[len(rows)-1]
 		return
 	}
@@ -250,7 +251,7 @@ func (c *content) scroll(n, h int) {
 			ls = c.lineStart(c.topOff - 1)
 		}
 		prev := ls
-		for _, r := range uiWrapRows(c.text, nil, c.width, ls, -1, c.topOff) {
+		for _, r := range wrapRows(c.text, nil, c.width, ls, -1, c.topOff) {
 			if r < c.topOff {
 				prev = r
 			}
@@ -299,7 +300,7 @@ func (c *content) rowsFrom(n int) [][2]int {
 			starts = append(starts, len(c.text)+1)
 		}
 	} else {
-		starts = uiWrapRows(c.text, nil, c.width, c.topOff, n+1)
+		starts = wrapRows(c.text, nil, c.width, c.topOff, n+1)
 		if len(starts) <= n {
 			starts = append(starts, len(c.text)+1)
 		}
@@ -344,7 +345,7 @@ func (c *content) render(st *themes.Styles, width, h int) []string {
 		out = append(out, "")
 	}
 	for i := range out {
-		out[i] = uiFit(out[i], width)
+		out[i] = fit(out[i], width)
 	}
 	return out
 }
@@ -384,7 +385,7 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 			e := c.escapes[ei]
 			kind, style, next = 2, st.Escape, min(next, e.Offset+len(e.Text))
 			if e.Offset >= start {
-				notes = append(notes, uiEscapeNote(e))
+				notes = append(notes, escapeNote(e))
 			}
 		default:
 			style = st.Base
@@ -407,7 +408,7 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 		if c.cut > pos {
 			next = min(next, c.cut)
 		}
-		next = uiRuneBoundary(c.text, max(next, pos+1))
+		next = runeBoundary(c.text, max(next, pos+1))
 		if pos == c.cut {
 			b.WriteString(st.Break.Render("✂"))
 		}
@@ -424,8 +425,8 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 	return b.String()
 }
 
-// uiEscapeNote says what an escape replaced.
-func uiEscapeNote(e wire.Escape) string {
+// escapeNote says what an escape replaced.
+func escapeNote(e wire.Escape) string {
 	orig := e.Original
 	if orig == "" {
 		orig = "?"
@@ -433,8 +434,8 @@ func uiEscapeNote(e wire.Escape) string {
 	return scan.VisibleLine(e.Rule + " " + orig + "→" + e.Text)
 }
 
-// uiRuneBoundary moves i forward to the next UTF-8 boundary of s.
-func uiRuneBoundary(s string, i int) int {
+// runeBoundary moves i forward to the next UTF-8 boundary of s.
+func runeBoundary(s string, i int) int {
 	if i >= len(s) {
 		return len(s)
 	}
@@ -444,8 +445,8 @@ func uiRuneBoundary(s string, i int) int {
 	return i
 }
 
-// uiFit cuts or pads a styled line to exactly w cells.
-func uiFit(s string, w int) string {
+// fit cuts or pads a styled line to exactly w cells.
+func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -460,10 +461,10 @@ func uiFit(s string, w int) string {
 	return s
 }
 
-// uiWrapRows wraps text to width cells from byte offset from and returns the
+// wrapRows wraps text to width cells from byte offset from and returns the
 // start offsets of up to max rows (max < 0: all), stopping at stop (when
 // given) too. Hazards are measured as they will be shown.
-func uiWrapRows(text string, hazards []scan.Hazard, width, from, limit int, stop ...int) []int {
+func wrapRows(text string, hazards []scan.Hazard, width, from, limit int, stop ...int) []int {
 	if width < 1 {
 		width = 1
 	}
@@ -525,8 +526,8 @@ func uiWrapRows(text string, hazards []scan.Hazard, width, from, limit int, stop
 	return rows
 }
 
-// uiGuessLang picks a lexer for a text by its look.
-func uiGuessLang(text string) string {
+// guessLang picks a lexer for a text by its look.
+func guessLang(text string) string {
 	t := strings.TrimLeft(text[:min(len(text), 512)], " \t\r\n")
 	switch {
 	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
@@ -543,9 +544,9 @@ func uiGuessLang(text string) string {
 	return "markdown"
 }
 
-// uiHighlight tokenises text with chroma into byte spans. It runs in a
+// highlight tokenises text with chroma into byte spans. It runs in a
 // command.
-func uiHighlight(text, lang string) []span {
+func highlight(text, lang string) []span {
 	if len(text) == 0 {
 		return nil
 	}
@@ -605,11 +606,11 @@ func (p contentPane) Render(w, h int) []string {
 		if s.Envelope != "" {
 			title += " <" + scan.VisibleLine(s.Envelope) + ">"
 		}
-		title += " · " + uiBytes(len(s.Text)) + " · " + uiNum(p.tok) + " tok"
+		title += " · " + shortSize(len(s.Text)) + " · " + shortNum(p.tok) + " tok"
 		if !p.body.litCovers(h - 2) {
 			title += " · highlighting…"
 		}
-		title += " · " + itoa(p.body.progress(h-2)) + "%"
+		title += " · " + strconv.Itoa(p.body.progress(h-2)) + "%"
 		lines = p.body.render(st, w-2, h-2)
 		if s.Text == "" && len(lines) > 0 {
 			lines[0] = st.Muted.Render("(empty)")
@@ -617,7 +618,5 @@ func (p contentPane) Render(w, h int) []string {
 	} else if p.loading {
 		lines = []string{st.Muted.Render("loading… the first request shows as soon as it is read")}
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
+	return box(st, st.Header.Render(title), lines, w, h, p.focused)
 }
-
-// ---- other views ----

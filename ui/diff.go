@@ -5,11 +5,13 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -35,37 +37,37 @@ func (p diffView) Render(w, h int) []string {
 	st := p.st
 	a, b := p.a, p.b
 	if a < 0 || b < 0 {
-		return uiBox(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
+		return box(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
 	}
 	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
 	if p.d.trust {
 		return p.trustMap(w, h, title+" · trust map (t: text diff)")
 	}
 	if !p.d.ready {
-		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
+		return box(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
 	}
-	if p.d.first == "" {
+	if f := p.d.first; f == nil {
 		title += " · identical"
 	} else {
-		title += " · first divergence: " + scan.VisibleLine(p.d.first) + " @" + itoa(p.d.off)
+		title += " · first divergence: " + scan.VisibleLine(f.Segment) + " @" + strconv.Itoa(f.Offset)
 	}
 	title += " (t: trust map)"
 	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
+	lines := []string{st.Header.Render(pad(" #"+strconv.Itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
 	// words draws a changed line with its changed words emphasised; every
 	// piece passes through wire.VisibleLine.
 	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
 		if len(ranges) == 0 {
-			return base.Render(uiFit(sign+scan.VisibleLine(text), w))
+			return base.Render(fit(sign+scan.VisibleLine(text), w))
 		}
 		var b strings.Builder
 		b.WriteString(base.Render(sign))
 		pos := 0
 		for _, r := range ranges {
-			lo, hi := uiRuneBoundary(text, max(pos, r[0])), uiRuneBoundary(text, min(len(text), r[1]))
+			lo, hi := runeBoundary(text, max(pos, r[0])), runeBoundary(text, min(len(text), r[1]))
 			if lo >= hi {
 				continue
 			}
@@ -78,7 +80,7 @@ func (p diffView) Render(w, h int) []string {
 			pos = hi
 		}
 		b.WriteString(base.Render(scan.VisibleLine(text[pos:])))
-		return uiFit(b.String(), w)
+		return fit(b.String(), w)
 	}
 	side := func(text string, k byte, ranges [][2]int, w int) string {
 		switch k {
@@ -87,19 +89,19 @@ func (p diffView) Render(w, h int) []string {
 		case '+':
 			return words(text, ranges, st.Added, st.AddedWord, "+ ", w)
 		case 'h':
-			return st.Accent.Render(uiFit("── "+scan.VisibleLine(text), w))
+			return st.Accent.Render(fit("── "+scan.VisibleLine(text), w))
 		case '~':
-			return st.Muted.Render(uiFit("  "+scan.VisibleLine(text), w))
+			return st.Muted.Render(fit("  "+scan.VisibleLine(text), w))
 		case 0:
-			return uiFit("", w)
+			return fit("", w)
 		}
-		return st.Base.Render(uiFit("  "+scan.VisibleLine(text), w))
+		return st.Base.Render(fit("  "+scan.VisibleLine(text), w))
 	}
 	for i := p.d.top; i < len(p.d.lines) && len(lines) < h-2; i++ {
 		l := p.d.lines[i]
 		lines = append(lines, side(l.left, l.lk, l.lw, lw)+st.Subtle.Render("│")+side(l.right, l.rk, l.rw, rw))
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, true)
+	return box(st, st.Header.Render(title), lines, w, h, true)
 }
 
 // trustMap shows the two requests side by side by channel: every segment's
@@ -114,32 +116,32 @@ func (p diffView) trustMap(w, h int, title string) []string {
 	cell := func(r *trustRow, w int) string {
 		switch {
 		case r == nil:
-			return uiFit("", w)
+			return fit("", w)
 		case r.head != "":
-			return st.Accent.Render(uiFit("── "+r.head+" ", w))
+			return st.Accent.Render(fit("── "+r.head+" ", w))
 		}
 		s := r.seg
 		name := s.Envelope
 		if name == "" {
 			name = string(s.Kind)
 		}
-		l := " " + uiBadge(st, s.Trust) + " " + scan.VisibleLine(name)
+		l := " " + trustBadge(st, s.Trust) + " " + scan.VisibleLine(name)
 		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 			l += " " + st.High.Render("⚠ in system")
 		}
-		l += st.Muted.Render(" · " + uiBytes(len(s.Text)) + " · " + uiNum(r.tok) + " tok")
+		l += st.Muted.Render(" · " + shortSize(len(s.Text)) + " · " + shortNum(r.tok) + " tok")
 		if s.Label != "" {
 			l += st.Muted.Render(" · " + scan.VisibleLine(s.Label))
 		}
-		return uiFit(l, w)
+		return fit(l, w)
 	}
-	lines := []string{st.Header.Render(uiPad(" #"+itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
-	rows := uiTrustMap(p.reqs, a, b)
+	lines := []string{st.Header.Render(pad(" #"+strconv.Itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
+		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
+	rows := trustRows(p.reqs, a, b)
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, true)
+	return box(st, st.Header.Render(title), lines, w, h, true)
 }
 
 type diffLine struct {
@@ -151,12 +153,13 @@ type diffLine struct {
 }
 
 type diffState struct {
-	gen    int
-	a, b   int
-	ready  bool
-	lines  []diffLine
-	first  string
-	off    int
+	gen   int
+	a, b  int
+	ready bool
+	lines []diffLine
+	// first is the first divergence, nil when every segment is the same;
+	// firstL is its row in lines.
+	first  *diff.Divergence
 	top    int
 	firstL int
 	// trust shows the two requests' segments side by side by channel with
@@ -167,8 +170,7 @@ type diffState struct {
 type diffMsg struct {
 	gen   int
 	lines []diffLine
-	first string
-	off   int
+	first *diff.Divergence
 	fl    int
 }
 
@@ -210,8 +212,8 @@ func (m *Model) startDiff() []tea.Cmd {
 	f := m.opts.Analysis.Diff
 	return []tea.Cmd{func() tea.Msg {
 		d := f(&ra, &rb)
-		lines, fl := uiDiffLines(d)
-		return diffMsg{gen: gen, lines: lines, first: d.FirstSegment, off: d.FirstOffset, fl: fl}
+		lines, fl := layoutDiff(d)
+		return diffMsg{gen: gen, lines: lines, first: d.First, fl: fl}
 	}}
 }
 
@@ -220,7 +222,7 @@ func (m *Model) onDiff(msg diffMsg) {
 		return
 	}
 	m.diff.ready = true
-	m.diff.lines, m.diff.first, m.diff.off, m.diff.firstL = msg.lines, msg.first, msg.off, msg.fl
+	m.diff.lines, m.diff.first, m.diff.firstL = msg.lines, msg.first, msg.fl
 	if !m.diff.trust {
 		// The trust map keeps its own scroll; the text diff opens at the
 		// first divergence.
@@ -243,7 +245,7 @@ func (m *Model) scrollTrust(n, h int) {
 	if a < 0 || b < 0 {
 		return
 	}
-	m.diff.scrollRows(n, h, len(uiTrustMap(m.reqs, a, b)))
+	m.diff.scrollRows(n, h, len(trustRows(m.reqs, a, b)))
 }
 
 func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
@@ -301,8 +303,8 @@ type trustRow struct {
 	tok  int
 }
 
-// uiTrustMap lays requests a and b's segments out by channel, side by side.
-func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
+// trustRows lays requests a and b's segments out by channel, side by side.
+func trustRows(reqs []entry, a, b int) [][2]*trustRow {
 	side := func(r int) map[wire.Channel][]*trustRow {
 		out := map[wire.Channel][]*trustRow{}
 		e := &reqs[r]
@@ -326,8 +328,8 @@ func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
 		for _, r := range lb {
 			tb += r.tok
 		}
-		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + uiCount(len(la), "segment") + " · " + uiNum(ta) + " tok"},
-			{head: string(ch) + " · " + uiCount(len(lb), "segment") + " · " + uiNum(tb) + " tok"}})
+		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + plural(len(la), "segment") + " · " + shortNum(ta) + " tok"},
+			{head: string(ch) + " · " + plural(len(lb), "segment") + " · " + shortNum(tb) + " tok"}})
 		for i := 0; i < max(len(la), len(lb)); i++ {
 			var row [2]*trustRow
 			if i < len(la) {
@@ -342,25 +344,22 @@ func uiTrustMap(reqs []entry, a, b int) [][2]*trustRow {
 	return rows
 }
 
-// uiDiffLines lays a diff out as side-by-side rows, segment by segment;
+// layoutDiff lays a diff out as side-by-side rows, segment by segment;
 // unchanged text is elided to a few lines of context. It also returns the
 // row of the first divergence.
-func uiDiffLines(d Diff) ([]diffLine, int) {
+func layoutDiff(d *diff.RequestDiff) ([]diffLine, int) {
 	var out []diffLine
 	first := -1
 	const ctx = 3
-	for _, s := range d.Segments {
-		hdr := s.ID + " · " + s.Status
-		if s.Status != "same" && first < 0 {
+	for i := range d.Segments {
+		s := &d.Segments[i]
+		hdr := s.ID + " · " + string(s.Status)
+		if s.Status != diff.StatusSame && first < 0 {
 			first = len(out)
 		}
-		switch s.Status {
-		case "same":
-			n := 0
-			for _, h := range s.Hunks {
-				n += strings.Count(h.Text, "\n") + 1
-			}
-			out = append(out, diffLine{left: hdr + " (" + itoa(n) + " lines)", right: hdr + " (" + itoa(n) + " lines)", lk: 'h', rk: 'h'})
+		if s.Status == diff.StatusSame {
+			n := " (" + plural(strings.Count(s.Seg().Text, "\n")+1, "line") + ")"
+			out = append(out, diffLine{left: hdr + n, right: hdr + n, lk: 'h', rk: 'h'})
 			continue
 		}
 		out = append(out, diffLine{left: hdr, right: hdr, lk: 'h', rk: 'h'})
@@ -382,12 +381,12 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 		for hi, h := range s.Hunks {
 			lines := strings.Split(strings.TrimSuffix(h.Text, "\n"), "\n")
 			switch h.Op {
-			case "delete":
+			case diff.OpDelete:
 				dels = append(dels, lines...)
-				delW = append(delW, uiWordRanges(h, len(lines))...)
-			case "insert":
+				delW = append(delW, wordRanges(h, len(lines))...)
+			case diff.OpInsert:
 				ins = append(ins, lines...)
-				insW = append(insW, uiWordRanges(h, len(lines))...)
+				insW = append(insW, wordRanges(h, len(lines))...)
 			default:
 				flush()
 				keepHead := hi > 0
@@ -410,7 +409,7 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 				if keepTail {
 					skipped -= ctx
 				}
-				note := "⋯ " + itoa(skipped) + " equal lines"
+				note := "⋯ " + plural(skipped, "equal line")
 				out = append(out, diffLine{left: note, right: note, lk: '~', rk: '~'})
 				if keepTail {
 					for _, l := range lines[len(lines)-ctx:] {
@@ -424,11 +423,9 @@ func uiDiffLines(d Diff) ([]diffLine, int) {
 	return out, max(0, first)
 }
 
-// ---- raw JSON ----
-
-// uiWordRanges maps a hunk's changed words to byte ranges in each of its n
+// wordRanges maps a hunk's changed words to byte ranges in each of its n
 // lines (nil for a line without changed words, or a hunk without words).
-func uiWordRanges(h Hunk, n int) [][][2]int {
+func wordRanges(h diff.Hunk, n int) [][][2]int {
 	out := make([][][2]int, n)
 	if len(h.Words) == 0 {
 		return out
@@ -444,19 +441,11 @@ func uiWordRanges(h Hunk, n int) [][][2]int {
 			if line >= n {
 				return out
 			}
-			if w.Op != "equal" && len(p) > 0 {
+			if w.Op != diff.OpEqual && len(p) > 0 {
 				out[line] = append(out[line], [2]int{col, col + len(p)})
 			}
 			col += len(p)
 		}
 	}
 	return out
-}
-
-// uiCount is "1 segment", "2 segments".
-func uiCount(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return itoa(n) + " " + what + "s"
 }

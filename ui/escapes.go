@@ -5,6 +5,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -41,8 +42,8 @@ func (p escapesView) Render(w, h int) []string {
 			if orig == "" {
 				orig = "?"
 			}
-			return st.Escape.Render(uiPad("escape", 8)) + uiPad(scan.VisibleLine(e.Rule), 14) +
-				uiPad(scan.VisibleLine(r.segID), sw) + uiPad("@"+itoa(e.Offset), 9) +
+			return st.Escape.Render(pad("escape", 8)) + pad(scan.VisibleLine(e.Rule), 14) +
+				pad(scan.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(e.Offset), 9) +
 				scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
 		}
 		hz := r.hazard
@@ -50,27 +51,27 @@ func (p escapesView) Render(w, h int) []string {
 		if hz.Offset+hz.Len <= len(r.segText) {
 			shown = scan.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
 		}
-		return st.Hazard.Render(uiPad("hazard", 8)) + uiPad(string(hz.Class), 14) +
-			uiPad(scan.VisibleLine(r.segID), sw) + uiPad("@"+itoa(hz.Offset), 9) +
+		return st.Hazard.Render(pad("hazard", 8)) + pad(string(hz.Class), 14) +
+			pad(scan.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(hz.Offset), 9) +
 			st.Hazard.Render(ansi.Truncate(shown, 60, "…"))
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
-		title += " · request #" + itoa(c+1) + " · " + itoa(len(rows))
+		title += " · request #" + strconv.Itoa(c+1) + " · " + strconv.Itoa(len(rows))
 	}
-	head := uiPad("what", 8) + uiPad("rule/class", 14) + uiPad("segment", sw) + uiPad("offset", 9) + "was → now / shown as"
+	head := pad("what", 8) + pad("rule/class", 14) + pad("segment", sw) + pad("offset", 9) + "was → now / shown as"
 	var detail []string
 	if p.cur.sel < len(rows) {
 		r := rows[p.cur.sel]
 		if r.escape != nil {
 			e := r.escape
-			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(scan.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+itoa(e.Offset)+" of "+scan.VisibleLine(r.segID)+": ")+
+			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(scan.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+strconv.Itoa(e.Offset)+" of "+scan.VisibleLine(r.segID)+": ")+
 				scan.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(scan.VisibleLine(e.Text)))
-			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, e.Offset, e.Offset+len(e.Text), 40))
+			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, e.Offset, e.Offset+len(e.Text), 40))
 		} else {
 			hz := r.hazard
-			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+itoa(hz.Offset)+" of "+scan.VisibleLine(r.segID)+" ("+itoa(hz.Len)+" bytes)"))
-			detail = append(detail, st.Muted.Render("context: ")+uiContext(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
+			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+strconv.Itoa(hz.Offset)+" of "+scan.VisibleLine(r.segID)+" ("+strconv.Itoa(hz.Len)+" bytes)"))
+			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
 	}
@@ -98,8 +99,8 @@ func (m *Model) escRows() []escRow {
 	return m.reqs[c].escRows
 }
 
-// uiEscRows lists a request's escapes and hazards in cache order.
-func uiEscRows(e *entry) []escRow {
+// escRowsOf lists a request's escapes and hazards in cache order.
+func escRowsOf(e *entry) []escRow {
 	var rows []escRow
 	for _, si := range e.order {
 		s := &e.req.Segments[si]

@@ -4,18 +4,43 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
+
+// findingRow is a row of the Findings view: a finding of the audit and the
+// index of its request in the viewer's list (the finding's own Request
+// counts within its source).
+type findingRow struct {
+	req int
+	audit.Finding
+}
+
+// findingRows lists the findings of every request (findings[i] are those of
+// request i) by request, most severe first.
+func findingRows(findings [][]audit.Finding) []findingRow {
+	var out []findingRow
+	for i, fs := range findings {
+		from := len(out)
+		for _, f := range fs {
+			out = append(out, findingRow{req: i, Finding: f})
+		}
+		rows := out[from:]
+		sort.SliceStable(rows, func(a, b int) bool { return rows[a].Severity.Rank() > rows[b].Severity.Rank() })
+	}
+	return out
+}
 
 // findingsView is the Findings view.
 type findingsView struct {
 	st       *themes.Styles
-	findings []Finding
+	findings []findingRow
 	audit    bool // an audit is plugged in
 	pending  bool // it has not answered yet
 	cur      tableCursor
@@ -37,13 +62,13 @@ func (p findingsView) Render(w, h int) []string {
 		f := fs[i]
 		sev := st.Low
 		switch f.Severity {
-		case "high":
+		case audit.SeverityHigh:
 			sev = st.High
-		case "medium":
+		case audit.SeverityMedium:
 			sev = st.Medium
 		}
-		return sev.Render(uiPad(strings.ToUpper(f.Severity), 8)) + uiPad(scan.VisibleLine(f.Rule), rw) +
-			uiPad("#"+itoa(f.Request+1), 6) + uiPad(scan.VisibleLine(f.Segment), sw) + uiPad("@"+itoa(f.Offset), 8) +
+		return sev.Render(pad(strings.ToUpper(string(f.Severity)), 8)) + pad(scan.VisibleLine(f.Rule), rw) +
+			pad("#"+strconv.Itoa(f.req+1), 6) + pad(scan.VisibleLine(f.Segment), sw) + pad("@"+strconv.Itoa(f.Offset), 8) +
 			scan.VisibleLine(f.Message)
 	}
 	empty := "no findings"
@@ -53,7 +78,7 @@ func (p findingsView) Render(w, h int) []string {
 	case p.pending:
 		empty = "analysing…"
 	}
-	head := uiPad("sev", 8) + uiPad("rule", rw) + uiPad("req", 6) + uiPad("segment", sw) + uiPad("offset", 8) + "message"
+	head := pad("sev", 8) + pad("rule", rw) + pad("req", 6) + pad("segment", sw) + pad("offset", 8) + "message"
 	var detail []string
 	if p.cur.sel < len(fs) {
 		f := fs[p.cur.sel]
@@ -66,27 +91,6 @@ func (p findingsView) Render(w, h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+scan.VisibleLine(f.Excerpt))
 		}
 	}
-	return table{st: st, cur: p.cur, title: "Findings · " + itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,
+	return table{st: st, cur: p.cur, title: "Findings · " + strconv.Itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,
 		empty: empty, detail: detail}.Render(w, h)
-}
-
-// uiSortFindings orders findings by request, then most severe first.
-func uiSortFindings(fs []Finding) []Finding {
-	out := append([]Finding(nil), fs...)
-	rank := func(s string) int {
-		switch s {
-		case "high":
-			return 0
-		case "medium":
-			return 1
-		}
-		return 2
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Request != out[j].Request {
-			return out[i].Request < out[j].Request
-		}
-		return rank(out[i].Severity) < rank(out[j].Severity)
-	})
-	return out
 }

@@ -13,7 +13,7 @@ import (
 // its index and highlighting arrive: the screen never holds a raw control,
 // bidi control or escape sequence, and every line keeps its width.
 func FuzzUIContent(f *testing.F) {
-	for i, s := range uiCorpora(f) {
+	for i, s := range corpora(f) {
 		if i%7 == 0 {
 			f.Add(s, 5, 40)
 		}
@@ -32,7 +32,7 @@ func FuzzUIContent(f *testing.F) {
 			for _, st := range []*themes.Styles{dark, mono} {
 				lines := c.render(st, width, 8)
 				out := strings.Join(lines, "\n")
-				uiAssertClean(t, stage, out)
+				assertClean(t, stage, out)
 				if st.Mono && strings.ContainsRune(out, 0x1b) {
 					t.Fatalf("%s: mono wrote an escape", stage)
 				}

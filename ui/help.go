@@ -31,7 +31,5 @@ func (p helpView) Render(width, height int) []string {
 		st.Muted.Render(" Marks: ✂ cache prefix breaks · ⚑ findings · ! hazards · ⎋ escapes · ◆bp cache breakpoint · ● marked."),
 		st.Muted.Render(" Hazards show as ␛[2J or [U+202E], never raw. Filter words: is:break is:finding is:hazard is:escape is:marked."),
 		st.Muted.Render(" Mouse: click a tab, a request or a segment; the wheel scrolls what is under it."))
-	return uiBox(st, st.Header.Render("Help · ? or esc to close"), lines, width, height, true)
+	return box(st, st.Header.Render("Help · ? or esc to close"), lines, width, height, true)
 }
-
-// ---- small helpers ----

@@ -5,11 +5,14 @@ package ui
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -20,22 +23,22 @@ type listPane struct {
 	sel int // index into visible
 	top int // first row shown
 
-	st        *themes.Styles
-	reqs      []entry
-	visible   []int
-	cacheRows map[int]CacheRow
-	perReq    map[int]int // findings per request
-	marks     []int
-	filter    string
-	loading   bool
-	focused   bool // the list has the focus
-	cursor    bool // ... in the wire view: the selection shows as the cursor
+	st      *themes.Styles
+	reqs    []entry
+	visible []int
+	steps   []*diff.Step // the cache step of each request (nil: none)
+	perReq  map[int]int  // findings per request
+	marks   []int
+	filter  string
+	loading bool
+	focused bool // the list has the focus
+	cursor  bool // ... in the wire view: the selection shows as the cursor
 }
 
 // listPane is the request list as the model stands.
 func (m *Model) listPane() listPane {
 	p := m.list
-	p.st, p.reqs, p.visible, p.cacheRows, p.perReq, p.marks = m.st, m.reqs, m.visible, m.cacheRows, m.perReq, m.marks
+	p.st, p.reqs, p.visible, p.steps, p.perReq, p.marks = m.st, m.reqs, m.visible, m.steps, m.perReq, m.marks
 	p.filter, p.loading = m.filter, m.loading
 	p.focused = m.focus == focusList
 	p.cursor = p.focused && m.view == viewWire
@@ -58,7 +61,7 @@ func (p listPane) Render(w, h int) []string {
 	st := p.st
 	inner := w - 2
 	var lines []string
-	digits := len(itoa(len(p.reqs)))
+	digits := len(strconv.Itoa(len(p.reqs)))
 	for i := p.top; i < len(p.visible) && len(lines) < h-2; i++ {
 		ri := p.visible[i]
 		e := &p.reqs[ri]
@@ -66,7 +69,7 @@ func (p listPane) Render(w, h int) []string {
 		if i == p.sel {
 			cursor = "▸ "
 		}
-		if uiMarked(p.marks, ri) {
+		if slices.Contains(p.marks, ri) {
 			cursor = cursor[:len(cursor)-1] + "●"
 			if i == p.sel {
 				cursor = "▸●"
@@ -74,12 +77,12 @@ func (p listPane) Render(w, h int) []string {
 		}
 		bar := "····"
 		marks := " "
-		if row, ok := p.cacheRows[ri]; ok {
+		if row := stepAt(p.steps, ri); row != nil {
 			frac := 0.0
 			if row.TotalTokens > 0 {
 				frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 			}
-			bar = uiBar(frac, 4)
+			bar = fillBar(frac, 4)
 			if row.Break != nil {
 				marks = st.Break.Render("✂")
 			}
@@ -99,7 +102,7 @@ func (p listPane) Render(w, h int) []string {
 		// The model takes what the index, the cache bar (when there is room;
 		// the Cache view has it too), the tokens and the marks leave.
 		left := cursor + idx + " "
-		right := fmt.Sprintf(" %5s ", uiNum(e.tokens)) + marks
+		right := fmt.Sprintf(" %5s ", shortNum(e.tokens)) + marks
 		if inner < 22 {
 			right = " " + marks
 		}
@@ -107,13 +110,13 @@ func (p listPane) Render(w, h int) []string {
 			right = " " + st.TextTrusted.Render(bar) + right
 		}
 		room := inner - lipgloss.Width(left) - lipgloss.Width(right)
-		line := left + st.Base.Render(uiFit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
+		line := left + st.Base.Render(fit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
 		if i == p.sel {
 			sty := st.Selected
 			if p.cursor {
 				sty = st.Cursor
 			}
-			line = sty.Render(ansi.Strip(uiFit(line, inner)))
+			line = sty.Render(ansi.Strip(fit(line, inner)))
 		}
 		lines = append(lines, line)
 	}
@@ -128,7 +131,7 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " · filter " + scan.VisibleLine(p.filter)
 	}
-	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused)
+	return box(st, st.Header.Render(title), lines, w, h, p.focused)
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

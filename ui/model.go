@@ -1,10 +1,14 @@
-// Package ui is the interactive viewer of wirelens: a Bubble Tea program that
-// shows a request list, the selected request's trusted prefix beside its
-// untrusted fragments, the content of a segment with its escapes and
-// hazards, and the Escapes, Findings, Cache, Diff and Raw views.
+// Package ui is the terminal viewer of wirelens, for seeing what a coding
+// agent really told its model: which text of each request the host trusts
+// and which came from the workspace, what was escaped and what hazards are
+// left, and where and why the prompt cache breaks from one request to the
+// next.
 //
-// Every text from a payload is hostile: it reaches lipgloss only through
-// wire.Visible or wire.VisibleLine.
+// It is a Bubble Tea program over the analyses of packages wire and diff: a
+// request list, the selected request's trusted prefix beside its untrusted
+// fragments, the content of a segment, and the Escapes, Findings, Cache,
+// Diff and Raw views. Every text from a payload is hostile: it reaches
+// lipgloss only through wire.Visible or wire.VisibleLine.
 package ui
 
 import (
@@ -19,8 +23,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -48,8 +54,9 @@ type Options struct {
 	// Stream delivers more requests (a long file as it is decoded, or watch
 	// rebuilds). Closing it ends loading.
 	Stream <-chan Item
-	// Analysis plugs in findings, cache rows and diffs; a nil Cache or Diff
-	// is DefaultAnalysis's (package diff), a nil Findings shows no audit.
+	// Analysis plugs in the audit's findings, the cache steps and the request
+	// diffs; a nil Cache or Diff is DefaultAnalysis's (package diff), a nil
+	// Findings shows no audit.
 	Analysis Analysis
 	// Theme is auto, dark, light, high-contrast or mono; NoColor forces mono.
 	Theme   string
@@ -124,6 +131,13 @@ type prompt struct {
 
 type hit struct{ req, seg, off int }
 
+// segKey names a segment of a request: the request's index and the segment's
+// ID.
+type segKey struct {
+	req int
+	seg string
+}
+
 // Model is the root model of the viewer.
 type Model struct {
 	opts   Options
@@ -161,11 +175,11 @@ type Model struct {
 	hitAt                   int
 	searchGen               int
 	searching               bool
-	findings                []Finding
+	findings                []findingRow
 	perReq                  map[int]int    // findings per request
-	reusePrefix, reuseTotal int            // prefix and total tokens over the cache rows
-	perSeg                  map[string]int // findings per request and segment ("3/system[0]")
-	cacheRows               map[int]CacheRow
+	reusePrefix, reuseTotal int            // prefix and total tokens over the cache steps
+	perSeg                  map[segKey]int // findings per request and segment
+	steps                   []*diff.Step   // the cache step of each request (nil: none)
 	anaGen                  int
 	analysing               bool
 	anaDone                 bool
@@ -187,7 +201,7 @@ type Model struct {
 // New builds the viewer's model.
 func New(opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
-		bodyKey: [2]int{-1, -1}, rawKey: -1, cacheRows: map[int]CacheRow{}, hzMemo: newHazardMemo()}
+		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo()}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	def := DefaultAnalysis()
 	if m.opts.Analysis.Cache == nil {
@@ -436,18 +450,19 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 		e.segHz[i] = hm.hazards(s)
 		e.hazards += len(e.segHz[i])
 	}
-	e.escRows = uiEscRows(&e)
+	e.escRows = escRowsOf(&e)
 	return e
 }
 
 // analysisMsg carries the results of the analyses.
 type analysisMsg struct {
 	gen      int
-	findings []Finding
-	cache    []CacheRow
+	findings [][]audit.Finding
+	steps    []*diff.Step
 }
 
-// analyse runs findings and cache rows over every request in a command.
+// analyse runs the audit and the cache comparison over every request in a
+// command.
 func (m *Model) analyse() tea.Cmd {
 	m.anaGen++
 	m.analysing = true
@@ -463,7 +478,7 @@ func (m *Model) analyse() tea.Cmd {
 		if a.Findings != nil {
 			msg.findings = a.Findings(reqs)
 		}
-		msg.cache = a.Cache(reqs)
+		msg.steps = a.Cache(reqs)
 		return msg
 	}
 }
@@ -522,18 +537,19 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onItems(msg)
 	case analysisMsg:
 		if msg.gen == m.anaGen {
-			m.findings = uiSortFindings(msg.findings)
-			m.perReq, m.perSeg = map[int]int{}, map[string]int{}
-			for _, f := range msg.findings {
-				m.perReq[f.Request]++
-				m.perSeg[itoa(f.Request)+"/"+f.Segment]++
+			m.findings = findingRows(msg.findings)
+			m.perReq, m.perSeg = map[int]int{}, map[segKey]int{}
+			for _, f := range m.findings {
+				m.perReq[f.req]++
+				m.perSeg[segKey{f.req, f.Segment}]++
 			}
-			m.cacheRows = map[int]CacheRow{}
+			m.steps = msg.steps
 			m.reusePrefix, m.reuseTotal = 0, 0
-			for _, r := range msg.cache {
-				m.cacheRows[r.Request] = r
-				m.reusePrefix += r.PrefixTokens
-				m.reuseTotal += r.TotalTokens
+			for _, st := range msg.steps {
+				if st != nil {
+					m.reusePrefix += st.PrefixTokens
+					m.reuseTotal += st.TotalTokens
+				}
 			}
 			m.analysing, m.anaDone = false, true
 			if k := m.bodyKey; k[0] >= 0 {
@@ -685,25 +701,29 @@ func (m *Model) loadBody() []tea.Cmd {
 	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
 	m.body.marks = m.matchMarks(c, s)
 	m.body.cut = m.cutIn(c, s)
-	return uiJobs(jobs)
+	return jobCmds(jobs)
 }
+
+// step is the cache step of request r, nil when it has none (the first of
+// its source, or not analysed yet).
+func (m *Model) step(r int) *diff.Step { return stepAt(m.steps, r) }
 
 // cutIn is where the cache prefix of request r ends inside segment s, or -1
 // when it does not end there.
 func (m *Model) cutIn(r, s int) int {
-	row, ok := m.cacheRows[r]
-	if !ok || row.Break == nil || s < 0 {
+	st := m.step(r)
+	if st == nil || st.Break == nil || s < 0 {
 		return -1
 	}
 	seg := &m.reqs[r].req.Segments[s]
-	if row.Break.Segment != seg.ID || row.Break.Offset < 0 || row.Break.Offset > len(seg.Text) {
+	if st.Break.Segment != seg.ID || st.Break.Offset < 0 || st.Break.Offset > len(seg.Text) {
 		return -1
 	}
-	return row.Break.Offset
+	return st.Break.Offset
 }
 
-// uiJobs turns prepared jobs into commands.
-func uiJobs(jobs []any) []tea.Cmd {
+// jobCmds turns prepared jobs into commands.
+func jobCmds(jobs []any) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, j := range jobs {
 		switch f := j.(type) {

@@ -5,15 +5,16 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -37,14 +38,14 @@ func (p rawView) Render(w, h int) []string {
 	st := p.st
 	c := p.req
 	if c < 0 {
-		return uiBox(st, st.Header.Render("Raw JSON"), nil, w, h, true)
+		return box(st, st.Header.Render("Raw JSON"), nil, w, h, true)
 	}
-	title := "Raw JSON · #" + itoa(c+1)
+	title := "Raw JSON · #" + strconv.Itoa(c+1)
 	if !p.loaded {
-		return uiBox(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
+		return box(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
 	}
-	title += " · " + scan.VisibleLine(p.body.key) + " · " + itoa(p.body.progress(h-2)) + "%"
-	return uiBox(st, st.Header.Render(title), p.body.render(st, w-2, h-2), w, h, true)
+	title += " · " + scan.VisibleLine(p.body.key) + " · " + strconv.Itoa(p.body.progress(h-2)) + "%"
+	return box(st, st.Header.Render(title), p.body.render(st, w-2, h-2), w, h, true)
 }
 
 type rawMsg struct {
@@ -54,8 +55,8 @@ type rawMsg struct {
 	note string
 }
 
-// uiMaxRaw is the largest raw body read back from a file.
-const uiMaxRaw = 32 << 20
+// maxRaw is the largest raw body read back from a file.
+const maxRaw = 32 << 20
 
 func (m *Model) startRaw() []tea.Cmd {
 	c := m.cur()
@@ -67,35 +68,28 @@ func (m *Model) startRaw() []tea.Cmd {
 	gen := m.rawGen
 	r := m.reqs[c].req
 	return []tea.Cmd{func() tea.Msg {
-		text, note := uiRawText(&r)
+		text, note := rawText(&r)
 		return rawMsg{gen: gen, req: c, text: text, note: note}
 	}}
 }
 
-// uiRawText reads the request's body back from its file (pretty-printed when
-// it is JSON), or, when the file cannot be read again (standard input, a
-// built request), renders wirelens's model of the request as JSON.
-func uiRawText(r *wire.Request) (string, string) {
-	if r.Source != "" && r.Source != "-" && r.Offset >= 0 && r.Length > 0 && r.Length <= uiMaxRaw {
-		if f, err := os.Open(r.Source); err == nil {
-			defer f.Close()
-			buf := make([]byte, r.Length)
-			if _, err := f.ReadAt(buf, r.Offset); err == nil || err == io.EOF {
-				// A body embedded as a JSON string (HAR postData.text) is
-				// unquoted first.
-				if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' {
-					var inner string
-					if json.Unmarshal(t, &inner) == nil {
-						buf = []byte(inner)
-					}
-				}
-				var pretty bytes.Buffer
-				if json.Indent(&pretty, buf, "", "  ") == nil {
-					return uiRedact(pretty.String()), fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
-				}
-				return uiRedact(string(buf)), fmt.Sprintf("body from %s, bytes %d-%d (not JSON)", r.Source, r.Offset, r.Offset+r.Length)
-			}
+// rawText reads the request's body back from its file (pretty-printed when
+// it is JSON), or, when it cannot be read again (standard input, a built
+// request, a file that changed), renders wirelens's model of the request as
+// JSON and says why.
+func rawText(r *wire.Request) (string, string) {
+	body, err := decode.ReadBody(r, maxRaw)
+	if err == nil {
+		where := fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, body, "", "  ") == nil {
+			return redact(pretty.String()), where
 		}
+		return redact(string(body)), where + " (not JSON)"
+	}
+	note := "the body is not on disk: wirelens's model of the request"
+	if !errors.Is(err, decode.ErrNotOnDisk) {
+		note = err.Error() + ": wirelens's model of the request"
 	}
 	type segJSON struct {
 		ID       string        `json:"id"`
@@ -124,17 +118,17 @@ func uiRawText(r *wire.Request) (string, string) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)
-	return b.String(), "the body is not on disk: wirelens's model of the request"
+	return b.String(), note
 }
 
-// uiSecretHeader matches a recorded credential header (HAR headers are
+// secretHeader matches a recorded credential header (HAR headers are
 // {"name": ..., "value": ...} objects) so the Raw view never puts an API key
 // on a shared screen.
-var uiSecretHeader = regexp.MustCompile(`("name":\s*"(?i:authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)",\s*"value":\s*)"(?:[^"\\]|\\.)*"`)
+var secretHeader = regexp.MustCompile(`("name":\s*"(?i:authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)",\s*"value":\s*)"(?:[^"\\]|\\.)*"`)
 
-// uiRedact replaces the values of credential headers.
-func uiRedact(s string) string {
-	return uiSecretHeader.ReplaceAllString(s, `$1"[redacted by wirelens]"`)
+// redact replaces the values of credential headers.
+func redact(s string) string {
+	return secretHeader.ReplaceAllString(s, `$1"[redacted by wirelens]"`)
 }
 
 func (m *Model) onRaw(msg rawMsg) tea.Cmd {
@@ -142,5 +136,5 @@ func (m *Model) onRaw(msg rawMsg) tea.Cmd {
 		return nil
 	}
 	jobs := m.raw.set(1, msg.note, msg.text, nil, nil, false, m.w-2, "json")
-	return tea.Batch(uiJobs(jobs)...)
+	return tea.Batch(jobCmds(jobs)...)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -9,8 +10,8 @@ import (
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// uiMaxHits caps the matches a search keeps.
-const uiMaxHits = 100000
+// maxHits caps the matches a search keeps.
+const maxHits = 100000
 
 // searchMsg carries the matches of a search over every segment of every
 // request, in request, cache-order and offset order.
@@ -47,11 +48,11 @@ func (m *Model) startSearch(q string) tea.Cmd {
 				s := &e.req.Segments[si]
 				offs, ok := memo[s.Hash]
 				if !ok || s.Hash == 0 {
-					offs = uiFindAll(s.Text, q, fold)
+					offs = findAll(s.Text, q, fold)
 					memo[s.Hash] = offs
 				}
 				for _, o := range offs {
-					if len(hits) >= uiMaxHits {
+					if len(hits) >= maxHits {
 						more = true
 						break
 					}
@@ -63,16 +64,16 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	}
 }
 
-// uiFindAll finds every non-overlapping occurrence of q in text. With fold,
+// findAll finds every non-overlapping occurrence of q in text. With fold,
 // ASCII letters match in either case (offsets are kept: only ASCII bytes are
 // folded).
-func uiFindAll(text, q string, fold bool) []int {
+func findAll(text, q string, fold bool) []int {
 	if q == "" {
 		return nil
 	}
 	hay := text
 	if fold {
-		hay = uiASCIILower(text)
+		hay = asciiLower(text)
 	}
 	var out []int
 	for off := 0; off <= len(hay)-len(q); {
@@ -86,8 +87,8 @@ func uiFindAll(text, q string, fold bool) []int {
 	return out
 }
 
-// uiASCIILower lowers ASCII letters only, so byte offsets stay the same.
-func uiASCIILower(s string) string {
+// asciiLower lowers ASCII letters only, so byte offsets stay the same.
+func asciiLower(s string) string {
 	has := false
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 'A' && s[i] <= 'Z' {
@@ -118,9 +119,9 @@ func (m *Model) onSearch(msg searchMsg) tea.Cmd {
 		m.status = "no match for " + q
 		return nil
 	}
-	m.status = itoa(len(m.hits)) + " matches for " + q
+	m.status = strconv.Itoa(len(m.hits)) + " matches for " + q
 	if msg.more {
-		m.status += " (first " + itoa(uiMaxHits) + ")"
+		m.status += " (first " + strconv.Itoa(maxHits) + ")"
 	}
 	// The first match at or after the current position.
 	c, s := m.cur(), m.curSeg()
@@ -166,7 +167,7 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	cmd := m.jumpTo(h.req, h.seg, h.off)
 	// The body keeps its marks when the match is in the segment shown.
 	m.body.marks = m.matchMarks(h.req, h.seg)
-	m.status = "match " + itoa(m.hitAt+1) + "/" + itoa(len(m.hits)) + " · " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
+	m.status = "match " + strconv.Itoa(m.hitAt+1) + "/" + strconv.Itoa(len(m.hits)) + " · " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
 	return cmd
 }
 

@@ -4,19 +4,21 @@ package ui
 // messages, every segment with its trust badge, size and marks.
 
 import (
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// uiBadge is a segment's trust as a coloured label that also reads without
+// trustBadge is a segment's trust as a coloured label that also reads without
 // colour.
-func uiBadge(st *themes.Styles, t wire.Trust) string {
+func trustBadge(st *themes.Styles, t wire.Trust) string {
 	text := strings.ToUpper(string(t))
 	if text == "" {
 		text = "?"
@@ -43,12 +45,11 @@ type segPane struct {
 	top [2]int // scroll of the two columns
 
 	st      *themes.Styles
-	req     int    // index of the request, -1 none
-	e       *entry // the request, nil none
-	cursor  int    // the selected segment: position in the cache order
-	row     CacheRow
-	hasRow  bool
-	perSeg  map[string]int // findings per request and segment
+	req     int            // index of the request, -1 none
+	e       *entry         // the request, nil none
+	cursor  int            // the selected segment: position in the cache order
+	step    *diff.Step     // the request's cache step, nil none
+	perSeg  map[segKey]int // findings per request and segment
 	focused bool
 }
 
@@ -59,7 +60,7 @@ func (m *Model) segPane() segPane {
 	p.req = m.cur()
 	if p.req >= 0 {
 		p.e = &m.reqs[p.req]
-		p.row, p.hasRow = m.cacheRows[p.req]
+		p.step = m.step(p.req)
 	}
 	return p
 }
@@ -81,9 +82,9 @@ func (p segPane) column(col, w, h int) []string {
 	}
 	var lines []string
 	if p.e != nil {
-		e, c, row, hasRow := p.e, p.req, p.row, p.hasRow
+		e, c, step := p.e, p.req, p.step
 		items := cols[col]
-		title += " (" + itoa(len(items)) + ")"
+		title += " (" + strconv.Itoa(len(items)) + ")"
 		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
 			pos := items[k]
 			si := e.order[pos]
@@ -97,7 +98,7 @@ func (p segPane) column(col, w, h int) []string {
 			if name == "" {
 				name = string(s.Kind)
 			}
-			l1 := cur + uiBadge(st, s.Trust) + " " + st.Header.Render(scan.VisibleLine(name))
+			l1 := cur + trustBadge(st, s.Trust) + " " + st.Header.Render(scan.VisibleLine(name))
 			if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
 				l1 += " " + st.High.Render("⚠ in system")
 			}
@@ -109,17 +110,17 @@ func (p segPane) column(col, w, h int) []string {
 			}
 			// Marks first, so a narrow column never cuts them off.
 			var marks []string
-			if hasRow && row.Break != nil && row.Break.Segment == s.ID {
-				marks = append(marks, st.Break.Render("✂ prefix ends @"+itoa(row.Break.Offset)))
+			if step != nil && step.Break != nil && step.Break.Segment == s.ID {
+				marks = append(marks, st.Break.Render("✂ prefix ends @"+strconv.Itoa(step.Break.Offset)))
 			}
-			if nf := p.perSeg[itoa(c)+"/"+s.ID]; nf > 0 {
-				marks = append(marks, st.High.Render("⚑"+itoa(nf)))
+			if nf := p.perSeg[segKey{c, s.ID}]; nf > 0 {
+				marks = append(marks, st.High.Render("⚑"+strconv.Itoa(nf)))
 			}
 			if nh := len(e.segHz[si]); nh > 0 {
-				marks = append(marks, st.Hazard.Render("!"+itoa(nh)))
+				marks = append(marks, st.Hazard.Render("!"+strconv.Itoa(nh)))
 			}
 			if n := len(s.Escapes); n > 0 {
-				marks = append(marks, st.Escape.Render("⎋"+itoa(n)))
+				marks = append(marks, st.Escape.Render("⎋"+strconv.Itoa(n)))
 			}
 			if s.CacheBreakpoint {
 				marks = append(marks, st.Accent.Render("◆bp"))
@@ -128,13 +129,13 @@ func (p segPane) column(col, w, h int) []string {
 			if len(marks) > 0 {
 				l2 += strings.Join(marks, " ") + " "
 			}
-			l2 += st.Muted.Render(scan.VisibleLine(where) + " · " + uiBytes(len(s.Text)) + " · " + uiNum(e.segTok[si]) + " tok")
+			l2 += st.Muted.Render(scan.VisibleLine(where) + " · " + shortSize(len(s.Text)) + " · " + shortNum(e.segTok[si]) + " tok")
 			if sel {
 				sty := st.Selected
 				if p.focused {
 					sty = st.Cursor
 				}
-				l1 = sty.Render(ansi.Strip(uiFit(l1, inner)))
+				l1 = sty.Render(ansi.Strip(fit(l1, inner)))
 			}
 			lines = append(lines, l1, l2)
 		}
@@ -143,7 +144,7 @@ func (p segPane) column(col, w, h int) []string {
 		}
 	}
 	cc, _ := p.cursorAt()
-	return uiBox(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
+	return box(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
 }
 
 // columns splits the request's cache order into the prefix column (tools
@@ -180,7 +181,7 @@ func (p segPane) cursorAt() (int, int) {
 // ensureVisible scrolls the columns, h rows high, to the cursor.
 func (p *segPane) ensureVisible(h int) {
 	col, row := p.cursorAt()
-	n := uiSegItems(h)
+	n := segItemsIn(h)
 	if row < p.top[col] {
 		p.top[col] = row
 	}
@@ -193,11 +194,11 @@ func (p *segPane) ensureVisible(h int) {
 	}
 }
 
-// uiSegItems is how many segments a column h rows high shows.
-func uiSegItems(h int) int { return max(1, (h-2)/2) }
+// segItemsIn is how many segments a column h rows high shows.
+func segItemsIn(h int) int { return max(1, (h-2)/2) }
 
 // segItems is how many segments a column shows.
-func (m *Model) segItems() int { return uiSegItems(m.segHeight()) }
+func (m *Model) segItems() int { return segItemsIn(m.segHeight()) }
 
 func (m *Model) columns() [2][]int { return m.segPane().columns() }
 

@@ -13,14 +13,14 @@ import (
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// uiDetailLines is the height of the detail area under a table.
-const uiDetailLines = 3
+// detailLines is the height of the detail area under a table.
+const detailLines = 3
 
 // tableRows is how many rows a table shows in the body.
-func (m *Model) tableRows() int { return uiTableRows(m.bodyHeight()) }
+func (m *Model) tableRows() int { return tableRowsIn(m.bodyHeight()) }
 
-// uiTableRows is how many rows a table h rows high shows.
-func uiTableRows(h int) int { return max(1, h-4-uiDetailLines) }
+// tableRowsIn is how many rows a table h rows high shows.
+func tableRowsIn(h int) int { return max(1, h-4-detailLines) }
 
 // tableCursor is the cursor and scroll of the Escapes, Findings and Cache
 // tables (the root owns it).
@@ -55,11 +55,11 @@ type table struct {
 func (t table) Render(w, h int) []string {
 	st := t.st
 	lines := []string{st.Header.Render(t.head)}
-	n := uiTableRows(h)
+	n := tableRowsIn(h)
 	for i := t.cur.top; i < t.count && i < t.cur.top+n; i++ {
 		r := t.row(i)
 		if i == t.cur.sel {
-			r = st.Cursor.Render(ansi.Strip(uiFit("▸ "+r, w-2)))
+			r = st.Cursor.Render(ansi.Strip(fit("▸ "+r, w-2)))
 		} else {
 			r = "  " + r
 		}
@@ -72,24 +72,24 @@ func (t table) Render(w, h int) []string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, w-2))))
-	for i := 0; i < uiDetailLines; i++ {
+	for i := 0; i < detailLines; i++ {
 		l := ""
 		if i < len(t.detail) {
 			l = " " + t.detail[i]
 		}
 		lines = append(lines, l)
 	}
-	return uiBox(st, st.Header.Render(t.title), lines, w, h, true)
+	return box(st, st.Header.Render(t.title), lines, w, h, true)
 }
 
-// uiContext is up to n bytes of text on either side of [off, end), on one
+// excerptAround is up to n bytes of text on either side of [off, end), on one
 // line, sanitised.
-func uiContext(text string, off, end, n int) string {
+func excerptAround(text string, off, end, n int) string {
 	off = max(0, min(off, len(text)))
 	end = max(off, min(end, len(text)))
 	lo, hi := max(0, off-n), min(len(text), end+n)
-	lo = uiRuneBoundary(text, lo)
-	hi = uiRuneBoundary(text, hi)
+	lo = runeBoundary(text, lo)
+	hi = runeBoundary(text, hi)
 	return scan.VisibleLine(text[lo:hi])
 }
 
@@ -185,11 +185,11 @@ func (m *Model) tableEnter() tea.Cmd {
 		fs := m.findings
 		if m.table.sel < len(fs) {
 			f := fs[m.table.sel]
-			s := m.segIndex(f.Request, f.Segment)
+			s := m.segIndex(f.req, f.Segment)
 			if s < 0 {
 				s = 0
 			}
-			return m.jumpTo(f.Request, s, f.Offset)
+			return m.jumpTo(f.req, s, f.Offset)
 		}
 	case viewCache:
 		r := m.table.sel
@@ -200,5 +200,3 @@ func (m *Model) tableEnter() tea.Cmd {
 	}
 	return nil
 }
-
-// ---- diff ----

@@ -2,21 +2,25 @@ package ui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// uiHostileSession puts every hostile seed everywhere a payload reaches the
+// hostileSession puts every hostile seed everywhere a payload reaches the
 // screen: model names, labels, envelopes, segment text, escapes, findings,
 // cache breaks and diffs.
-func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
-	seeds := uiCorpora(t)
+func hostileSession(t testing.TB) ([]wire.Request, Analysis) {
+	seeds := corpora(t)
 	var reqs []wire.Request
 	const per = 40
 	for start := 0; start < len(seeds); start += per {
@@ -41,33 +45,35 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 	}
 	seed := func(i int) string { return seeds[i%len(seeds)] }
 	a := Analysis{
-		Findings: func(reqs []wire.Request) []Finding {
-			var out []Finding
+		Findings: func(reqs []wire.Request) [][]audit.Finding {
+			out := make([][]audit.Finding, len(reqs))
 			for i := range reqs {
-				out = append(out, Finding{Rule: "envelope-breakout" + seed(i), Severity: "high", Request: i,
-					Segment: "messages[0].content[0]", Offset: 5, Excerpt: seed(i + 1), Message: "found " + seed(i+2)})
+				out[i] = []audit.Finding{{Rule: "envelope-breakout" + seed(i), Severity: audit.SeverityHigh, Request: i + 1,
+					Segment: "messages[0].content[0]", Offset: 5, Excerpt: seed(i + 1), Message: "found " + seed(i+2)}}
 			}
 			return out
 		},
-		Diff: func(a, b *wire.Request) Diff {
+		Diff: func(a, b *wire.Request) *diff.RequestDiff {
 			d := DefaultAnalysis().Diff(a, b)
 			// Word diffs of hostile text, as the diff analysis gives them.
 			for k := range d.Segments {
 				for j := range d.Segments[k].Hunks {
 					h := &d.Segments[k].Hunks[j]
-					if h.Op != "equal" && len(h.Text) > 4 {
-						cut := uiRuneBoundary(h.Text, len(h.Text)/2)
-						h.Words = []Hunk{{Op: "equal", Text: h.Text[:cut]}, {Op: h.Op, Text: h.Text[cut:]}}
+					if h.Op != diff.OpEqual && len(h.Text) > 4 {
+						cut := runeBoundary(h.Text, len(h.Text)/2)
+						h.Words = []diff.Hunk{{Op: diff.OpEqual, Text: h.Text[:cut]}, {Op: h.Op, Text: h.Text[cut:]}}
 					}
 				}
 			}
 			return d
 		},
-		Cache: func(reqs []wire.Request) []CacheRow {
-			var out []CacheRow
+		Cache: func(reqs []wire.Request) []*diff.Step {
+			out := make([]*diff.Step, len(reqs))
+			recorded := 30
 			for i := 1; i < len(reqs); i++ {
-				out = append(out, CacheRow{Request: i, TotalTokens: 100, PrefixTokens: 40, Recorded: 30,
-					Break: &CacheBreak{Segment: "system[0]" + seed(i), Offset: 2, Before: seed(i + 3), After: seed(i + 4), Volatile: seed(i + 5)}})
+				out[i] = &diff.Step{TotalTokens: 100, PrefixTokens: 40, Recorded: &recorded,
+					Break: &diff.Break{Segment: "system[0]" + seed(i), Offset: 2, Before: seed(i + 3), After: seed(i + 4),
+						Volatile: scan.VolatileKind(seed(i + 5))}}
 			}
 			return out
 		},
@@ -79,11 +85,11 @@ func uiHostileSession(t testing.TB) ([]wire.Request, Analysis) {
 // hostile corpora in every theme and asserts nothing from the payload
 // reaches the screen raw.
 func TestUIHostileSeedsEveryPane(t *testing.T) {
-	reqs, a := uiHostileSession(t)
+	reqs, a := hostileSession(t)
 	sawHazard, sawNote := false, false
 	for _, theme := range themes.Names() {
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
-			m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "hostile\x1b]2;title\x07"}, size[0], size[1])
+			m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "hostile\x1b]2;title\x07"}, size[0], size[1])
 			where := func(what string) string { return fmt.Sprintf("%s %dx%d %s", theme, size[0], size[1], what) }
 			check := func(what string) {
 				t.Helper()
@@ -91,14 +97,14 @@ func TestUIHostileSeedsEveryPane(t *testing.T) {
 				if v.WindowTitle != Title {
 					t.Fatalf("%s: window title %q", where(what), v.WindowTitle)
 				}
-				uiAssertClean(t, where(what), v.Content)
+				assertClean(t, where(what), v.Content)
 				if theme == themes.Mono && strings.ContainsRune(v.Content, 0x1b) {
 					t.Fatalf("%s: the mono theme wrote an escape sequence", where(what))
 				}
-				if strings.Contains(uiPlain(v.Content), "␛[2J") || strings.Contains(uiPlain(v.Content), "[U+202E]") {
+				if strings.Contains(plain(v.Content), "␛[2J") || strings.Contains(plain(v.Content), "[U+202E]") {
 					sawHazard = true
 				}
-				if strings.Contains(uiPlain(v.Content), "note: system prompt not recorded") {
+				if strings.Contains(plain(v.Content), "note: system prompt not recorded") {
 					sawNote = true
 				}
 			}
@@ -106,39 +112,39 @@ func TestUIHostileSeedsEveryPane(t *testing.T) {
 				// every segment of every request, in every pane
 				for s := 0; s < len(reqs[r].Segments); s++ {
 					check(fmt.Sprintf("request %d segment %d", r, s))
-					uiKeys(t, m, "j")
+					pressKeys(t, m, "j")
 					if s == 1 {
-						uiKeys(t, m, "l")
+						pressKeys(t, m, "l")
 					}
 				}
-				uiKeys(t, m, "tab", "pgdown", "G")
+				pressKeys(t, m, "tab", "pgdown", "G")
 				check(fmt.Sprintf("request %d content end", r))
 				for _, v := range []string{"2", "3", "4", "5", "6", "?"} {
-					uiKeys(t, m, v)
+					pressKeys(t, m, v)
 					check(fmt.Sprintf("request %d view %s", r, v))
-					uiKeys(t, m, "enter")
+					pressKeys(t, m, "enter")
 					check(fmt.Sprintf("request %d view %s enter", r, v))
-					uiKeys(t, m, "esc")
+					pressKeys(t, m, "esc")
 				}
-				uiKeys(t, m, "5", "t")
+				pressKeys(t, m, "5", "t")
 				check(fmt.Sprintf("request %d trust map", r))
-				uiKeys(t, m, "t", "m", "esc")
-				uiKeys(t, m, "1", "tab", "j")
+				pressKeys(t, m, "t", "m", "esc")
+				pressKeys(t, m, "1", "tab", "j")
 				for m.focus != focusList {
-					uiKeys(t, m, "tab")
+					pressKeys(t, m, "tab")
 				}
-				uiKeys(t, m, "j", "tab")
+				pressKeys(t, m, "j", "tab")
 			}
 			// search and filter prompts with hostile text pasted in
-			uiKeys(t, m, "/")
-			uiDrive(t, m, tea.PasteMsg{Content: "\x1b[2J\u202e" + reqs[0].Segments[2].Text[:10]})
+			pressKeys(t, m, "/")
+			drive(t, m, tea.PasteMsg{Content: "\x1b[2J\u202e" + reqs[0].Segments[2].Text[:10]})
 			check("search prompt")
-			uiKeys(t, m, "enter", "n", "N")
+			pressKeys(t, m, "enter", "n", "N")
 			check("search results")
-			uiKeys(t, m, "f")
-			uiDrive(t, m, tea.PasteMsg{Content: "\x9b\u2066x"})
+			pressKeys(t, m, "f")
+			drive(t, m, tea.PasteMsg{Content: "\x9b\u2066x"})
 			check("filter prompt")
-			uiKeys(t, m, "enter")
+			pressKeys(t, m, "enter")
 			check("filtered list")
 		}
 	}
@@ -153,21 +159,21 @@ func TestUIHostileSeedsEveryPane(t *testing.T) {
 // TestUIEverySizeFits checks that every line of every view is exactly the
 // terminal's width and the screen exactly its height.
 func TestUIEverySizeFits(t *testing.T) {
-	reqs := uiTestSession()
+	reqs := testSession()
 	for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 30}, {160, 48}, {200, 60}} {
-		m := uiStart(t, Options{Requests: reqs, Theme: themes.Dark}, size[0], size[1])
+		m := startModel(t, Options{Requests: reqs, Theme: themes.Dark}, size[0], size[1])
 		for _, v := range []string{"1", "2", "3", "4", "5", "6", "?"} {
-			uiKeys(t, m, v)
-			lines := uiScreenLines(m.Render())
+			pressKeys(t, m, v)
+			lines := screenLines(m.Render())
 			if len(lines) != size[1] {
 				t.Fatalf("%dx%d view %s: %d lines", size[0], size[1], v, len(lines))
 			}
 			for i, l := range lines {
-				if w := uiWidth(l); w != size[0] {
+				if w := cellWidth(l); w != size[0] {
 					t.Fatalf("%dx%d view %s line %d is %d wide: %q", size[0], size[1], v, i, w, l)
 				}
 			}
-			uiKeys(t, m, "esc")
+			pressKeys(t, m, "esc")
 		}
 	}
 }
@@ -175,8 +181,8 @@ func TestUIEverySizeFits(t *testing.T) {
 // TestUINavigation drives the list, the segment columns and the content
 // pane with keys, and a resize in between.
 func TestUINavigation(t *testing.T) {
-	reqs := uiTestSession()
-	m := uiStart(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
+	reqs := testSession()
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
 	if m.cur() != 0 || m.focus != focusSegs {
 		t.Fatalf("start: request %d focus %d", m.cur(), m.focus)
 	}
@@ -184,11 +190,11 @@ func TestUINavigation(t *testing.T) {
 	if id := reqs[0].Segments[m.curSeg()].ID; id != "tools[0]" {
 		t.Fatalf("first segment %q", id)
 	}
-	uiKeys(t, m, "j")
+	pressKeys(t, m, "j")
 	if id := reqs[0].Segments[m.curSeg()].ID; !strings.HasPrefix(id, "system[0]") {
 		t.Fatalf("after j: %q", id)
 	}
-	uiKeys(t, m, "l")
+	pressKeys(t, m, "l")
 	if seg := reqs[0].Segments[m.curSeg()]; seg.Channel != wire.ChannelMessages {
 		t.Fatalf("after l: %q in %s", seg.ID, seg.Channel)
 	}
@@ -196,50 +202,50 @@ func TestUINavigation(t *testing.T) {
 		t.Fatal("the content pane does not show the selected segment")
 	}
 	// list: shift+tab twice reaches the list (segments -> list is one step back)
-	uiKeys(t, m, "shift+tab")
+	pressKeys(t, m, "shift+tab")
 	if m.focus != focusList {
 		t.Fatalf("focus after shift+tab: %d", m.focus)
 	}
-	uiKeys(t, m, "j", "j")
+	pressKeys(t, m, "j", "j")
 	if m.cur() != 2 {
 		t.Fatalf("after jj in the list: request %d", m.cur())
 	}
-	uiKeys(t, m, "k")
+	pressKeys(t, m, "k")
 	if m.cur() != 1 {
 		t.Fatalf("after k: request %d", m.cur())
 	}
-	uiKeys(t, m, "G")
+	pressKeys(t, m, "G")
 	if m.cur() != 2 {
 		t.Fatalf("after G: request %d", m.cur())
 	}
-	uiKeys(t, m, "g", "down")
+	pressKeys(t, m, "g", "down")
 	if m.cur() != 1 {
 		t.Fatalf("after g, down: request %d", m.cur())
 	}
-	screen := uiPlain(m.Render())
+	screen := plain(m.Render())
 	if !strings.Contains(screen, "▸") || !strings.Contains(screen, "[TRUSTED]") || !strings.Contains(screen, "[UNTRUSTED]") {
 		t.Fatalf("the mono screen lacks its cursor or text badges:\n%s", screen)
 	}
 	// resize: the screen follows
-	uiDrive(t, m, tea.WindowSizeMsg{Width: 70, Height: 20})
-	if lines := uiScreenLines(m.Render()); len(lines) != 20 || uiWidth(lines[0]) != 70 {
-		t.Fatalf("after resize: %d lines, first %d wide", len(lines), uiWidth(lines[0]))
+	drive(t, m, tea.WindowSizeMsg{Width: 70, Height: 20})
+	if lines := screenLines(m.Render()); len(lines) != 20 || cellWidth(lines[0]) != 70 {
+		t.Fatalf("after resize: %d lines, first %d wide", len(lines), cellWidth(lines[0]))
 	}
 	if m.body.width != m.contentWidth() {
 		t.Fatalf("content wraps at %d, pane is %d", m.body.width, m.contentWidth())
 	}
 	// mouse: a click on the third list row selects the third request
-	uiDrive(t, m, tea.MouseClickMsg{X: 3, Y: 1 + 1 + 2, Button: tea.MouseLeft})
+	drive(t, m, tea.MouseClickMsg{X: 3, Y: 1 + 1 + 2, Button: tea.MouseLeft})
 	if m.cur() != 2 || m.focus != focusList {
 		t.Fatalf("after a click on row 3: request %d focus %d", m.cur(), m.focus)
 	}
 	// a click on the Cache tab opens the Cache view
 	r := m.tabRanges()[3]
-	uiDrive(t, m, tea.MouseClickMsg{X: r[0] + 1, Y: 0, Button: tea.MouseLeft})
+	drive(t, m, tea.MouseClickMsg{X: r[0] + 1, Y: 0, Button: tea.MouseLeft})
 	if m.view != viewCache {
 		t.Fatalf("after a click on the cache tab: view %d", m.view)
 	}
-	uiKeys(t, m, "q")
+	pressKeys(t, m, "q")
 	if m.ctx.Err() == nil {
 		t.Fatal("q did not stop the viewer")
 	}
@@ -248,11 +254,11 @@ func TestUINavigation(t *testing.T) {
 // TestUISearchAcrossRequests searches every segment of every request and
 // steps through the matches.
 func TestUISearchAcrossRequests(t *testing.T) {
-	reqs := uiTestSession()
-	m := uiStart(t, Options{Requests: reqs, Theme: themes.Dark}, 120, 40)
-	uiKeys(t, m, "/")
-	uiType(t, m, "poisoned")
-	uiKeys(t, m, "enter")
+	reqs := testSession()
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Dark}, 120, 40)
+	pressKeys(t, m, "/")
+	typeText(t, m, "poisoned")
+	pressKeys(t, m, "enter")
 	// "POISONED" is in the AGENTS.md envelope of each of the three requests:
 	// smart case finds it in lower case.
 	want := 0
@@ -275,26 +281,26 @@ func TestUISearchAcrossRequests(t *testing.T) {
 	if len(m.body.marks) == 0 {
 		t.Fatal("the match is not marked in the content")
 	}
-	uiKeys(t, m, "n")
+	pressKeys(t, m, "n")
 	if m.hits[m.hitAt].req != (first.req+1)%len(reqs) {
 		t.Fatalf("n went to request %d", m.hits[m.hitAt].req)
 	}
 	if m.cur() != m.hits[m.hitAt].req {
 		t.Fatal("n did not select the request of the match")
 	}
-	uiKeys(t, m, "N")
+	pressKeys(t, m, "N")
 	if m.hits[m.hitAt] != first {
 		t.Fatal("N did not come back")
 	}
-	uiKeys(t, m, "N")
+	pressKeys(t, m, "N")
 	if m.hitAt != len(m.hits)-1 {
 		t.Fatalf("N from the first match went to %d, not the last", m.hitAt)
 	}
 	// Upper case in the query makes it case sensitive.
-	uiKeys(t, m, "/", "ctrl+u")
+	pressKeys(t, m, "/", "ctrl+u")
 	m.pr.text = nil
-	uiType(t, m, "Poisoned")
-	uiKeys(t, m, "enter")
+	typeText(t, m, "Poisoned")
+	pressKeys(t, m, "enter")
 	if len(m.hits) != 0 {
 		t.Fatalf("case-sensitive search found %d", len(m.hits))
 	}
@@ -302,31 +308,31 @@ func TestUISearchAcrossRequests(t *testing.T) {
 
 // TestUIFilterAndViews filters the list, opens each view and follows enter.
 func TestUIFilterAndViews(t *testing.T) {
-	reqs := uiTestSession()
-	m := uiStart(t, Options{Requests: reqs, Theme: themes.Light}, 160, 48)
-	uiKeys(t, m, "f")
-	uiType(t, m, "#3")
-	uiKeys(t, m, "enter")
+	reqs := testSession()
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Light}, 160, 48)
+	pressKeys(t, m, "f")
+	typeText(t, m, "#3")
+	pressKeys(t, m, "enter")
 	if len(m.visible) != 1 || m.cur() != 2 {
 		t.Fatalf("filter #3: visible %v, selected %d", m.visible, m.cur())
 	}
-	uiKeys(t, m, "esc")
+	pressKeys(t, m, "esc")
 	if len(m.visible) != 3 {
 		t.Fatalf("esc did not clear the filter: %v", m.visible)
 	}
-	uiKeys(t, m, "f")
-	uiType(t, m, "is:break")
-	uiKeys(t, m, "enter")
+	pressKeys(t, m, "f")
+	typeText(t, m, "is:break")
+	pressKeys(t, m, "enter")
 	// Request 3 changed the time in the system prompt: the only break.
 	if len(m.visible) != 1 || m.visible[0] != 2 {
-		t.Fatalf("is:break: %v (cache rows %v)", m.visible, m.cacheRows)
+		t.Fatalf("is:break: %v (cache steps %v)", m.visible, m.steps)
 	}
-	uiKeys(t, m, "esc")
+	pressKeys(t, m, "esc")
 
 	// Cache view: the break of request 3 is in system[0] where the time differs.
-	uiKeys(t, m, "4")
-	row := m.cacheRows[2]
-	if row.Break == nil || !strings.HasPrefix(row.Break.Segment, "system[0]") {
+	pressKeys(t, m, "4")
+	row := m.step(2)
+	if row == nil || row.Break == nil || !strings.HasPrefix(row.Break.Segment, "system[0]") {
 		t.Fatalf("cache row of request 3: %+v", row)
 	}
 	bs := reqs[2].Segments[m.segIndex(2, row.Break.Segment)]
@@ -334,37 +340,37 @@ func TestUIFilterAndViews(t *testing.T) {
 	if at < 0 || row.Break.Offset != at+4 {
 		t.Fatalf("break at %d of %q, the time differs at %d", row.Break.Offset, bs.Text, at+4)
 	}
-	if !strings.Contains(uiPlain(m.Render()), "✂ system[0]") {
+	if !strings.Contains(plain(m.Render()), "✂ system[0]") {
 		t.Fatal("the cache view does not show the break")
 	}
 	// enter on request 3 opens the diff of 2 -> 3
-	uiKeys(t, m, "j", "j", "enter")
+	pressKeys(t, m, "j", "j", "enter")
 	if m.view != viewDiff || m.diff.a != 1 || m.diff.b != 2 || !m.diff.ready {
 		t.Fatalf("diff view: %d %d..%d ready %v", m.view, m.diff.a, m.diff.b, m.diff.ready)
 	}
-	if !strings.HasPrefix(m.diff.first, "system[0]") {
-		t.Fatalf("first divergence %q", m.diff.first)
+	if f := m.diff.first; f == nil || !strings.HasPrefix(f.Segment, "system[0]") {
+		t.Fatalf("first divergence %+v", f)
 	}
-	screen := uiPlain(m.Render())
+	screen := plain(m.Render())
 	if !strings.Contains(screen, "- Current time: 2026-11-29T22:08:44Z") || !strings.Contains(screen, "+ Current time: 2026-11-29T22:09:13Z") {
 		t.Fatalf("the diff does not show both times:\n%s", screen)
 	}
 	// Escapes view of request 1: the entity escape the classifier found (if
 	// any) or nothing; its rows jump to the content.
-	uiKeys(t, m, "esc", "2")
+	pressKeys(t, m, "esc", "2")
 	if m.view != viewEscapes {
 		t.Fatal("2 did not open the Escapes view")
 	}
 	// Raw view: a built request has no body on disk; the model is shown.
-	uiKeys(t, m, "6")
-	if !strings.Contains(m.raw.text, `"segments"`) || !strings.Contains(uiPlain(m.Render()), "Raw JSON") {
+	pressKeys(t, m, "6")
+	if !strings.Contains(m.raw.text, `"segments"`) || !strings.Contains(plain(m.Render()), "Raw JSON") {
 		t.Fatal("raw view is empty")
 	}
-	uiKeys(t, m, "?")
-	if m.view != viewHelp || !strings.Contains(uiPlain(m.Render()), "search all requests") {
+	pressKeys(t, m, "?")
+	if m.view != viewHelp || !strings.Contains(plain(m.Render()), "search all requests") {
 		t.Fatal("help view is not generated from the key map")
 	}
-	uiKeys(t, m, "?")
+	pressKeys(t, m, "?")
 	if m.view != viewRaw {
 		t.Fatal("? did not close the help")
 	}
@@ -373,18 +379,18 @@ func TestUIFilterAndViews(t *testing.T) {
 // TestUIEscapesJump checks that enter on a hazard row jumps to it.
 func TestUIEscapesJump(t *testing.T) {
 	text := strings.Repeat("line of text\n", 200) + "here: \x1b[2J and \u202e\n" + strings.Repeat("tail\n", 50)
-	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
-	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
-	uiKeys(t, m, "2")
+	r := testReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	m := startModel(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
+	pressKeys(t, m, "2")
 	rows := m.escRows()
 	if len(rows) != 2 || rows[0].hazard == nil || rows[0].hazard.Class != scan.HazardEscape || rows[1].hazard.Class != scan.HazardBidi {
 		t.Fatalf("escape rows: %+v", rows)
 	}
-	uiKeys(t, m, "j", "enter")
+	pressKeys(t, m, "j", "enter")
 	if m.view != viewWire || m.focus != focusContent {
 		t.Fatal("enter did not jump to the content")
 	}
-	screen := uiPlain(m.Render())
+	screen := plain(m.Render())
 	if !strings.Contains(screen, "⟦[U+202E]⟧") || !strings.Contains(screen, "⟦␛[2J⟧") {
 		t.Fatalf("the hazards are not shown marked in the content:\n%s", screen)
 	}
@@ -393,20 +399,20 @@ func TestUIEscapesJump(t *testing.T) {
 // TestUIStreamLoads feeds requests through a stream: the first is usable
 // before the stream ends.
 func TestUIStreamLoads(t *testing.T) {
-	reqs := uiTestSession()
+	reqs := testSession()
 	ch := make(chan Item, 8)
 	m := New(Options{Stream: ch, Theme: themes.Mono})
 	m.pullStream = true
-	uiDrive(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	drive(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	r0 := reqs[0]
 	ch <- Item{Req: &r0, Progress: 0.3}
 	msg := m.waitItems()()
-	uiDrive(t, m, msg)
+	drive(t, m, msg)
 	if len(m.reqs) != 1 || !m.loading || m.cur() != 0 {
 		t.Fatalf("after the first batch: %d requests, loading %v", len(m.reqs), m.loading)
 	}
-	if !strings.Contains(uiPlain(m.Render()), "loading 30%") {
-		t.Fatalf("no progress shown:\n%s", uiPlain(m.Render()))
+	if !strings.Contains(plain(m.Render()), "loading 30%") {
+		t.Fatalf("no progress shown:\n%s", plain(m.Render()))
 	}
 	if m.body.text != reqs[0].Segments[m.curSeg()].Text {
 		t.Fatal("the first request is not usable while loading")
@@ -416,36 +422,36 @@ func TestUIStreamLoads(t *testing.T) {
 	ch <- Item{Err: fmt.Errorf("session.jsonl:3: invalid JSON")}
 	close(ch)
 	for m.loading {
-		uiDrive(t, m, m.waitItems()())
+		drive(t, m, m.waitItems()())
 	}
 	if len(m.reqs) != 2 || len(m.errs) != 1 || !m.anaDone {
 		t.Fatalf("after the end: %d requests, %d errors, analysed %v", len(m.reqs), len(m.errs), m.anaDone)
 	}
-	if !strings.Contains(uiPlain(m.Render()), "1 input errors") {
+	if screen := plain(m.Render()); !strings.Contains(screen, "· 1 input error") || strings.Contains(screen, "1 input errors") {
 		t.Fatal("the input error is not shown")
 	}
 }
 
 // TestUIThemeFromBackground picks light on a light background.
 func TestUIThemeFromBackground(t *testing.T) {
-	m := uiStart(t, Options{Requests: uiTestSession(), Theme: "auto"}, 80, 24)
+	m := startModel(t, Options{Requests: testSession(), Theme: "auto"}, 80, 24)
 	if m.st.Name != themes.Dark {
 		t.Fatalf("before the answer: %s", m.st.Name)
 	}
-	uiDrive(t, m, tea.BackgroundColorMsg{Color: uiTestColor{0xff, 0xff, 0xff}})
+	drive(t, m, tea.BackgroundColorMsg{Color: rgbColor{0xff, 0xff, 0xff}})
 	if m.st.Name != themes.Light {
 		t.Fatalf("on white: %s", m.st.Name)
 	}
-	m = uiStart(t, Options{Requests: uiTestSession(), Theme: "auto", NoColor: true}, 80, 24)
-	uiDrive(t, m, tea.BackgroundColorMsg{Color: uiTestColor{0xff, 0xff, 0xff}})
+	m = startModel(t, Options{Requests: testSession(), Theme: "auto", NoColor: true}, 80, 24)
+	drive(t, m, tea.BackgroundColorMsg{Color: rgbColor{0xff, 0xff, 0xff}})
 	if m.st.Name != themes.Mono || strings.ContainsRune(m.Render(), 0x1b) {
 		t.Fatalf("NO_COLOR: theme %s", m.st.Name)
 	}
 }
 
-type uiTestColor struct{ r, g, b uint8 }
+type rgbColor struct{ r, g, b uint8 }
 
-func (c uiTestColor) RGBA() (uint32, uint32, uint32, uint32) {
+func (c rgbColor) RGBA() (uint32, uint32, uint32, uint32) {
 	return uint32(c.r) * 0x101, uint32(c.g) * 0x101, uint32(c.b) * 0x101, 0xffff
 }
 
@@ -477,16 +483,16 @@ func TestUIStaleResults(t *testing.T) {
 // TestUICacheCutInContent checks that the content pane marks where the
 // cache prefix ends inside the segment that broke it.
 func TestUICacheCutInContent(t *testing.T) {
-	reqs := uiTestSession()
-	m := uiStart(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
-	uiKeys(t, m, "shift+tab", "G", "tab")
-	row := m.cacheRows[2]
-	if row.Break == nil {
+	reqs := testSession()
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "shift+tab", "G", "tab")
+	row := m.step(2)
+	if row == nil || row.Break == nil {
 		t.Fatal("no break in request 3")
 	}
 	for m.reqs[2].req.Segments[m.curSeg()].ID != row.Break.Segment {
 		before := m.seg
-		uiKeys(t, m, "j")
+		pressKeys(t, m, "j")
 		if m.seg == before {
 			t.Fatalf("segment %s not reachable", row.Break.Segment)
 		}
@@ -494,8 +500,8 @@ func TestUICacheCutInContent(t *testing.T) {
 	if m.body.cut != row.Break.Offset {
 		t.Fatalf("cut at %d, break at %d", m.body.cut, row.Break.Offset)
 	}
-	if !strings.Contains(uiPlain(m.Render()), "2026-11-29T22:0✂9:13Z") {
-		t.Fatalf("no cut mark in the content:\n%s", uiPlain(m.Render()))
+	if !strings.Contains(plain(m.Render()), "2026-11-29T22:0✂9:13Z") {
+		t.Fatalf("no cut mark in the content:\n%s", plain(m.Render()))
 	}
 }
 
@@ -503,10 +509,10 @@ func TestUICacheCutInContent(t *testing.T) {
 // highlighted in the colours of the theme's tokens (through the chroma style
 // derived from them), and not at all in mono.
 func TestUIHighlightFromTheme(t *testing.T) {
-	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result",
+	r := testReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result",
 		Text: `{"name": "read_file", "count": 42}`})
 	for _, theme := range []string{themes.Dark, themes.Light} {
-		m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: theme}, 100, 30)
+		m := startModel(t, Options{Requests: []wire.Request{r}, Theme: theme}, 100, 30)
 		if !m.body.lit || len(m.body.spans) == 0 {
 			t.Fatalf("%s: no highlighting", theme)
 		}
@@ -520,7 +526,7 @@ func TestUIHighlightFromTheme(t *testing.T) {
 			t.Fatalf("%s: the string is not in the theme's string colour %s", theme, tok.Str)
 		}
 	}
-	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
+	m := startModel(t, Options{Requests: []wire.Request{r}, Theme: themes.Mono}, 100, 30)
 	if strings.ContainsRune(m.Render(), 0x1b) {
 		t.Fatal("mono highlighting wrote escape sequences")
 	}
@@ -531,21 +537,21 @@ func TestUIHighlightFromTheme(t *testing.T) {
 // every screen keeps its size.
 func TestUIEdgeCases(t *testing.T) {
 	empty := wire.Request{Source: "empty.json", Index: 1, Offset: -1}
-	blank := uiTestReq("", 2, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: ""})
-	cases := map[string][]wire.Request{"none": nil, "no segments": {empty}, "empty text": {blank}, "mixed": {empty, blank, uiTestSession()[0]}}
+	blank := testReq("", 2, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: ""})
+	cases := map[string][]wire.Request{"none": nil, "no segments": {empty}, "empty text": {blank}, "mixed": {empty, blank, testSession()[0]}}
 	keys := []string{"j", "k", "l", "h", "tab", "j", "G", "g", "pgdown", "enter", "/", "x", "enter", "n", "N", "f", "z", "enter", "esc",
 		"2", "j", "enter", "3", "enter", "4", "j", "enter", "5", "j", "6", "G", "?", "esc", "m", "j", "m", "5", "1"}
 	for name, reqs := range cases {
 		for _, size := range [][2]int{{20, 5}, {1, 1}, {30, 8}, {31, 9}, {80, 24}} {
-			m := uiStart(t, Options{Requests: reqs, Theme: themes.Dark}, size[0], size[1])
+			m := startModel(t, Options{Requests: reqs, Theme: themes.Dark}, size[0], size[1])
 			for _, k := range keys {
-				uiKeys(t, m, k)
+				pressKeys(t, m, k)
 				out := m.Render()
 				if n := len(strings.Split(out, "\n")); n > max(size[1], 3) {
 					t.Fatalf("%s %dx%d after %q: %d lines", name, size[0], size[1], k, n)
 				}
-				uiDrive(t, m, tea.MouseWheelMsg{X: size[0] / 2, Y: size[1] / 2, Button: tea.MouseWheelDown})
-				uiDrive(t, m, tea.MouseClickMsg{X: size[0] / 2, Y: size[1] / 2, Button: tea.MouseLeft})
+				drive(t, m, tea.MouseWheelMsg{X: size[0] / 2, Y: size[1] / 2, Button: tea.MouseWheelDown})
+				drive(t, m, tea.MouseClickMsg{X: size[0] / 2, Y: size[1] / 2, Button: tea.MouseLeft})
 			}
 		}
 	}
@@ -566,16 +572,16 @@ func TestUIDiffTrustMap(t *testing.T) {
 			Envelope: "untrusted_agents_md", Label: "AGENTS.md", Text: "be evil"},
 		{ID: "messages[1]", Channel: wire.ChannelMessages, Kind: wire.KindUserInput, Trust: wire.TrustUser, Text: "hi"},
 	}}
-	m := uiStart(t, Options{Requests: []wire.Request{legacy, isolated}, Theme: themes.Mono, Tour: true, Marks: []int{0, 1}}, 120, 30)
-	uiKeys(t, m, "x", "5")
+	m := startModel(t, Options{Requests: []wire.Request{legacy, isolated}, Theme: themes.Mono, Tour: true, Marks: []int{0, 1}}, 120, 30)
+	pressKeys(t, m, "x", "5")
 	if !m.diff.trust {
 		t.Fatal("the tour does not open the diff on the trust map")
 	}
-	lines := uiScreenLines(m.Render())
+	lines := screenLines(m.Render())
 	find := func(text string) (int, int) {
 		for i, l := range lines {
 			if k := strings.Index(l, text); k >= 0 {
-				return i, uiWidth(l[:k])
+				return i, cellWidth(l[:k])
 			}
 		}
 		t.Fatalf("%q not on the screen:\n%s", text, strings.Join(lines, "\n"))
@@ -592,8 +598,8 @@ func TestUIDiffTrustMap(t *testing.T) {
 	if rightGood <= msgRow || rightCol < 50 || msgCol < 50 {
 		t.Fatalf("isolated's untrusted segment is not under messages on the right (row %d col %d)", rightGood, rightCol)
 	}
-	uiKeys(t, m, "t")
-	if m.diff.trust || !strings.Contains(uiPlain(m.Render()), "first divergence") {
+	pressKeys(t, m, "t")
+	if m.diff.trust || !strings.Contains(plain(m.Render()), "first divergence") {
 		t.Fatal("t does not switch to the text diff")
 	}
 }
@@ -601,12 +607,33 @@ func TestUIDiffTrustMap(t *testing.T) {
 // TestUIRawRedactsCredentials checks the Raw view hides recorded API keys.
 func TestUIRawRedactsCredentials(t *testing.T) {
 	in := "{\n  \"name\": \"Authorization\",\n  \"value\": \"Bearer sk-secret\\\"x\"\n}, {\"name\": \"x-api-key\", \"value\": \"abc\"}, {\"name\": \"accept\", \"value\": \"json\"}"
-	out := uiRedact(in)
+	out := redact(in)
 	if strings.Contains(out, "sk-secret") || strings.Contains(out, `"abc"`) || !strings.Contains(out, `"json"`) {
 		t.Fatalf("redacted: %s", out)
 	}
 	if strings.Count(out, "[redacted by wirelens]") != 2 {
 		t.Fatalf("redacted: %s", out)
+	}
+}
+
+// TestUIRawReadsTheBodyBack checks the Raw view shows the body as recorded
+// (pretty-printed) when the file holds it, and wirelens's model with the
+// reason when the file no longer does.
+func TestUIRawReadsTheBodyBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	body := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+	if err := os.WriteFile(path, []byte("\n"+body+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := wire.Request{Source: path, Index: 1, Offset: 1, Length: int64(len(body))}
+	text, note := rawText(&r)
+	if !strings.HasPrefix(note, "body from "+path) || !strings.Contains(text, "\n  \"model\": \"m\",\n") {
+		t.Fatalf("read back: note %q\n%s", note, text)
+	}
+	r.Length = 100
+	text, note = rawText(&r)
+	if !strings.Contains(note, path) || !strings.HasSuffix(note, ": wirelens's model of the request") || !strings.Contains(text, `"segments"`) {
+		t.Fatalf("past the end of the file: note %q\n%s", note, text)
 	}
 }
 
@@ -618,18 +645,18 @@ func TestUIHighlightWindow(t *testing.T) {
 		fmt.Fprintf(&b, "{\"id\": %d, \"name\": \"item-%d\"}\n", i, i)
 	}
 	text := b.String()
-	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
-	m := uiStart(t, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 120, 40)
+	r := testReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	m := startModel(t, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 120, 40)
 	if !m.body.litCovers(m.contentHeight()) || m.body.litLo != 0 || m.body.litHi >= len(text)/2 {
 		t.Fatalf("first window: [%d, %d) of %d", m.body.litLo, m.body.litHi, len(text))
 	}
 	// Jump to the end without running commands: the view is not lit there.
 	m.focus = focusContent
-	m.update(uiKey("G"))
+	m.update(keyPress("G"))
 	if m.body.litCovers(m.contentHeight()) {
 		t.Fatal("the end of the text was lit without being asked for")
 	}
-	uiDrive(t, m, uiKey("k"))
+	drive(t, m, keyPress("k"))
 	if !m.body.litCovers(m.contentHeight()) || m.body.litLo == 0 || m.body.litHi != len(text) {
 		t.Fatalf("end window: [%d, %d) of %d", m.body.litLo, m.body.litHi, len(text))
 	}
@@ -642,25 +669,25 @@ func TestUIHighlightWindow(t *testing.T) {
 // TestUIDiffWords checks that the changed words of a replaced line are
 // marked on both sides (in mono, with text marks).
 func TestUIDiffWords(t *testing.T) {
-	reqs := uiTestSession()[:2]
-	a := Analysis{Diff: func(a, b *wire.Request) Diff {
-		return Diff{FirstSegment: "system[0]", FirstOffset: 8, Segments: []DiffSegment{{ID: "system[0]", Status: "changed", Hunks: []Hunk{
-			{Op: "equal", Text: "first line\n"},
-			{Op: "delete", Text: "the time is 22:08\nsame tail\n", Words: []Hunk{{Op: "equal", Text: "the time is "}, {Op: "delete", Text: "22:08"}, {Op: "equal", Text: "\nsame tail\n"}}},
-			{Op: "insert", Text: "the time is 22:09\x1b[2J\nsame tail\n", Words: []Hunk{{Op: "equal", Text: "the time is "}, {Op: "insert", Text: "22:09\x1b[2J"}, {Op: "equal", Text: "\nsame tail\n"}}},
+	reqs := testSession()[:2]
+	a := Analysis{Diff: func(a, b *wire.Request) *diff.RequestDiff {
+		return &diff.RequestDiff{First: &diff.Divergence{Segment: "system[0]", Offset: 8}, Segments: []diff.SegmentDiff{{ID: "system[0]", Status: diff.StatusChanged, Hunks: []diff.Hunk{
+			{Op: diff.OpEqual, Text: "first line\n"},
+			{Op: diff.OpDelete, Text: "the time is 22:08\nsame tail\n", Words: []diff.Hunk{{Op: diff.OpEqual, Text: "the time is "}, {Op: diff.OpDelete, Text: "22:08"}, {Op: diff.OpEqual, Text: "\nsame tail\n"}}},
+			{Op: diff.OpInsert, Text: "the time is 22:09\x1b[2J\nsame tail\n", Words: []diff.Hunk{{Op: diff.OpEqual, Text: "the time is "}, {Op: diff.OpInsert, Text: "22:09\x1b[2J"}, {Op: diff.OpEqual, Text: "\nsame tail\n"}}},
 		}}}}
 	}}
-	m := uiStart(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 30)
-	uiKeys(t, m, "5")
-	screen := uiPlain(m.Render())
+	m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 30)
+	pressKeys(t, m, "5")
+	screen := plain(m.Render())
 	if !strings.Contains(screen, "- the time is ⟦22:08⟧") || !strings.Contains(screen, "+ the time is ⟦22:09␛[2J⟧") {
 		t.Fatalf("changed words not marked:\n%s", screen)
 	}
 	if !strings.Contains(screen, "- same tail") || strings.Contains(screen, "⟦same") {
 		t.Fatalf("an unchanged line of the run is marked:\n%s", screen)
 	}
-	uiAssertClean(t, "diff words", m.Render())
-	if got := uiWordRanges(Hunk{Op: "delete", Text: "ab\ncd", Words: []Hunk{{Op: "delete", Text: "ab\nc"}, {Op: "equal", Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
+	assertClean(t, "diff words", m.Render())
+	if got := wordRanges(diff.Hunk{Op: diff.OpDelete, Text: "ab\ncd", Words: []diff.Hunk{{Op: diff.OpDelete, Text: "ab\nc"}, {Op: diff.OpEqual, Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
 		t.Fatalf("word ranges across lines: %v", got)
 	}
 }
@@ -670,7 +697,7 @@ func TestUIDiffWords(t *testing.T) {
 // marks them before any command has run.
 func TestUIBodyTakesTheLoadersHazards(t *testing.T) {
 	text := "before \x1b[2J and \u202e after"
-	r := uiTestReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
+	r := testReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
 	m := New(Options{Requests: []wire.Request{r, r}, Theme: themes.Mono})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m.loadBody()

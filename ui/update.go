@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// geometry of the screen, shared by View and the mouse handlers.
+// ---- the geometry of the screen, shared by View and the mouse handlers ----
+
+// bodyHeight is the height between the header and the status line.
 func (m *Model) bodyHeight() int { return max(3, m.h-2) }
 
 func (m *Model) listWidth() int {
@@ -233,13 +237,13 @@ func (m *Model) promptChanged() tea.Cmd {
 // index, model, source and format.
 func (m *Model) matchesFilter(i int, filter string) bool {
 	e := &m.reqs[i]
-	hay := strings.ToLower(strings.Join([]string{"#" + itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
+	hay := strings.ToLower(strings.Join([]string{"#" + strconv.Itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
 	for _, w := range strings.Fields(strings.ToLower(filter)) {
 		ok := false
 		switch w {
 		case "is:break":
-			r, has := m.cacheRows[i]
-			ok = has && r.Break != nil
+			st := m.step(i)
+			ok = st != nil && st.Break != nil
 		case "is:finding":
 			ok = m.findingCount(i) > 0
 		case "is:hazard":
@@ -260,17 +264,7 @@ func (m *Model) matchesFilter(i int, filter string) bool {
 
 func (m *Model) findingCount(i int) int { return m.perReq[i] }
 
-func (m *Model) isMarked(i int) bool { return uiMarked(m.marks, i) }
-
-// uiMarked reports whether request i is marked.
-func uiMarked(marks []int, i int) bool {
-	for _, k := range marks {
-		if k == i {
-			return true
-		}
-	}
-	return false
-}
+func (m *Model) isMarked(i int) bool { return slices.Contains(m.marks, i) }
 
 func (m *Model) toggleMark() {
 	c := m.cur()
@@ -280,7 +274,7 @@ func (m *Model) toggleMark() {
 	for k, i := range m.marks {
 		if i == c {
 			m.marks = append(m.marks[:k], m.marks[k+1:]...)
-			m.status = "unmarked #" + itoa(c+1)
+			m.status = "unmarked #" + strconv.Itoa(c+1)
 			return
 		}
 	}
@@ -288,7 +282,7 @@ func (m *Model) toggleMark() {
 	if len(m.marks) > 2 {
 		m.marks = m.marks[len(m.marks)-2:]
 	}
-	m.status = "marked #" + itoa(c+1) + " for diff"
+	m.status = "marked #" + strconv.Itoa(c+1) + " for diff"
 }
 
 // openView switches to a view and starts what it needs.
@@ -332,7 +326,7 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 			if n < 0 {
 				step = m.keys.Up
 			}
-			return m.onSegKey(tea.KeyPressMsg{Code: uiKeyCode(step)})
+			return m.onSegKey(tea.KeyPressMsg{Code: arrowCode(step)})
 		default:
 			m.body.scroll(n, m.contentHeight())
 		}
@@ -346,8 +340,8 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 	return nil
 }
 
-// uiKeyCode is the key code of a binding's first arrow key (for the wheel).
-func uiKeyCode(b interface{ Keys() []string }) rune {
+// arrowCode is the key code of a binding's first arrow key (for the wheel).
+func arrowCode(b interface{ Keys() []string }) rune {
 	if len(b.Keys()) > 0 && b.Keys()[0] == "up" {
 		return tea.KeyUp
 	}
@@ -400,14 +394,4 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,16 +30,16 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// uiMinWidth and uiMinHeight are the smallest screen the viewer draws.
-const uiMinWidth, uiMinHeight = 30, 8
+// minWidth and minHeight are the smallest screen the viewer draws.
+const minWidth, minHeight = 30, 8
 
 // Render is the screen as a string of exactly h lines of w cells.
 func (m *Model) Render() string {
-	if m.w < uiMinWidth || m.h < uiMinHeight {
+	if m.w < minWidth || m.h < minHeight {
 		lines := make([]string, max(1, m.h))
-		lines[0] = uiFit(fmt.Sprintf("wirelens needs %dx%d at least", uiMinWidth, uiMinHeight), max(1, m.w))
+		lines[0] = fit(fmt.Sprintf("wirelens needs %dx%d at least", minWidth, minHeight), max(1, m.w))
 		for i := 1; i < len(lines); i++ {
-			lines[i] = uiFit("", max(1, m.w))
+			lines[i] = fit("", max(1, m.w))
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -63,12 +64,12 @@ func (m *Model) Render() string {
 		body = m.helpView().Render(m.w, bh)
 	}
 	if m.hint != "" {
-		body = uiOverlay(m.st, body, m.hint, m.w)
+		body = overlay(m.st, body, m.hint, m.w)
 	}
 	lines = append(lines, body...)
 	lines = append(lines, m.statusBar().Render(m.w, 1))
 	for i := range lines {
-		lines[i] = uiFit(lines[i], m.w)
+		lines[i] = fit(lines[i], m.w)
 	}
 	if len(lines) > m.h {
 		lines = lines[:m.h]
@@ -109,7 +110,7 @@ func (p header) parts(width int) (string, []string) {
 	title += " "
 	var tabs []string
 	for i, n := range viewNames {
-		tabs = append(tabs, " "+itoa(i+1)+" "+n+" ")
+		tabs = append(tabs, " "+strconv.Itoa(i+1)+" "+n+" ")
 	}
 	return title, tabs
 }
@@ -140,7 +141,7 @@ func (p header) Render(width, _ int) string {
 		if viewKind(i) == p.view || (p.view == viewHelp && viewKind(i) == p.prev) {
 			if st.Mono {
 				t = "[" + strings.TrimSpace(t) + "]"
-				t = uiFit(t, ansi.StringWidth(tabs[i]))
+				t = fit(t, ansi.StringWidth(tabs[i]))
 			}
 			b.WriteString(st.TabActive.Render(t))
 		} else {
@@ -148,18 +149,15 @@ func (p header) Render(width, _ int) string {
 		}
 	}
 	b.WriteString(st.Subtle.Render("│ "))
-	info := itoa(p.reqs) + " requests"
-	if p.reqs == 1 {
-		info = "1 request"
-	}
+	info := plural(p.reqs, "request")
 	if p.visible != p.reqs {
-		info = itoa(p.visible) + "/" + info
+		info = strconv.Itoa(p.visible) + "/" + info
 	}
 	if p.loading && p.live {
 		info += " · watching"
 	} else if p.loading {
 		if p.progress > 0 {
-			info += fmt.Sprintf(" · loading %d%% %s", int(p.progress*100), uiBar(p.progress, 8))
+			info += fmt.Sprintf(" · loading %d%% %s", int(p.progress*100), fillBar(p.progress, 8))
 		} else {
 			info += " · loading…"
 		}
@@ -168,7 +166,7 @@ func (p header) Render(width, _ int) string {
 		info += " · analysing…"
 	}
 	if p.errs > 0 {
-		info += " · " + itoa(p.errs) + " input errors"
+		info += " · " + plural(p.errs, "input error")
 	}
 	if p.layout != "" {
 		info += " · layout " + scan.VisibleLine(p.layout)
@@ -241,15 +239,15 @@ func (m *Model) describeSelection() string {
 		return "no request matches the filter"
 	}
 	e := &m.reqs[c]
-	s := "#" + itoa(c+1) + " " + e.req.Name()
+	s := "#" + strconv.Itoa(c+1) + " " + e.req.Name()
 	if si := m.curSeg(); si >= 0 {
 		seg := &e.req.Segments[si]
-		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + uiBytes(len(seg.Text)) + " · " + uiNum(e.segTok[si]) + " tok"
+		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + shortSize(len(seg.Text)) + " · " + shortNum(e.segTok[si]) + " tok"
 	}
 	if n := len(e.req.Notes); n > 0 {
 		s += " · note: " + e.req.Notes[0]
 		if n > 1 {
-			s += " (+" + itoa(n-1) + ")"
+			s += " (+" + strconv.Itoa(n-1) + ")"
 		}
 	}
 	return s
@@ -257,8 +255,8 @@ func (m *Model) describeSelection() string {
 
 // ---- boxes ----
 
-// uiBox frames lines in a w×h box with a title in the top edge.
-func uiBox(st *themes.Styles, title string, lines []string, w, h int, focused bool) []string {
+// box frames lines in a w×h box with a title in the top edge.
+func box(st *themes.Styles, title string, lines []string, w, h int, focused bool) []string {
 	if w < 2 || h < 2 {
 		return make([]string, max(0, h))
 	}
@@ -280,7 +278,7 @@ func uiBox(st *themes.Styles, title string, lines []string, w, h int, focused bo
 		if i < len(lines) {
 			l = lines[i]
 		}
-		out = append(out, left+uiFit(l, inner)+right)
+		out = append(out, left+fit(l, inner)+right)
 	}
 	out = append(out, frame.Render(edge.BottomLeft+strings.Repeat(edge.Bottom, inner)+edge.BottomRight))
 	return out
@@ -304,8 +302,8 @@ func hjoin(blocks ...[]string) []string {
 	return out
 }
 
-// uiOverlay centres a hint box over a body w cells wide.
-func uiOverlay(st *themes.Styles, body []string, text string, w int) []string {
+// overlay centres a hint box over a body w cells wide.
+func overlay(st *themes.Styles, body []string, text string, w int) []string {
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
 		wrapped := ansi.Wordwrap(scan.VisibleLine(l), max(10, w-6), " ")
@@ -317,7 +315,7 @@ func uiOverlay(st *themes.Styles, body []string, text string, w int) []string {
 	}
 	bw = min(bw+4, w-2)
 	bh := min(len(lines)+2, len(body))
-	boxed := uiBox(st, st.Accent.Render("guide"), func() []string {
+	boxed := box(st, st.Accent.Render("guide"), func() []string {
 		out := make([]string, len(lines))
 		for i, l := range lines {
 			out[i] = st.Hint.UnsetBorderStyle().UnsetPadding().Render(" " + l)
@@ -330,7 +328,7 @@ func uiOverlay(st *themes.Styles, body []string, text string, w int) []string {
 		if y+i >= len(body) {
 			break
 		}
-		row := uiFit(body[y+i], w)
+		row := fit(body[y+i], w)
 		body[y+i] = ansi.Cut(row, 0, x) + l + ansi.Cut(row, x+bw, w)
 	}
 	return body
@@ -349,41 +347,51 @@ func (m *Model) renderWire(h int) []string {
 	return hjoin(list, right)
 }
 
-// uiPad pads s to w cells; a longer s is cut to leave one space, so table
+// ---- small helpers ----
+
+// pad pads s to w cells; a longer s is cut to leave one space, so table
 // columns never run into each other.
-func uiPad(s string, w int) string {
+func pad(s string, w int) string {
 	if w > 1 && lipgloss.Width(s) >= w {
-		return uiFit(s, w-1) + " "
+		return fit(s, w-1) + " "
 	}
-	return uiFit(s, w)
+	return fit(s, w)
 }
 
-// uiBar is a bar of n cells filled to frac.
-func uiBar(frac float64, n int) string {
+// fillBar is a bar of n cells filled to frac.
+func fillBar(frac float64, n int) string {
 	f := int(frac*float64(n) + 0.5)
 	f = max(0, min(n, f))
 	return strings.Repeat("█", f) + strings.Repeat("░", n-f)
 }
 
-// uiNum shortens a count: 950, 12.3k, 4.1M.
-func uiNum(n int) string {
+// plural is "1 segment", "2 segments".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// shortNum shortens a count: 950, 12.3k, 4.1M.
+func shortNum(n int) string {
 	switch {
 	case n < 1000:
-		return itoa(n)
+		return strconv.Itoa(n)
 	case n < 100000:
 		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	case n < 1000000:
-		return itoa(n/1000) + "k"
+		return strconv.Itoa(n/1000) + "k"
 	default:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	}
 }
 
-// uiBytes is a size in B, KB or MB.
-func uiBytes(n int) string {
+// shortSize is a size in B, KB or MB.
+func shortSize(n int) string {
 	switch {
 	case n < 1024:
-		return itoa(n) + " B"
+		return strconv.Itoa(n) + " B"
 	case n < 1<<20:
 		return fmt.Sprintf("%.1f KB", float64(n)/1024)
 	default:

@@ -1,0 +1,53 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// ErrNotOnDisk is the error of ReadBody for a request whose body cannot be
+// read again: it came from standard input, was built rather than recorded,
+// or its place in the source is unknown.
+var ErrNotOnDisk = errors.New("the body is not on disk")
+
+// ReadBody reads back from Source the bytes r was decoded from: the Length
+// bytes at Offset, which are the body (for a HAR export or a trace, the
+// entry or line that holds it). Bytes that are one JSON string (a body
+// logged as the text that was sent) are returned unquoted. It fails with
+// ErrNotOnDisk when there is nothing on disk to read, and with an error
+// naming the file when the bytes are more than limit or the file no longer
+// holds them.
+func ReadBody(r *wire.Request, limit int64) ([]byte, error) {
+	if r.Source == "" || r.Source == "-" || r.Offset < 0 || r.Length <= 0 {
+		return nil, ErrNotOnDisk
+	}
+	if r.Length > limit {
+		return nil, fmt.Errorf("%s: the body is %d bytes, more than the %d read back", r.Source, r.Length, limit)
+	}
+	f, err := os.Open(r.Source)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, r.Length)
+	n, err := f.ReadAt(buf, r.Offset)
+	if n < len(buf) {
+		if err == nil || err == io.EOF {
+			err = fmt.Errorf("%s: the file ends before the body's bytes %d-%d (changed since it was read?)", r.Source, r.Offset, r.Offset+r.Length)
+		}
+		return nil, err
+	}
+	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' {
+		var inner string
+		if json.Unmarshal(t, &inner) == nil {
+			return []byte(inner), nil
+		}
+	}
+	return buf, nil
+}

@@ -1,0 +1,125 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// sourceRequests decodes a file and fails the test on any error.
+func sourceRequests(t *testing.T, path string) []wire.Request {
+	t.Helper()
+	var out []wire.Request
+	for r, err := range Path(path, Options{Source: path}) {
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestReadBodyJSONL reads each body of a JSONL session back: it is the
+// session's line, byte for byte.
+func TestReadBodyJSONL(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "sessions", "session.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	reqs := sourceRequests(t, path)
+	if len(reqs) != len(lines) {
+		t.Fatalf("%d requests from %d lines", len(reqs), len(lines))
+	}
+	for i := range reqs {
+		body, err := ReadBody(&reqs[i], 1<<20)
+		if err != nil {
+			t.Fatalf("request %d: %v", i+1, err)
+		}
+		if string(body) != strings.TrimSpace(lines[i]) {
+			t.Fatalf("request %d: read back %q, the line is %q", i+1, body, lines[i])
+		}
+	}
+}
+
+// TestReadBodyHAR reads back a request of a HAR export: the entry that
+// holds its body.
+func TestReadBodyHAR(t *testing.T) {
+	reqs := sourceRequests(t, filepath.Join("..", "..", "testdata", "payloads", "capture.har"))
+	if len(reqs) == 0 {
+		t.Fatal("no request in the HAR fixture")
+	}
+	r := &reqs[0]
+	entry, err := ReadBody(r, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Request struct {
+			URL string `json:"url"`
+		} `json:"request"`
+	}
+	if err := json.Unmarshal(entry, &v); err != nil || v.Request.URL != r.Endpoint {
+		t.Fatalf("read back %.200q: url %q (%v), want %q", entry, v.Request.URL, err, r.Endpoint)
+	}
+}
+
+// TestReadBodyString: bytes that are one JSON string come back unquoted.
+func TestReadBodyString(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "logged.json")
+	data := ` "{\"model\":\"m\"}"` + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadBody(&wire.Request{Source: path, Offset: 0, Length: int64(len(data))}, 1<<20)
+	if err != nil || string(b) != `{"model":"m"}` {
+		t.Fatalf("read back %q, %v", b, err)
+	}
+}
+
+// TestReadBodyErrors: nothing on disk is ErrNotOnDisk; a body longer than
+// the limit, a file that lost the body and a file that is gone are other
+// errors, each naming the file.
+func TestReadBodyErrors(t *testing.T) {
+	for _, r := range []wire.Request{
+		{Source: "-", Offset: 0, Length: 10},
+		{Source: "", Offset: 0, Length: 10},
+		{Source: "built.json", Offset: -1, Length: 10},
+		{Source: "built.json", Offset: 0, Length: 0},
+	} {
+		if _, err := ReadBody(&r, 1<<20); !errors.Is(err, ErrNotOnDisk) {
+			t.Errorf("source %q offset %d length %d: %v, want ErrNotOnDisk", r.Source, r.Offset, r.Length, err)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "short.json")
+	if err := os.WriteFile(path, []byte(`{"model":"m"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadBody(&wire.Request{Source: path, Offset: 0, Length: 13}, 1<<20); err != nil || !bytes.Equal(b, []byte(`{"model":"m"}`)) {
+		t.Fatalf("whole file: %q, %v", b, err)
+	}
+	for _, c := range []struct {
+		name string
+		r    wire.Request
+	}{
+		{"longer than the limit", wire.Request{Source: path, Offset: 0, Length: 13}},
+		{"past the end of the file", wire.Request{Source: path, Offset: 4, Length: 12}},
+	} {
+		_, err := ReadBody(&c.r, 12)
+		if err == nil || errors.Is(err, ErrNotOnDisk) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	if _, err := ReadBody(&wire.Request{Source: filepath.Join(dir, "gone.json"), Offset: 0, Length: 4}, 1<<20); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
