@@ -20,7 +20,7 @@ func span(t *testing.T, marked string) (text string, start, end int) {
 	return text, start, end - 2
 }
 
-func TestDiffFindVolatileKinds(t *testing.T) {
+func TestFindVolatileKinds(t *testing.T) {
 	cases := []struct {
 		marked string
 		kind   VolatileKind
@@ -72,7 +72,7 @@ func TestDiffFindVolatileKinds(t *testing.T) {
 	}
 }
 
-func TestDiffFindVolatileStableText(t *testing.T) {
+func TestFindVolatileStableText(t *testing.T) {
 	// Text that does not change between requests must not be reported.
 	stable := []string{
 		"Step 1: read the file. Step 2: edit it.",
@@ -95,7 +95,7 @@ func TestDiffFindVolatileStableText(t *testing.T) {
 	}
 }
 
-func TestDiffFindVolatileSeveral(t *testing.T) {
+func TestFindVolatileSeveral(t *testing.T) {
 	text := "Now: 2026-11-29T22:15:42Z\nSession: 123e4567-e89b-12d3-a456-426614174000\nTurn 3\n"
 	got := FindVolatile(text)
 	want := []struct {
@@ -116,7 +116,7 @@ func TestDiffFindVolatileSeveral(t *testing.T) {
 	}
 }
 
-func TestDiffVolatileAt(t *testing.T) {
+func TestVolatileAt(t *testing.T) {
 	prefix := strings.Repeat("host rules. ", 500)
 	text := prefix + "The current time is 2026-11-29T22:15:42Z and more rules."
 	at := len(prefix) + len("The current time is 2026-11-29T22:")
@@ -138,7 +138,7 @@ func TestDiffVolatileAt(t *testing.T) {
 // TestDiffFindVolatileHostile runs the finder over the hostile
 // corpora: it must never panic and its spans must lie inside the text, in
 // order and without overlap.
-func TestDiffFindVolatileHostile(t *testing.T) {
+func TestFindVolatileHostile(t *testing.T) {
 	blns := append(wiretest.BLNS(t), "2026-11-29T", "2026-11-29T22:", "Sun, ", "Nov 29,", "req_", "request id:", "\xff2026-11-29\xfe",
 		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.")
 	for _, s := range blns {
@@ -157,7 +157,7 @@ func TestDiffFindVolatileHostile(t *testing.T) {
 	}
 }
 
-func FuzzDiffFindVolatile(f *testing.F) {
+func FuzzFindVolatile(f *testing.F) {
 	for _, s := range []string{"2026-11-29T22:15:42Z", "Sun, 29 Nov 2026 22:15:42 GMT", "turn 7", "req_0123456789",
 		"123e4567-e89b-12d3-a456-426614174000", "2026年11月29日 22:15"} {
 		f.Add(s)
@@ -186,7 +186,7 @@ func BenchmarkDiffFindVolatile(b *testing.B) {
 
 // TestDiffVolatileCurrent: a timestamp or date introduced as the present is
 // marked Current; a fixed date in prose is not.
-func TestDiffVolatileCurrent(t *testing.T) {
+func TestVolatileCurrent(t *testing.T) {
 	cases := []struct {
 		text    string
 		current bool
