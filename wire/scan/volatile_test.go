@@ -135,7 +135,7 @@ func TestVolatileAt(t *testing.T) {
 	}
 }
 
-// TestDiffFindVolatileHostile runs the finder over the hostile
+// TestFindVolatileHostile runs the finder over the hostile
 // corpora: it must never panic and its spans must lie inside the text, in
 // order and without overlap.
 func TestFindVolatileHostile(t *testing.T) {
@@ -184,7 +184,7 @@ func BenchmarkDiffFindVolatile(b *testing.B) {
 	}
 }
 
-// TestDiffVolatileCurrent: a timestamp or date introduced as the present is
+// TestVolatileCurrent: a timestamp or date introduced as the present is
 // marked Current; a fixed date in prose is not.
 func TestVolatileCurrent(t *testing.T) {
 	cases := []struct {
