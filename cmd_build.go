@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -118,7 +119,7 @@ func assembleRequest(dir string, f buildFlags) (*assemble.Result, []string, erro
 	cfg := assemble.Config{Layout: layout, API: api, Model: f.model, Escape: mode, Message: f.message,
 		Skills: f.skills, Host: hostFacts()}
 	if f.system != "" {
-		data, err := os.ReadFile(f.system)
+		data, err := readTemplate(f.system)
 		if err != nil {
 			return nil, nil, usageError("--system %s: %s", f.system, osErrorText(err))
 		}
@@ -151,6 +152,22 @@ func hostFacts() assemble.Host {
 		shell = "sh"
 	}
 	return assemble.Host{OS: runtime.GOOS, Shell: shell}
+}
+
+// maxTemplateBytes is the most `build --system` reads of a template: host
+// system prompts are tens of kilobytes.
+const maxTemplateBytes = 1 << 20
+
+// readTemplate reads the --system template, a regular file of at most
+// maxTemplateBytes (wire.OpenInput: /dev/zero or a pipe is refused, not
+// read without end).
+func readTemplate(path string) ([]byte, error) {
+	f, err := wire.OpenInput(path, maxTemplateBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 func osErrorText(err error) string {

@@ -283,7 +283,7 @@ func TestCheckBeforeAfter(t *testing.T) {
 	if code != 1 || errs != "" || len(doc.Introduced) != 4 || len(auditRulesOf(doc.Introduced, audit.RuleBidiControl)) != 4 || doc.Introduced[0].Request != 2 {
 		t.Errorf("@1 -> @2: exit %d, stderr %q, introduced %+v", code, errs, doc.Introduced)
 	}
-	if code, _, errs := runCLI(t, "", "check", "--before", session+"@1", "--after", session+"@9"); code != 2 || !strings.Contains(errs, "asked for request 9") {
+	if code, _, errs := runCLI(t, "", "check", "--before", session+"@1", "--after", session+"@9"); code != 2 || !strings.Contains(errs, "has 2 requests, no request 9") {
 		t.Errorf("@9: exit %d, stderr %q", code, errs)
 	}
 	// A finding whose offset moved is unchanged, not fixed and introduced.

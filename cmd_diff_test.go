@@ -103,7 +103,7 @@ func TestDiffCommandExitCodes(t *testing.T) {
 		t.Errorf("@2 against @3: exit %d\n%s", code, out)
 	}
 	code, _, errs = runCLI(t, "", "diff", session+"@2", session+"@9")
-	if code != 2 || !strings.Contains(errs, "asked for request 9, but it holds 3") || strings.Count(errs, "\n") != 1 {
+	if code != 2 || !strings.Contains(errs, session+" has 3 requests, no request 9") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("@9 of 3: exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = runCLI(t, "", "diff", session+"@0", session)

@@ -29,10 +29,51 @@ func (a *App) decodeOptions(source string) decode.Options {
 	return decode.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In}
 }
 
-// decode decodes a FILE argument ("-" is standard input), handing each
-// request or error to each until it returns false. Directories are left to
-// wire.decode.Path, which finds recordings inside them.
+// decode reads the requests a FILE argument names: every request of FILE,
+// or only the N-th of FILE@N (with the errors met on the way to it, and an
+// error when FILE holds fewer).
 func (a *App) decode(source string, each func(wire.Request, error) bool) {
+	file, n, err := splitRef(source)
+	if err != nil {
+		each(wire.Request{}, err)
+		return
+	}
+	if file == source {
+		a.decodeSource(source, each)
+		return
+	}
+	count, failed, stopped := 0, false, false
+	a.decodeSource(file, func(r wire.Request, err error) bool {
+		if err != nil {
+			failed = true
+			stopped = !each(r, err)
+			return !stopped
+		}
+		if count++; count < n {
+			return true
+		}
+		stopped = true
+		each(r, nil)
+		return false
+	})
+	if !stopped && (count > 0 || !failed) {
+		each(wire.Request{}, refRangeError(file, count, n))
+	}
+}
+
+// refRangeError is the error of FILE@N when FILE holds fewer requests.
+func refRangeError(file string, count, n int) error {
+	if count == 1 {
+		return fmt.Errorf("%s has 1 request, no request %d", file, n)
+	}
+	return fmt.Errorf("%s has %d requests, no request %d", file, count, n)
+}
+
+// decodeSource reads every request of a FILE argument ("-" is standard
+// input). Directories are left to decode.Path, which finds recordings inside
+// them; every file is opened by wire.OpenInput, which reads regular files
+// only.
+func (a *App) decodeSource(source string, each func(wire.Request, error) bool) {
 	if source == "-" {
 		for r, err := range decode.Decode(a.Stdin, a.decodeOptions("-")) {
 			if !each(r, err) {
@@ -99,7 +140,7 @@ func (a *App) LoadRef(ref string) (wire.Request, []error, error) {
 		count int
 		errs  []error
 	)
-	a.decode(file, func(r wire.Request, err error) bool {
+	a.decodeSource(file, func(r wire.Request, err error) bool {
 		if err != nil {
 			errs = append(errs, err)
 			return true
@@ -118,7 +159,7 @@ func (a *App) LoadRef(ref string) (wire.Request, []error, error) {
 			}
 			return wire.Request{}, nil, fmt.Errorf("%s: no request found", file)
 		}
-		return wire.Request{}, errs, fmt.Errorf("%s: asked for request %d, but it holds %d", file, n, count)
+		return wire.Request{}, errs, refRangeError(file, count, n)
 	}
 	return got, errs, nil
 }

@@ -1,7 +1,9 @@
 // Package wire is the model of a model request as it travels on the wire: a
 // Request of ordered Segments, each with one channel, kind and trust, the
 // Parts decoders find before they are cut, the interner that holds shared
-// text once, and the token estimate. The packages below it read requests
+// text once, and the token estimate. It also holds OpenInput, the one way
+// every reader opens an input file (regular files only, read up to a cap),
+// here because every reader imports wire. The packages below it read requests
 // (decode, recording, body), write them (encode), scan and classify their
 // text (scan, classify) and audit them (audit).
 //

@@ -12,7 +12,8 @@ import (
 )
 
 // Path reads every request in the file at path. A missing file, a
-// directory without recordings or an unreadable file is one error.
+// directory without recordings, an unreadable file or one that is not a
+// regular file (a named pipe, a device: see wire.OpenInput) is one error.
 func Path(path string, opts Options) iter.Seq2[wire.Request, error] {
 	if opts.Source == "" {
 		opts.Source = path
@@ -31,9 +32,9 @@ func Path(path string, opts Options) iter.Seq2[wire.Request, error] {
 			decodeDir(path, opts, yield)
 			return
 		}
-		f, err := os.Open(path)
+		f, err := wire.OpenInput(path, wire.MaxInputBytes)
 		if err != nil {
-			fail(DescribeOSError(err))
+			fail(describeOpenError(err))
 			return
 		}
 		defer f.Close()
@@ -50,7 +51,15 @@ func Path(path string, opts Options) iter.Seq2[wire.Request, error] {
 // a directory that holds none is one error.
 func decodeDir(dir string, opts Options, yield func(wire.Request, error) bool) {
 	files, err := recording.FindFiles(dir, opts.Format)
-	if err != nil {
+	if errors.As(err, new(*recording.WalkLimitError)) {
+		// The recordings found before the walk stopped are still read.
+		if !yield(wire.Request{}, &Error{Source: opts.Source, Msg: DescribeOSError(err)}) {
+			return
+		}
+		if len(files) == 0 {
+			return
+		}
+	} else if err != nil {
 		yield(wire.Request{}, &Error{Source: opts.Source, Msg: DescribeOSError(err)})
 		return
 	}
@@ -66,9 +75,9 @@ func decodeDir(dir string, opts Options, yield func(wire.Request, error) bool) {
 		o := opts
 		o.Source = filepath.Join(opts.Source, f.Rel)
 		o.Format = f.Format
-		fh, err := os.Open(f.Path)
+		fh, err := wire.OpenInput(f.Path, wire.MaxInputBytes)
 		if err != nil {
-			if !yield(wire.Request{}, &Error{Source: o.Source, Msg: DescribeOSError(err)}) {
+			if !yield(wire.Request{}, &Error{Source: o.Source, Msg: describeOpenError(err)}) {
 				return
 			}
 			continue
@@ -95,4 +104,14 @@ func DescribeOSError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// describeOpenError is DescribeOSError of an error of wire.OpenInput, with
+// the way to read a stream when the path is a named pipe.
+func describeOpenError(err error) string {
+	var nr *wire.NotRegularError
+	if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
+		return DescribeOSError(err) + ": to read a stream, give it on standard input as -"
+	}
+	return DescribeOSError(err)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/wirelens/wirelens/wire"
 )
@@ -22,7 +21,8 @@ var ErrNotOnDisk = errors.New("the body is not on disk")
 // logged as the text that was sent) are returned unquoted. It fails with
 // ErrNotOnDisk when there is nothing on disk to read, and with an error
 // naming the file when the bytes are more than limit or the file no longer
-// holds them.
+// holds them. The file is opened by wire.OpenInput: a source that is no
+// longer a regular file is refused, never waited on.
 func ReadBody(r *wire.Request, limit int64) ([]byte, error) {
 	if r.Source == "" || r.Source == "-" || r.Offset < 0 || r.Length <= 0 {
 		return nil, ErrNotOnDisk
@@ -30,7 +30,7 @@ func ReadBody(r *wire.Request, limit int64) ([]byte, error) {
 	if r.Length > limit {
 		return nil, fmt.Errorf("%s: the body is %d bytes, more than the %d read back", r.Source, r.Length, limit)
 	}
-	f, err := os.Open(r.Source)
+	f, err := wire.OpenInput(r.Source, wire.MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,9 @@ package recording
 import (
 	"bufio"
 	"bytes"
-	"os"
+	"errors"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 
@@ -32,6 +34,7 @@ type kimiCLI struct {
 	usages     []*wire.Usage
 	wireNote   string // why usage is missing
 	wireBad    string // unreadable lines of wire.jsonl
+	wireStop   string // why wire.jsonl was not read to its end
 	compacted  bool   // wire.jsonl records a compaction
 	version    string
 	steps      int
@@ -224,6 +227,9 @@ func (k *kimiCLI) request(d Sink, line int, off, length int64) {
 	if k.wireBad != "" {
 		req.Notes = append(req.Notes, k.wireBad)
 	}
+	if k.wireStop != "" {
+		req.Notes = append(req.Notes, k.wireStop)
+	}
 	if k.compacted && req.Usage != nil {
 		req.Notes = append(req.Notes, "usage matched in order to the steps wire.jsonl records after its last compaction")
 	}
@@ -270,16 +276,29 @@ func (k *kimiCLI) loadWire(source string) {
 		return
 	}
 	path := filepath.Join(filepath.Dir(source), "wire.jsonl")
-	f, err := os.Open(path)
-	if err != nil {
+	f, err := wire.OpenInput(path, wire.MaxInputBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		k.wireNote = "usage not recorded (no wire.jsonl beside context.jsonl)"
+		return
+	case errors.As(err, new(*wire.NotRegularError)):
+		// A pipe or a device in its place is refused, not read: it would
+		// hang the read or never end.
+		k.wireNote = "usage not recorded (the wire.jsonl beside context.jsonl " + osReason(err) + ": not read)"
+		return
+	case err != nil:
+		k.wireNote = "usage not recorded (the wire.jsonl beside context.jsonl could not be read: " + osReason(err) + ")"
 		return
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
-	bad := 0
+	bad, line := 0, 0
 	for {
 		b, err := body.ReadLine(br)
+		line++
+		if err != nil && err != io.EOF {
+			k.wireStop = "wire.jsonl: read stopped at line " + strconv.Itoa(line) + ": " + err.Error()
+		}
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			var r kimiCLIWireRecord
 			if body.Unmarshal(t, &r) != nil {

@@ -3,8 +3,8 @@ package recording
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -351,24 +351,56 @@ type File struct {
 	Mod    time.Time   // its modification time
 }
 
-// maxDirDepth bounds the walk of a sessions root (Codex nests YYYY/MM/DD,
-// kimi-code <key>/<session>/agents/<agent>).
-const maxDirDepth = 7
+// The walk of a sessions root is bounded, so that a directory given by
+// mistake (/, a home directory) is searched for a while and then reported,
+// not walked to its end. Variables so that tests can make them small.
+var (
+	// maxDirDepth bounds the depth of the walk (Codex nests YYYY/MM/DD,
+	// kimi-code <key>/<session>/agents/<agent>); deeper directories hold no
+	// recordings of a sessions root and are passed over.
+	maxDirDepth = 7
+	// maxWalkEntries bounds the files and directories one walk visits.
+	maxWalkEntries = 100_000
+	// maxWalkFiles bounds the recordings one walk lists.
+	maxWalkFiles = 10_000
+)
+
+// WalkLimitError is why FindFiles stopped before the end of a directory: it
+// visited as many entries, or found as many recordings, as one walk may.
+// The recordings found before are still listed.
+type WalkLimitError struct {
+	Limit int    // the cap reached
+	What  string // what it counts: "entries visited" or "recordings found"
+	Found int    // recordings found before it
+}
+
+func (e *WalkLimitError) Error() string {
+	return "search for recordings stopped at its cap of " + strconv.Itoa(e.Limit) + " " + e.What +
+		", with " + strconv.Itoa(e.Found) + " found: give a session directory or a sessions root such as ~/.codex/sessions"
+}
 
 // FindFiles lists the recordings under dir, newest first (ties by path).
-// With a format, only recordings of that format are listed.
+// With a format, only recordings of that format are listed. A walk that
+// reaches its bounds returns what it found and a *fs.PathError whose Err is
+// a *WalkLimitError.
 func FindFiles(dir string, format wire.Format) ([]File, error) {
 	var out []File
 	root := filepath.Clean(dir)
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // a link to a sessions root is walked; links inside it are not followed
 	}
+	var limit *WalkLimitError
+	visited := 0
 	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
 				return err
 			}
 			return nil // an unreadable corner of a sessions root is passed over
+		}
+		if visited++; visited > maxWalkEntries {
+			limit = &WalkLimitError{Limit: maxWalkEntries, What: "entries visited", Found: len(out)}
+			return fs.SkipAll
 		}
 		rel, _ := filepath.Rel(root, path)
 		if de.IsDir() {
@@ -388,6 +420,10 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 		if err != nil {
 			return nil
 		}
+		if len(out) == maxWalkFiles {
+			limit = &WalkLimitError{Limit: maxWalkFiles, What: "recordings found", Found: len(out)}
+			return fs.SkipAll
+		}
 		out = append(out, File{Path: path, Rel: rel, Format: f, Mod: info.ModTime()})
 		return nil
 	})
@@ -397,16 +433,31 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 		}
 		return out[i].Rel < out[j].Rel
 	})
+	if err == nil && limit != nil {
+		err = &fs.PathError{Op: "walk", Path: dir, Err: limit}
+	}
 	return out, err
 }
 
-// DetectFile reads the head of a file and names its recording format.
+// DetectFile reads the head of a file and names its recording format. A path
+// that is not a regular file (a pipe, a device) is no recording and is not
+// read (wire.OpenInput).
 func DetectFile(path string) wire.Format {
-	f, err := os.Open(path)
+	f, err := wire.OpenInput(path, wire.MaxInputBytes)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
 	head, _ := bufio.NewReaderSize(f, 8192).Peek(8192)
 	return Detect(head)
+}
+
+// osReason is a file-system error without the path, which the note names
+// already.
+func osReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

@@ -1,7 +1,12 @@
 package recording
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
@@ -64,6 +69,75 @@ func TestFindFilesAndNew(t *testing.T) {
 	for _, f := range []wire.Format{wire.FormatAnthropic, wire.FormatHAR, wire.FormatAuto} {
 		if New(f) != nil {
 			t.Errorf("New(%q) made a recording reader", f)
+		}
+	}
+}
+
+// walkCaps sets the bounds of a walk for one test.
+func walkCaps(t *testing.T, depth, entries, files int) {
+	old := [3]int{maxDirDepth, maxWalkEntries, maxWalkFiles}
+	maxDirDepth, maxWalkEntries, maxWalkFiles = depth, entries, files
+	t.Cleanup(func() { maxDirDepth, maxWalkEntries, maxWalkFiles = old[0], old[1], old[2] })
+}
+
+// TestFindFilesIsBounded: the walk of a directory given by mistake (/, a
+// home directory) stops at its caps of entries visited and of recordings
+// found, and says so with a *WalkLimitError naming the directory and the
+// cap, still listing what it found; directories deeper than its depth are
+// passed over.
+func TestFindFilesIsBounded(t *testing.T) {
+	claude := wiretest.Read(t, "recordings", "claude-code", "-home-dev-repo", "5f0c2a6e-1b7d-4c3e-9f10-2a3b4c5d6e7f.jsonl")
+	root := t.TempDir()
+	write := func(rel string, data []byte) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rel := range []string{"p1/s.jsonl", "p2/s.jsonl", "p3/s.jsonl", "p4/deep/er/s.jsonl"} {
+		write(rel, claude)
+	}
+	for i := range 40 {
+		write("z/filler"+strconv.Itoa(i)+".txt", []byte("x"))
+	}
+
+	check := func(err error, limit int, what string) {
+		t.Helper()
+		var pe *fs.PathError
+		var we *WalkLimitError
+		if !errors.As(err, &pe) || !errors.As(err, &we) || pe.Path != root || we.Limit != limit || we.What != what {
+			t.Fatalf("got %v, want a walk limit of %d %s at %s", err, limit, what, root)
+		}
+		if msg := we.Error(); !strings.Contains(msg, strconv.Itoa(limit)+" "+what) || strings.Contains(msg, "\n") {
+			t.Errorf("message %q does not name the cap on one line", msg)
+		}
+	}
+
+	walkCaps(t, 7, 12, 100)
+	files, err := FindFiles(root, wire.FormatAuto)
+	check(err, 12, "entries visited")
+	if len(files) == 0 || len(files) > 4 {
+		t.Errorf("%d recordings listed before the cap of entries", len(files))
+	}
+
+	walkCaps(t, 7, 1000, 2)
+	files, err = FindFiles(root, wire.FormatAuto)
+	check(err, 2, "recordings found")
+	if len(files) != 2 {
+		t.Errorf("%d recordings listed, want the 2 found before the cap", len(files))
+	}
+
+	walkCaps(t, 2, 1000, 100)
+	files, err = FindFiles(root, wire.FormatAuto)
+	if err != nil || len(files) != 3 {
+		t.Fatalf("depth 2: %d recordings, %v; want the 3 above the deep one", len(files), err)
+	}
+	for _, f := range files {
+		if strings.Contains(f.Rel, "deep") {
+			t.Errorf("%s is deeper than the walk goes", f.Rel)
 		}
 	}
 }
