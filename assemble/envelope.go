@@ -13,12 +13,14 @@ type EscapeMode string
 
 // Escape modes (--escape).
 const (
-	// EscapeEntities turns every &, < and > of a body into an entity.
+	// EscapeEntities turns every &, < and > of a body into an entity, and
+	// every look-alike of < and > (the brackets wire's tag finder folds:
+	// fullwidth, guillemets, angle ornaments, ...) into a numeric reference.
 	EscapeEntities EscapeMode = "entities"
-	// EscapeTargeted neutralises only the bracket that opens a reserved tag
+	// EscapeTargeted neutralises only the brackets that open a reserved tag
 	// (an envelope or authority marker, in any case, with whitespace or
-	// invisibles inside, with look-alike brackets), leaving code samples
-	// readable.
+	// invisibles inside, with look-alike brackets, slashes or letters; a
+	// role marker such as [INST]), leaving code samples readable.
 	EscapeTargeted EscapeMode = "targeted"
 )
 
@@ -176,25 +178,28 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 			Offset: b.Len(), Original: t[at : at+n], Replacement: with})
 		b.WriteString(with)
 	}
-	// Every reserved tag loses its opening bracket: '<' becomes &lt;, a
-	// look-alike bracket a numeric reference (in both modes, so that no
-	// envelope or authority tag survives, whatever its brackets). Openers
-	// without their closing bracket count too: the envelope's own closer,
-	// or a quote or line after the body, could complete them.
+	// Every reserved tag loses its opening brackets: '<' becomes &lt;, a
+	// look-alike or the '[' of a role marker a numeric reference (in both
+	// modes, so that no envelope or authority tag survives, whatever its
+	// brackets; both brackets of a doubled <<SYS>>). Openers without their
+	// closing bracket count too: the envelope's own closer, or a quote or
+	// line after the body, could complete them.
 	hits := scan.FindReservedTagStarts(t)
 	last, next := 0, 0
 	for i := 0; i < len(t); {
 		if next < len(hits) && hits[next].Offset == i {
-			r, n := utf8.DecodeRuneInString(t[i:])
+			end := i + hits[next].Len
 			next++
-			copyTo(last, i)
-			if r == '<' {
-				replace(i, n, "&lt;")
-			} else {
-				replace(i, n, fmt.Sprintf("&#x%X;", r))
+			for j := i; j < end; {
+				r, n := utf8.DecodeRuneInString(t[j:])
+				if scan.IsOpener(r) {
+					copyTo(last, j)
+					replace(j, n, bracketRef(r))
+					last = j + n
+				}
+				j += n
 			}
-			i += n
-			last = i
+			i = end
 			continue
 		}
 		if mode == EscapeTargeted {
@@ -202,13 +207,23 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 			continue
 		}
 		var with string
-		switch t[i] {
-		case '&':
+		switch c := t[i]; {
+		case c == '&':
 			with = "&amp;"
-		case '<':
+		case c == '<':
 			with = "&lt;"
-		case '>':
+		case c == '>':
 			with = "&gt;"
+		case c >= utf8.RuneSelf:
+			// Look-alike brackets, openers and closers alike.
+			r, n := utf8.DecodeRuneInString(t[i:])
+			if scan.IsBracketLookalike(r) {
+				copyTo(last, i)
+				replace(i, n, bracketRef(r))
+				last = i + n
+			}
+			i += n
+			continue
 		default:
 			i++
 			continue
@@ -236,6 +251,15 @@ func EscapeBody(src string, mode EscapeMode, fragment string) (string, []Escape)
 		b.WriteByte('\n')
 	}
 	return b.String(), log
+}
+
+// bracketRef is the character reference that neutralises an opening or
+// look-alike bracket: &lt; for '<', a numeric reference for the others.
+func bracketRef(r rune) string {
+	if r == '<' {
+		return "&lt;"
+	}
+	return fmt.Sprintf("&#x%X;", r)
 }
 
 // mergeLogs merges two logs sorted by output offset (stripped first on ties:

@@ -78,8 +78,8 @@ var Rules = []RuleInfo{
 			"read as host text. Escape < and > in envelope bodies (&lt; &gt;); the escaped form is the fix, not a finding."},
 	{RuleAuthoritySpoof, SeverityHigh,
 		"An authority marker the host honours, unescaped inside untrusted content.",
-		"<system-reminder>, <system>, <kimi-skill-loaded>, <INSTRUCTIONS>, <developer> or a ChatML special token such as <|im_start|> " +
-			"inside untrusted content or a tool result can pass for an instruction of the host. Escape the brackets (&lt;system-reminder&gt;). " +
+		"<system-reminder>, <system>, <kimi-skill-loaded>, <INSTRUCTIONS>, <developer>, a ChatML special token such as <|im_start|> " +
+			"or another model's role marker (<<SYS>>, [INST], <start_of_turn>, <function_results>) inside untrusted content or a tool result can pass for an instruction of the host. Escape the brackets (&lt;system-reminder&gt;). " +
 			"Hosts such as Claude Code append their own <system-reminder> to tool results; that is reported too, because inside the " +
 			"tool's output the model cannot tell the host's note from one a file or command wrote: send host reminders as their own " +
 			"text block after the tool result."},
@@ -92,9 +92,11 @@ var Rules = []RuleInfo{
 		"Tag characters (U+E0000..U+E007F) are invisible but many tokenizers read them as ASCII, so they smuggle instructions a reviewer " +
 			"cannot see. Only an emoji flag's tag sequence is legitimate; strip every other tag character."},
 	{RuleConfusableTag, SeverityMedium,
-		"A look-alike bracket forms a known envelope or authority tag.",
-		"Fullwidth and other look-alike brackets or slashes (U+FF1C, U+2039, U+27E8, U+3008, U+FF0F, ...) spell a reserved tag that a " +
-			"model may read as the real one. Fold look-alikes before escaping, or escape them too."},
+		"A look-alike bracket, slash or letter forms a known envelope or authority tag.",
+		"Fullwidth and other look-alike brackets (U+FF1C, U+2039, U+27E8, U+3008, U+276E, U+00AB, U+300A, U+29FC, U+227A, U+1438, ...), " +
+			"slashes (U+FF0F, U+29F8, U+2571, U+30CE, ...), Cyrillic or Greek homoglyphs, mathematical letters or combining marks spell a " +
+			"reserved tag that a model may read as the real one. Fold look-alikes before escaping, or escape them too. Guillemets in " +
+			"prose are not reported; only «name» with a reserved name is."},
 	{RuleInvisibleChar, SeverityMedium,
 		"Zero-width or other default-ignorable characters, or a run of variation selectors.",
 		"Invisible characters hide text from reviewers and split words so filters miss them. A ZWJ inside an emoji sequence, a ZWNJ " +

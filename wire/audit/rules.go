@@ -181,13 +181,29 @@ func clip(s string, n int) string {
 
 // tagText shows a tag hit in its canonical ASCII form.
 func tagText(h scan.TagHit) string {
+	slash := ""
+	if h.Closing {
+		slash = "/"
+	}
 	switch {
 	case h.Token:
 		return "<|" + h.Name + "|>"
-	case h.Closing:
-		return "</" + h.Name + ">"
+	case h.Square:
+		return "[" + slash + strings.ToUpper(h.Name) + "]"
+	case h.Double && h.Name == "sys":
+		return "<<" + slash + "SYS>>"
 	}
-	return "<" + h.Name + ">"
+	return "<" + slash + h.Name + ">"
+}
+
+// escapedText is the escaped form of a tag hit that the messages advise.
+func escapedText(h scan.TagHit) string {
+	tag := tagText(h)
+	if h.Square {
+		return "&#x5B;" + tag[1:]
+	}
+	tag = strings.ReplaceAll(tag, "<", "&lt;")
+	return strings.ReplaceAll(tag, ">", "&gt;")
 }
 
 // tagFinding reports a reserved tag inside untrusted content.
@@ -202,23 +218,23 @@ func (c *requestAudit) tagFinding(i int, h scan.TagHit, where string) {
 	switch {
 	case h.Confusable:
 		c.add(i, RuleConfusableTag, h.Offset, h.Len, key,
-			fmt.Sprintf("look-alike brackets spell %s inside %s%s; a model may read it as the real tag: fold look-alikes to ASCII and escape them (&lt; &gt;)",
-				tag, where, note))
+			fmt.Sprintf("look-alike characters spell %s inside %s%s; a model may read it as the real tag: fold look-alikes to ASCII and escape the brackets (%s)",
+				tag, where, note, escapedText(h)))
 	case h.Envelope && (h.Closing || !h.Authority || strings.EqualFold(h.Name, s.Envelope)):
 		effect := "can end the envelope early and let the rest read as host text"
 		if !h.Closing {
 			effect = "can forge an envelope boundary and confuse where the workspace text ends"
 		}
 		c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, key,
-			fmt.Sprintf("unescaped %s inside %s%s %s; escape it as &lt;%s&gt;",
-				tag, where, note, effect, strings.Trim(tag, "<>")))
+			fmt.Sprintf("unescaped %s inside %s%s %s; escape it as %s",
+				tag, where, note, effect, escapedText(h)))
 	default:
 		if s.Kind == wire.KindToolResult && h.Name == reminderName && !h.Token {
 			note += " (hosts such as Claude Code append their own reminders to tool results, which makes a forged one look routine)"
 		}
 		c.add(i, RuleAuthoritySpoof, h.Offset, h.Len, key,
-			fmt.Sprintf("unescaped authority marker %s inside %s%s can pass for an instruction of the host; escape it as &lt;%s&gt;",
-				tag, where, note, strings.Trim(tag, "<>")))
+			fmt.Sprintf("unescaped authority marker %s inside %s%s can pass for an instruction of the host; escape it as %s",
+				tag, where, note, escapedText(h)))
 	}
 }
 
@@ -316,7 +332,7 @@ func (c *requestAudit) framing(i int, hits []scan.TagHit) {
 		switch {
 		case h.Confusable:
 			c.add(i, RuleConfusableTag, h.Offset, h.Len, tag,
-				fmt.Sprintf("look-alike brackets spell %s in the text around the envelopes; fold look-alikes and escape them", tag))
+				fmt.Sprintf("look-alike characters spell %s in the text around the envelopes; fold look-alikes and escape them", tag))
 		case h.Envelope:
 			c.add(i, RuleEnvelopeBreakout, h.Offset, h.Len, tag,
 				fmt.Sprintf("%s outside the envelope it belongs to: an envelope body closed its envelope early and the text after it reads as host text; escape < and > in envelope bodies (&lt; &gt;)", tag))

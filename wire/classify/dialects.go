@@ -3,6 +3,7 @@ package classify
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -180,6 +181,9 @@ func parseTag(text string, i int, sc tagScope) (dialectTag, bool) {
 	var buf [64]byte
 	name := buf[:0]
 	for ; j < len(text); j++ {
+		if text[j] >= utf8.RuneSelf {
+			break
+		}
 		c, _, ok := scan.NameRune(rune(text[j]))
 		if !ok {
 			break

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,13 +27,33 @@ var EnvelopeNames = []string{
 }
 
 // AuthorityNames are the tag names of markers a host honours as carrying its
-// authority, canonical lower-case.
+// authority, canonical lower-case: the hosts' own, and the role and turn
+// markers of other models' chat templates (Llama 2's <<SYS>>, which counts
+// only with its doubled brackets; Gemma's <start_of_turn> and
+// <end_of_turn>; the <function_calls> and <function_results> of Claude's
+// earlier tool format).
 var AuthorityNames = []string{
 	"system",
 	"system-reminder",
 	"kimi-skill-loaded",
 	"instructions",
 	"developer",
+	"sys",
+	"start_of_turn",
+	"end_of_turn",
+	"function_calls",
+	"function_results",
+}
+
+// MarkerNames are the names of role markers written in square brackets
+// ([INST], [/INST], [SYSTEM_PROMPT]: Llama 2's and Mistral's templates),
+// canonical lower-case. Each is an authority marker.
+var MarkerNames = []string{
+	"inst",
+	"system_prompt",
+	"available_tools",
+	"tool_calls",
+	"tool_results",
 }
 
 // SpecialTokenNames are the names of ChatML-style special tokens written
@@ -52,12 +73,15 @@ type TagHit struct {
 	Len    int // bytes, up to and including the closing bracket
 	// Name is the canonical lower-case tag name ("untrusted_agents_md",
 	// "system", "permissions instructions"); for a special token, the name
-	// between the bars ("im_start").
+	// between the bars ("im_start"); for a square-bracket marker, the name
+	// between the brackets ("inst").
 	Name string
-	// Closing is set for a closing tag (</name>).
+	// Closing is set for a closing tag (</name>, [/INST]).
 	Closing bool
-	// Confusable is set when a look-alike bracket, slash, bar or fullwidth
-	// letter stands for the ASCII one.
+	// Confusable is set when a look-alike stands for an ASCII character of
+	// the tag: a bracket, slash or bar, a fullwidth or mathematical letter,
+	// a Cyrillic or Greek homoglyph, a letter with an accent or a combining
+	// mark drawn on it.
 	Confusable bool
 	// Obfuscated is set when invisible, bidi, tag, variation-selector or
 	// control code points were skipped inside the tag.
@@ -68,6 +92,10 @@ type TagHit struct {
 	Authority bool
 	// Token is set for a ChatML-style special token <|name|>.
 	Token bool
+	// Double is set for a tag opened with two brackets (<<SYS>>).
+	Double bool
+	// Square is set for a role marker in square brackets ([INST]).
+	Square bool
 }
 
 // IsEnvelopeName reports whether the canonical lower-case name is a reserved
@@ -85,14 +113,9 @@ func IsEnvelopeName(name string) bool {
 }
 
 // IsAuthorityName reports whether the canonical lower-case name is an
-// authority marker.
+// authority marker (AuthorityNames, or MarkerNames in square brackets).
 func IsAuthorityName(name string) bool {
-	for _, n := range AuthorityNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(AuthorityNames, name) || slices.Contains(MarkerNames, name)
 }
 
 // lookupName finds the name b in list and returns the list's string.
@@ -103,62 +126,6 @@ func lookupName(b []byte, list []string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// nameLead marks the bytes that can start an opening bracket: '<' and the
-// first bytes of the UTF-8 encodings of the look-alike brackets.
-var nameLead = func() (t [256]bool) {
-	t['<'] = true
-	for _, r := range []rune{0xFF1C, 0xFE64, 0x2039, 0x27E8, 0x3008, 0x02C2, 0x2329} {
-		var b [4]byte
-		utf8.EncodeRune(b[:], r)
-		t[b[0]] = true
-	}
-	return t
-}()
-
-// openBracket reports whether r opens a tag, and whether it is a look-alike.
-func openBracket(r rune) (ok, confusable bool) {
-	switch r {
-	case '<':
-		return true, false
-	case 0xFF1C, 0xFE64, 0x2039, 0x27E8, 0x3008, 0x02C2, 0x2329:
-		return true, true
-	}
-	return false, false
-}
-
-// closeBracket reports whether r closes a tag, and whether it is a look-alike.
-func closeBracket(r rune) (ok, confusable bool) {
-	switch r {
-	case '>':
-		return true, false
-	case 0xFF1E, 0xFE65, 0x203A, 0x27E9, 0x3009, 0x02C3, 0x232A:
-		return true, true
-	}
-	return false, false
-}
-
-// slashRune reports whether r is a solidus, and whether it is a look-alike.
-func slashRune(r rune) (ok, confusable bool) {
-	switch r {
-	case '/':
-		return true, false
-	case 0xFF0F, 0x2215, 0x2044:
-		return true, true
-	}
-	return false, false
-}
-
-// barRune reports whether r is a vertical bar, and whether it is a look-alike.
-func barRune(r rune) (ok, confusable bool) {
-	switch r {
-	case '|':
-		return true, false
-	case 0xFF5C:
-		return true, true
-	}
-	return false, false
 }
 
 // ignorable reports whether r is a code point a tokenizer or a reader
@@ -183,23 +150,6 @@ func spaceRune(r rune) bool {
 	return r > 0x7f && unicode.IsSpace(r) && r != 0x85
 }
 
-// NameRune folds r to the lower-case ASCII character of a tag name, and
-// says whether it was a fullwidth look-alike. ok is false when r cannot be
-// part of a name.
-func NameRune(r rune) (c byte, confusable, ok bool) {
-	if r >= 0xFF01 && r <= 0xFF5E { // fullwidth ASCII
-		r -= 0xFF01 - 0x21
-		confusable = true
-	}
-	switch {
-	case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-', r == '.', r == ':':
-		return byte(r), confusable, true
-	case r >= 'A' && r <= 'Z':
-		return byte(r + 'a' - 'A'), confusable, true
-	}
-	return 0, false, false
-}
-
 // maxName caps the length of a tag name; longer names are not reserved.
 const maxName = 96
 
@@ -212,25 +162,36 @@ const maxAttrs = 4096
 // system-reminder, INSTRUCTIONS, user_instructions, environment_context,
 // skills_instructions, skill, permissions instructions), the authority
 // markers (system, system-reminder, kimi-skill-loaded, INSTRUCTIONS,
-// developer) and ChatML-style special tokens (<|im_start|>, <|system|>,
-// <|endoftext|>, ...).
+// developer, <<SYS>>, start_of_turn, end_of_turn, function_calls,
+// function_results), ChatML-style special tokens (<|im_start|>, <|system|>,
+// <|endoftext|>, ...) and role markers in square brackets ([INST],
+// [/INST], [SYSTEM_PROMPT], ...).
 //
 // Names match in any case, with whitespace between the brackets, the slash and
 // the name; invisible and control code points anywhere inside the tag are
-// skipped (Obfuscated), and look-alike brackets, slashes, bars and fullwidth
-// letters are folded (Confusable). An opening tag may carry attributes up to
-// its closing bracket. Entity-escaped forms (&lt;/untrusted_agents_md>) are
-// not tags and are not found. Hits are in order and do not overlap.
+// skipped (Obfuscated). Look-alikes are folded (Confusable): brackets
+// (fullwidth, guillemets, angle ornaments, CJK and mathematical angle
+// brackets, ≺ ≻, ᐸ ᐳ), slashes (∕ ⁄ ⧸ ╱ ノ, ...), bars, and the letters of
+// the name (fullwidth and mathematical letters and ligatures through NFKD,
+// Cyrillic and Greek homoglyphs, accents; combining marks inside the tag are
+// skipped). Guillemets, which quote prose (« bonjour »), make a tag only
+// written tight: «system», not « system ». A square bracket right after a
+// letter, digit, underscore or closing bracket indexes something
+// (params[tool_calls]) and opens no marker. An opening tag may carry
+// attributes up to its closing bracket. Entity-escaped forms
+// (&lt;/untrusted_agents_md>) are not tags and are not found. Hits are in
+// order and do not overlap.
 func FindReservedTags(s string) []TagHit { return findTags(s, false) }
 
 // FindReservedTagStarts finds every opening bracket that starts a reserved
-// tag, whether or not a closing bracket follows: the bracket, optional
-// whitespace and invisible code points, an optional slash, and a reserved
-// name that no further name character follows (the end of s ends a name);
-// for a special token, <|name with or without its second bar. Len runs from
-// the bracket to the end of the name (past the token's second bar), so hits
-// do not overlap and a tag inside another's quoted attribute is found too.
-// Names, folding and flags are those of FindReservedTags.
+// tag, whether or not a closing bracket follows: the bracket (or two, as in
+// <<SYS>>), optional whitespace and invisible code points, an optional
+// slash, and a reserved name that no further name character follows (the
+// end of s ends a name); for a special token, <|name with or without its
+// second bar. Len runs from the bracket to the end of the name (past the
+// token's second bar), so hits do not overlap and a tag inside another's
+// quoted attribute is found too. Names, folding and flags are those of
+// FindReservedTags.
 //
 // It finds every tag FindReservedTags finds, at the same offset, and every
 // opener that text appended after s could close (unclosed, with an open
@@ -238,8 +199,31 @@ func FindReservedTags(s string) []TagHit { return findTags(s, false) }
 // does not continue the name itself (it starts with neither a name
 // character nor whitespace and a name, as an envelope closer "\n</name>"
 // does): the openers an escaper must neutralise before s goes into an
-// envelope.
+// envelope. The opening brackets of a hit are the code points inside it
+// for which IsOpener holds.
 func FindReservedTagStarts(s string) []TagHit { return findTags(s, true) }
+
+// bracketKind is what an opening bracket opens.
+type bracketKind uint8
+
+const (
+	noBracket     bracketKind = iota
+	angleBracket              // '<' or a look-alike: a tag or a special token
+	quoteBracket              // a guillemet: a tag written tight
+	squareBracket             // '[': a role marker such as [INST]
+)
+
+// nameLead marks the bytes that can start an opening bracket: '<', '[' and
+// the first bytes of the UTF-8 encodings of the look-alikes.
+var nameLead = func() (t [256]bool) {
+	t['<'], t['['] = true, true
+	for _, r := range append([]rune{guillemetOpen, 0xFF3B}, angleOpeners...) {
+		var b [4]byte
+		utf8.EncodeRune(b[:], r)
+		t[b[0]] = true
+	}
+	return t
+}()
 
 // findTags is FindReservedTags, or FindReservedTagStarts when head is set.
 func findTags(s string, head bool) []TagHit {
@@ -250,12 +234,12 @@ func findTags(s string, head bool) []TagHit {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		ok, conf := openBracket(r)
-		if !ok {
+		kind, conf := openBracket(r)
+		if kind == noBracket {
 			i += n
 			continue
 		}
-		if h, ok := matchTag(s, i, n, conf, head); ok {
+		if h, ok := matchTag(s, i, n, kind, conf, head); ok {
 			out = append(out, h)
 			i += h.Len
 			continue
@@ -281,20 +265,27 @@ func (t *tagScanner) peek() (rune, int) {
 	return utf8.DecodeRuneInString(t.s[t.p:])
 }
 
-// skipIgnorable skips invisible and control code points.
+// skipIgnorable skips invisible and control code points, and combining
+// marks.
 func (t *tagScanner) skipIgnorable() {
 	for {
 		r, n := t.peek()
-		if n == 0 || !ignorable(r) {
+		switch {
+		case n == 0:
+			return
+		case ignorable(r):
+			t.obfuscated = true
+		case isMark(r):
+			t.confusable = true
+		default:
 			return
 		}
-		t.obfuscated = true
 		t.p += n
 	}
 }
 
-// skipSpace skips whitespace and ignorable code points and reports whether
-// any whitespace was seen.
+// skipSpace skips whitespace, ignorable code points and combining marks,
+// and reports whether any whitespace was seen.
 func (t *tagScanner) skipSpace() bool {
 	space := false
 	for {
@@ -306,6 +297,8 @@ func (t *tagScanner) skipSpace() bool {
 			space = true
 		case ignorable(r):
 			t.obfuscated = true
+		case isMark(r):
+			t.confusable = true
 		default:
 			return space
 		}
@@ -314,28 +307,28 @@ func (t *tagScanner) skipSpace() bool {
 }
 
 // name reads a tag name, folding case and look-alikes and skipping
-// ignorable code points inside it.
+// ignorable code points and combining marks inside it.
 func (t *tagScanner) name(buf []byte) []byte {
 	for {
 		start := t.p
 		t.skipIgnorable()
-		r, n := t.peek()
-		c, conf, ok := NameRune(r)
-		if n == 0 || !ok || len(buf) >= maxName {
+		out, n, conf, ok := foldName(buf, t.s[t.p:])
+		if !ok || len(out) > maxName {
 			t.p = start // trailing ignorables belong to what follows
 			t.skipIgnorable()
 			return buf
 		}
 		t.confusable = t.confusable || conf
-		buf = append(buf, c)
+		buf = out
 		t.p += n
 	}
 }
 
-// closeBracket consumes a closing bracket if one is next.
-func (t *tagScanner) closeBracket() bool {
+// closeBracket consumes a closing bracket if one is next (of a
+// square-bracket marker if square is set).
+func (t *tagScanner) closeBracket(square bool) bool {
 	r, n := t.peek()
-	if ok, conf := closeBracket(r); ok {
+	if ok, conf := closeBracket(r, square); ok {
 		t.confusable = t.confusable || conf
 		t.p += n
 		return true
@@ -343,19 +336,59 @@ func (t *tagScanner) closeBracket() bool {
 	return false
 }
 
-// moreName reports whether the rune r (n bytes, 0 at the end) after a
-// name continues it: the name was cut at maxName and is not the one read.
-func moreName(r rune, n int) bool {
-	_, _, ok := NameRune(r)
-	return n > 0 && ok
+// closeDouble consumes the second closing bracket of a tag opened with two
+// (<<SYS>>), if it is there.
+func (t *tagScanner) closeDouble(double bool) {
+	if double {
+		save := t.p
+		t.skipIgnorable()
+		if !t.closeBracket(false) {
+			t.p = save
+		}
+	}
 }
 
-// matchTag tries to read a reserved tag whose opening bracket (n bytes) is
-// at start. With head set, it stops after the name (see
+// moreName reports whether the text s after a name continues it: the name
+// was cut at maxName and is not the one read.
+func moreName(s string) bool {
+	var b [8]byte
+	_, _, _, ok := foldName(b[:0], s)
+	return ok
+}
+
+// wordByte reports whether c, right before a square bracket, makes the
+// bracket an index (a[0], params[tool_calls], x[0][1]) rather than a marker.
+func wordByte(c byte) bool {
+	_, name := asciiName(rune(c))
+	return name && c != '-' && c != '.' && c != ':' || c == ']' || c == ')'
+}
+
+// matchTag tries to read a reserved tag whose opening bracket (n bytes, of
+// the given kind) is at start. With head set, it stops after the name (see
 // FindReservedTagStarts).
-func matchTag(s string, start, n int, conf, head bool) (TagHit, bool) {
+func matchTag(s string, start, n int, kind bracketKind, conf, head bool) (TagHit, bool) {
+	if kind == squareBracket {
+		return matchMarker(s, start, n, conf, head)
+	}
 	t := &tagScanner{s: s, p: start + n, confusable: conf}
-	t.skipSpace()
+	// A guillemet quotes prose: it makes a tag only with no whitespace
+	// inside.
+	tight := kind == quoteBracket
+	// A doubled opener (<<SYS>>), both brackets of one kind: the tag then
+	// reads as the one that starts at the second bracket, but for <<SYS>>
+	// itself.
+	t.skipIgnorable()
+	double := false
+	if r, rn := t.peek(); rn > 0 {
+		if k, dconf := openBracket(r); k == kind {
+			double = true
+			t.confusable = t.confusable || dconf
+			t.p += rn
+		}
+	}
+	if t.skipSpace() && tight {
+		return TagHit{}, false
+	}
 	var buf [maxName]byte
 
 	// <|name|>
@@ -372,17 +405,17 @@ func matchTag(s string, start, n int, conf, head bool) (TagHit, bool) {
 			case ok:
 				t.p += rn
 				t.confusable = t.confusable || bconf
-			case !head || moreName(r, rn):
+			case !head || moreName(s[t.p:]):
 				return TagHit{}, false
 			}
 			if !head {
-				t.skipSpace()
-				if !t.closeBracket() {
+				if t.skipSpace() && tight || !t.closeBracket(false) {
 					return TagHit{}, false
 				}
+				t.closeDouble(double)
 			}
 			return TagHit{Offset: start, Len: t.p - start, Name: name, Confusable: t.confusable,
-				Obfuscated: t.obfuscated, Authority: true, Token: true}, true
+				Obfuscated: t.obfuscated, Authority: true, Token: true, Double: double}, true
 		}
 	}
 
@@ -392,7 +425,9 @@ func matchTag(s string, start, n int, conf, head bool) (TagHit, bool) {
 			closing = true
 			t.confusable = t.confusable || sconf
 			t.p += rn
-			t.skipSpace()
+			if t.skipSpace() && tight {
+				return TagHit{}, false
+			}
 		}
 	}
 	nb := t.name(buf[:0])
@@ -418,35 +453,41 @@ func matchTag(s string, start, n int, conf, head bool) (TagHit, bool) {
 	switch {
 	case env:
 		name = envName
-	case auth:
+	case auth && (authName != "sys" || double): // <SYS> alone is no marker
 		name = authName
 	case len(nb) > len(UntrustedPrefix) && string(nb[:len(UntrustedPrefix)]) == UntrustedPrefix:
-		name, env = string(nb), true
+		name, env, auth = string(nb), true, false
 	default:
 		return TagHit{}, false
 	}
 	hit := func() (TagHit, bool) {
 		return TagHit{Offset: start, Len: t.p - start, Name: name, Closing: closing,
-			Confusable: t.confusable, Obfuscated: t.obfuscated, Envelope: env, Authority: auth}, true
+			Confusable: t.confusable, Obfuscated: t.obfuscated, Envelope: env, Authority: auth, Double: double}, true
 	}
 	if head {
-		if moreName(t.peek()) {
+		if moreName(s[t.p:]) {
 			return TagHit{}, false
 		}
 		return hit()
 	}
 	space := t.skipSpace()
-	if t.closeBracket() {
+	if space && tight {
+		return TagHit{}, false
+	}
+	if t.closeBracket(false) {
+		t.closeDouble(double)
 		return hit()
 	}
 	if r, rn := t.peek(); rn > 0 {
 		if ok, sconf := slashRune(r); ok { // self-closing <name/>
 			save := t.p
 			t.p += rn
-			t.skipSpace()
-			if t.closeBracket() {
-				t.confusable = t.confusable || sconf
-				return hit()
+			if !t.skipSpace() || !tight {
+				if t.closeBracket(false) {
+					t.confusable = t.confusable || sconf
+					t.closeDouble(double)
+					return hit()
+				}
 			}
 			t.p = save
 		}
@@ -468,16 +509,51 @@ func matchTag(s string, start, n int, conf, head bool) (TagHit, bool) {
 		case r == '"' || r == '\'':
 			quote = r
 		default:
-			if ok, _ := openBracket(r); ok {
+			if k, _ := openBracket(r); k == angleBracket || k == quoteBracket {
 				return TagHit{}, false
 			}
-			if ok, cconf := closeBracket(r); ok {
+			if ok, cconf := closeBracket(r, false); ok {
 				t.p += rn
 				t.confusable = t.confusable || cconf
+				t.closeDouble(double)
 				return hit()
 			}
 		}
 		t.p += rn
 	}
 	return TagHit{}, false
+}
+
+// matchMarker tries to read a role marker in square brackets ([INST],
+// [/INST]) whose opening bracket (n bytes) is at start. With head set, it
+// stops after the name.
+func matchMarker(s string, start, n int, conf, head bool) (TagHit, bool) {
+	if start > 0 && wordByte(s[start-1]) {
+		return TagHit{}, false
+	}
+	t := &tagScanner{s: s, p: start + n, confusable: conf}
+	t.skipSpace()
+	closing := false
+	if r, rn := t.peek(); rn > 0 {
+		if ok, sconf := slashRune(r); ok {
+			closing = true
+			t.confusable = t.confusable || sconf
+			t.p += rn
+			t.skipSpace()
+		}
+	}
+	var buf [maxName]byte
+	name, ok := lookupName(t.name(buf[:0]), MarkerNames)
+	if !ok {
+		return TagHit{}, false
+	}
+	if head {
+		if moreName(s[t.p:]) {
+			return TagHit{}, false
+		}
+	} else if t.skipSpace(); !t.closeBracket(true) {
+		return TagHit{}, false
+	}
+	return TagHit{Offset: start, Len: t.p - start, Name: name, Closing: closing, Confusable: t.confusable,
+		Obfuscated: t.obfuscated, Authority: true, Square: true}, true
 }
