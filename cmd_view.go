@@ -195,6 +195,10 @@ appended as a new request, so the Cache and Diff views show what the change did 
 prompt-cache prefix. L toggles the layout between isolated and legacy: edit one line of
 AGENTS.md and watch it break the legacy prefix while the isolated one stays intact.
 
+A rebuild that would change nothing but the time is dropped, and the viewer keeps the last
+100 rebuilds. Symbolic links are never followed, and at most 2,000 directories are watched,
+those created later included.
+
 When standard output is not a terminal, watch prints the report of one build and exits 0.`,
 		Example: `  wirelens watch
   wirelens watch ~/src/project --layout legacy`,
@@ -255,12 +259,17 @@ func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, a
 		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: hostFacts()})
 }
 
-// watchStream passes a watcher's builds and notes to the viewer.
+// watchStream passes a watcher's builds and notes to the viewer; an
+// unchanged rebuild (only the time moved) is dropped, note and all, so a
+// log file written in the workspace does nothing.
 func watchStream(ctx context.Context, rebuilds <-chan assemble.Rebuild) <-chan ui.Item {
 	ch := make(chan ui.Item, 16)
 	go func() {
 		defer close(ch)
 		for r := range rebuilds {
+			if r.Unchanged {
+				continue
+			}
 			select {
 			case ch <- ui.Item{Req: r.Request, Note: r.Note, Progress: -1}:
 			case <-ctx.Done():

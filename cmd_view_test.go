@@ -51,12 +51,14 @@ func TestViewDemoOptions(t *testing.T) {
 
 // TestWatchStreamPassesRebuildsToTheViewer checks what the viewer gets of a
 // watcher's stream: each build and note in order, as live items (no
-// progress, no input error), and the end of the stream.
+// progress, no input error), but no unchanged rebuild, and the end of the
+// stream.
 func TestWatchStreamPassesRebuildsToTheViewer(t *testing.T) {
 	req := &wire.Request{Index: 2}
 	failed := errors.New("x: no such directory")
-	in := make(chan assemble.Rebuild, 3)
+	in := make(chan assemble.Rebuild, 4)
 	in <- assemble.Rebuild{Request: req, Report: &assemble.RefreshReport{}, Note: "#2 rebuilt: nothing changed on the wire"}
+	in <- assemble.Rebuild{Unchanged: true, Note: "#2 unchanged: only the time would change on the wire"}
 	in <- assemble.Rebuild{Note: "rebuild failed: " + failed.Error(), Err: failed}
 	in <- assemble.Rebuild{Note: "watch: queue overflow", Err: errors.New("queue overflow")}
 	close(in)

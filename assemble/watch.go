@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"time"
 
@@ -18,8 +19,8 @@ import (
 // rebuilds.
 const debounce = 300 * time.Millisecond
 
-// maxWatchedDirs caps the directories a Watcher watches (fsnotify watches
-// one directory at a time).
+// maxWatchedDirs caps the directories a Watcher watches at any time, those
+// created while it runs included (fsnotify watches one directory at a time).
 const maxWatchedDirs = 2000
 
 // WatchOptions are what a Watcher's builds need besides the workspace, the
@@ -40,11 +41,17 @@ type Rebuild struct {
 	// same layout and API; nil otherwise.
 	Report *RefreshReport
 	// Note says in one line what happened: "#2 rebuilt: 1 fragment(s)
-	// changed, ...", "#1 built legacy layout", "rebuild failed: ...",
-	// "watch: ..." (the file watcher's error).
+	// changed, ...", "#1 built legacy layout", "#2 unchanged: ...",
+	// "rebuild failed: ...", "watch: ..." (the file watcher's error, or the
+	// directory cap reached).
 	Note string
 	// Err is why the build failed, or the file watcher's error.
 	Err error
+	// Unchanged is set when the workspace was read again and the request
+	// came out as the one built before, its time aside: Request is nil and
+	// the build is not counted. A log file written in the workspace makes
+	// only such rebuilds, which a viewer drops.
+	Unchanged bool
 }
 
 // Watcher builds the request an agent would send from a workspace, and
@@ -56,62 +63,81 @@ type Watcher struct {
 	api  wire.Format
 	opts WatchOptions
 
+	// clock is the time of a build (tests set it); maxDirs caps the
+	// directories watched (maxWatchedDirs; tests lower it).
+	clock   func() time.Time
+	maxDirs int
+
 	mu     sync.Mutex
 	layout Layout
 	prev   *Result
+	at     time.Time // the time prev was built for
 	count  int
 	kick   chan struct{} // set by Watch: asks the watch loop for a rebuild
+	// watching is the file watcher of Watch (tests read its list).
+	watching *fsnotify.Watcher
 }
 
 // NewWatcher returns a Watcher of the workspace dir that builds for layout
 // and api, with its text in in.
 func NewWatcher(dir string, in *wire.Interner, layout Layout, api wire.Format, opts WatchOptions) *Watcher {
-	return &Watcher{dir: dir, in: in, api: api, opts: opts, layout: layout}
+	return &Watcher{dir: dir, in: in, api: api, opts: opts, layout: layout, clock: time.Now, maxDirs: maxWatchedDirs}
 }
 
 // Build collects and binds the workspace once more and says what changed.
 // The requests it builds are numbered from 1 (Index) and name the workspace
-// and the layout (Source). On failure only Err is set.
+// and the layout (Source). A rebuild that would change nothing but the
+// time is not built: it is Unchanged. On failure only Err is set.
 func (w *Watcher) Build() Rebuild {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	now := time.Now().UTC().Truncate(time.Second)
+	now := w.clock().UTC().Truncate(time.Second)
 	in, closeIn, err := OpenInput(w.dir, w.opts.AddDirs, w.opts.SkillsDirs, now)
 	if err != nil {
 		return Rebuild{Err: err}
 	}
 	defer closeIn()
 	cfg := Config{Layout: w.layout, API: w.api, Interner: w.in, Host: w.opts.Host}
-	var (
-		res  *Result
-		rep  *RefreshReport
-		note string
-	)
-	if w.prev != nil && w.prev.Request.Format == w.api {
-		res, rep, err = Refresh(w.prev, in, cfg)
-		if err == nil {
-			note = rebuildNote(rep)
-		}
-	} else {
-		var b *Baseline
-		b, err = Collect(in)
-		if err == nil {
-			res, err = Bind(b, cfg)
-		}
-	}
+	b, err := Collect(in)
 	if err != nil {
 		return Rebuild{Err: err}
 	}
+	refresh := w.prev != nil && w.prev.Request.Format == w.api
+	if refresh && w.sameAsBefore(b, cfg) {
+		return Rebuild{Unchanged: true, Note: "#" + fmt.Sprint(w.count) + " unchanged: only the time would change on the wire"}
+	}
+	res, err := Bind(b, cfg)
+	if err != nil {
+		return Rebuild{Err: err}
+	}
+	var (
+		rep  *RefreshReport
+		note = "built " + string(w.layout) + " layout"
+	)
+	if refresh {
+		rep = Compare(w.prev, res)
+		note = rebuildNote(rep)
+	}
 	w.count++
-	w.prev = res
+	w.prev, w.at = res, now
 	r := res.Request
 	r.Source = w.dir + " (" + string(w.layout) + ")"
 	r.Index = w.count
 	r.Offset = -1
-	if note == "" {
-		note = "built " + string(w.layout) + " layout"
-	}
 	return Rebuild{Request: &r, Report: rep, Note: "#" + fmt.Sprint(w.count) + " " + note}
+}
+
+// sameAsBefore reports whether b, bound with cfg at the time of the build
+// before, is the request of the build before: then nothing but the clock
+// moved. The trial interns nothing.
+func (w *Watcher) sameAsBefore(b *Baseline, cfg Config) bool {
+	then := *b
+	then.Now = w.at
+	cfg.Interner = nil
+	res, err := Bind(&then, cfg)
+	// Both are as Bind made them (Build numbers a copy), so every field
+	// counts: model, segments byte for byte, escapes, notes.
+	return err == nil && reflect.DeepEqual(res.Request, w.prev.Request)
 }
 
 // rebuildNote says in one line what a refresh changed.
@@ -149,24 +175,31 @@ func (w *Watcher) Toggle() Layout {
 }
 
 // Watch watches the workspace, the additional directories and the skills
-// directories (each with its subdirectories, but .git, node_modules and
-// target, up to maxWatchedDirs in all). It emits first, then a rebuild after
-// each burst of changes (debounced) and after each layout toggle, and the
-// file watcher's errors. The channel is closed when ctx is done. Watch fails
-// when there is no directory to watch.
+// directories (each with its subdirectories, those created later included,
+// but .git, node_modules and target and never through a symbolic link, up
+// to maxWatchedDirs in all). It emits first, then a rebuild after each burst
+// of changes (debounced) and after each layout toggle, the file watcher's
+// errors, and a note the first time the directory cap leaves a directory
+// out. The channel is closed when ctx is done. Watch fails when there is no
+// directory to watch.
 func (w *Watcher) Watch(ctx context.Context, first Rebuild) (<-chan Rebuild, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	roots := append(append([]string{w.dir}, w.opts.AddDirs...), w.opts.SkillsDirs...)
-	if addDirWatches(fw, roots, maxWatchedDirs) == 0 {
+	dirs := &dirWatches{fw: fw, limit: w.maxDirs}
+	n := 0
+	for _, root := range append(append([]string{w.dir}, w.opts.AddDirs...), w.opts.SkillsDirs...) {
+		n += dirs.add(root, true)
+	}
+	if n == 0 {
 		fw.Close()
 		return nil, fmt.Errorf("%s: nothing to watch", w.dir)
 	}
 	w.mu.Lock()
 	w.kick = make(chan struct{}, 1)
 	kick := w.kick
+	w.watching = fw
 	w.mu.Unlock()
 	ch := make(chan Rebuild, 16)
 	go func() {
@@ -180,7 +213,16 @@ func (w *Watcher) Watch(ctx context.Context, first Rebuild) (<-chan Rebuild, err
 				return false
 			}
 		}
-		if !send(first) {
+		// noteCap says once that the cap left a directory out.
+		noted := false
+		noteCap := func() bool {
+			if !dirs.capped || noted {
+				return true
+			}
+			noted = true
+			return send(Rebuild{Note: fmt.Sprintf("watch: %d directories watched, the most there may be: changes in the others are not seen", dirs.limit)})
+		}
+		if !send(first) || !noteCap() {
 			return
 		}
 		var timer <-chan time.Time
@@ -193,8 +235,12 @@ func (w *Watcher) Watch(ctx context.Context, first Rebuild) (<-chan Rebuild, err
 					return
 				}
 				if ev.Has(fsnotify.Create) {
-					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-						_ = fw.Add(ev.Name)
+					// Lstat: a link to a directory is not one.
+					if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
+						dirs.add(ev.Name, false)
+						if !noteCap() {
+							return
+						}
 					}
 				}
 				timer = time.After(debounce)
@@ -222,31 +268,57 @@ func (w *Watcher) Watch(ctx context.Context, first Rebuild) (<-chan Rebuild, err
 	return ch, nil
 }
 
-// addDirWatches adds each root and the directories under it to fw, skipping
-// .git, node_modules and target below a root, until limit directories
-// are watched in all. It returns how many were added.
-func addDirWatches(fw *fsnotify.Watcher, roots []string, limit int) int {
-	n := 0
-	for _, d := range roots {
-		root, err := filepath.Abs(d)
-		if err != nil {
-			continue
-		}
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.IsDir() {
-				return nil
-			}
-			if p != root && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "target") {
-				return filepath.SkipDir
-			}
-			if n >= limit {
-				return filepath.SkipAll
-			}
-			if fw.Add(p) == nil {
-				n++
-			}
-			return nil
-		})
+// dirWatches adds directories to a file watcher by the rules of Watch.
+type dirWatches struct {
+	fw *fsnotify.Watcher
+	// limit caps the directories watched at once; capped is set once a
+	// directory was left out for it.
+	limit  int
+	capped bool
+}
+
+// add watches dir and the directories under it, skipping .git,
+// node_modules and target below a root (dir is one when root is set; a
+// directory created later is not) and every symbolic link, until limit
+// directories are watched in all (a directory removed since stops
+// counting). It returns how many were added.
+func (d *dirWatches) add(dir string, root bool) int {
+	top, err := filepath.Abs(dir)
+	if err != nil {
+		return 0
 	}
+	watched := len(d.fw.WatchList())
+	n := 0
+	_ = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
+		// WalkDir lists links as links: a link to a directory is no
+		// directory here, and nothing is walked through it.
+		if err != nil || !e.IsDir() {
+			return nil
+		}
+		if (p != top || !root) && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "target") {
+			return filepath.SkipDir
+		}
+		if watched+n >= d.limit {
+			d.capped = true
+			return filepath.SkipAll
+		}
+		if d.addDir(p) {
+			n++
+		}
+		return nil
+	})
 	return n
+}
+
+// addDir watches the directory p. fsnotify follows a link, so p is looked
+// at again once watched: if a link took its place meanwhile, the watch goes.
+func (d *dirWatches) addDir(p string) bool {
+	if d.fw.Add(p) != nil {
+		return false
+	}
+	if st, err := os.Lstat(p); err != nil || !st.IsDir() {
+		_ = d.fw.Remove(p)
+		return false
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,10 +193,14 @@ func TestWatcherCapsWatchedDirs(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer fw.Close()
-		n := addDirWatches(fw, []string{ws, extra, filepath.Join(ws, "missing")}, limit)
+		d := &dirWatches{fw: fw, limit: limit}
+		n := 0
+		for _, root := range []string{ws, extra, filepath.Join(ws, "missing")} {
+			n += d.add(root, true)
+		}
 		list := fw.WatchList()
-		if n != len(list) {
-			t.Fatalf("addDirWatches says %d, the watcher has %d", n, len(list))
+		if n != len(list) || d.capped != (limit < 6) {
+			t.Fatalf("add says %d, the watcher has %d; capped %v", n, len(list), d.capped)
 		}
 		return list
 	}
@@ -210,5 +215,217 @@ func TestWatcherCapsWatchedDirs(t *testing.T) {
 	}
 	if got := watched(3); len(got) != 3 {
 		t.Fatalf("watched %d directories with a cap of 3: %q", len(got), got)
+	}
+}
+
+// nextRebuild waits for the next item of the stream, whatever it is: a
+// build, an unchanged rebuild, a note.
+func nextRebuild(t *testing.T, stream <-chan Rebuild, what string) Rebuild {
+	t.Helper()
+	select {
+	case r, ok := <-stream:
+		if !ok {
+			t.Fatalf("%s: the stream ended", what)
+		}
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: nothing on the stream", what)
+	}
+	return Rebuild{}
+}
+
+// watchAgain starts watching with w after its first build.
+func watchAgain(t *testing.T, w *Watcher) <-chan Rebuild {
+	t.Helper()
+	first := w.Build()
+	if first.Err != nil {
+		t.Fatal(first.Err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	stream, err := w.Watch(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := nextRebuild(t, stream, "first"); r.Request != first.Request {
+		t.Fatalf("the stream starts with %+v", r)
+	}
+	return stream
+}
+
+// TestWatcherDropsClockOnlyRebuilds writes a log file of a watched
+// workspace again and again, its first build an hour old: every rebuild is
+// unchanged and not counted, though the time on the wire would differ; an
+// edit of AGENTS.md after them is build #2, with the new time.
+func TestWatcherDropsClockOnlyRebuilds(t *testing.T) {
+	for _, layout := range []Layout{LayoutLegacy, LayoutIsolated} {
+		t.Run(string(layout), func(t *testing.T) {
+			dir := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "# Notes\nUse tabs.\n", "app.log": "start\n"})
+			w := NewWatcher(dir, wire.NewInterner(), layout, wire.FormatAnthropic, WatchOptions{Host: testHost})
+			w.clock = func() time.Time { return time.Now().Add(-time.Hour) }
+			stream := watchAgain(t, w)
+			w.mu.Lock()
+			w.clock = time.Now
+			w.mu.Unlock()
+			for i := range 3 {
+				if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte(strings.Repeat("line\n", i+2)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				r := nextRebuild(t, stream, "after the log write")
+				if !r.Unchanged || r.Request != nil || r.Err != nil || r.Report != nil ||
+					r.Note != "#1 unchanged: only the time would change on the wire" {
+					t.Fatalf("after log write %d: %+v", i+1, r)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Notes\nUse spaces.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := nextRebuild(t, stream, "after the edit")
+			if r.Unchanged || r.Request == nil || r.Request.Index != 2 || r.Report == nil ||
+				!strings.Contains(requestText(r.Request), "Use spaces.") {
+				t.Fatalf("after the edit: %+v", r)
+			}
+			timeChanged := false
+			for _, c := range r.Report.Changes {
+				timeChanged = timeChanged || (c.Fragment == "time" && c.Status == "changed")
+			}
+			if !timeChanged {
+				t.Fatalf("the rebuild after the edit keeps the old time: %+v", r.Report.Changes)
+			}
+		})
+	}
+}
+
+// TestWatcherIgnoresLinkedDirs links a directory outside a watched
+// workspace into it, once before Watch starts and once after: neither link
+// is watched, and a file written in the outside directory makes no
+// rebuild, where one written in the workspace does.
+func TestWatcherIgnoresLinkedDirs(t *testing.T) {
+	outside := t.TempDir()
+	dir := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "x", "app.log": ""})
+	if err := os.Symlink(outside, filepath.Join(dir, "early")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	w := NewWatcher(dir, wire.NewInterner(), LayoutIsolated, wire.FormatAnthropic, WatchOptions{Host: testHost})
+	stream := watchAgain(t, w)
+	if err := os.Symlink(outside, filepath.Join(dir, "late")); err != nil {
+		t.Fatal(err)
+	}
+	// The link is in the listing: its rebuild comes after its event.
+	if r := nextRebuild(t, stream, "after the link"); r.Request == nil || !strings.Contains(requestText(r.Request), "late -&gt; ") {
+		t.Fatalf("after the link: %+v", r)
+	}
+	list := w.watching.WatchList()
+	for _, p := range list {
+		if b := filepath.Base(p); b == "early" || b == "late" || strings.HasPrefix(p, outside) {
+			t.Fatalf("watched %s: %q", p, list)
+		}
+	}
+	if len(list) != 1 {
+		t.Fatalf("watched %q, want the workspace alone", list)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "new.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-stream:
+		t.Fatalf("a write in the linked directory made %+v", r)
+	case <-time.After(2 * time.Second):
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := nextRebuild(t, stream, "after the log write"); !r.Unchanged {
+		t.Fatalf("after the log write: %+v", r)
+	}
+}
+
+// TestWatcherCapsDirsCreatedLater lowers the cap to 3 directories on a
+// workspace of two and creates more while it is watched: one more is
+// watched, the rest are not, and a note says so once; a directory removed
+// makes room for the next one created.
+func TestWatcherCapsDirsCreatedLater(t *testing.T) {
+	dir := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "x", "a/": ""})
+	w := NewWatcher(dir, wire.NewInterner(), LayoutIsolated, wire.FormatAnthropic, WatchOptions{Host: testHost})
+	w.maxDirs = 3
+	stream := watchAgain(t, w)
+	const capNote = "watch: 3 directories watched, the most there may be: changes in the others are not seen"
+	// until waits for the build whose listing shows name, counting the
+	// cap notes before it.
+	until := func(name string) int {
+		t.Helper()
+		notes := 0
+		for {
+			r := nextRebuild(t, stream, "until "+name)
+			switch {
+			case r.Note == capNote:
+				notes++
+			case r.Request != nil && strings.Contains(requestText(r.Request), name+"/"):
+				return notes
+			case r.Request == nil && !r.Unchanged:
+				t.Fatalf("until %s: %+v", name, r)
+			}
+		}
+	}
+	for _, d := range []string{"later1", "later2", "later3"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := until("later3")
+	for n == 0 {
+		// A build may list the directories before their events are read.
+		if r := nextRebuild(t, stream, "the note of the cap"); r.Note == capNote {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d notes of the cap, want 1", n)
+	}
+	if list := w.watching.WatchList(); len(list) != 3 || !slices.Contains(list, filepath.Join(dir, "a")) {
+		t.Fatalf("watched %q, want 3 with a", list)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "later4"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if n := until("later4"); n != 0 {
+		t.Fatalf("the cap noted %d times more", n)
+	}
+	if err := os.Remove(filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "later5"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	until("later5")
+	if list := w.watching.WatchList(); len(list) != 3 || !slices.Contains(list, filepath.Join(dir, "later5")) {
+		t.Fatalf("watched %q, want 3 with later5", list)
+	}
+}
+
+// TestWatcherAddsLaterTreesByTheRules adds directories created after the
+// first walk the way the watch loop does: a new tree with every directory
+// under it, never .git, node_modules or target, never a link.
+func TestWatcherAddsLaterTreesByTheRules(t *testing.T) {
+	ws := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "x"})
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fw.Close()
+	d := &dirWatches{fw: fw, limit: maxWatchedDirs}
+	if n := d.add(ws, true); n != 1 {
+		t.Fatalf("the workspace: %d watched", n)
+	}
+	writeTree(t, ws, map[string]string{"new/deep/er/": "", "new/.git/objects/": "", "node_modules/x/": "", "target/": ""})
+	added := d.add(filepath.Join(ws, "new"), false) + d.add(filepath.Join(ws, "node_modules"), false) + d.add(filepath.Join(ws, "target"), false)
+	if err := os.Symlink(t.TempDir(), filepath.Join(ws, "link")); err == nil {
+		added += d.add(filepath.Join(ws, "link"), false)
+	}
+	list := fw.WatchList()
+	slices.Sort(list)
+	want := []string{ws, filepath.Join(ws, "new"), filepath.Join(ws, "new/deep"), filepath.Join(ws, "new/deep/er")}
+	if added != 3 || !slices.Equal(list, want) || d.capped {
+		t.Fatalf("added %d, watched %q, capped %v; want %q", added, list, d.capped, want)
 	}
 }

@@ -12,9 +12,12 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -151,6 +154,7 @@ type Model struct {
 	cancel context.CancelFunc
 
 	reqs    []entry
+	dropped int      // requests of a live stream dropped before reqs[0]
 	visible []int    // indices into reqs, after the filter
 	list    listPane // the request list: selection (index into visible) and scroll
 
@@ -221,9 +225,7 @@ func New(opts Options) *Model {
 		name = themes.Dark
 	}
 	m.setTheme(name)
-	if opts.Toggle != nil {
-		m.keys.Layout.SetEnabled(true)
-	}
+	m.keys.Layout.SetEnabled(opts.Toggle != nil)
 	for i := range opts.Requests {
 		m.reqs = append(m.reqs, m.hzMemo.measure(opts.Requests[i]))
 	}
@@ -231,33 +233,18 @@ func New(opts Options) *Model {
 	m.marks = append(m.marks, opts.Marks...)
 	m.loading = opts.Stream != nil
 	if opts.Tour {
-		m.hint = opts.Hint
-		if m.hint == "" {
-			m.hint = TourHint
-		}
+		m.hint, m.diff.trust = cmp.Or(opts.Hint, TourHint), true
 	}
-	switch opts.StartView {
-	case "escapes":
-		m.view = viewEscapes
-	case "findings":
-		m.view = viewFindings
-	case "cache":
-		m.view = viewCache
-	case "diff":
-		m.view = viewDiff
-	case "raw":
-		m.view = viewRaw
-	case "help":
-		m.view = viewHelp
+	for v, name := range append(slices.Clone(viewNames), "Help") {
+		if strings.ToLower(name) == opts.StartView {
+			m.view = viewKind(v)
+		}
 	}
 	m.w, m.h = 80, 24
 	if opts.Width > 0 && opts.Height > 0 {
 		m.w, m.h, m.sized = opts.Width, opts.Height, true
 	}
 	m.focus = focusSegs
-	if opts.Tour {
-		m.diff.trust = true
-	}
 	if opts.Tour && len(m.reqs) > 0 {
 		// Start on the first untrusted segment: what the tour is about.
 		e := &m.reqs[0]
@@ -537,20 +524,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onItems(msg)
 	case analysisMsg:
 		if msg.gen == m.anaGen {
-			m.findings = findingRows(msg.findings)
-			m.perReq, m.perSeg = map[int]int{}, map[segKey]int{}
-			for _, f := range m.findings {
-				m.perReq[f.req]++
-				m.perSeg[segKey{f.req, f.Segment}]++
-			}
-			m.steps = msg.steps
-			m.reusePrefix, m.reuseTotal = 0, 0
-			for _, st := range msg.steps {
-				if st != nil {
-					m.reusePrefix += st.PrefixTokens
-					m.reuseTotal += st.TotalTokens
-				}
-			}
+			m.setAnalysis(findingRows(msg.findings), msg.steps)
 			m.analysing, m.anaDone = false, true
 			if k := m.bodyKey; k[0] >= 0 {
 				m.body.cut = m.cutIn(k[0], k[1])
@@ -604,6 +578,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// liveHistory is how many requests the viewer keeps of a live stream
+// (watch): the oldest are dropped past it, so a long watch does not grow.
+const liveHistory = 100
+
 func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	first := len(m.reqs) == 0
@@ -620,6 +598,10 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	}
 	if len(msg.entries) > 0 {
 		wasLast := len(m.visible) > 0 && m.list.sel == len(m.visible)-1
+		dropped := m.opts.Live && len(m.reqs) > liveHistory
+		if dropped {
+			m.dropOldest(len(m.reqs) - liveHistory)
+		}
 		m.refilter()
 		if first {
 			m.list.sel = 0
@@ -630,6 +612,9 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 			m.list.sel = len(m.visible) - 1
 			m.ensureListVisible()
 			cmds = append(cmds, m.selectionChanged()...)
+		}
+		if dropped {
+			cmds = append(append(cmds, m.selectionChanged()...), m.viewOpened()...)
 		}
 	}
 	if msg.done {
@@ -644,6 +629,62 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 		cmds = append(cmds, m.analyse())
 	}
 	return tea.Batch(cmds...)
+}
+
+// setAnalysis keeps the findings and the cache steps of the requests and
+// what is counted from them.
+func (m *Model) setAnalysis(findings []findingRow, steps []*diff.Step) {
+	m.findings, m.steps = findings, steps
+	m.perReq, m.perSeg = map[int]int{}, map[segKey]int{}
+	for _, f := range findings {
+		m.perReq[f.req]++
+		m.perSeg[segKey{f.req, f.Segment}]++
+	}
+	m.reusePrefix, m.reuseTotal = 0, 0
+	for _, st := range steps {
+		if st != nil {
+			m.reusePrefix += st.PrefixTokens
+			m.reuseTotal += st.TotalTokens
+		}
+	}
+}
+
+// dropOldest drops the n oldest requests (of a live stream) and moves every
+// index into m.reqs down by n (a dropped selection goes to the first left);
+// the caller reloads the selection and asks for the analyses again.
+func (m *Model) dropOldest(n int) {
+	c := m.cur()
+	// A new slice: a command still running (a search) reads the old one.
+	m.reqs = append([]entry(nil), m.reqs[n:]...)
+	m.dropped += n
+	index := func(i *int) *int { return i }
+	m.visible, m.marks = dropBelow(m.visible, n, index), dropBelow(m.marks, n, index)
+	m.list.sel = max(0, slices.Index(m.visible, c-n))
+	if m.rawKey -= n; m.rawKey < 0 {
+		m.rawKey, m.rawGen = -1, m.rawGen+1 // a body being read for it is stale
+	}
+	if a, b := m.diff.a-n, m.diff.b-n; b >= 0 && (a >= 0 || m.diff.a < 0) {
+		m.diff.a, m.diff.b = max(-1, a), b // the same two requests
+	} else {
+		m.diff = diffState{gen: m.diff.gen + 1, a: -1, b: -1, trust: m.diff.trust}
+	}
+	k := len(m.hits)
+	m.hits = dropBelow(m.hits, n, func(h *hit) *int { return &h.req })
+	m.hitAt = max(-1, m.hitAt-(k-len(m.hits)))
+	m.setAnalysis(dropBelow(m.findings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
+}
+
+// dropBelow drops the items whose request index (at) is below n and moves
+// the others' down by n, in place.
+func dropBelow[T any](xs []T, n int, at func(*T) *int) []T {
+	out := xs[:0]
+	for _, x := range xs {
+		if i := at(&x); *i >= n {
+			*i -= n
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // cur is the index of the selected request in m.reqs, or -1.

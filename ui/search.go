@@ -16,10 +16,11 @@ const maxHits = 100000
 // searchMsg carries the matches of a search over every segment of every
 // request, in request, cache-order and offset order.
 type searchMsg struct {
-	gen   int
-	query string
-	hits  []hit
-	more  bool
+	gen     int
+	query   string
+	hits    []hit
+	more    bool
+	dropped int // m.dropped when it started: the hits move down since
 }
 
 // startSearch runs a search in a command. A query in lower case matches
@@ -33,9 +34,9 @@ func (m *Model) startSearch(q string) tea.Cmd {
 		return nil
 	}
 	m.searching = true
-	gen := m.searchGen
-	// Entries are never changed once loaded (more are only appended), so
-	// the command reads them as they are: nothing is copied in Update.
+	gen, dropped := m.searchGen, m.dropped
+	// Entries never change once loaded (more are appended, and dropping
+	// makes a new slice): the command reads them as they are, copying nothing.
 	reqs := m.reqs
 	return func() tea.Msg {
 		fold := strings.ToLower(q) == q
@@ -60,7 +61,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 				}
 			}
 		}
-		return searchMsg{gen: gen, query: q, hits: hits, more: more}
+		return searchMsg{gen: gen, query: q, hits: hits, more: more, dropped: dropped}
 	}
 }
 
@@ -113,7 +114,7 @@ func (m *Model) onSearch(msg searchMsg) tea.Cmd {
 		return nil
 	}
 	m.searching = false
-	m.hits = msg.hits
+	m.hits = dropBelow(msg.hits, m.dropped-msg.dropped, func(h *hit) *int { return &h.req })
 	q := scan.VisibleLine(msg.query)
 	if len(m.hits) == 0 {
 		m.status = "no match for " + q

@@ -85,6 +85,7 @@ type header struct {
 	title      string // Options.Title (hostile)
 	view, prev viewKind
 	reqs       int // requests loaded
+	dropped    int // requests of a live stream dropped
 	visible    int // requests shown after the filter
 	loading    bool
 	live       bool
@@ -96,7 +97,7 @@ type header struct {
 
 // header is the header as the model stands.
 func (m *Model) header() header {
-	return header{st: m.st, title: m.opts.Title, view: m.view, prev: m.prev, reqs: len(m.reqs), visible: len(m.visible),
+	return header{st: m.st, title: m.opts.Title, view: m.view, prev: m.prev, reqs: len(m.reqs), dropped: m.dropped, visible: len(m.visible),
 		loading: m.loading, live: m.opts.Live, progress: m.progress, analysing: m.analysing, errs: len(m.errs), layout: m.layoutName}
 }
 
@@ -161,6 +162,9 @@ func (p header) Render(width, _ int) string {
 		} else {
 			info += " · loading…"
 		}
+	}
+	if p.dropped > 0 {
+		info += " · " + plural(p.dropped, "older rebuild") + " dropped"
 	}
 	if p.analysing {
 		info += " · analysing…"
