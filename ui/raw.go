@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
@@ -74,18 +73,18 @@ func (m *Model) startRaw() []tea.Cmd {
 }
 
 // rawText reads the request's body back from its file (pretty-printed when
-// it is JSON), or, when it cannot be read again (standard input, a built
-// request, a file that changed), renders wirelens's model of the request as
-// JSON and says why.
+// it is JSON; decode.ReadBody has masked its credentials), or, when it
+// cannot be read again (standard input, a built request, a file that
+// changed), renders wirelens's model of the request as JSON and says why.
 func rawText(r *wire.Request) (string, string) {
 	body, err := decode.ReadBody(r, maxRaw)
 	if err == nil {
 		where := fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
 		var pretty bytes.Buffer
 		if json.Indent(&pretty, body, "", "  ") == nil {
-			return redact(pretty.String()), where
+			return pretty.String(), where
 		}
-		return redact(string(body)), where + " (not JSON)"
+		return string(body), where + " (not JSON)"
 	}
 	note := "the body is not on disk: wirelens's model of the request"
 	if !errors.Is(err, decode.ErrNotOnDisk) {
@@ -119,16 +118,6 @@ func rawText(r *wire.Request) (string, string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)
 	return b.String(), note
-}
-
-// secretHeader matches a recorded credential header (HAR headers are
-// {"name": ..., "value": ...} objects) so the Raw view never puts an API key
-// on a shared screen.
-var secretHeader = regexp.MustCompile(`("name":\s*"(?i:authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)",\s*"value":\s*)"(?:[^"\\]|\\.)*"`)
-
-// redact replaces the values of credential headers.
-func redact(s string) string {
-	return secretHeader.ReplaceAllString(s, `$1"[redacted by wirelens]"`)
 }
 
 func (m *Model) onRaw(msg rawMsg) tea.Cmd {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/wirelens/wirelens/wire/body"
 	"github.com/wirelens/wirelens/wire/classify"
 	"github.com/wirelens/wirelens/wire/recording"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -69,17 +71,22 @@ type decoder struct {
 }
 
 // Fail reports a problem of the input on a line (0 when not line based).
+// The message may quote the input (a HAR entry's URL): its credentials are
+// masked here, for every output that prints errors.
 func (d *decoder) Fail(line int, format string, args ...any) {
 	if d.stop {
 		return
 	}
 	d.nerr++
-	if !d.yield(wire.Request{}, &Error{Source: d.opts.Source, Line: line, Msg: fmt.Sprintf(format, args...)}) {
+	msg := redact.Text(fmt.Sprintf(format, args...))
+	if !d.yield(wire.Request{}, &Error{Source: d.opts.Source, Line: line, Msg: msg}) {
 		d.stop = true
 	}
 }
 
-// Emit numbers a request and hands it to the caller.
+// Emit numbers a request and hands it to the caller, with the credentials
+// of its endpoint and notes masked: this is the one place every output
+// (inspect's endpoint, the viewer, the reports) gets them from.
 func (d *decoder) Emit(r wire.Request) {
 	if d.stop {
 		return
@@ -87,9 +94,29 @@ func (d *decoder) Emit(r wire.Request) {
 	d.index++
 	r.Index = d.index
 	r.Source = d.opts.Source
+	r.Endpoint = redact.URL(r.Endpoint)
+	r.Notes = maskNotes(r.Notes)
 	if !d.yield(r, nil) {
 		d.stop = true
 	}
+}
+
+// maskNotes is notes with their credentials masked, a copy when one is:
+// a recording may share its notes between requests.
+func maskNotes(notes []string) []string {
+	var out []string
+	for i, n := range notes {
+		if m := redact.Text(n); m != n {
+			if out == nil {
+				out = slices.Clone(notes)
+			}
+			out[i] = m
+		}
+	}
+	if out == nil {
+		return notes
+	}
+	return out
 }
 
 // detMemo is the Decoder's memo of messages that tell no format.

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/redact"
 )
 
 // ErrNotOnDisk is the error of ReadBody for a request whose body cannot be
@@ -18,7 +19,9 @@ var ErrNotOnDisk = errors.New("the body is not on disk")
 // ReadBody reads back from Source the bytes r was decoded from: the Length
 // bytes at Offset, which are the body (for a HAR export or a trace, the
 // entry or line that holds it). Bytes that are one JSON string (a body
-// logged as the text that was sent) are returned unquoted. It fails with
+// logged as the text that was sent) are returned unquoted. Credentials in
+// them (headers, cookies, URLs, keys) are masked (redact.Body); everything
+// else comes back as recorded, byte for byte. It fails with
 // ErrNotOnDisk when there is nothing on disk to read, and with an error
 // naming the file when the bytes are more than limit or the file no longer
 // holds them. The file is opened by wire.OpenInput: a source that is no
@@ -46,8 +49,8 @@ func ReadBody(r *wire.Request, limit int64) ([]byte, error) {
 	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' {
 		var inner string
 		if json.Unmarshal(t, &inner) == nil {
-			return []byte(inner), nil
+			buf = []byte(inner)
 		}
 	}
-	return buf, nil
+	return redact.Body(buf), nil
 }

@@ -1,6 +1,7 @@
 // Package wiretest gives tests across the module one way to read the hostile
 // corpora and reference vectors kept in the repository's testdata folder, so
-// that a clone with nothing beside it passes `go test ./...`.
+// that a clone with nothing beside it passes `go test ./...`, and recordings
+// made from its fixtures that carry credentials everywhere (WriteLeaks).
 package wiretest
 
 import (

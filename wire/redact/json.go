@@ -1,0 +1,243 @@
+package redact
+
+import (
+	"bytes"
+	"cmp"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Credentials in JSON documents: HAR entries, trace lines, request bodies.
+
+// maxNest is how deep JSON written inside a JSON string (a HAR entry's
+// postData text, a trace's body logged as the text that was sent) is opened.
+const maxNest = 2
+
+// Body masks recorded bytes: as a JSON document (JSON) when they are one,
+// else as text (Text).
+func Body(b []byte) []byte {
+	if out, err := JSON(b); err == nil {
+		return out
+	}
+	return []byte(Text(string(b)))
+}
+
+// JSON masks the credentials of a JSON document (or of several, one after
+// another), walking it token by token after decoding, whatever the spelling:
+//   - the value of a member whose name is secret (SecretMember) when it is a
+//     string, and any value of a member of a "headers" object whose name is
+//     (SecretName), as claude-trace records headers;
+//   - the value of a {"name": N, "value": V} object whose name N is secret
+//     (SecretName), members in any order and others between them, as HAR
+//     records headers, query strings and form parameters;
+//   - the value of every cookie in a "cookies" array;
+//   - in every other string, URLs and credential-shaped values (Text), and
+//     in a string that holds JSON, that JSON, the same way.
+//
+// A masked value becomes the string Mask. Everything else is copied as it
+// was written, so a document with nothing to mask comes back byte for byte,
+// and the result is valid JSON when doc is. It fails, returning nil, when
+// doc is not JSON.
+func JSON(doc []byte) ([]byte, error) {
+	return maskJSON(doc, 0)
+}
+
+// edit replaces the bytes [start, end) of a document with with.
+type edit struct {
+	start, end int64
+	with       []byte
+}
+
+// frame is an object or array being walked.
+type frame struct {
+	object   bool
+	start    int64  // offset of its opening bracket
+	member   string // (objects) the name of the member whose value comes next
+	wantName bool   // (objects) a member name comes next
+	headers  bool   // an object of headers by name
+	cookies  bool   // an array of cookies
+	cookie   bool   // an object in a cookies array
+	// A {"name": N, "value": V} pair is judged when its object closes: the
+	// string values of its name members, and its value members.
+	names  []string
+	values []edit // with is the value's own masking, or nil
+}
+
+// quotedMask is Mask as a JSON string.
+var quotedMask, _ = jsontext.AppendQuote(nil, Mask)
+
+func maskJSON(doc []byte, depth int) ([]byte, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var (
+		stack []frame
+		edits []edit
+	)
+	// took handles a value of the container on top of the stack, from start
+	// to end, of kind k ('{' or '[' for a container), whose own masking is
+	// with (nil for none).
+	took := func(k jsontext.Kind, start, end int64, raw []byte, with []byte) {
+		if len(stack) == 0 {
+			if with != nil {
+				edits = append(edits, edit{start, end, with})
+			}
+			return
+		}
+		p := &stack[len(stack)-1]
+		masked := edit{start, end, quotedMask}
+		if !p.object {
+			switch {
+			case p.cookies && k != '{':
+				edits = append(edits, masked)
+			case with != nil:
+				edits = append(edits, edit{start, end, with})
+			}
+			return
+		}
+		name := p.member
+		p.wantName = true
+		switch {
+		case p.headers && SecretName(name):
+			edits = append(edits, masked)
+		case k == '"' && SecretMember(name):
+			edits = append(edits, masked)
+		case strings.EqualFold(name, "value"):
+			p.values = append(p.values, edit{start, end, with})
+		default:
+			if k == '"' && strings.EqualFold(name, "name") {
+				n, _ := jsontext.AppendUnquote(nil, raw)
+				p.names = append(p.names, string(n))
+			}
+			if with != nil {
+				edits = append(edits, edit{start, end, with})
+			}
+		}
+	}
+	for {
+		k := dec.PeekKind()
+		if k == 0 {
+			_, err := dec.ReadToken()
+			if err == io.EOF && len(bytes.TrimSpace(doc)) == 0 {
+				err = io.ErrUnexpectedEOF // no document at all
+			}
+			if err != io.EOF {
+				return nil, err
+			}
+			break
+		}
+		if n := len(stack); n > 0 && stack[n-1].wantName && k == '"' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			stack[n-1].member = tok.String()
+			stack[n-1].wantName = false
+			continue
+		}
+		switch k {
+		case '{', '[':
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, err
+			}
+			f := frame{object: k == '{', wantName: k == '{', start: dec.InputOffset() - 1}
+			if n := len(stack); n > 0 {
+				p := &stack[n-1]
+				switch {
+				case p.object && k == '{':
+					f.headers = strings.EqualFold(p.member, "headers")
+				case p.object && k == '[':
+					f.cookies = strings.EqualFold(p.member, "cookies")
+				case p.cookies && k == '{':
+					f.cookie = true
+				}
+			}
+			stack = append(stack, f)
+		case '}', ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, err
+			}
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.object {
+				secret := f.cookie || slices.ContainsFunc(f.names, SecretName)
+				for _, v := range f.values {
+					switch {
+					case secret:
+						edits = append(edits, edit{v.start, v.end, quotedMask})
+					case v.with != nil:
+						edits = append(edits, v)
+					}
+				}
+			}
+			open := jsontext.Kind('[')
+			if f.object {
+				open = '{'
+			}
+			took(open, f.start, dec.InputOffset(), nil, nil)
+		default:
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return nil, err
+			}
+			end := dec.InputOffset()
+			var with []byte
+			if k == '"' {
+				with = maskString(raw, depth)
+			}
+			took(k, end-int64(len(raw)), end, raw, with)
+		}
+	}
+	if len(edits) == 0 {
+		return doc, nil
+	}
+	// An edit inside a value masked whole is dropped: the outer one starts
+	// first (or at the same place and ends later).
+	slices.SortStableFunc(edits, func(a, b edit) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+	})
+	out := make([]byte, 0, len(doc))
+	var at int64
+	for _, e := range edits {
+		if e.start < at {
+			continue
+		}
+		out = append(out, doc[at:e.start]...)
+		out = append(out, e.with...)
+		at = e.end
+	}
+	return append(out, doc[at:]...), nil
+}
+
+// maskString masks the JSON string raw: the JSON it holds, if it holds a
+// document, else its text. It returns the masked string as JSON, or nil
+// when nothing was masked.
+func maskString(raw []byte, depth int) []byte {
+	var s []byte
+	if bytes.IndexByte(raw, '\\') < 0 {
+		s = raw[1 : len(raw)-1] // nothing escaped: the text as it stands
+	} else {
+		s, _ = jsontext.AppendUnquote(nil, raw)
+	}
+	var masked string
+	if t := bytes.TrimSpace(s); depth < maxNest && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if inner, err := maskJSON(s, depth+1); err == nil {
+			if bytes.Equal(inner, s) {
+				return nil
+			}
+			masked = string(inner)
+		}
+	}
+	if masked == "" {
+		if !mayHold(s) {
+			return nil
+		}
+		text := string(s)
+		if masked = Text(text); masked == text {
+			return nil
+		}
+	}
+	q, _ := jsontext.AppendQuote(nil, masked)
+	return q
+}

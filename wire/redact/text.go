@@ -1,0 +1,228 @@
+package redact
+
+import (
+	"bytes"
+	"cmp"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Credentials in text: URLs (their user:pass@ and key-like parameters) and
+// values recognisable by their shape alone.
+
+// Mask is what a masked JSON value, or a credential found in text, becomes.
+const Mask = "[redacted by wirelens]"
+
+// urlMask is what the userinfo and the key-like parameter values of a URL
+// become: short, and still a URL to read.
+const urlMask = "[redacted]"
+
+// URL masks one URL: its userinfo (user:pass@ becomes [redacted]@), the
+// values of its query and fragment parameters whose names are secret
+// (SecretName: key, api_key, token, access_token, sig, X-Amz-Signature, ...)
+// and any credential-shaped value in the rest. Everything else is kept as
+// written, so a URL with nothing to mask comes back unchanged.
+func URL(u string) string {
+	return maskShapes(maskURL(u))
+}
+
+// Text masks every URL in s as URL does, and every value shaped like a
+// credential (see shapes) wherever it stands. Ordinary prose, hashes and
+// UUIDs are left alone.
+func Text(s string) string {
+	if strings.Contains(s, "://") {
+		s = urlInText.ReplaceAllStringFunc(s, func(u string) string {
+			core := urlCore(u)
+			return maskURL(core) + u[len(core):]
+		})
+	}
+	return maskShapes(s)
+}
+
+// urlInText is a URL inside text: a scheme, "://", and everything up to a
+// space, a quote or an angle bracket.
+var urlInText = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
+
+// urlCore is u without the punctuation that ends the sentence around it: a
+// full stop, or a bracket closing what the URL did not open.
+func urlCore(u string) string {
+	for u != "" {
+		c := u[len(u)-1]
+		if i := strings.IndexByte(")]}", c); i >= 0 {
+			if strings.Count(u, "([{"[i:i+1]) >= strings.Count(u, string(c)) {
+				break
+			}
+		} else if !strings.ContainsRune(".,;:!?'", rune(c)) {
+			break
+		}
+		u = u[:len(u)-1]
+	}
+	return u
+}
+
+// maskURL masks the userinfo and the secret parameters of u.
+func maskURL(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	head, rest := u[:i+3], u[i+3:]
+	authority := rest
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		authority = rest[:end]
+	}
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		head += urlMask + "@"
+		rest = rest[at+1:]
+	}
+	path, fragment, hasFragment := strings.Cut(rest, "#")
+	path, query, hasQuery := strings.Cut(path, "?")
+	out := head + path
+	if hasQuery {
+		out += "?" + maskParams(query)
+	}
+	if hasFragment {
+		// OAuth's implicit flow returns #access_token=...
+		out += "#" + maskParams(fragment)
+	}
+	return out
+}
+
+// maskParams masks the values of the secret name=value pairs of a query or
+// fragment. A fragment may hold a route with its own "?".
+func maskParams(q string) string {
+	if !strings.Contains(q, "=") {
+		return q
+	}
+	var b strings.Builder
+	for q != "" {
+		piece := q
+		sep := ""
+		if i := strings.IndexAny(q, "&;?"); i >= 0 {
+			piece, sep, q = q[:i], q[i:i+1], q[i+1:]
+		} else {
+			q = ""
+		}
+		if name, value, ok := strings.Cut(piece, "="); ok && value != "" {
+			plain, err := url.QueryUnescape(name)
+			if err != nil {
+				plain = name
+			}
+			if SecretName(plain) {
+				piece = name + "=" + urlMask
+			}
+		}
+		b.WriteString(piece)
+		b.WriteString(sep)
+	}
+	return b.String()
+}
+
+// A shape is a form of credential: a vendor prefix with a length, or a
+// structure (a JWT, a PEM private key). Each is looked for only where its
+// marker occurs, so text without one costs a few substring searches.
+type shape struct {
+	markers []string
+	re      *regexp.Regexp
+	// keep is the length of a match's head that stays visible ("Bearer ").
+	keep func(match string) int
+	// ok, when set, confirms a match (a key has a digit somewhere).
+	ok func(match string) bool
+}
+
+// hasDigit reports whether s holds an ASCII digit: real keys are random,
+// slugs and words are not.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// shapes are the credentials recognisable by their form alone: OpenAI,
+// Anthropic, Moonshot and other sk- keys, AWS access key ids, GitHub, GitLab,
+// Slack, Hugging Face and Stripe tokens, Google API keys and OAuth access
+// tokens, bearer tokens, JWTs and PEM private keys.
+var shapes = []shape{
+	{markers: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), ok: hasDigit},
+	{markers: []string{"AKIA", "ASIA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{markers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}`)},
+	{markers: []string{"github_pat_"}, re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`)},
+	{markers: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
+	{markers: []string{"xox"}, re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), ok: hasDigit},
+	{markers: []string{"hf_"}, re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), ok: hasDigit},
+	{markers: []string{"_live_"}, re: regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}`)},
+	{markers: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+	{markers: []string{"ya29."}, re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
+	{markers: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
+	{markers: []string{"earer", "EARER"}, re: regexp.MustCompile(`\b(?i:bearer)\s+[A-Za-z0-9._~+/=-]{16,}`),
+		keep: func(m string) int { return len(m) - len(strings.TrimLeft(m[len("bearer"):], " \t\r\n")) },
+		ok:   func(m string) bool { return hasDigit(m) }},
+	{markers: []string{"PRIVATE KEY-----"}, re: regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)},
+}
+
+// markers are the substrings of which text must hold one for Text to
+// change it: "://" and the markers of the shapes.
+var markers = func() [][]byte {
+	m := [][]byte{[]byte("://")}
+	for _, sh := range shapes {
+		for _, mk := range sh.markers {
+			m = append(m, []byte(mk))
+		}
+	}
+	return m
+}()
+
+// mayHold reports whether Text could change s, without converting it.
+func mayHold(s []byte) bool {
+	for _, m := range markers {
+		if bytes.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskShapes replaces every credential-shaped value in s with Mask.
+func maskShapes(s string) string {
+	var cuts [][2]int
+	for i := range shapes {
+		sh := &shapes[i]
+		found := false
+		for _, m := range sh.markers {
+			if strings.Contains(s, m) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		for _, loc := range sh.re.FindAllStringIndex(s, -1) {
+			m := s[loc[0]:loc[1]]
+			if sh.ok != nil && !sh.ok(m) {
+				continue
+			}
+			if sh.keep != nil {
+				loc[0] += sh.keep(m)
+			}
+			cuts = append(cuts, [2]int{loc[0], loc[1]})
+		}
+	}
+	if len(cuts) == 0 {
+		return s
+	}
+	slices.SortFunc(cuts, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	var b strings.Builder
+	at := 0
+	for _, c := range cuts {
+		if c[1] <= at {
+			continue // inside a credential already masked
+		}
+		if c[0] < at {
+			c[0] = at
+		}
+		b.WriteString(s[at:c[0]])
+		b.WriteString(Mask)
+		at = c[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
