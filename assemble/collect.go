@@ -198,7 +198,7 @@ func Collect(in Input) (*Baseline, error) {
 	}
 	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now, Notes: slices.Clone(in.Notes)}
 	c := &collector{b: b}
-	b.Listing = c.listing(in.Workspace, outerIgnores(in))
+	b.Listing = c.listing(in.Workspace, c.outerIgnores(in))
 	for _, d := range in.AddDirs {
 		b.AddDirs = append(b.AddDirs, Listing{Path: d.Path, Text: c.listing(d, nil)})
 	}
@@ -396,8 +396,12 @@ func osError(err error) string {
 // (those of the repository above the workspace). Symbolic links are shown
 // as "name -> target" and never entered.
 func (c *collector) listing(d Dir, outer []ignoreRule) string {
-	l := &lister{c: c, d: d, ignore: append(slices.Clip(outer), readGitignore(d.FS, "")...)}
+	l := &lister{c: c, d: d, ignore: append(slices.Clip(outer), c.gitignore(d, "")...)}
 	l.walk(".", 0)
+	if l.stopped {
+		l.out.WriteString("[wirelens: listing stopped, the .gitignore rules cost too much to apply]\n")
+		c.note("%s: listing stopped: the .gitignore rules cost too much to apply", d.Path)
+	}
 	switch {
 	case l.cut > maxCounted:
 		fmt.Fprintf(&l.out, "[wirelens: listing cut, more than %d more entries not shown]\n", maxCounted)
@@ -421,6 +425,20 @@ type lister struct {
 	n      int  // entries written
 	cut    int  // entries not written
 	deep   bool // some directory was not entered for depth
+	steps  int  // work of the ignore rules so far (see glob.match)
+	// stopped says the rules cost maxIgnoreSteps: from then on every entry
+	// counts as ignored, so the listing ends where it was.
+	stopped bool
+}
+
+// ignored says whether the listing skips rel for the ignore rules.
+func (l *lister) ignored(rel string, isDir bool) bool {
+	if !l.stopped {
+		ig := isIgnored(l.ignore, rel, isDir, &l.steps)
+		l.stopped = l.steps > maxIgnoreSteps
+		return ig || l.stopped
+	}
+	return true
 }
 
 func (l *lister) walk(dir string, depth int) {
@@ -439,7 +457,7 @@ func (l *lister) walk(dir string, depth int) {
 			rel = dir + "/" + name
 		}
 		isDir := e.IsDir()
-		if name == ".git" || isIgnored(l.ignore, rel, isDir) {
+		if name == ".git" || l.ignored(rel, isDir) {
 			continue
 		}
 		if l.n >= MaxEntries {
@@ -492,7 +510,7 @@ func (l *lister) count(dir string, depth int) {
 	}
 	for _, e := range ents {
 		rel := dir + "/" + e.Name()
-		if e.Name() == ".git" || isIgnored(l.ignore, rel, e.IsDir()) {
+		if e.Name() == ".git" || l.ignored(rel, e.IsDir()) {
 			continue
 		}
 		l.cut++
@@ -519,7 +537,7 @@ func showName(name string) string {
 
 // ignoreRule is one line of a .gitignore.
 type ignoreRule struct {
-	pattern  string // without the leading "!" "/" and trailing "/"
+	pattern  glob // without the leading "!" "/" and trailing "/"
 	negate   bool
 	dirOnly  bool
 	anchored bool // contains a slash: matched against the whole path
@@ -531,33 +549,47 @@ type ignoreRule struct {
 // outerIgnores reads the .gitignore of each directory above the
 // workspace up to the repository root (outermost first), their patterns
 // made relative to the workspace.
-func outerIgnores(in Input) []ignoreRule {
+func (c *collector) outerIgnores(in Input) []ignoreRule {
 	var out []ignoreRule
 	for _, a := range in.Ancestors {
 		rel, err := filepath.Rel(a.Path, in.Workspace.Path)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 			continue
 		}
-		out = append(out, readGitignore(a.FS, filepath.ToSlash(rel)+"/")...)
+		out = append(out, c.gitignore(a, filepath.ToSlash(rel)+"/")...)
 	}
 	return out
 }
 
+// gitignore reads the .gitignore at the top of d (see readGitignore) and
+// notes the rules it leaves out for the limits.
+func (c *collector) gitignore(d Dir, prefix string) []ignoreRule {
+	rules, over, long := readGitignore(d.FS, prefix)
+	if over > 0 {
+		c.note("%s: only the first %d rules applied, %d more not", joinPath(d.Path, ".gitignore"), maxIgnoreRules, over)
+	}
+	if long > 0 {
+		c.note("%s: patterns longer than %d bytes not applied: %d", joinPath(d.Path, ".gitignore"), maxIgnorePattern, long)
+	}
+	return rules
+}
+
 // readGitignore reads the .gitignore at the top of fsys (small, never
 // followed through a link out of it); prefix is the path from there to the
-// directory listed.
-func readGitignore(fsys fs.FS, prefix string) []ignoreRule {
+// directory listed. It reads at most maxIgnoreRules rules and counts those
+// past them (over) and the patterns longer than maxIgnorePattern (long),
+// which it leaves out: a hostile file must not make matching slow.
+func readGitignore(fsys fs.FS, prefix string) (rules []ignoreRule, over, long int) {
 	real, fi, err := resolve(fsys, ".gitignore")
 	if err != nil || !fi.Mode().IsRegular() {
-		return nil // a named pipe would block the open
+		return nil, 0, 0 // a named pipe would block the open
 	}
 	f, err := fsys.Open(real)
 	if err != nil {
-		return nil
+		return nil, 0, 0
 	}
 	defer f.Close()
 	data, _ := io.ReadAll(io.LimitReader(f, 256<<10))
-	var rules []ignoreRule
 	for line := range strings.SplitSeq(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
@@ -579,64 +611,53 @@ func readGitignore(fsys fs.FS, prefix string) []ignoreRule {
 			r.anchored = true
 			line = strings.TrimPrefix(line, "/")
 		}
-		if line == "" {
+		switch {
+		case line == "":
+			continue
+		case len(line) > maxIgnorePattern:
+			long++
+			continue
+		case len(rules) == maxIgnoreRules:
+			over++
 			continue
 		}
-		r.pattern, r.prefix = line, prefix
+		r.pattern, r.prefix = compileGlob(line), prefix
 		rules = append(rules, r)
 	}
-	return rules
+	return rules, over, long
 }
 
-// isIgnored applies the rules to a slash path; the last match wins.
-func isIgnored(rules []ignoreRule, rel string, isDir bool) bool {
+// isIgnored applies the rules to a slash path; the last match wins. It
+// adds the work of matching to steps and gives up (saying true) once that
+// passes maxIgnoreSteps.
+func isIgnored(rules []ignoreRule, rel string, isDir bool, steps *int) bool {
 	ignored := false
+	base := path.Base(rel)
+	// full is prefix+rel for the prefix of the rule before: rules come in
+	// runs of one prefix (one .gitignore each).
+	full, prefix := rel, ""
 	for _, r := range rules {
+		if *steps += 4; *steps > maxIgnoreSteps {
+			return true
+		}
 		if r.dirOnly && !isDir {
 			continue
 		}
 		var m bool
 		if r.anchored {
-			m = matchGlob(r.pattern, r.prefix+rel)
+			if r.prefix != prefix {
+				full, prefix = r.prefix+rel, r.prefix
+				*steps += 8 + len(full)/8
+			}
+			m = r.pattern.match(full, steps)
 		} else {
-			m = matchGlob(r.pattern, path.Base(rel))
+			m = r.pattern.match(base, steps)
 		}
 		if m {
 			ignored = !r.negate
 		}
 	}
 	return ignored
-}
-
-// matchGlob matches a gitignore pattern (with ** for any number of
-// directories) against a slash path.
-func matchGlob(pattern, name string) bool {
-	if !strings.Contains(pattern, "**") {
-		ok, err := path.Match(pattern, name)
-		return err == nil && ok
-	}
-	pp := strings.Split(pattern, "/")
-	np := strings.Split(name, "/")
-	var match func(i, j int) bool
-	match = func(i, j int) bool {
-		if i == len(pp) {
-			return j == len(np)
-		}
-		if pp[i] == "**" {
-			for k := j; k <= len(np); k++ {
-				if match(i+1, k) {
-					return true
-				}
-			}
-			return false
-		}
-		if j == len(np) {
-			return false
-		}
-		ok, err := path.Match(pp[i], np[j])
-		return err == nil && ok && match(i+1, j+1)
-	}
-	return match(0, 0)
 }
 
 // skills finds NAME/SKILL.md under dir of d.
