@@ -2,9 +2,12 @@ package body
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -15,26 +18,29 @@ import (
 // and OpenAI Chat must be told apart, at the messages' roles and part
 // types). It walks tokens over the bytes in place: no member value is copied.
 
-// Shape is one pass over a body object: its top-level members, each a
-// slice of the body with its byte offset, and for a member that is an array
-// its elements likewise. Walking it validates the whole object; detection and
-// the body decoders then work from it without scanning the bytes again.
+// Shape is one pass over a body object: the top-level members a reader
+// looks at (see memberName), each a slice of the body with its byte offset.
+// Walking it validates the whole object; detection and the body decoders then
+// work from it without validating the bytes again. Other members, and the
+// elements of arrays, are not held: a line of ten million tiny members or
+// elements holds no memory for each (elems reads an array's elements when
+// they are needed).
 type Shape struct {
 	v       jsontext.Value
 	members []member
+	n       int // top-level members, held or not
 }
 
 // Value is the whole object walked.
 func (s *Shape) Value() jsontext.Value { return s.v }
 
 // Len is the number of its top-level members.
-func (s *Shape) Len() int { return len(s.members) }
+func (s *Shape) Len() int { return s.n }
 
 type member struct {
-	name  string
-	v     jsontext.Value
-	off   int64
-	elems []shapeElem // the elements, when v is an array
+	name string
+	v    jsontext.Value
+	off  int64
 }
 
 type shapeElem struct {
@@ -42,9 +48,124 @@ type shapeElem struct {
 	off int64
 }
 
+// elems yields the elements of the member, when it is an array, with their
+// byte offsets in the body. The walk validated them: they are read again in
+// place, one at a time, and nothing is held.
+func (m *member) elems() iter.Seq2[int, shapeElem] {
+	return func(yield func(int, shapeElem) bool) {
+		if m == nil || m.v.Kind() != '[' {
+			return
+		}
+		dec := jsontext.NewDecoder(bytes.NewBuffer(m.v), WalkOpts...)
+		if _, err := dec.ReadToken(); err != nil {
+			return
+		}
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			el, err := dec.ReadValue()
+			if err != nil {
+				return
+			}
+			if !yield(i, shapeElem{v: el, off: m.off + dec.InputOffset() - int64(len(el))}) {
+				return
+			}
+		}
+	}
+}
+
+// memberName is the name of a member the readers look at, as a constant
+// string, or "" for one they pass over. raw is the name as written, quoted.
+func memberName(raw jsontext.Value) string {
+	name := []byte(raw[1 : len(raw)-1])
+	if bytes.IndexByte(name, '\\') >= 0 {
+		// Escaped (rare): the name is what it spells.
+		u, err := jsontext.AppendUnquote(nil, raw)
+		if err != nil {
+			return ""
+		}
+		name = u
+	}
+	switch string(name) {
+	case "model":
+		return "model"
+	case "tools":
+		return "tools"
+	case "functions":
+		return "functions"
+	case "system":
+		return "system"
+	case "messages":
+		return "messages"
+	case "instructions":
+		return "instructions"
+	case "input":
+		return "input"
+	case "contents":
+		return "contents"
+	case "systemInstruction":
+		return "systemInstruction"
+	case "system_instruction":
+		return "system_instruction"
+	case "log":
+		return "log"
+	case "request":
+		return "request"
+	}
+	return ""
+}
+
 // WalkShape walks the object v. Errors are syntax errors with offsets in v.
 func WalkShape(v jsontext.Value) (*Shape, error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(v), WalkOpts...)
+	var w Walker
+	return w.Walk(v)
+}
+
+// Walker walks objects as WalkShape does, with one decoder for all of them:
+// a JSONL of many short lines, broken ones among them, allocates no decoder
+// a line.
+type Walker struct {
+	dec jsontext.Decoder
+	buf bytes.Buffer
+	ms  []member
+}
+
+// Walk walks the object v as WalkShape does. The Walker keeps nothing of v.
+func (w *Walker) Walk(v jsontext.Value) (*Shape, error) {
+	w.start(v)
+	defer w.end()
+	return w.walk(v)
+}
+
+// Check checks that v is one JSON value (with white space around it), in
+// one pass, as Walk checks an object.
+func (w *Walker) Check(v jsontext.Value) error {
+	w.start(v)
+	defer w.end()
+	if _, err := w.dec.ReadValue(); err != nil {
+		return err
+	}
+	if _, err := w.dec.ReadToken(); err != io.EOF {
+		return fmt.Errorf("unexpected data after the top-level value at byte %d", w.dec.InputOffset())
+	}
+	return nil
+}
+
+// start sets the decoder to read v in place.
+func (w *Walker) start(v jsontext.Value) {
+	w.buf = *bytes.NewBuffer(v)
+	w.dec.Reset(&w.buf, WalkOpts...)
+}
+
+// end drops the references to what was read: a huge line is not held past
+// its walk.
+func (w *Walker) end() {
+	w.buf = bytes.Buffer{}
+	w.dec.Reset(&w.buf)
+	clear(w.ms)
+	w.ms = w.ms[:0]
+}
+
+func (w *Walker) walk(v jsontext.Value) (*Shape, error) {
+	dec := &w.dec
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return nil, err
@@ -52,39 +173,28 @@ func WalkShape(v jsontext.Value) (*Shape, error) {
 	if tok.Kind() != '{' {
 		return nil, fmt.Errorf("a JSON %s, not an object", KindName(tok.Kind()))
 	}
-	s := &Shape{v: v}
+	n := 0
 	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
+		raw, err := dec.ReadValue()
 		if err != nil {
 			return nil, err
 		}
-		m := member{name: tok.String()}
-		if dec.PeekKind() == '[' {
-			start := dec.InputOffset()
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, err
-			}
-			m.elems = []shapeElem{}
-			for dec.PeekKind() != ']' {
-				el, err := dec.ReadValue()
-				if err != nil {
-					return nil, err
-				}
-				m.elems = append(m.elems, shapeElem{v: el, off: dec.InputOffset() - int64(len(el))})
-			}
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, err
-			}
-			start += int64(bytes.IndexByte(v[start:], '['))
-			m.v, m.off = v[start:dec.InputOffset()], start
-		} else {
-			val, err := dec.ReadValue()
-			if err != nil {
-				return nil, err
-			}
-			m.v, m.off = val, dec.InputOffset()-int64(len(val))
+		name := memberName(raw)
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
 		}
-		s.members = append(s.members, m)
+		n++
+		if name == "" {
+			continue
+		}
+		m := member{name: name, v: val, off: dec.InputOffset() - int64(len(val))}
+		// A repeated member: the last one counts (see get), and one is held.
+		if i := slices.IndexFunc(w.ms, func(o member) bool { return o.name == name }); i >= 0 {
+			w.ms[i] = m
+			continue
+		}
+		w.ms = append(w.ms, m)
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
@@ -92,12 +202,12 @@ func WalkShape(v jsontext.Value) (*Shape, error) {
 	if _, err := dec.ReadToken(); err != io.EOF {
 		return nil, fmt.Errorf("unexpected data after the top-level value at byte %d", dec.InputOffset())
 	}
-	return s, nil
+	return &Shape{v: v, members: slices.Clone(w.ms), n: n}, nil
 }
 
 // get is the member called name (the last, if repeated), or nil.
 func (s *Shape) get(name string) *member {
-	for i := len(s.members) - 1; i >= 0; i-- {
+	for i := range s.members {
 		if s.members[i].name == name {
 			return &s.members[i]
 		}
@@ -114,6 +224,8 @@ func (s *Shape) has(name string) bool {
 // NotRecognised is the error for an object of no known shape.
 const NotRecognised = "not a recognised request format (looked for messages, input, instructions, contents, systemInstruction, log.entries, request.body)"
 
+var errNotRecognised = errors.New(NotRecognised)
+
 // DetectShape names the format of a walked object; memo, when not nil,
 // holds the messages earlier objects of the same input showed to tell nothing.
 func DetectShape(s *Shape, memo DetectMemo) (wire.Format, error) {
@@ -128,7 +240,7 @@ func DetectShape(s *Shape, memo DetectMemo) (wire.Format, error) {
 	case s.has("input") || s.has("instructions"):
 		return wire.FormatOpenAIResponses, nil
 	}
-	return "", fmt.Errorf("%s", NotRecognised)
+	return "", errNotRecognised
 }
 
 func (s *Shape) Container() wire.Format {
@@ -180,7 +292,7 @@ func detectMessages(s *Shape, memo DetectMemo) wire.Format {
 	if s.has("system") {
 		return wire.FormatAnthropic
 	}
-	for _, el := range s.get("messages").elems {
+	for _, el := range s.get("messages").elems() {
 		var k detectKey
 		if memo != nil {
 			k = detectKey{n: len(el.v), h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
@@ -199,7 +311,7 @@ func detectMessages(s *Shape, memo DetectMemo) wire.Format {
 		}
 	}
 	if t := s.get("tools"); t != nil {
-		for _, el := range t.elems {
+		for _, el := range t.elems() {
 			var tool struct {
 				InputSchema jsontext.Value `json:"input_schema"`
 				Function    jsontext.Value `json:"function"`

@@ -26,7 +26,12 @@ var jsonOpts = []json.Options{
 }
 
 // Unmarshal decodes raw into v with the options every decode.Decoder shares.
-func Unmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v, jsonOpts...) }
+func Unmarshal(raw []byte, v any) error {
+	if len(raw) > longString {
+		return json.Unmarshal(raw, v, jsonOptsLong...)
+	}
+	return json.Unmarshal(raw, v, jsonOpts...)
+}
 
 // DescribeError turns a json error into "invalid JSON at byte N: reason".
 func DescribeError(err error) string {
@@ -276,10 +281,10 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 	if m == nil || m.v.Kind() == 'n' {
 		return nil
 	}
-	if m.elems == nil {
+	if m.v.Kind() != '[' {
 		return errAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, KindName(m.v.Kind())))
 	}
-	for i, el := range m.elems {
+	for i, el := range m.elems() {
 		wrap := func(err error) error { return errAt("/"+m.name+"/"+strconv.Itoa(i), el.off, err) }
 		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
@@ -326,19 +331,89 @@ func (e *elementEntry) fits(names *toolNames) bool {
 }
 
 // ReadLine reads one line including its newline; a line longer than MaxLine
-// is an error.
+// is an error (a *LongLineError).
 func ReadLine(br *bufio.Reader) ([]byte, error) {
-	var out []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		out = append(out, chunk...)
-		if err == bufio.ErrBufferFull {
-			if len(out) > MaxLine {
-				return out, fmt.Errorf("line longer than %d bytes", MaxLine)
+	b, err := br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		return LongLine(br, b, MaxLine, nil)
+	}
+	if lineLen(b, err) > MaxLine {
+		return nil, &LongLineError{Max: MaxLine, Len: int64(len(b))}
+	}
+	return bytes.Clone(b), err
+}
+
+// LongLineError is the error of a line longer than the limit, read to its
+// end and dropped.
+type LongLineError struct {
+	Max int   // the limit, in bytes before the newline
+	Len int64 // the bytes read of the line, its newline included
+}
+
+func (e *LongLineError) Error() string { return fmt.Sprintf("line longer than %d bytes", e.Max) }
+
+// LongLine reads the rest of a line whose first chunk, first, filled br's
+// buffer (ReadSlice gave bufio.ErrBufferFull). The chunks are joined once,
+// into buf when it is large enough: a line of N bytes costs N bytes more,
+// not the 5N of a growing slice. A line of more than max bytes before its
+// newline is read to its end without being held and dropped: the error is a
+// *LongLineError.
+func LongLine(br *bufio.Reader, first []byte, max int, buf []byte) ([]byte, error) {
+	b, err := first, bufio.ErrBufferFull
+	var chunks [][]byte
+	n := 0
+	for err == bufio.ErrBufferFull {
+		n += len(b)
+		if n > max {
+			k, err := SkipLine(br)
+			if err != nil {
+				return nil, err
 			}
-			continue
+			return nil, &LongLineError{Max: max, Len: int64(n) + k}
 		}
-		return out, err
+		chunks = append(chunks, bytes.Clone(b))
+		b, err = br.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if n+lineLen(b, err) > max {
+		return nil, &LongLineError{Max: max, Len: int64(n + len(b))}
+	}
+	n += len(b)
+	out := buf[:0]
+	if cap(out) < n {
+		out = make([]byte, 0, n)
+	}
+	for i, c := range chunks {
+		out = append(out, c...)
+		chunks[i] = nil // let each chunk go once joined
+	}
+	return append(out, b...), err
+}
+
+// lineLen is the length of a line read by ReadSlice, without its newline.
+func lineLen(b []byte, err error) int {
+	if err == nil {
+		return len(b) - 1
+	}
+	return len(b)
+}
+
+// SkipLine reads the rest of a line, newline included, holding none of it,
+// and returns the bytes read. The end of the input ends the line.
+func SkipLine(br *bufio.Reader) (int64, error) {
+	var n int64
+	for {
+		b, err := br.ReadSlice('\n')
+		n += int64(len(b))
+		switch err {
+		case bufio.ErrBufferFull:
+			continue
+		case nil, io.EOF:
+			return n, nil
+		}
+		return n, err
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"iter"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -56,11 +57,27 @@ type decoder struct {
 	index int // requests emitted so far
 	yield func(wire.Request, error) bool
 	stop  bool
-	nerr  int // errors reported so far
+	nerr  int // errors met so far
+	// shown counts the errors on a line reported in full; past maxErrors
+	// they are counted in more, by kind, and reported in one last error,
+	// with the first and last line they were on.
+	shown            int
+	more             [nKinds]int
+	moreFrom, moreTo int
 	// lineMode is set while a JSONL is read line by line; whole while the
 	// object being read is the whole input.
 	lineMode int
 	whole    bool
+	// walk walks every object read, with one decoder.
+	walk body.Walker
+	// long is reused for the lines longer than the reader's buffer (up to
+	// keepLong bytes: a huge line is not held after it is decoded).
+	long []byte
+	// src reads the input itself; when the input can seek (a file), seek
+	// is it and base where it started.
+	src  *bufio.Reader
+	seek io.ReadSeeker
+	base int64
 	// cache holds the segments of the body elements seen so far.
 	cache *body.ElementCache
 	// det holds the messages detection found to tell nothing.
@@ -70,18 +87,162 @@ type decoder struct {
 	segs int
 }
 
+// maxLine is the longest line, or document, read (body.MaxLine); a variable
+// so that tests can lower it.
+var maxLine = body.MaxLine
+
+// keepLong is the largest line buffer kept for the next long line.
+const keepLong = 8 << 20
+
+// maxErrors is how many errors on lines of one input are reported, each in
+// full: a file of ten million broken lines gives maxErrors errors and one
+// that counts the others by kind, not ten million. Errors of the whole input
+// (line 0) are few, and always reported.
+const maxErrors = 100
+
+// errKind is what an error past maxErrors is counted as.
+type errKind uint8
+
+const (
+	kindInvalidJSON errKind = iota
+	kindBinary
+	kindInvalidUTF8
+	kindNotBody
+	kindBadBody
+	kindTooLong
+	kindOther
+	nKinds
+)
+
+var kindNames = [nKinds]string{"invalid JSON", "binary data", "invalid UTF-8", "not a request body",
+	"invalid request body", "line too long", "other"}
+
+// kindPrefixes tell the kind of an error by the start of its message.
+var kindPrefixes = []struct {
+	prefix string
+	kind   errKind
+}{
+	{"invalid JSON", kindInvalidJSON}, {"JSON nested deeper", kindInvalidJSON}, {"not JSON", kindInvalidJSON},
+	{"unexpected data after", kindInvalidJSON}, {"binary data", kindBinary}, {"invalid UTF-8", kindInvalidUTF8},
+	{"not a ", kindNotBody}, {"array element", kindNotBody}, {"an empty JSON array", kindNotBody},
+	{"line longer than", kindTooLong},
+}
+
+// kindOf is the kind of the error Fail was given, by its message: the format,
+// or the text it starts with.
+func kindOf(format string, args []any) errKind {
+	msg := format
+	if strings.HasPrefix(format, "%") && len(args) > 0 {
+		switch a := args[0].(type) {
+		case string:
+			msg = a
+		case error:
+			msg = a.Error()
+		}
+	}
+	for _, p := range kindPrefixes {
+		if strings.HasPrefix(msg, p.prefix) {
+			return p.kind
+		}
+	}
+	return kindOther
+}
+
 // Fail reports a problem of the input on a line (0 when not line based).
 // The message may quote the input (a HAR entry's URL): its credentials are
 // masked here, for every output that prints errors.
+// Past maxErrors errors on lines, it only counts it (see summary).
 func (d *decoder) Fail(line int, format string, args ...any) {
 	if d.stop {
 		return
 	}
+	if d.past(line) {
+		d.count(line, kindOf(format, args))
+		return
+	}
 	d.nerr++
+	if line > 0 {
+		d.shown++
+	}
 	msg := redact.Text(fmt.Sprintf(format, args...))
 	if !d.yield(wire.Request{}, &Error{Source: d.opts.Source, Line: line, Msg: msg}) {
 		d.stop = true
 	}
+}
+
+// counted reports whether an error on line is not to be reported in full:
+// the consumer stopped, or it comes past the maxErrors reported in full and
+// is counted as of kind k. A caller that checks it first spares describing
+// an error that is only counted: a broken line then costs its walk and no
+// more.
+func (d *decoder) counted(line int, k errKind) bool {
+	if d.stop {
+		return true
+	}
+	if !d.past(line) {
+		return false
+	}
+	d.count(line, k)
+	return true
+}
+
+// past reports whether an error on line comes past the maxErrors reported
+// in full.
+func (d *decoder) past(line int) bool { return line > 0 && d.shown >= maxErrors }
+
+// count counts an error past maxErrors as of kind k.
+func (d *decoder) count(line int, k errKind) {
+	d.nerr++
+	d.more[k]++
+	if d.moreFrom == 0 {
+		d.moreFrom = line
+	}
+	d.moreTo = max(d.moreTo, line)
+}
+
+// summary reports the errors counted past maxErrors, in one error: "and
+// 199,900 more errors (lines 102 to 200,001): 199,880 invalid JSON, 20
+// binary data".
+func (d *decoder) summary() {
+	total := 0
+	for _, n := range d.more {
+		total += n
+	}
+	if total == 0 || d.stop {
+		return
+	}
+	kinds := make([]errKind, 0, nKinds)
+	for k, n := range d.more {
+		if n > 0 {
+			kinds = append(kinds, errKind(k))
+		}
+	}
+	slices.SortStableFunc(kinds, func(a, b errKind) int { return d.more[b] - d.more[a] })
+	var by []string
+	for _, k := range kinds {
+		by = append(by, thousands(d.more[k])+" "+kindNames[k])
+	}
+	where := "line " + thousands(d.moreFrom)
+	if d.moreTo > d.moreFrom {
+		where = "lines " + thousands(d.moreFrom) + " to " + thousands(d.moreTo)
+	}
+	what := "errors"
+	if total == 1 {
+		what = "error"
+	}
+	if !d.yield(wire.Request{}, &Error{Source: d.opts.Source,
+		Msg: "and " + thousands(total) + " more " + what + " (" + where + "): " + strings.Join(by, ", ")}) {
+		d.stop = true
+	}
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Emit numbers a request and hands it to the caller, with the credentials
@@ -150,11 +311,18 @@ func Decode(r io.Reader, opts Options) iter.Seq2[wire.Request, error] {
 	return func(yield func(wire.Request, error) bool) {
 		d := &decoder{opts: opts, yield: yield}
 		d.run(r)
+		d.summary()
 	}
 }
 
 func (d *decoder) run(r io.Reader) {
 	br := bufio.NewReaderSize(r, 1<<20)
+	d.src = br
+	if sk, ok := r.(io.ReadSeeker); ok {
+		if at, err := sk.Seek(0, io.SeekCurrent); err == nil {
+			d.seek, d.base = sk, at
+		}
+	}
 	head, _ := br.Peek(8192)
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
@@ -170,7 +338,7 @@ func (d *decoder) run(r io.Reader) {
 		// NUL bytes would otherwise read as binary data.
 		d.Fail(0, "UTF-16 text (%s), not UTF-8: convert it first, for example with iconv -f UTF-16 -t UTF-8", utf16Mark(head))
 		return
-	case bytes.IndexByte(head, 0) >= 0 && !d.nulOnRecordLine(head):
+	case binaryHead(head):
 		at := bytes.IndexByte(head, 0)
 		d.Fail(1+lineOf(head, at), "binary data, not JSON (a NUL byte at byte %d)", at)
 		return
@@ -188,14 +356,17 @@ func (d *decoder) run(r io.Reader) {
 			d.runForcedLines(br, sd)
 			return
 		}
-		d.runLines(br, sd)
+		d.runLines(br, sd, 1, 0)
 		return
 	}
 	// Read the first line: a complete JSON value on it means JSONL.
-	first, err := body.ReadLine(br)
-	if err != nil && err != io.EOF {
+	first, err := d.firstLine(br)
+	if err != nil {
 		d.Fail(1, "%v", err)
 		return
+	}
+	if first == nil {
+		return // too long, or binary: reported, and the other lines read
 	}
 	if isCompleteValue(first) {
 		rest, _ := br.Peek(1)
@@ -203,28 +374,121 @@ func (d *decoder) run(r io.Reader) {
 			d.value(first, 1, 0)
 			return
 		}
+		n := int64(len(first))
 		d.lineMode++
 		d.value(first, 1, 0)
 		d.lineMode--
-		d.runJSONL(br, 2, int64(len(first)))
+		d.runJSONL(br, 2, n)
 		return
 	}
 	// A document spread over lines (a pretty-printed body, an array, a HAR).
-	var buf bytes.Buffer
-	buf.Write(first)
-	if _, err := io.Copy(&buf, io.LimitReader(br, body.MaxLine)); err != nil {
+	doc, more, err := readDoc(first, br)
+	if err != nil {
 		d.Fail(0, "%v", err)
 		return
 	}
-	doc := buf.Bytes()
 	// If several of its lines are values and it is not one document, it is
-	// a JSONL whose first line is broken. Anything else is one document,
-	// checked by value's own walk.
-	if looksLikeJSONL(doc) && checkValue(doc) != nil {
-		d.runJSONL(bufio.NewReader(bytes.NewReader(doc)), 1, 0)
+	// a JSONL whose first line is broken: it is read on, past the document
+	// read, to its end. Anything else is one document, checked by value's
+	// own walk.
+	if looksLikeJSONL(doc) && (more || checkValue(doc) != nil) {
+		d.runJSONL(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), 1, 0)
+		return
+	}
+	if more {
+		d.Fail(0, "a JSON document longer than %d bytes: not read", maxLine)
 		return
 	}
 	d.value(doc, 1, 0)
+}
+
+// firstLine reads the first line of an input, as its own copy. A first line
+// too long to hold, or binary and longer than the reader's buffer, is
+// reported, and the other lines are read as a JSONL's; first is then nil.
+func (d *decoder) firstLine(br *bufio.Reader) (first []byte, err error) {
+	first, n, nul, err := d.readLine(br, 1, 0)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if first == nil && n > 0 {
+		if nul >= 0 {
+			d.Fail(1, "binary data, not JSON (a NUL byte at byte %d)", nul)
+		}
+		d.runJSONL(br, 2, n)
+		return nil, nil
+	}
+	if len(first) > br.Size() {
+		d.long = nil // joined in d.long: the caller keeps it
+		return first, nil
+	}
+	return bytes.Clone(first), nil // in place in br's buffer
+}
+
+// readDoc reads the rest of an input whose first line is first, up to
+// maxLine bytes in all, and joins it once. more reports that the input goes
+// on past them: doc then holds one byte more than maxLine.
+func readDoc(first []byte, br *bufio.Reader) (doc []byte, more bool, err error) {
+	chunks := [][]byte{first}
+	n := len(first)
+	for n <= maxLine {
+		c := make([]byte, min(br.Size(), maxLine+1-n))
+		k, err := io.ReadFull(br, c)
+		chunks = append(chunks, c[:k])
+		n += k
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	doc = make([]byte, 0, n)
+	for i, c := range chunks {
+		doc = append(doc, c...)
+		chunks[i] = nil // let each chunk go once joined
+	}
+	return doc, n > maxLine, nil
+}
+
+// binaryHead reports whether an input whose head holds a NUL byte is binary
+// as a whole (an image, an executable, a file of zeros): one error. An input
+// that opens as JSON does and is text but for its NUL bytes (a JSONL with a
+// zero-filled tail after a crash, or a NUL on one of its lines) is read line
+// by line, each line with a NUL byte being one error.
+func binaryHead(head []byte) bool {
+	if bytes.IndexByte(head, 0) < 0 {
+		return false
+	}
+	t := bytes.TrimLeft(head, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' && t[0] != '[' {
+		return true
+	}
+	// Text is UTF-8 without control characters but for white space; NUL
+	// bytes are left out of the count, a zero-filled tail being no sign of a
+	// binary file. More than one byte in ten that is not text is binary.
+	bad, all := 0, 0
+	for i := 0; i < len(head); {
+		c := head[i]
+		switch {
+		case c == 0:
+			i++
+			continue
+		case c < utf8.RuneSelf:
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+				bad++
+			}
+			i++
+			all++
+			continue
+		}
+		r, n := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && n <= 1 && len(head)-i >= utf8.UTFMax {
+			bad++ // not a rune cut by the end of the head
+		}
+		i += n
+		all++
+	}
+	return bad*10 > all
 }
 
 // runJSONL decodes one value per line; blank lines are skipped. A line that
@@ -232,23 +496,15 @@ func (d *decoder) run(r io.Reader) {
 func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 	d.lineMode++
 	defer func() { d.lineMode-- }()
-	var long []byte
 	for !d.stop {
-		b, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], b...)
-			for err == bufio.ErrBufferFull && len(long) <= body.MaxLine {
-				b, err = br.ReadSlice('\n')
-				long = append(long, b...)
-			}
-			if err == bufio.ErrBufferFull {
-				d.Fail(line, "line longer than %d bytes", body.MaxLine)
-				return
-			}
-			b = long
-		}
-		if len(b) > 0 {
-			if len(bytes.TrimSpace(b)) > 0 {
+		b, n, nul, err := d.readLine(br, line, off)
+		if n > 0 {
+			switch t := bytes.TrimSpace(b); {
+			case nul >= 0:
+				if !d.counted(line, kindBinary) {
+					d.Fail(line, "binary data, not JSON (a NUL byte at byte %d)", nul)
+				}
+			case len(t) > 0:
 				d.value(b, line, off)
 				// A file of other JSON lines (an application's log) is
 				// reported once, not once a line.
@@ -261,7 +517,7 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 					return
 				}
 			}
-			off += int64(len(b))
+			off += n
 			line++
 		}
 		if err == io.EOF {
@@ -274,21 +530,129 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 	}
 }
 
+// readLine reads the next line, which starts at byte off of the input,
+// newline included, and its length n in the input. A line with a NUL byte is
+// binary: nul is where it is in the line (after leading white space), -1 if
+// none. A line longer than maxLine, or a long one whose first chunk is
+// binary, is read to its end without being held: b is then nil, and a line
+// too long is reported here. A line longer than the reader's buffer is read
+// into d.long, in one piece when the input can seek (see longLine).
+func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n int64, nul int, err error) {
+	b, err = br.ReadSlice('\n')
+	nul = -1
+	if err == bufio.ErrBufferFull {
+		if at := bytes.IndexByte(bytes.TrimLeft(b, " \t\r\n"), 0); at >= 0 {
+			// A long binary line (a zero-filled tail): skipped, not held.
+			k, err := body.SkipLine(br)
+			return nil, int64(len(b)) + k, at, err
+		}
+		if br == d.src && d.seek != nil {
+			b, err = d.longLine(br, b, off)
+		} else {
+			b, err = body.LongLine(br, b, maxLine, d.long)
+		}
+		if len(b) <= keepLong {
+			d.long = b[:0]
+		} else {
+			d.long = nil
+		}
+	} else if lineLen(b, err) > maxLine {
+		b, err = nil, &body.LongLineError{Max: maxLine, Len: int64(len(b))}
+	}
+	if long, ok := err.(*body.LongLineError); ok {
+		if !d.counted(line, kindTooLong) {
+			d.Fail(line, "%v", long)
+		}
+		return nil, long.Len, -1, nil
+	}
+	if len(b) > 0 {
+		nul = bytes.IndexByte(bytes.TrimLeft(b, " \t\r\n"), 0)
+	}
+	return b, int64(len(b)), nul, err
+}
+
+// longLine reads a line of a seekable input longer than br's buffer, whose
+// first chunk is first: it is read to its end holding nothing, to learn its
+// length, then read again into one buffer of that length. A line of N bytes
+// costs N bytes, where joining chunks (body.LongLine) costs 2N.
+func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, error) {
+	n := int64(len(first))
+	last := first[len(first)-1]
+	for {
+		b, err := br.ReadSlice('\n')
+		n += int64(len(b))
+		if len(b) > 0 {
+			last = b[len(b)-1]
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		break
+	}
+	text := n
+	if last == '\n' {
+		text--
+	}
+	if text > int64(maxLine) {
+		return nil, &body.LongLineError{Max: maxLine, Len: n}
+	}
+	if _, err := d.seek.Seek(d.base+off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	br.Reset(d.seek)
+	buf := d.long
+	if int64(cap(buf)) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := io.ReadFull(br, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the input shrank under us
+		}
+		return nil, err
+	}
+	return buf, nil
+}
+
+// lineLen is the length of a line read by ReadSlice, without its newline.
+func lineLen(b []byte, err error) int {
+	if err == nil {
+		return len(b) - 1
+	}
+	return len(b)
+}
+
 // giveUp is how many errors a JSONL may give before its first request
 // body before it is given up.
 const giveUp = 10
 
-// runLines feeds each line to a recording reader.
-func (d *decoder) runLines(br *bufio.Reader, sd recording.Reader) {
-	line := 1
-	var off int64
+// runLines feeds each line to a recording reader, from the given line at
+// byte offset off. A binary line is reported here, as the reader would (see
+// runJSONL).
+func (d *decoder) runLines(br *bufio.Reader, sd recording.Reader, line int, off int64) {
 	for !d.stop {
-		b, err := body.ReadLine(br)
-		if len(b) > 0 {
-			if t := bytes.TrimSpace(b); len(t) > 0 {
+		b, n, nul, err := d.readLine(br, line, off)
+		if n > 0 {
+			switch t := bytes.TrimSpace(b); {
+			case nul >= 0:
+				if !d.counted(line, kindBinary) {
+					d.Fail(line, "binary data, not JSON (a NUL byte at byte %d)", nul)
+				}
+			case len(t) > 0:
+				// The reader may keep what it is given: a line in place in
+				// the reader's buffer is copied, one joined in d.long is
+				// handed over.
+				if len(b) > br.Size() {
+					d.long = nil
+				} else {
+					t = bytes.Clone(t)
+				}
 				sd.Line(d, t, line, off)
 			}
-			off += int64(len(b))
+			off += n
 			line++
 		}
 		if err == io.EOF {
@@ -309,29 +673,41 @@ func (d *decoder) runLines(br *bufio.Reader, sd recording.Reader) {
 // error, not one for each of its lines; an input whose first line is a
 // record, or is broken, is read line by line.
 func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
-	first, err := body.ReadLine(br)
+	first, n, nul, err := d.readLine(br, 1, 0)
 	if err != nil && err != io.EOF {
 		d.Fail(1, "%v", err)
 		return
 	}
+	if first == nil && n > 0 {
+		// Too long, or binary: reported on its line, and the other lines
+		// read.
+		if nul >= 0 {
+			d.Fail(1, "binary data, not JSON (a NUL byte at byte %d)", nul)
+		}
+		d.runLines(br, sd, 2, n)
+		return
+	}
+	if len(first) > br.Size() {
+		d.long = nil // joined in d.long: kept
+	} else {
+		first = bytes.Clone(first) // in place in br's buffer
+	}
 	if isCompleteValue(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf"))) {
-		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), br), 1<<20), sd)
+		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), br), 1<<20), sd, 1, 0)
 		return
 	}
 	// The first line is not a record: the input is read whole, as a
 	// document spread over lines is (see run).
-	var buf bytes.Buffer
-	buf.Write(first)
-	if _, err := io.Copy(&buf, io.LimitReader(br, body.MaxLine)); err != nil {
+	doc, more, err := readDoc(first, br)
+	if err != nil {
 		d.Fail(0, "%v", err)
 		return
 	}
-	doc := buf.Bytes()
-	if lines := bytes.Count(bytes.TrimRight(doc, " \t\r\n"), []byte("\n")) + 1; lines > 1 && checkValue(doc) == nil {
+	if lines := bytes.Count(bytes.TrimRight(doc, " \t\r\n"), []byte("\n")) + 1; !more && lines > 1 && checkValue(doc) == nil {
 		d.Fail(0, "not a %s recording: one JSON document spread over %d lines, where a recording has one JSON record a line", d.opts.Format, lines)
 		return
 	}
-	d.runLines(bufio.NewReaderSize(bytes.NewReader(doc), 1<<20), sd)
+	d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
 }
 
 // utf16Mark names the UTF-16 encoding of an input that starts with a
@@ -386,6 +762,15 @@ func checkValue(b []byte) error {
 	return nil
 }
 
+// check is checkValue with the decoder's walker: a JSONL of many lines that
+// are not objects allocates no decoder a line.
+func (d *decoder) check(b []byte) error {
+	if at := body.DepthExceeded(b, body.MaxDepth); at >= 0 {
+		return fmt.Errorf("JSON nested deeper than %d levels at byte %d", body.MaxDepth, at)
+	}
+	return d.walk.Check(b)
+}
+
 // checkObject checks v as checkValue does and, when it is an object,
 // walks it in the same pass: the one check of a body found inside a
 // container. A valid value of another kind gives a nil shape.
@@ -432,12 +817,16 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 	if v.Kind() == '{' {
 		// An object is checked by the one walk that also splits it.
 		if at := body.DepthExceeded(trimmed, body.MaxDepth); at >= 0 {
-			d.Fail(line+lineOf(trimmed, at), "JSON nested deeper than %d levels at byte %d", body.MaxDepth, at)
+			if !d.counted(line, kindInvalidJSON) {
+				d.Fail(line+lineOf(trimmed, at), "JSON nested deeper than %d levels at byte %d", body.MaxDepth, at)
+			}
 			return
 		}
-		s, err := body.WalkShape(v)
+		s, err := d.walk.Walk(v)
 		if err != nil {
-			d.Fail(line+lineOfErr(trimmed, err), "%s", body.DescribeError(err))
+			if !d.counted(line, kindInvalidJSON) {
+				d.Fail(line+lineOfErr(trimmed, err), "%s", body.DescribeError(err))
+			}
 			return
 		}
 		d.whole = d.lineMode == 0
@@ -445,8 +834,10 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 		d.whole = false
 		return
 	}
-	if err := checkValue(trimmed); err != nil {
-		d.Fail(line+lineOfErr(trimmed, err), "%s", body.DescribeError(err))
+	if err := d.check(trimmed); err != nil {
+		if !d.counted(line, kindInvalidJSON) {
+			d.Fail(line+lineOfErr(trimmed, err), "%s", body.DescribeError(err))
+		}
 		return
 	}
 	switch v.Kind() {
@@ -488,7 +879,7 @@ func (d *decoder) array(v jsontext.Value, line int, off int64) {
 
 // object decodes one JSON object: a container or a body.
 func (d *decoder) object(v jsontext.Value, line int, off int64) {
-	s, err := body.WalkShape(v)
+	s, err := d.walk.Walk(v)
 	if err != nil {
 		d.Fail(line+lineOfErr(v, err), "%s", body.DescribeError(err))
 		return
@@ -551,7 +942,9 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 		b.Req.Segments = make([]wire.Segment, 0, d.segs+d.segs/16+8)
 	}
 	if err := body.Decode(format, s, b, d.cache); err != nil {
-		d.Fail(line, "%s body: %s", format, body.DescribeError(err))
+		if !d.counted(line, kindBadBody) {
+			d.Fail(line, "%s body: %s", format, body.DescribeError(err))
+		}
 		return
 	}
 	d.segs = len(b.Req.Segments)
@@ -583,26 +976,6 @@ func (d *decoder) recording(head []byte) recording.Reader {
 		return recording.New(d.opts.Format)
 	}
 	return recording.New(recording.Detect(head))
-}
-
-// nulOnRecordLine reports whether a NUL byte in the head of an input is left
-// to a recording reader, which reports it on its line and reads the other
-// lines: the first line is free of NUL and is a recording's record (or a
-// recording format was asked for).
-func (d *decoder) nulOnRecordLine(head []byte) bool {
-	first, _, ok := bytes.Cut(head, []byte("\n"))
-	if !ok || bytes.IndexByte(first, 0) >= 0 {
-		return false
-	}
-	first = body.TrimSpace(first)
-	if len(first) == 0 || first[0] != '{' {
-		return false
-	}
-	if d.opts.Format != wire.FormatAuto {
-		return recording.New(d.opts.Format) != nil
-	}
-	f := recording.Detect(head)
-	return f != "" && f != recording.FormatKimiCLIWire
 }
 
 // Formats lists every format name --format accepts.

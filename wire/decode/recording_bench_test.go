@@ -14,11 +14,11 @@ import (
 	"github.com/wirelens/wirelens/wire"
 )
 
-// genRollout writes a Codex rollout of the given number of turns: each
+// writeRollout writes a Codex rollout of the given number of turns: each
 // turn a user message, reasoning, a function call, a token_count, the call's
 // output (outBytes of text) and the answer. A rollout grows with its turns,
 // while the requests it implies grow with their square.
-func genRollout(w io.Writer, turns, outBytes int) error {
+func writeRollout(w io.Writer, turns, outBytes int) error {
 	bw := bufio.NewWriter(w)
 	line := func(typ string, payload any) {
 		// Members in Codex's order: the type comes before the payload.
@@ -56,15 +56,15 @@ func genRollout(w io.Writer, turns, outBytes int) error {
 	return bw.Flush()
 }
 
-// genFile writes a generated rollout into dir and returns its path and size.
-func genFile(tb testing.TB, dir string, turns, outBytes int) (string, int64) {
+// rolloutFile writes a generated rollout into dir and returns its path and size.
+func rolloutFile(tb testing.TB, dir string, turns, outBytes int) (string, int64) {
 	tb.Helper()
 	path := filepath.Join(dir, "rollout-generated.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := genRollout(f, turns, outBytes); err != nil {
+	if err := writeRollout(f, turns, outBytes); err != nil {
 		tb.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -81,7 +81,7 @@ func genFile(tb testing.TB, dir string, turns, outBytes int) (string, int64) {
 // repeat each other, but share their text and their common segments.
 func TestRecordingCodexLongRolloutSharesText(t *testing.T) {
 	const turns = 200
-	path, size := genFile(t, t.TempDir(), turns, 2000)
+	path, size := rolloutFile(t, t.TempDir(), turns, 2000)
 	in := wire.NewInterner()
 	var reqs []wire.Request
 	for r, err := range Path(path, Options{Interner: in}) {
@@ -128,7 +128,7 @@ func BenchmarkRecordingCodexRollout(b *testing.B) {
 		turns, outBytes int
 	}{{"300x8KB", 300, 8 << 10}, {"2000x16KB", 2000, 16 << 10}} {
 		b.Run(c.name, func(b *testing.B) {
-			path, size := genFile(b, b.TempDir(), c.turns, c.outBytes)
+			path, size := rolloutFile(b, b.TempDir(), c.turns, c.outBytes)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				b.Fatal(err)
@@ -152,9 +152,9 @@ func BenchmarkRecordingCodexRollout(b *testing.B) {
 	}
 }
 
-// genKimiCode writes a kimi-code wire.jsonl of the given number of steps,
+// writeKimiCode writes a kimi-code wire.jsonl of the given number of steps,
 // each a tool call and its result of outBytes, with an llm.request per step.
-func genKimiCode(w io.Writer, steps, outBytes int) error {
+func writeKimiCode(w io.Writer, steps, outBytes int) error {
 	bw := bufio.NewWriter(w)
 	line := func(v any) {
 		b, _ := json.Marshal(v)
@@ -188,7 +188,7 @@ func TestRecordingKimiCodeLongSessionSharesText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := genKimiCode(f, steps, 3000); err != nil {
+	if err := writeKimiCode(f, steps, 3000); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -228,7 +228,7 @@ func TestRecordingKimiCodeLongSessionSharesText(t *testing.T) {
 
 func BenchmarkRecordingKimiCode(b *testing.B) {
 	var buf bytes.Buffer
-	if err := genKimiCode(&buf, 1000, 8<<10); err != nil {
+	if err := writeKimiCode(&buf, 1000, 8<<10); err != nil {
 		b.Fatal(err)
 	}
 	data := buf.Bytes()
