@@ -501,9 +501,7 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 		if n > 0 {
 			switch t := bytes.TrimSpace(b); {
 			case nul >= 0:
-				if !d.counted(line, kindBinary) {
-					d.Fail(line, "binary data, not JSON (a NUL byte at byte %d)", nul)
-				}
+				d.binaryLine(line, nul)
 			case len(t) > 0:
 				d.value(b, line, off)
 				// A file of other JSON lines (an application's log) is
@@ -629,6 +627,14 @@ func lineLen(b []byte, err error) int {
 // body before it is given up.
 const giveUp = 10
 
+// binaryLine reports a line with a NUL byte at nul: one error, or a count
+// past maxErrors.
+func (d *decoder) binaryLine(line, nul int) {
+	if !d.counted(line, kindBinary) {
+		d.Fail(line, "binary data, not JSON (a NUL byte at byte %d)", nul)
+	}
+}
+
 // runLines feeds each line to a recording reader, from the given line at
 // byte offset off. A binary line is reported here, as the reader would (see
 // runJSONL).
@@ -638,9 +644,7 @@ func (d *decoder) runLines(br *bufio.Reader, sd recording.Reader, line int, off 
 		if n > 0 {
 			switch t := bytes.TrimSpace(b); {
 			case nul >= 0:
-				if !d.counted(line, kindBinary) {
-					d.Fail(line, "binary data, not JSON (a NUL byte at byte %d)", nul)
-				}
+				d.binaryLine(line, nul)
 			case len(t) > 0:
 				// The reader may keep what it is given: a line in place in
 				// the reader's buffer is copied, one joined in d.long is
