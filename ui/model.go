@@ -25,6 +25,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -283,6 +284,8 @@ Any key closes this.`
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)
 	st := m.st
+	m.body.bracket = cells.Width(st.MarkOpen + st.MarkClose)
+	m.raw.bracket = m.body.bracket
 	m.help.Styles = help.Styles{
 		Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
 		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep,
@@ -680,7 +683,7 @@ func (m *Model) selectionChanged() []tea.Cmd {
 func (m *Model) loadBody() []tea.Cmd {
 	c, s := m.cur(), m.curSeg()
 	if s < 0 {
-		m.body = content{}
+		m.body = content{bracket: m.body.bracket}
 		m.bodyKey = [2]int{-1, -1}
 		return nil
 	}
