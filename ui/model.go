@@ -200,10 +200,14 @@ type Model struct {
 }
 
 // New builds the viewer's model.
-func New(opts Options) *Model {
+func New(opts Options) *Model { return newModel(context.Background(), opts) }
+
+// newModel builds the viewer's model; its loading ends with ctx, or when
+// the user quits.
+func newModel(ctx context.Context, opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
 		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo()}
-	m.ctx, m.cancel = context.WithCancel(context.Background())
+	m.ctx, m.cancel = context.WithCancel(ctx)
 	def := DefaultAnalysis()
 	if m.opts.Analysis.Cache == nil {
 		m.opts.Analysis.Cache = def.Cache
@@ -780,9 +784,11 @@ func (m *Model) refilter() {
 // ensureListVisible scrolls the request list to the selection.
 func (m *Model) ensureListVisible() { m.list.ensureVisible(len(m.visible), m.listHeight()) }
 
-// Run opens the viewer and returns when the user quits.
+// Run opens the viewer and returns when the user quits, or ctx ends. It
+// waits for no command: one that reads the stream stops when the user
+// quits, and the stream's writer is the caller's to stop.
 func Run(ctx context.Context, opts Options) error {
-	m := New(opts)
+	m := newModel(ctx, opts)
 	defer m.cancel()
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.Headless {
