@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
@@ -32,8 +34,17 @@ import (
 )
 
 // Title is the terminal window title. It is constant: nothing from a payload
-// ever reaches it.
+// ever reaches it. Run restores the title the terminal had before.
 const Title = "wirelens"
+
+// pushTitle and popTitle save the terminal's window and icon titles on its
+// title stack and restore them (xterm's XTWINOPS 22 and 23; terminals
+// without the stack ignore both). Bubble Tea sets View.WindowTitle and, on
+// exit, sets it empty: the pop after it puts the user's title back.
+var (
+	pushTitle = ansi.WindowOp(22, 0)
+	popTitle  = ansi.WindowOp(23, 0)
+)
 
 // Item is one thing a request source delivers: a request, an error, or the
 // end. Progress is 0..1 (or -1 when unknown).
@@ -790,14 +801,15 @@ func (m *Model) ensureListVisible() { m.list.ensureVisible(len(m.visible), m.lis
 func Run(ctx context.Context, opts Options) error {
 	m := newModel(ctx, opts)
 	defer m.cancel()
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout // Bubble Tea's own default
+	}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
 	if opts.Headless {
 		popts = append(popts, tea.WithInput(nil))
 	} else if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
-	}
-	if opts.Output != nil {
-		popts = append(popts, tea.WithOutput(opts.Output))
 	}
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
@@ -805,7 +817,9 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Profile != nil {
 		popts = append(popts, tea.WithColorProfile(*opts.Profile))
 	}
+	_, _ = io.WriteString(out, pushTitle)
 	_, err := tea.NewProgram(m, popts...).Run()
+	_, _ = io.WriteString(out, popTitle)
 	if err != nil && ctx.Err() != nil {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
 )
 
 // runGuard is how long a test waits for Run to return before it fails
@@ -69,4 +71,42 @@ func runUntil(t *testing.T, opts Options, want string) string {
 func TestUIRunQuitsWhileTheStreamWaits(t *testing.T) {
 	never := make(chan Item)
 	runUntil(t, Options{Stream: never, Theme: themes.Mono}, "loading")
+}
+
+var (
+	oscTitle    = regexp.MustCompile("\x1b\\]([0-2]);([^\x07\x1b]*)(?:\x07|\x1b\\\\)")
+	titleStack  = regexp.MustCompile("\x1b\\[2[23];0t")
+	hostileName = "PWNED \x1b]0;evil\x07 \u202e"
+)
+
+// TestUIRunRestoresTheWindowTitle checks what the program writes about the
+// window title: it saves the terminal's title first (CSI 22;0t), sets only
+// the constant title or nothing, and restores the saved title last (CSI
+// 23;0t), after Bubble Tea's closing empty title. No payload text reaches
+// the title.
+func TestUIRunRestoresTheWindowTitle(t *testing.T) {
+	req := testReq(hostileName, 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text",
+		Text: "hello \x1b]2;PWNED\x07 \x1b]0;PWNED\x1b\\ there"})
+	out := runUntil(t, Options{Requests: []wire.Request{req}, Title: hostileName, Theme: themes.Dark}, "TRUSTED PREFIX")
+	if !strings.HasPrefix(out, pushTitle) {
+		t.Fatalf("the output does not start by saving the title: %q", out[:min(len(out), 40)])
+	}
+	if !strings.HasSuffix(out, popTitle) {
+		t.Fatalf("the output does not end by restoring the title: %q", out[max(0, len(out)-60):])
+	}
+	if stack := titleStack.FindAllString(out, -1); len(stack) != 2 {
+		t.Fatalf("title stack sequences %q, want one push and one pop", stack)
+	}
+	titles := oscTitle.FindAllStringSubmatch(out, -1)
+	if len(titles) == 0 {
+		t.Fatal("the program never set the window title")
+	}
+	for _, m := range titles {
+		if m[1] != "2" || (m[2] != Title && m[2] != "") {
+			t.Errorf("OSC %s title %q: only %q (or the closing empty title) may be set", m[1], m[2], Title)
+		}
+	}
+	if last := titles[len(titles)-1]; last[2] != "" || strings.LastIndex(out, last[0]) > strings.LastIndex(out, popTitle) {
+		t.Errorf("the restoring pop does not come after the closing title: last title %q", last[0])
+	}
 }
