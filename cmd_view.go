@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -47,27 +48,32 @@ exits 0; input problems still make exit 2.`,
 				}
 				return app.finish(l.Errors, 0)
 			}
-			errs := &streamErrors{done: make(chan struct{})}
-			ctx, cancel := context.WithCancel(cmd.Context())
-			defer cancel()
-			stream := streamInputs(ctx, app, args, errs)
-			err := ui.Run(ctx, ui.Options{
-				Title:    strings.Join(args, " "),
-				Stream:   stream,
-				Analysis: ui.DefaultAnalysis(),
-				Theme:    app.Theme,
-				NoColor:  app.NoColor,
-			})
-			// Stop the decoder (if the viewer closed before the end) and
-			// wait for it before reading its errors.
-			cancel()
-			<-errs.done
-			if err != nil {
-				return err
-			}
-			return app.finish(errs.list, 0)
+			return viewInputs(cmd.Context(), app, args, ui.Options{})
 		},
 	}
+}
+
+// viewInputs opens the viewer on the inputs as they decode, and returns
+// when the user quits, at once: a decoder that waits on input (a FIFO no
+// one writes to, a pipe that hangs) is stopped where it can be and left
+// behind where it cannot, never waited for. The input errors reported are
+// those met before the viewer closed. plumbing holds the viewer's program
+// plumbing (tests); the rest of the options are set here.
+func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Options) error {
+	errs := &streamErrors{}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts := plumbing
+	opts.Title = strings.Join(args, " ")
+	opts.Stream = streamInputs(ctx, app, args, errs)
+	opts.Analysis = ui.DefaultAnalysis()
+	opts.Theme, opts.NoColor = app.Theme, app.NoColor
+	err := ui.Run(ctx, opts)
+	cancel()
+	if err != nil {
+		return err
+	}
+	return app.finish(errs.take(), 0)
 }
 
 // containsDash reports whether standard input is one of the inputs.
@@ -92,18 +98,35 @@ func ttyUsable(app *App) bool {
 }
 
 // streamErrors collects the input errors met while the viewer loads, to report
-// them after it closes.
+// them after it closes. The decoder adds to it while the viewer runs.
 type streamErrors struct {
-	list []error
-	done chan struct{} // closed when the decoder has stopped
+	mu     sync.Mutex
+	list   []error
+	closed bool
+}
+
+// add records an error met before take.
+func (e *streamErrors) add(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.closed {
+		e.list = append(e.list, err)
+	}
+}
+
+// take returns the errors met so far; later ones are dropped.
+func (e *streamErrors) take() []error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	return e.list
 }
 
 // streamInputs decodes the inputs in a goroutine and streams them to the
-// viewer, with the progress through the current file.
+// viewer, with the progress through the current file, until ctx ends.
 func streamInputs(ctx context.Context, app *App, args []string, errs *streamErrors) <-chan ui.Item {
 	ch := make(chan ui.Item, 64)
 	go func() {
-		defer close(errs.done)
 		defer close(ch)
 		for n, src := range args {
 			var size int64
@@ -113,10 +136,15 @@ func streamInputs(ctx context.Context, app *App, args []string, errs *streamErro
 				}
 			}
 			stop := false
-			app.decode(src, func(r wire.Request, err error) bool {
+			app.decodeContext(ctx, src, func(r wire.Request, err error) bool {
+				if ctx.Err() != nil {
+					// A read the viewer's closing ended: not an input error.
+					stop = true
+					return false
+				}
 				it := ui.Item{Progress: -1}
 				if err != nil {
-					errs.list = append(errs.list, err)
+					errs.add(err)
 					it.Err = err
 				} else {
 					req := r

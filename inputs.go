@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +84,53 @@ func (a *App) decodeSource(source string, each func(wire.Request, error) bool) {
 		return
 	}
 	for r, err := range decode.Path(source, a.decodeOptions(source)) {
+		if !each(r, err) {
+			return
+		}
+	}
+}
+
+// decodeContext is decode for the viewer, which must close at once when
+// the user quits, whatever its input does: a FIFO, a terminal or another
+// file that is not regular is opened in a goroutine of its own (opening a
+// FIFO waits for a writer, and nothing interrupts it: that goroutine is left
+// behind and closes the file if it ever opens) and closed when ctx ends,
+// which ends a read that waits on it. Regular files and directories never
+// wait and go to decode.
+func (a *App) decodeContext(ctx context.Context, source string, each func(wire.Request, error) bool) {
+	st, err := os.Stat(source)
+	if source == "-" || err != nil || st.Mode().IsRegular() || st.IsDir() {
+		a.decode(source, each)
+		return
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened)
+	go func() {
+		f, err := os.Open(source)
+		select {
+		case ch <- opened{f, err}:
+		case <-ctx.Done():
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	var o opened
+	select {
+	case o = <-ch:
+	case <-ctx.Done():
+		return
+	}
+	if o.err != nil {
+		each(wire.Request{}, &decode.Error{Source: source, Msg: decode.DescribeOSError(o.err)})
+		return
+	}
+	defer o.f.Close()
+	defer context.AfterFunc(ctx, func() { o.f.Close() })()
+	for r, err := range decode.Decode(o.f, a.decodeOptions(source)) {
 		if !each(r, err) {
 			return
 		}

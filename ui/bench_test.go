@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -202,6 +203,6 @@ func BenchmarkUIWrapIndex1MBNonASCII(b *testing.B) {
 	hz := scan.Hazards(text)
 	b.ResetTimer()
 	for b.Loop() {
-		wrapRows(text, hz, 100, 0, -1)
+		cells.Wrap(text, hz, 0, 100, 0, -1)
 	}
 }

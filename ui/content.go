@@ -9,9 +9,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -54,6 +54,10 @@ type content struct {
 	marks  []mark
 	target int // byte offset to keep in view, -1 none
 	cut    int // where the cache prefix ends inside this text, -1 none
+	// bracket is the cells the theme's brackets take around a hazard
+	// (mono), counted when wrapping. The theme is mono from the start or
+	// never, so it does not change under a wrap index.
+	bracket int
 }
 
 // contentPrepMsg carries the hazard scan and the wrap index of a text.
@@ -104,12 +108,13 @@ func (c *content) set(pane int, key, text string, escapes []wire.Escape, hz []sc
 // prepJob is the work of a prep command, as a closure over immutable data.
 func (c *content) prepJob(pane int) func() contentPrepMsg {
 	gen, text, width, hz, scanned := c.gen, c.text, c.width, c.hazards, c.scanned
+	bracket := c.bracket
 	return func() contentPrepMsg {
 		if !scanned {
 			hz = scan.Hazards(text)
 		}
 		return contentPrepMsg{pane: pane, gen: gen, width: width, hazards: hz,
-			rows: wrapRows(text, hz, width, 0, -1)}
+			rows: cells.Wrap(text, hz, bracket, width, 0, -1)}
 	}
 }
 
@@ -241,7 +246,7 @@ func (c *content) scroll(n, h int) {
 	}
 	// Not indexed yet: wrap on the fly around topOff.
 	if n > 0 {
-		rows := wrapRows(c.text, nil, c.width, c.topOff, n+1)
+		rows := cells.Wrap(c.text, nil, c.bracket, c.width, c.topOff, n+1)
 		c.topOff = rows[len(rows)-1]
 		return
 	}
@@ -251,7 +256,7 @@ func (c *content) scroll(n, h int) {
 			ls = c.lineStart(c.topOff - 1)
 		}
 		prev := ls
-		for _, r := range wrapRows(c.text, nil, c.width, ls, -1, c.topOff) {
+		for _, r := range cells.Wrap(c.text, nil, c.bracket, c.width, ls, -1, c.topOff) {
 			if r < c.topOff {
 				prev = r
 			}
@@ -300,7 +305,7 @@ func (c *content) rowsFrom(n int) [][2]int {
 			starts = append(starts, len(c.text)+1)
 		}
 	} else {
-		starts = wrapRows(c.text, nil, c.width, c.topOff, n+1)
+		starts = cells.Wrap(c.text, nil, c.bracket, c.width, c.topOff, n+1)
 		if len(starts) <= n {
 			starts = append(starts, len(c.text)+1)
 		}
@@ -445,86 +450,8 @@ func runeBoundary(s string, i int) int {
 	return i
 }
 
-// fit cuts or pads a styled line to exactly w cells.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	n := lipgloss.Width(s)
-	if n > w {
-		s = ansi.Truncate(s, w, "…")
-		n = lipgloss.Width(s)
-	}
-	if n < w {
-		s += strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-// wrapRows wraps text to width cells from byte offset from and returns the
-// start offsets of up to max rows (max < 0: all), stopping at stop (when
-// given) too. Hazards are measured as they will be shown.
-func wrapRows(text string, hazards []scan.Hazard, width, from, limit int, stop ...int) []int {
-	if width < 1 {
-		width = 1
-	}
-	end := len(text)
-	if len(stop) > 0 {
-		end = min(end, stop[0])
-	}
-	rows := []int{from}
-	if limit == 0 {
-		return rows[:0]
-	}
-	hi := sort.Search(len(hazards), func(i int) bool { return hazards[i].Offset >= from })
-	col := 0
-	var widths map[string]int
-	for i := from; i < end; {
-		if limit > 0 && len(rows) >= limit {
-			return rows
-		}
-		c := text[i]
-		var w, n int
-		switch {
-		case c == '\n':
-			rows = append(rows, i+1)
-			col = 0
-			i++
-			continue
-		case hi < len(hazards) && hazards[hi].Offset == i:
-			h := hazards[hi]
-			hi++
-			n = h.Len
-			w = ansi.StringWidth(scan.VisibleLine(text[i : i+n]))
-		case c >= 0x20 && c < 0x7f || c == '\t' || c == '\r':
-			w, n = 1, 1
-		default:
-			// Measured as shown, once per distinct code point: sanitising
-			// and measuring every rune of a long non-ASCII text again was
-			// most of the wrap index's cost.
-			_, n = utf8.DecodeRuneInString(text[i:])
-			r := text[i : i+n]
-			var ok bool
-			if w, ok = widths[r]; !ok {
-				w = ansi.StringWidth(scan.VisibleLine(r))
-				if widths == nil {
-					widths = map[string]int{}
-				}
-				widths[r] = w
-			}
-		}
-		if col > 0 && col+w > width {
-			rows = append(rows, i)
-			col = 0
-			if limit > 0 && len(rows) >= limit {
-				return rows
-			}
-		}
-		col += w
-		i += n
-	}
-	return rows
-}
+// fit cuts or pads a styled line to exactly w cells (cells.Fit).
+func fit(s string, w int) string { return cells.Fit(s, w) }
 
 // guessLang picks a lexer for a text by its look.
 func guessLang(text string) string {

@@ -7,9 +7,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -53,7 +52,7 @@ func (p escapesView) Render(w, h int) []string {
 		}
 		return st.Hazard.Render(pad("hazard", 8)) + pad(string(hz.Class), 14) +
 			pad(scan.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(hz.Offset), 9) +
-			st.Hazard.Render(ansi.Truncate(shown, 60, "…"))
+			st.Hazard.Render(cells.Clip(shown, 60, "…"))
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {

@@ -4,14 +4,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 )
 
 // FuzzUIContent renders any text, with an escape at a fuzzed offset and a
 // search match, in the content pane at a fuzzed width, before and after
 // its index and highlighting arrive: the screen never holds a raw control,
-// bidi control or escape sequence, and every line keeps its width.
+// bidi control or escape sequence, and every line keeps its width by the
+// widest measure and is no wider by any.
 func FuzzUIContent(f *testing.F) {
 	for i, s := range corpora(f) {
 		if i%7 == 0 {
@@ -37,8 +41,11 @@ func FuzzUIContent(f *testing.F) {
 					t.Fatalf("%s: mono wrote an escape", stage)
 				}
 				for _, l := range lines {
-					if w := lipglossWidth(l); w != width {
+					if w := cells.Width(l); w != width {
 						t.Fatalf("%s: line of width %d, want %d: %q", stage, w, width, l)
+					}
+					if w, wc := lipglossWidth(l), ansi.StringWidthWc(l); w > width || wc > width {
+						t.Fatalf("%s: line of %d cells (%d per code point), more than %d: %q", stage, w, wc, width, l)
 					}
 				}
 			}

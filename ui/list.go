@@ -9,11 +9,11 @@ import (
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -109,8 +109,8 @@ func (p listPane) Render(w, h int) []string {
 		if inner >= 26 {
 			right = " " + st.TextTrusted.Render(bar) + right
 		}
-		room := inner - lipgloss.Width(left) - lipgloss.Width(right)
-		line := left + st.Base.Render(fit(ansi.Truncate(model, max(1, room), "…"), max(1, room))) + right
+		room := inner - cells.Width(left) - cells.Width(right)
+		line := left + st.Base.Render(fit(model, max(1, room))) + right
 		if i == p.sel {
 			sty := st.Selected
 			if p.cursor {

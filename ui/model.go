@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -25,17 +26,28 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // Title is the terminal window title. It is constant: nothing from a payload
-// ever reaches it.
+// ever reaches it. Run restores the title the terminal had before.
 const Title = "wirelens"
+
+// pushTitle and popTitle save the terminal's window and icon titles on its
+// title stack and restore them (xterm's XTWINOPS 22 and 23; terminals
+// without the stack ignore both). Bubble Tea sets View.WindowTitle and, on
+// exit, sets it empty: the pop after it puts the user's title back.
+var (
+	pushTitle = ansi.WindowOp(22, 0)
+	popTitle  = ansi.WindowOp(23, 0)
+)
 
 // Item is one thing a request source delivers: a request, an error, or the
 // end. Progress is 0..1 (or -1 when unknown).
@@ -203,10 +215,14 @@ type Model struct {
 }
 
 // New builds the viewer's model.
-func New(opts Options) *Model {
+func New(opts Options) *Model { return newModel(context.Background(), opts) }
+
+// newModel builds the viewer's model; its loading ends with ctx, or when
+// the user quits.
+func newModel(ctx context.Context, opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
 		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo()}
-	m.ctx, m.cancel = context.WithCancel(context.Background())
+	m.ctx, m.cancel = context.WithCancel(ctx)
 	def := DefaultAnalysis()
 	if m.opts.Analysis.Cache == nil {
 		m.opts.Analysis.Cache = def.Cache
@@ -270,6 +286,8 @@ Any key closes this.`
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)
 	st := m.st
+	m.body.bracket = cells.Width(st.MarkOpen + st.MarkClose)
+	m.raw.bracket = m.body.bracket
 	m.help.Styles = help.Styles{
 		Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
 		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep,
@@ -721,7 +739,7 @@ func (m *Model) selectionChanged() []tea.Cmd {
 func (m *Model) loadBody() []tea.Cmd {
 	c, s := m.cur(), m.curSeg()
 	if s < 0 {
-		m.body = content{}
+		m.body = content{bracket: m.body.bracket}
 		m.bodyKey = [2]int{-1, -1}
 		return nil
 	}
@@ -818,18 +836,21 @@ func (m *Model) refilter() {
 // ensureListVisible scrolls the request list to the selection.
 func (m *Model) ensureListVisible() { m.list.ensureVisible(len(m.visible), m.listHeight()) }
 
-// Run opens the viewer and returns when the user quits.
+// Run opens the viewer and returns when the user quits, or ctx ends. It
+// waits for no command: one that reads the stream stops when the user
+// quits, and the stream's writer is the caller's to stop.
 func Run(ctx context.Context, opts Options) error {
-	m := New(opts)
+	m := newModel(ctx, opts)
 	defer m.cancel()
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout // Bubble Tea's own default
+	}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
 	if opts.Headless {
 		popts = append(popts, tea.WithInput(nil))
 	} else if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
-	}
-	if opts.Output != nil {
-		popts = append(popts, tea.WithOutput(opts.Output))
 	}
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
@@ -837,7 +858,9 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Profile != nil {
 		popts = append(popts, tea.WithColorProfile(*opts.Profile))
 	}
+	_, _ = io.WriteString(out, pushTitle)
 	_, err := tea.NewProgram(m, popts...).Run()
+	_, _ = io.WriteString(out, popTitle)
 	if err != nil && ctx.Err() != nil {
 		return nil
 	}

@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -106,7 +106,7 @@ func (m *Model) header() header {
 func (p header) parts(width int) (string, []string) {
 	title := " " + Title
 	if p.title != "" && width >= 110 {
-		title += " · " + ansi.Truncate(scan.VisibleLine(p.title), max(10, width/4), "…")
+		title += " · " + cells.Clip(scan.VisibleLine(p.title), max(10, width/4), "…")
 	}
 	title += " "
 	var tabs []string
@@ -119,10 +119,10 @@ func (p header) parts(width int) (string, []string) {
 // tabRanges are the cell ranges of the tabs at a width.
 func (p header) tabRanges(width int) [][2]int {
 	title, tabs := p.parts(width)
-	x := ansi.StringWidth(title) + 1
+	x := cells.Width(title) + 1
 	var out [][2]int
 	for _, t := range tabs {
-		w := ansi.StringWidth(t)
+		w := cells.Width(t)
 		out = append(out, [2]int{x, x + w})
 		x += w
 	}
@@ -142,7 +142,7 @@ func (p header) Render(width, _ int) string {
 		if viewKind(i) == p.view || (p.view == viewHelp && viewKind(i) == p.prev) {
 			if st.Mono {
 				t = "[" + strings.TrimSpace(t) + "]"
-				t = fit(t, ansi.StringWidth(tabs[i]))
+				t = fit(t, cells.Width(tabs[i]))
 			}
 			b.WriteString(st.TabActive.Render(t))
 		} else {
@@ -218,14 +218,14 @@ func (p statusBar) Render(width, _ int) string {
 	}
 	left = st.Status.Render(scan.VisibleLine(left))
 	right := p.help
-	room := width - lipgloss.Width(left) - 2
+	room := width - cells.Width(left) - 2
 	if room < 10 {
 		return left
 	}
-	if lipgloss.Width(right) > room {
-		right = ansi.Truncate(right, room, "…")
+	if cells.Width(right) > room {
+		right = cells.Clip(right, room, "…")
 	}
-	gap := width - lipgloss.Width(left) - lipgloss.Width(right)
+	gap := width - cells.Width(left) - cells.Width(right)
 	return left + strings.Repeat(" ", max(1, gap)) + right
 }
 
@@ -271,9 +271,9 @@ func box(st *themes.Styles, title string, lines []string, w, h int, focused bool
 	inner := w - 2
 	t := ""
 	if title != "" {
-		t = " " + ansi.Truncate(title, max(0, inner-3), "…") + " "
+		t = " " + cells.Clip(title, max(0, inner-3), "…") + " "
 	}
-	fill := max(0, inner-1-lipgloss.Width(t))
+	fill := max(0, inner-1-cells.Width(t))
 	out := make([]string, 0, h)
 	out = append(out, frame.Render(edge.TopLeft+edge.Top)+t+frame.Render(strings.Repeat(edge.Top, fill)+edge.TopRight))
 	left, right := frame.Render(edge.Left), frame.Render(edge.Right)
@@ -315,7 +315,7 @@ func overlay(st *themes.Styles, body []string, text string, w int) []string {
 	}
 	bw := 0
 	for _, l := range lines {
-		bw = max(bw, ansi.StringWidth(l))
+		bw = max(bw, cells.Width(l))
 	}
 	bw = min(bw+4, w-2)
 	bh := min(len(lines)+2, len(body))
@@ -333,7 +333,7 @@ func overlay(st *themes.Styles, body []string, text string, w int) []string {
 			break
 		}
 		row := fit(body[y+i], w)
-		body[y+i] = ansi.Cut(row, 0, x) + l + ansi.Cut(row, x+bw, w)
+		body[y+i] = fit(cells.Clip(row, x, ""), x) + l + fit(ansi.TruncateLeft(row, x+bw, ""), w-x-bw)
 	}
 	return body
 }
@@ -356,7 +356,7 @@ func (m *Model) renderWire(h int) []string {
 // pad pads s to w cells; a longer s is cut to leave one space, so table
 // columns never run into each other.
 func pad(s string, w int) string {
-	if w > 1 && lipgloss.Width(s) >= w {
+	if w > 1 && cells.Width(s) >= w {
 		return fit(s, w-1) + " "
 	}
 	return fit(s, w)

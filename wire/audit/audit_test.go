@@ -332,6 +332,34 @@ func TestAuditSmugglingSeeds(t *testing.T) {
 	}
 }
 
+// TestAuditWidthSpoofing checks that check reports the code points that
+// measure as no cells while terminals draw them (prepended concatenation
+// marks, stray Hangul jamo) as invisible-char, one finding each, at their
+// offsets; a decomposed Hangul word stays quiet.
+func TestAuditWidthSpoofing(t *testing.T) {
+	for _, s := range []string{"read\u0600file", "x\u06DD", "x\u070F", "x\u0890\u0891", "x\u08E2", "x\U000110BD", "x\U000110CD", "x\u0601\u0602\u0603\u0604\u0605", "a\u1161", "a\u11A8", "a\uD7B0"} {
+		fs := Audit(testReq(testBody(s)))
+		runes := 0
+		for _, r := range s {
+			if r > 0x7f {
+				runes++
+			}
+		}
+		got := withRule(fs, RuleInvisibleChar)
+		if len(got) != runes || len(fs) != runes {
+			t.Errorf("%q: findings %+v, want %d invisible-char", s, fs, runes)
+			continue
+		}
+		if want := strings.IndexFunc(s, func(r rune) bool { return r > 0x7f }); got[0].Offset != want {
+			t.Errorf("%q: first finding at %d, want %d", s, got[0].Offset, want)
+		}
+	}
+	korean := testBody("\u1112\u1161\u11AB\u1100\u1173\u11AF \uD55C\uAE00")
+	if fs := Audit(testReq(korean)); len(fs) != 0 {
+		t.Errorf("Hangul, decomposed and precomposed: want quiet, got %+v", fs)
+	}
+}
+
 func TestAuditTagSmugglingMessage(t *testing.T) {
 	hidden := "\U000E0072\U000E006D\U000E0020\U000E002D\U000E0072\U000E0066" // "rm -rf"
 	fs := Audit(testReq(testBody("hello" + hidden)))

@@ -12,7 +12,7 @@ type HazardClass string
 const (
 	HazardBidi      HazardClass = "bidi"         // bidi-control
 	HazardTag       HazardClass = "tag"          // tag-smuggling: U+E0000..U+E007F outside an emoji flag
-	HazardInvisible HazardClass = "invisible"    // invisible-char: zero-width, default-ignorable, blank fillers, U+2028/9
+	HazardInvisible HazardClass = "invisible"    // invisible-char: zero-width, default-ignorable, blank fillers, U+2028/9, concatenation marks, stray jamo
 	HazardVSRun     HazardClass = "vs-run"       // invisible-char: a run of variation selectors, or one with no base
 	HazardControl   HazardClass = "control"      // control-char: C0 but tab/LF/CR, DEL, C1
 	HazardEscape    HazardClass = "escape"       // control-char: a whole terminal escape sequence
@@ -48,10 +48,15 @@ func IsVariationSelector(r rune) bool {
 
 // IsInvisible reports whether r is a default-ignorable or blank-looking code
 // point that hides text (not counting bidi controls, tags and variation
-// selectors, which have their own classes).
+// selectors, which have their own classes), a prepended concatenation mark,
+// or a Hangul filler or conjoining vowel or final jamo. The last two measure
+// as no cells in x/ansi while terminals draw them, or draw them in other
+// widths: a name padded with them overflows its column on screen.
 func IsInvisible(r rune) bool {
 	switch {
-	case r == 0x00AD, r == 0x034F, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5, r == 0x180E:
+	case r == 0x00AD, r == 0x034F, r == 0x115F, r == 0x17B4, r == 0x17B5, r == 0x180E:
+		return true
+	case IsConcatenationMark(r), isJamoVowel(r), isJamoFinal(r):
 		return true
 	case r >= 0x200B && r <= 0x200D: // ZWSP, ZWNJ, ZWJ
 		return true
@@ -65,6 +70,55 @@ func IsInvisible(r rune) bool {
 		return true
 	case r >= 0xE0080 && r <= 0xE0FFF && !(r >= 0xE0100 && r <= 0xE01EF):
 		return true
+	}
+	return false
+}
+
+// IsConcatenationMark reports whether r is a prepended concatenation mark
+// (Arabic number signs, the end of ayah, Syriac abbreviation mark, Kaithi
+// number signs): a format character that a terminal draws, spanning the
+// characters after it, where x/ansi measures it and the character after it
+// as no cells.
+func IsConcatenationMark(r rune) bool {
+	switch {
+	case r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891, r == 0x08E2:
+		return true
+	case r == 0x110BD, r == 0x110CD:
+		return true
+	}
+	return false
+}
+
+// isJamoLead, isJamoVowel and isJamoFinal are the conjoining Hangul jamo:
+// leading consonants (U+1100..U+115F, U+A960..U+A97C), vowels (U+1160..U+11A7,
+// U+D7B0..U+D7C6; U+1160 is the vowel filler) and final consonants
+// (U+11A8..U+11FF, U+D7CB..U+D7FB).
+func isJamoLead(r rune) bool {
+	return r >= 0x1100 && r <= 0x115F || r >= 0xA960 && r <= 0xA97C
+}
+
+func isJamoVowel(r rune) bool {
+	return r >= 0x1160 && r <= 0x11A7 || r >= 0xD7B0 && r <= 0xD7C6
+}
+
+func isJamoFinal(r rune) bool {
+	return r >= 0x11A8 && r <= 0x11FF || r >= 0xD7CB && r <= 0xD7FB
+}
+
+// joinsJamo reports whether the conjoining jamo r continues a Hangul
+// syllable after prev (a decomposed syllable, as in NFD file names): a vowel
+// after a leading consonant, a vowel or a precomposed LV syllable, a final
+// after a vowel, a final or any precomposed syllable. The vowel filler
+// never does (nor anything after a filler: fillers are hazards).
+func joinsJamo(prev, r rune) bool {
+	syllable := prev >= 0xAC00 && prev <= 0xD7A3
+	switch {
+	case r == 0x1160:
+		return false
+	case isJamoVowel(r):
+		return isJamoLead(prev) || isJamoVowel(prev) || syllable && (prev-0xAC00)%28 == 0
+	case isJamoFinal(r):
+		return isJamoVowel(prev) || isJamoFinal(prev) || syllable
 	}
 	return false
 }
@@ -102,7 +156,8 @@ func joinsScript(r rune) bool {
 // Legitimate uses stay quiet: a ZWJ inside an emoji sequence, a ZWJ or ZWNJ
 // between letters of a script that joins (Persian, Indic, ...), a single
 // variation selector after a base character, the tag sequence of an emoji
-// flag (U+1F3F4 followed by tags and U+E007F).
+// flag (U+1F3F4 followed by tags and U+E007F), the vowel and final jamo of a
+// decomposed Hangul syllable.
 func Hazards(s string) []Hazard {
 	var out []Hazard
 	prev := rune(-1) // previous code point, -1 after a hazard
@@ -188,6 +243,11 @@ func Hazards(s string) []Hazard {
 			i += l
 			continue
 		case IsInvisible(r):
+			if (isJamoVowel(r) || isJamoFinal(r)) && joinsJamo(prev, r) {
+				prev = r
+				i += n
+				continue
+			}
 			if r == 0x200D || r == 0x200C {
 				next, _ := utf8.DecodeRuneInString(s[i+n:])
 				if r == 0x200D && (isEmoji(prev) || prev == 0xFE0F || (prev >= 0x1F3FB && prev <= 0x1F3FF)) && isEmoji(next) {

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -265,5 +266,99 @@ func TestScanHazardsNothingJoinsAcrossAHazard(t *testing.T) {
 	}
 	if hz := Hazards("\U0001F468\u200B\u200D\U0001F469"); len(hz) != 2 {
 		t.Errorf("ZWJ after a zero-width space is not in an emoji sequence: %+v", hz)
+	}
+}
+
+// concatenationMarks are the prepended concatenation marks: x/ansi measures
+// each, with the character after it, as no cells, and terminals draw them.
+var concatenationMarks = []rune{0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD}
+
+// TestScanConcatenationMarks checks each prepended concatenation mark: an
+// invisible hazard, alone, before text and in a run, and shown as [U+XXXX].
+func TestScanConcatenationMarks(t *testing.T) {
+	for _, r := range concatenationMarks {
+		if !IsInvisible(r) || !IsConcatenationMark(r) {
+			t.Errorf("U+%04X: not an invisible concatenation mark", r)
+		}
+		mark := string(r)
+		for _, s := range []string{mark, "tool" + mark + "name", strings.Repeat(mark, 3) + "1234"} {
+			hz := Hazards(s)
+			if len(hz) == 0 || hz[0].Class != HazardInvisible || hz[0].Rune != r || hz[0].Len != len(mark) {
+				t.Errorf("%q: hazards %+v, want invisible U+%04X first", s, hz, r)
+			}
+			if n := strings.Count(s, mark); len(hz) != n {
+				t.Errorf("%q: %d hazards, want %d", s, len(hz), n)
+			}
+		}
+		want := fmt.Sprintf("[U+%04X]1234", r)
+		if got := VisibleLine(mark + "1234"); got != want {
+			t.Errorf("VisibleLine(U+%04X 1234) = %q, want %q", r, got, want)
+		}
+	}
+	for _, r := range []rune{0x05FF, 0x0606, 0x06DC, 0x06DE, 0x070E, 0x0892, 0x08E3, 0x110BE} {
+		if IsConcatenationMark(r) {
+			t.Errorf("U+%04X is not a prepended concatenation mark", r)
+		}
+	}
+}
+
+// TestScanHangulJamo checks the Hangul fillers and conjoining jamo: every
+// filler and every vowel or final jamo that does not continue a syllable is
+// an invisible hazard shown as [U+XXXX]; a decomposed syllable (NFD, as in
+// file names from macOS) stays quiet.
+func TestScanHangulJamo(t *testing.T) {
+	stray := []rune{0x1160, 0x1161, 0x1175, 0x11A7, 0x11A8, 0x11C2, 0x11FF, 0xD7B0, 0xD7C6, 0xD7CB, 0xD7FB}
+	for _, r := range append(stray, 0x115F, 0x3164, 0xFFA0) {
+		if !IsInvisible(r) {
+			t.Errorf("U+%04X: not invisible", r)
+		}
+		for _, s := range []string{string(r), "a" + string(r) + "b", "name" + strings.Repeat(string(r), 4)} {
+			hz := Hazards(s)
+			if n := strings.Count(s, string(r)); len(hz) != n {
+				t.Errorf("%q: hazards %+v, want %d", s, hz, n)
+				continue
+			}
+			for _, h := range hz {
+				if h.Class != HazardInvisible || h.Rune != r {
+					t.Errorf("%q: hazard %+v, want invisible U+%04X", s, h, r)
+				}
+			}
+		}
+		want := fmt.Sprintf("x[U+%04X]y", r)
+		if got := VisibleLine("x" + string(r) + "y"); got != want {
+			t.Errorf("VisibleLine = %q, want %q", got, want)
+		}
+	}
+	for _, r := range []rune{0x1100, 0x1112, 0x115E, 0xA960, 0xAC00, 0xD7A3} {
+		if IsInvisible(r) {
+			t.Errorf("U+%04X is a leading consonant or a syllable: visible", r)
+		}
+	}
+	quiet := []string{
+		"\u1112\u1161\u11AB\u1100\u1173\u11AF", // 한글, decomposed
+		"\uD55C\u1100\u1173\u11AF",             // 한 precomposed, 글 decomposed
+		"\uAC00\u11A8",                         // LV syllable + final
+		"\uAC01\u11A8",                         // LVT syllable + final (old final clusters)
+		"\u1100\u1161\u1161",                   // vowel after vowel (old Hangul)
+		"\uA960\uD7B0\uD7CB",                   // extended jamo
+	}
+	for _, s := range quiet {
+		if hz := Hazards(s); len(hz) != 0 {
+			t.Errorf("%q: unexpected hazards %+v", s, hz)
+		}
+	}
+	flagged := map[string]int{
+		"\u1100\u115F":       1, // the leading filler, after a leading consonant too
+		"\u115F\u1161":       2, // a vowel after a filler: the filler is a hazard, nothing joins across it
+		"\u1100\u1160\u11A8": 2, // the vowel filler, then a final after it
+		"\uAC01\u1161":       1, // a vowel after an LVT syllable
+		"a\u11A8":            1, // a final after a Latin letter
+		"\u1100 \u1161":      1, // a vowel after a space
+		"\U0001F600\u1161":   1,
+	}
+	for s, n := range flagged {
+		if hz := Hazards(s); len(hz) != n {
+			t.Errorf("%q: hazards %+v, want %d", s, hz, n)
+		}
 	}
 }

@@ -1,0 +1,245 @@
+// Package cells measures, cuts and wraps text for the viewer in terminal
+// cells. Terminals disagree on how many cells some text takes: x/ansi and
+// lipgloss measure a grapheme cluster as a whole (a ZWJ family is two
+// cells), Bubble Tea's renderer on a terminal without Unicode core mode
+// (2027) and most terminals count cells per code point (the same family is
+// six), and others draw the parts of a ZWJ sequence, or an emoji and its
+// skin-tone modifier, apart. A row measured one way and drawn another runs
+// into the pane beside it and leaves stale cells behind. So every row is cut
+// by the widest of these measures and padded to its width by it: it never
+// takes more cells than its width on any terminal.
+package cells
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// Width is the widest plausible width of a styled string: escape sequences
+// take no cells, and each grapheme cluster the most cells any terminal may
+// give it (clusterCells).
+func Width(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c < 0x20 || c == 0x7f:
+			// ESC starts a sequence (SGR from lipgloss); other controls
+			// never reach here (the sanitiser shows them) and draw nothing.
+			_, _, l, _ := ansi.DecodeSequence(s[i:], ansi.NormalState, nil)
+			i += max(1, l)
+		default:
+			cluster, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+			if len(cluster) == 0 {
+				i++
+				continue
+			}
+			n += clusterCells(cluster, w)
+			i += len(cluster)
+		}
+	}
+	return n
+}
+
+// clusterCells is the most cells a terminal may draw a grapheme cluster in,
+// given its width as one cluster (gw): that, a cell count per code point
+// (wcwidth), the parts of a ZWJ sequence drawn apart, and a cell more for a
+// prepended concatenation mark, which x/ansi counts as nothing.
+func clusterCells(cluster string, gw int) int {
+	w := max(gw, ansi.StringWidthWc(cluster))
+	if strings.Contains(cluster, "\u200d") {
+		parts := 0
+		for _, p := range strings.Split(cluster, "\u200d") {
+			parts += max(ansi.StringWidth(p), ansi.StringWidthWc(p))
+		}
+		w = max(w, parts)
+	}
+	for _, r := range cluster {
+		if scan.IsConcatenationMark(r) {
+			w++
+		}
+	}
+	return w
+}
+
+// Clip cuts a styled string to at most w cells by the widest measure,
+// ending it with tail when it is cut; escape sequences are kept (as
+// ansi.Truncate does, which it is for text every measure agrees on). It
+// keeps the longest cut of ansi.Truncate's that fits: a longer cut never
+// takes fewer cells.
+func Clip(s string, w int, tail string) string {
+	if Width(s) <= w {
+		return s
+	}
+	if t := ansi.Truncate(s, w, tail); Width(t) <= w {
+		return t
+	}
+	best := ""
+	if Width(tail) <= w {
+		best = tail
+	}
+	for lo, hi := 1, w-1; lo <= hi; {
+		n := (lo + hi) / 2
+		if t := ansi.Truncate(s, n, tail); Width(t) <= w {
+			best, lo = t, n+1
+		} else {
+			hi = n - 1
+		}
+	}
+	return best
+}
+
+// Fit cuts or pads a styled line to exactly w cells by the widest measure:
+// on a terminal that draws some of it narrower, it ends early but never
+// runs into what is beside it.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := Width(s)
+	if n > w {
+		s = Clip(s, w, "…")
+		n = Width(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// Wrap wraps text to width cells from byte offset from and returns the
+// start offsets of up to max rows (max < 0: all), stopping at stop (when
+// given) too. Hazards are measured as they will be shown, with the bracket
+// cells the theme puts around each (mono), and every code point by the
+// widest measure (Width) on its own: however many hazards a row holds, it is
+// never wider than Fit lets it be, so wrapping, not cutting, moves text to
+// the next row. Rows break between grapheme clusters (a ZWJ sequence or an
+// emoji and its modifier stay on one row, where the sanitiser sees them
+// whole) unless one cluster is wider than a row.
+func Wrap(text string, hazards []scan.Hazard, bracket, width, from, limit int, stop ...int) []int {
+	if width < 1 {
+		width = 1
+	}
+	end := len(text)
+	if len(stop) > 0 {
+		end = min(end, stop[0])
+	}
+	rows := []int{from}
+	if limit == 0 {
+		return rows[:0]
+	}
+	hi := sort.Search(len(hazards), func(i int) bool { return hazards[i].Offset >= from })
+	col := 0
+	var widths map[string]int
+	// runeCells measures the code point at i as shown, once per distinct
+	// code point: sanitising and measuring every rune of a long non-ASCII
+	// text again was most of the wrap index's cost.
+	runeCells := func(i int) (int, int) {
+		if c := text[i]; c < 0x80 {
+			return 1, 1
+		}
+		_, n := utf8.DecodeRuneInString(text[i:])
+		r := text[i : i+n]
+		w, ok := widths[r]
+		if !ok {
+			shown := scan.VisibleLine(r)
+			w = Width(shown)
+			if shown != r {
+				// A hazard when not indexed yet: bracketed.
+				w += bracket
+			}
+			if widths == nil {
+				widths = map[string]int{}
+			}
+			widths[r] = w
+		}
+		return w, n
+	}
+	for i := from; i < end; {
+		if limit > 0 && len(rows) >= limit {
+			return rows
+		}
+		c := text[i]
+		var w, n int
+		hazard := false
+		switch {
+		case c == '\n':
+			rows = append(rows, i+1)
+			col = 0
+			i++
+			continue
+		case hi < len(hazards) && hazards[hi].Offset == i:
+			h := hazards[hi]
+			hi++
+			n = h.Len
+			w = Width(scan.VisibleLine(text[i:i+n])) + bracket
+			hazard = true
+		case c >= 0x20 && c < 0x7f || c == '\t' || c == '\r':
+			w, n = 1, 1
+		default:
+			w, n = runeCells(i)
+		}
+		if lim := min(end, hazardAt(hazards, hi, end)); !hazard && i+n < lim && text[i+n] >= 0x80 {
+			if r, _ := utf8.DecodeRuneInString(text[i+n:]); mayExtend(r) {
+				// A grapheme cluster, up to the next hazard, measured rune
+				// by rune; one wider than a row is broken between its runes.
+				cluster, _ := ansi.FirstGraphemeCluster(text[i:lim], ansi.GraphemeWidth)
+				for i+n < i+len(cluster) {
+					rw, rn := runeCells(i + n)
+					if w+rw > width {
+						break
+					}
+					w += rw
+					n += rn
+				}
+			}
+		}
+		if col > 0 && col+w > width {
+			rows = append(rows, i)
+			col = 0
+			if limit > 0 && len(rows) >= limit {
+				return rows
+			}
+		}
+		col += w
+		i += n
+	}
+	return rows
+}
+
+// hazardAt is the offset of hazards[hi], or end when there is none.
+func hazardAt(hazards []scan.Hazard, hi, end int) int {
+	if hi < len(hazards) {
+		return hazards[hi].Offset
+	}
+	return end
+}
+
+// mayExtend reports whether r may continue the grapheme cluster before it:
+// a mark, a joiner, a variation selector, an emoji modifier or tag, a
+// regional indicator, a Hangul jamo or syllable. Others start a cluster
+// (near enough for wrapping: a cluster it misses is broken between rows,
+// never measured narrower).
+func mayExtend(r rune) bool {
+	switch {
+	case r < 0x0300, r >= 0x3100 && r <= 0xA65F:
+		// Latin-1, and the CJK ideographs: no marks.
+		return false
+	case r == 0x200C, r == 0x200D, r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE0FFF:
+		return true
+	case r >= 0x1F3FB && r <= 0x1F3FF, r >= 0x1F1E6 && r <= 0x1F1FF:
+		return true
+	case r >= 0x1100 && r <= 0x11FF, r >= 0xA960 && r <= 0xA97F, r >= 0xAC00 && r <= 0xD7FF:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc)
+}

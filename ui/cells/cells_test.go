@@ -1,0 +1,113 @@
+package cells
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// Text whose width terminals disagree on.
+const (
+	family    = "\U0001F468\u200D\U0001F469\u200D\U0001F467" // 2 cells as a cluster, 6 per code point
+	thumbs    = "\U0001F44D\U0001F3FD"                       // 2 as a cluster, 4 per code point
+	heart     = "\u2764\uFE0F"                               // 2 as a cluster, 1 per code point
+	heartFire = "\u2764\uFE0F\u200D\U0001F525"               // 2 as a cluster, 3 per code point, 4 apart
+	arabicNum = "\u0600"                                     // x/ansi: no cells, and none for the digit after it
+)
+
+// TestWidthWidest checks the widest measure against the two measures a
+// terminal or Bubble Tea's renderer may use.
+func TestWidthWidest(t *testing.T) {
+	cases := map[string]int{
+		"":                             0,
+		"plain":                        5,
+		"\x1b[1;31mred\x1b[0m":         3,
+		"│ box · … ─":                  11,
+		"中文":                           4,
+		family:                         6,
+		thumbs:                         4,
+		heart:                          2,
+		heartFire:                      4,
+		arabicNum + "12":               3,
+		"\u1112\u1161\u11AB":           4, // a decomposed Hangul syllable: 2 as a cluster, 4 per code point in x/ansi
+		"\x1b[7m" + family + "\x1b[0m": 6,
+	}
+	for s, want := range cases {
+		if got := Width(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
+		}
+		if got := Width(s); got < ansi.StringWidth(s) || got < ansi.StringWidthWc(s) {
+			t.Errorf("Width(%q) = %d is narrower than a measure (%d, %d per code point)", s, got, ansi.StringWidth(s), ansi.StringWidthWc(s))
+		}
+	}
+}
+
+// TestFitNeverOverflows fits text padded with what terminals measure
+// differently to every width: the result is exactly the width by the widest
+// measure and no wider by any; text every measure agrees on is cut exactly
+// as ansi.Truncate cuts it.
+func TestFitNeverOverflows(t *testing.T) {
+	texts := []string{
+		strings.Repeat(family, 9) + " after",
+		strings.Repeat(thumbs, 9) + " after",
+		strings.Repeat(heart, 9) + " after",
+		strings.Repeat(heartFire, 9) + " after",
+		strings.Repeat(arabicNum+"1", 9) + " after",
+		"\x1b[1m" + strings.Repeat("a"+family+"\x1b[0m", 5),
+	}
+	for _, s := range texts {
+		for w := 1; w <= 40; w++ {
+			got := Fit(s, w)
+			if n := Width(got); n != w {
+				t.Errorf("Fit(%q, %d) is %d wide: %q", s, w, n, got)
+			}
+			if n, wc := ansi.StringWidth(got), ansi.StringWidthWc(got); n > w || wc > w {
+				t.Errorf("Fit(%q, %d) takes %d cells (%d per code point): %q", s, w, n, wc, got)
+			}
+		}
+	}
+	plain := "\x1b[1mThe quick brown fox\x1b[0m 中文 jumps"
+	for w := 0; w <= 30; w++ {
+		if got, want := Clip(plain, w, "…"), ansi.Truncate(plain, w, "…"); got != want {
+			t.Errorf("Clip(%d) = %q, ansi.Truncate %q", w, got, want)
+		}
+	}
+}
+
+// TestWrapKeepsClustersAndFits wraps text with emoji sequences and hazards
+// at every width: every row, shown as the sanitiser shows it, fits the
+// width by the widest measure, and no row starts inside a ZWJ sequence or
+// between an emoji and its modifier unless the sequence is wider than a row.
+func TestWrapKeepsClustersAndFits(t *testing.T) {
+	text := "a " + family + " b " + thumbs + heart + " c\u0301 \u1112\u1161\u11AB " + heartFire + "\x1b[2J" + arabicNum + "12 " +
+		strings.Repeat(family, 3) + "\n" + strings.Repeat("word ", 20)
+	hz := scan.Hazards(text)
+	for _, bracket := range []int{0, 2} {
+		for w := 1; w <= 60; w++ {
+			for _, h := range [][]scan.Hazard{hz, nil} {
+				rows := Wrap(text, h, bracket, w, 0, -1)
+				for i, start := range rows {
+					end := len(text)
+					if i+1 < len(rows) {
+						end = rows[i+1]
+					}
+					row := strings.TrimSuffix(text[start:end], "\n")
+					one := utf8.RuneCountInString(row) <= 1 || row == "\x1b[2J" // a hazard is not broken
+					if n := Width(scan.VisibleLine(row)); n > w && !one {
+						t.Errorf("width %d: row %q is %d cells", w, row, n)
+					}
+					// The widest sequence, measured rune by rune: the family
+					// with its two joiners shown alone (and bracketed).
+					r, _ := utf8.DecodeRuneInString(text[start:])
+					if (r == 0x200D || r == 0x1F3FD || r == 0xFE0F) && w >= 22+2*bracket {
+						t.Errorf("width %d: a row starts inside a sequence: %q", w, row)
+					}
+				}
+			}
+		}
+	}
+}
