@@ -2,6 +2,7 @@ package wire
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -50,11 +51,7 @@ func CountTokensHashed(text string, hash uint64) int {
 	if ok && e.len == len(text) {
 		return e.n
 	}
-	c, err := codec()
-	n := 0
-	if err == nil {
-		n, err = c.Count(text)
-	}
+	n, err := countChunked(text)
 	if err != nil {
 		// The tokenizer could not count: fall back to the usual rough ratio.
 		n = (len(text) + 3) / 4
@@ -81,4 +78,57 @@ func (r *Request) Tokens() int {
 		n += r.Segments[i].Tokens()
 	}
 	return n
+}
+
+// tokenChunk is about the most text the tokenizer is given at once, and
+// tokenRun the longest run without white space. Byte-pair encoding of a long
+// run costs far more than linear time and memory (one 64 MB line took 50 s
+// and 1.9 GB), so a long text is counted in pieces, cut after white space
+// where there is some and inside a run only past tokenRun bytes: the
+// estimate differs from a count of the whole by a token or so per cut, and
+// ordinary prose and code are never cut inside a word.
+const (
+	tokenChunk = 64 << 10
+	tokenRun   = 1 << 10
+)
+
+// countChunked counts the tokens of text piece by piece (see chunkEnd).
+func countChunked(text string) (int, error) {
+	c, err := codec()
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	for len(text) > 0 {
+		piece := text[:chunkEnd(text)]
+		n, err := c.Count(piece)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+		text = text[len(piece):]
+	}
+	return total, nil
+}
+
+// chunkEnd is where the first piece of text ends: after the last white space
+// before tokenChunk bytes, or at the rune that makes a run without white
+// space longer than tokenRun bytes, or at the end.
+func chunkEnd(text string) int {
+	run, lastSpace := 0, -1
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case ' ', '\n', '\t', '\r':
+			run, lastSpace = 0, i
+			continue
+		}
+		if run >= tokenRun && utf8.RuneStart(text[i]) {
+			return i
+		}
+		run++
+		if i >= tokenChunk && lastSpace >= 0 {
+			return lastSpace + 1
+		}
+	}
+	return len(text)
 }

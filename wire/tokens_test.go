@@ -3,7 +3,9 @@ package wire
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/wirelens/wirelens/wire/wiretest"
@@ -70,5 +72,58 @@ func TestCountTokensCachesByContent(t *testing.T) {
 	}
 	if CountTokens("") != 0 {
 		t.Fatal("empty text has tokens")
+	}
+}
+
+// TestCountTokensInPieces: a long text is counted in pieces cut at line or
+// word boundaries, which agrees with a count of the whole text to within a
+// token a piece; a long run without white space is cut at rune boundaries,
+// never inside a character, and counted whole.
+func TestCountTokensInPieces(t *testing.T) {
+	var b strings.Builder
+	for b.Len() < 5*tokenChunk {
+		for _, s := range wiretest.BLNS(t) {
+			b.WriteString(s)
+			b.WriteString("\n")
+		}
+	}
+	text := b.String()
+	c, err := codec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := c.Count(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pieces, err := countChunked(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := pieces - whole; d < -len(text)/tokenChunk-1 || d > len(text)/tokenChunk+1 {
+		t.Errorf("in pieces %d tokens, whole %d: off by more than one a piece", pieces, whole)
+	}
+	run := strings.Repeat("é", tokenChunk) // two bytes a rune: an odd cut would split one
+	for off := 0; off < len(run); {
+		end := off + chunkEnd(run[off:])
+		if !utf8.ValidString(run[off:end]) || end <= off {
+			t.Fatalf("piece %d-%d of a run without white space is not whole runes", off, end)
+		}
+		off = end
+	}
+	if n := CountTokens(run); n == 0 {
+		t.Error("a long run without white space counts no tokens")
+	}
+}
+
+// BenchmarkCountTokensLongRun is one 8 MB line without white space, the shape
+// that made byte-pair encoding of a whole text blow up.
+func BenchmarkCountTokensLongRun(b *testing.B) {
+	run := strings.Repeat("x", 8<<20)
+	b.SetBytes(int64(len(run)))
+	for b.Loop() {
+		if _, err := countChunked(run); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
