@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
@@ -8,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -50,11 +53,21 @@ interleave a small model's requests with the main conversation's).`,
   wirelens cache --by-model claude-trace.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Each step is written (JSON) or folded into the report (text)
+			// as it is computed: only the previous request is held (one per
+			// model with --by-model), never the session.
 			var (
-				seq   = diff.Sequence{ByModel: byModel}
-				steps []*diff.Step
-				errs  []error
+				seq  = diff.Sequence{ByModel: byModel}
+				errs []error
+				werr error
+				out  cacheOutput
 			)
+			bw := bufio.NewWriterSize(app.Stdout, 64<<10)
+			if asJSON {
+				out = newCacheJSON(bw)
+			} else {
+				out = newCacheText(bw, terminalWidth(app.Stdout), localeUnicode())
+			}
 			for _, src := range args {
 				app.decode(src, func(r wire.Request, err error) bool {
 					if err != nil {
@@ -62,19 +75,18 @@ interleave a small model's requests with the main conversation's).`,
 						return true
 					}
 					if st := seq.Add(&r); st != nil {
-						steps = append(steps, st)
+						werr = out.add(st)
 					}
-					return true
+					return werr == nil
 				})
+				if werr != nil {
+					return werr
+				}
 			}
-			sum := seq.Summary()
-			var err error
-			if asJSON {
-				err = writeJSON(app.Stdout, cacheJSON(steps, sum, errs))
-			} else {
-				err = writeCacheText(app.Stdout, steps, sum, terminalWidth(app.Stdout), localeUnicode())
+			if err := out.finish(seq.Summary(), errs); err != nil {
+				return err
 			}
-			if err != nil {
+			if err := bw.Flush(); err != nil {
 				return err
 			}
 			return app.finish(errs, 0)
@@ -144,12 +156,6 @@ type cacheSummaryJSON struct {
 	Note                  string           `json:"note,omitempty"`
 }
 
-type cacheJSONDoc struct {
-	Requests []cacheRequestJSON `json:"requests"`
-	Summary  cacheSummaryJSON   `json:"summary"`
-	Errors   []errorJSON        `json:"errors"`
-}
-
 func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
 	if b == nil {
 		return nil
@@ -159,22 +165,79 @@ func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
 		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: scan.VisibleLine(b.Label)}
 }
 
-func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc {
-	doc := cacheJSONDoc{Requests: make([]cacheRequestJSON, 0, len(steps)), Errors: errorsJSON(errs)}
-	for _, st := range steps {
-		rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
-			Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider, TotalTokens: st.TotalTokens,
-			PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
-			TextBreak:             cacheBreakToJSON(st.TextBreak),
-			PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
-			PredictedFrom:        scan.VisibleLine(st.Prediction.From),
-			RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
-			Disagreement: scan.VisibleLine(st.Disagreement)}
-		for _, n := range st.Notes {
-			rj.Notes = append(rj.Notes, scan.VisibleLine(n))
-		}
-		doc.Requests = append(doc.Requests, rj)
+// cacheOutput is a report of cache written as the steps come: add takes each
+// step as it is computed (and keeps no reference to it), finish writes the
+// rest once the summary and the input errors are known.
+type cacheOutput interface {
+	add(st *diff.Step) error
+	finish(sum diff.Summary, errs []error) error
+}
+
+// cacheJSON writes `cache --json` as the steps come. The requests array
+// comes first in the shape of CONTRACT.md, so each request is written when it
+// is compared, and the summary and the errors after the last; the bytes are
+// those of the whole document written at once.
+type cacheJSON struct {
+	w *bufio.Writer
+	n int // requests written
+}
+
+func newCacheJSON(w *bufio.Writer) *cacheJSON {
+	w.WriteString("{\n  \"requests\": [")
+	return &cacheJSON{w: w}
+}
+
+func (j *cacheJSON) add(st *diff.Step) error {
+	b, err := marshalJSON(cacheRequestToJSON(st), "    ")
+	if err != nil {
+		return err
 	}
+	if j.n > 0 {
+		j.w.WriteByte(',')
+	}
+	j.n++
+	j.w.WriteString("\n    ")
+	_, err = j.w.Write(b)
+	return err
+}
+
+func (j *cacheJSON) finish(sum diff.Summary, errs []error) error {
+	if j.n > 0 {
+		j.w.WriteString("\n  ")
+	}
+	j.w.WriteString("],\n  \"summary\": ")
+	b, err := marshalJSON(cacheSummaryToJSON(sum), "  ")
+	if err != nil {
+		return err
+	}
+	j.w.Write(b)
+	j.w.WriteString(",\n  \"errors\": ")
+	if b, err = marshalJSON(errorsJSON(errs), "  "); err != nil {
+		return err
+	}
+	j.w.Write(b)
+	_, err = j.w.WriteString("\n}\n")
+	return err
+}
+
+// cacheRequestToJSON is one compared request in `cache --json`.
+func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
+	rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
+		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider, TotalTokens: st.TotalTokens,
+		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
+		TextBreak:             cacheBreakToJSON(st.TextBreak),
+		PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
+		PredictedFrom:        scan.VisibleLine(st.Prediction.From),
+		RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
+		Disagreement: scan.VisibleLine(st.Disagreement)}
+	for _, n := range st.Notes {
+		rj.Notes = append(rj.Notes, scan.VisibleLine(n))
+	}
+	return rj
+}
+
+// cacheSummaryToJSON is the summary of `cache --json`.
+func cacheSummaryToJSON(sum diff.Summary) cacheSummaryJSON {
 	s := cacheSummaryJSON{Requests: sum.Requests, ReuseRatio: math.Round(sum.ReuseRatio*10000) / 10000,
 		Breaks: sum.BreaksByChannel, ReprocessedTokens: sum.ReprocessedTokens, BreaksByKind: sum.BreaksByKind,
 		BreaksByVolatile: sum.BreaksByVolatile, BreaksByCause: sum.BreaksByCause,
@@ -197,8 +260,7 @@ func cacheJSON(steps []*diff.Step, sum diff.Summary, errs []error) cacheJSONDoc 
 	case 1:
 		s.Note = "one request: nothing to compare"
 	}
-	doc.Summary = s
-	return doc
+	return s
 }
 
 // localeUnicode reports whether the locale can show block characters: yes
@@ -287,268 +349,388 @@ func breakSentence(b *diff.Break) string {
 	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
 }
 
-// cacheReport is the text report of cache as it is written: lines wrapped
-// to the terminal's width (when known) with continuation lines indented under
-// their first, and requests named as the report names them.
-type cacheReport struct {
-	b       strings.Builder
+// cacheText is the text report of cache, gathered step by step and written
+// once the summary is known (the heading needs the totals before the rows):
+// lines wrapped to the terminal's width (when known) with continuation lines
+// indented under their first, and requests named as the report names them.
+// It keeps what the report shows of each step, never the step: a table row
+// packed in a few bytes, with its source and break label by number, and in
+// full only the first break of each kind and the first disagreements and
+// notes. A long session costs a few bytes a request.
+type cacheText struct {
+	b       *bufio.Writer
 	width   int
 	unicode bool
-	name    func(st *diff.Step) string
+	// name is how the report names a request (set when it is written).
+	name func(source string, index int) string
+
+	sources   []string // the steps' sources, each once
+	sourceIDs map[string]int
+	labels    []string // the rows' break labels, each once
+	labelIDs  map[string]int
+	rows      []byte // the table rows, packed by add
+	providers map[string]bool
+
+	groups    []*breakGroup  // the kinds of break shown, in order of appearance
+	groupKeys map[string]int // every kind of break seen
+	disagree  []stepNote     // the first disagreements
+	disagreeN int
+	notes     []stepNote // the first distinct notes
+	seenNotes map[string]bool
+}
+
+// stepRef names a step of the report: its source (by number) and index.
+type stepRef struct{ source, index int }
+
+// stepNote is a text the report shows for one step.
+type stepNote struct {
+	at   stepRef
+	text string
+}
+
+// breakGroup is one kind of break: the first break of the kind, where, and
+// how often it happened.
+type breakGroup struct {
+	first stepRef
+	br    diff.Break
+	n     int
+}
+
+// How many kinds of break, disagreements and notes the text report shows.
+const (
+	maxBreakGroups   = 12
+	maxDisagreements = 10
+	maxNotes         = 10
+)
+
+// The flags of a packed table row.
+const (
+	rowRecorded  = 1 // a recorded cache read follows
+	rowDisagrees = 2 // the record disagrees with the prediction
+)
+
+func newCacheText(b *bufio.Writer, width int, unicode bool) *cacheText {
+	return &cacheText{b: b, width: width, unicode: unicode, sourceIDs: map[string]int{}, labelIDs: map[string]int{},
+		providers: map[string]bool{}, groupKeys: map[string]int{}, seenNotes: map[string]bool{}}
+}
+
+// intern is the number of s in list, added when new.
+func intern(list *[]string, ids map[string]int, s string) int {
+	id, ok := ids[s]
+	if !ok {
+		id = len(*list)
+		*list = append(*list, s)
+		ids[s] = id
+	}
+	return id
+}
+
+// add folds st into the report. The row is packed as varints: source,
+// index, tokens, prefix tokens, predicted cached tokens, flags, the recorded
+// cache read (when there is one) and the break label.
+func (t *cacheText) add(st *diff.Step) error {
+	at := stepRef{source: intern(&t.sources, t.sourceIDs, st.Source), index: st.Index}
+	t.providers[st.Rule.Provider] = true
+	var flags byte
+	if st.Recorded != nil {
+		flags |= rowRecorded
+		if st.Disagreement != "" {
+			flags |= rowDisagrees
+		}
+	}
+	t.rows = binary.AppendUvarint(t.rows, uint64(at.source))
+	for _, n := range []int{st.Index, st.TotalTokens, st.PrefixTokens, st.Prediction.Cached} {
+		t.rows = binary.AppendVarint(t.rows, int64(n))
+	}
+	t.rows = append(t.rows, flags)
+	if st.Recorded != nil {
+		t.rows = binary.AppendVarint(t.rows, int64(*st.Recorded))
+	}
+	t.rows = binary.AppendUvarint(t.rows, uint64(intern(&t.labels, t.labelIDs, breakLabel(st.Break))))
+
+	if br := st.Break; br != nil {
+		key := br.Segment + "\x00" + string(br.Cause) + "\x00" + string(br.Volatile)
+		if br.Cause == diff.CauseModel || br.Cause == diff.CauseProvider {
+			key = string(br.Cause) + "\x00" + br.Before + "\x00" + br.After
+		}
+		if i, ok := t.groupKeys[key]; !ok {
+			t.groupKeys[key] = len(t.groups)
+			if len(t.groups) < maxBreakGroups {
+				t.groups = append(t.groups, &breakGroup{first: at, br: *br, n: 1})
+			}
+		} else if i < len(t.groups) {
+			t.groups[i].n++
+		}
+	}
+	if st.Disagreement != "" {
+		if t.disagreeN < maxDisagreements {
+			t.disagree = append(t.disagree, stepNote{at, st.Disagreement})
+		}
+		t.disagreeN++
+	}
+	for _, n := range st.Notes {
+		if !t.seenNotes[n] {
+			t.seenNotes[n] = true
+			if len(t.notes) < maxNotes {
+				t.notes = append(t.notes, stepNote{at, n})
+			}
+		}
+	}
+	return nil
+}
+
+// cacheRow is a table row as add packed it.
+type cacheRow struct {
+	at                        stepRef
+	tokens, prefix, predicted int
+	recorded                  int
+	hasRecorded, disagrees    bool
+	label                     int
+}
+
+// eachRow unpacks the table rows in order.
+func (t *cacheText) eachRow(f func(row *cacheRow)) {
+	buf := t.rows
+	uvarint := func() int {
+		v, n := binary.Uvarint(buf)
+		buf = buf[n:]
+		return int(v)
+	}
+	varint := func() int {
+		v, n := binary.Varint(buf)
+		buf = buf[n:]
+		return int(v)
+	}
+	var row cacheRow
+	for len(buf) > 0 {
+		row.at.source = uvarint()
+		row.at.index, row.tokens, row.prefix, row.predicted = varint(), varint(), varint(), varint()
+		flags := buf[0]
+		buf = buf[1:]
+		row.hasRecorded, row.disagrees, row.recorded = flags&rowRecorded != 0, flags&rowDisagrees != 0, 0
+		if row.hasRecorded {
+			row.recorded = varint()
+		}
+		row.label = uvarint()
+		f(&row)
+	}
+}
+
+// finish writes the report: a heading, the per-request table, the breaks in
+// words, where prediction and record disagree, the notes and the summary.
+// Input errors go to standard error, not into the report.
+func (t *cacheText) finish(sum diff.Summary, _ []error) error {
+	switch sum.Requests {
+	case 0:
+		t.line(0, "no request read: nothing to compare")
+	case 1:
+		t.line(0, "one request: nothing to compare (the cache is compared between consecutive requests)")
+	default:
+		// Requests are "@N" when they all come from one source (named once
+		// in the heading), else FILE@N.
+		source := ""
+		t.name = func(src string, index int) string { return scan.VisibleLine(src + "@" + strconv.Itoa(index)) }
+		if len(t.sources) == 1 {
+			source = t.sources[0]
+			t.name = func(_ string, index int) string { return "@" + strconv.Itoa(index) }
+		}
+		t.heading(sum, source)
+		t.table()
+		t.breaks()
+		t.capped("Predicted against recorded", t.disagree, t.disagreeN)
+		t.capped("Notes", t.notes, len(t.seenNotes))
+		t.summary(sum)
+	}
+	return nil
+}
+
+// writeCacheText writes the text report of steps and their summary at once,
+// as cache writes it (the viewer's plain-text output shares it).
+func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int, unicode bool) error {
+	b := bufio.NewWriter(w)
+	t := newCacheText(b, width, unicode)
+	for _, st := range steps {
+		t.add(st)
+	}
+	if err := t.finish(sum, nil); err != nil {
+		return err
+	}
+	return b.Flush()
 }
 
 // line writes text (already sanitised) indented by indent spaces.
-func (r *cacheReport) line(indent int, format string, args ...any) {
+func (t *cacheText) line(indent int, format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	pad := strings.Repeat(" ", indent)
-	if r.width <= indent+20 {
-		r.b.WriteString(pad + text + "\n")
+	if t.width <= indent+20 {
+		t.b.WriteString(pad + text + "\n")
 		return
 	}
-	for i, l := range strings.Split(ansi.Wrap(text, r.width-indent-2, ""), "\n") {
+	for i, l := range strings.Split(ansi.Wrap(text, t.width-indent-2, ""), "\n") {
 		if i > 0 {
-			r.b.WriteString(pad + "  " + l + "\n")
+			t.b.WriteString(pad + "  " + l + "\n")
 			continue
 		}
-		r.b.WriteString(pad + l + "\n")
+		t.b.WriteString(pad + l + "\n")
 	}
 }
 
-// capped writes a section of items (already sanitised) under its title: at
-// most limit of them, then how many more there are. An empty section is left
-// out.
-func (r *cacheReport) capped(title string, items []string, limit int) {
+// capped writes a section under its title: the first items, each as the
+// request it belongs to and its text, then how many more of total there are.
+// An empty section is left out.
+func (t *cacheText) capped(title string, items []stepNote, total int) {
 	if len(items) == 0 {
 		return
 	}
-	r.b.WriteString("\n" + title + "\n")
-	for i, item := range items {
-		if i == limit {
-			r.line(2, "… and %d more", len(items)-limit)
-			break
-		}
-		r.line(2, "%s", item)
+	t.b.WriteString("\n" + title + "\n")
+	for _, it := range items {
+		t.line(2, "%s", t.nameOf(it.at)+": "+scan.VisibleLine(it.text))
+	}
+	if total > len(items) {
+		t.line(2, "… and %d more", total-len(items))
 	}
 }
 
-// writeCacheText prints what the requests come to: a heading, the
-// per-request table, the breaks in words, where prediction and record
-// disagree, the notes and the summary.
-func writeCacheText(w io.Writer, steps []*diff.Step, sum diff.Summary, width int, unicode bool) error {
-	r := &cacheReport{width: width, unicode: unicode}
-	switch sum.Requests {
-	case 0:
-		r.line(0, "no request read: nothing to compare")
-	case 1:
-		r.line(0, "one request: nothing to compare (the cache is compared between consecutive requests)")
-	default:
-		var source string
-		r.name, source = requestNamer(steps)
-		r.heading(steps, sum, source)
-		r.table(steps)
-		r.breaks(steps)
-		r.disagreements(steps)
-		r.notes(steps)
-		r.summary(sum)
-	}
-	_, err := io.WriteString(w, r.b.String())
-	return err
-}
-
-// requestNamer is how the report names requests: "@N" when they all come
-// from one source (returned, for the heading to name it once), else FILE@N.
-func requestNamer(steps []*diff.Step) (func(*diff.Step) string, string) {
-	for _, st := range steps {
-		if st.Source != steps[0].Source {
-			return func(st *diff.Step) string { return scan.VisibleLine(stepName(st)) }, ""
-		}
-	}
-	if len(steps) == 0 {
-		return nil, ""
-	}
-	return func(st *diff.Step) string { return fmt.Sprintf("@%d", st.Index) }, steps[0].Source
-}
+// nameOf is how the report names the request of a step.
+func (t *cacheText) nameOf(at stepRef) string { return t.name(t.sources[at.source], at.index) }
 
 // heading names the source (when all requests share one) and says how many
 // requests were compared under which providers' rules.
-func (r *cacheReport) heading(steps []*diff.Step, sum diff.Summary, source string) {
-	providers := map[string]bool{}
-	for _, st := range steps {
-		providers[st.Rule.Provider] = true
-	}
-	provs := slices.Sorted(maps.Keys(providers))
+func (t *cacheText) heading(sum diff.Summary, source string) {
+	provs := slices.Sorted(maps.Keys(t.providers))
 	head := ""
 	if source != "" {
 		head = scan.VisibleLine(source) + ": "
 	}
-	r.line(0, "%s%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)",
+	t.line(0, "%s%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)",
 		head, sum.Requests, sum.Compared, strings.Join(provs, ", "))
-	r.b.WriteByte('\n')
+	t.b.WriteByte('\n')
+}
+
+// cells are the table cells of row (the bar's left empty).
+func (t *cacheText) cells(cells []string, row *cacheRow) []string {
+	rec := "-"
+	if row.hasRecorded {
+		rec = groupDigits(row.recorded)
+		if row.disagrees {
+			rec += "!"
+		}
+	}
+	cells[0], cells[1], cells[2], cells[3] = t.nameOf(row.at), groupDigits(row.tokens), groupDigits(row.prefix), ""
+	cells[4], cells[5], cells[6] = groupDigits(row.predicted), rec, t.labels[row.label]
+	return cells
 }
 
 // table is one row per compared request: its tokens, the prefix shared, a
 // bar of cached, shared and new tokens, the predicted and recorded cache
-// reads and the break; then the bar's legend.
-func (r *cacheReport) table(steps []*diff.Step) {
+// reads and the break; then the bar's legend. The rows are gone through
+// twice: to measure the columns, then to write them.
+func (t *cacheText) table() {
+	head := []string{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}
+	right := map[int]bool{1: true, 2: true, 4: true, 5: true}
+	cells := make([]string, len(head))
+	widths := make([]int, len(head))
+	measureRow(widths, head)
+	rows := 0
+	t.eachRow(func(row *cacheRow) {
+		measureRow(widths, t.cells(cells, row))
+		rows++
+	})
 	bar := barWidth
-	rows := [][]string{{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}}
-	for _, st := range steps {
-		rec := "-"
-		if st.Recorded != nil {
-			rec = groupDigits(*st.Recorded)
-			if st.Disagreement != "" {
-				rec += "!"
-			}
-		}
-		rows = append(rows, []string{r.name(st), groupDigits(st.TotalTokens),
-			groupDigits(st.PrefixTokens), "", groupDigits(st.Prediction.Cached), rec, breakLabel(st.Break)})
-	}
-	if r.width > 0 {
+	labels := t.labels
+	if t.width > 0 {
 		// The bar and then the break column give way to a narrow terminal.
-		colW := func(c int) int {
-			wc := 0
-			for _, row := range rows {
-				wc = max(wc, ansi.StringWidth(row[c]))
-			}
-			return wc
-		}
-		fixed := 2 + (len(rows[0])-1)*2
+		fixed := 2 + (len(head)-1)*2
 		for _, c := range []int{0, 1, 2, 4, 5} {
-			fixed += colW(c)
+			fixed += widths[c]
 		}
-		breakW := colW(6)
-		bar = max(8, min(barWidth, r.width-fixed-breakW))
-		if room := r.width - fixed - bar; room < breakW {
+		bar = max(8, min(barWidth, t.width-fixed-widths[6]))
+		if room := t.width - fixed - bar; room < widths[6] {
+			// Every label is cut once; the column is as wide as the widest
+			// cut cell.
 			room = max(room, 12)
-			for _, row := range rows {
-				row[6] = ansi.Truncate(row[6], room, "…")
+			head[6] = ansi.Truncate(head[6], room, "…")
+			labels = make([]string, len(t.labels))
+			widths[6] = ansi.StringWidth(head[6])
+			for i, l := range t.labels {
+				labels[i] = ansi.Truncate(l, room, "…")
+				widths[6] = max(widths[6], ansi.StringWidth(labels[i]))
 			}
 		}
 	}
-	rows[0][3] = ansi.Truncate(rows[0][3], bar, "")
-	for i, st := range steps {
-		rows[i+1][3] = tokenBar(st.Prediction.Cached, st.PrefixTokens, st.TotalTokens, bar, r.unicode)
+	head[3] = ansi.Truncate(head[3], bar, "")
+	widths[3] = ansi.StringWidth(head[3])
+	if rows > 0 {
+		widths[3] = max(widths[3], bar)
 	}
-	writeTable(&r.b, rows, r.width, map[int]bool{1: true, 2: true, 4: true, 5: true})
-	full, mid, empty := barGlyphs(r.unicode)
-	r.line(2, "%s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees",
+	fitFirstColumn(widths, t.width)
+	writeRow(t.b, head, widths, right)
+	t.eachRow(func(row *cacheRow) {
+		t.cells(cells, row)
+		cells[3] = tokenBar(row.predicted, row.prefix, row.tokens, bar, t.unicode)
+		cells[6] = labels[row.label]
+		writeRow(t.b, cells, widths, right)
+	})
+	full, mid, empty := barGlyphs(t.unicode)
+	t.line(2, "%s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees",
 		full, mid, empty)
 }
 
 // breaks says in words what broke the cache, each kind of break once (by
 // segment, cause and value, or by the change of model) with how often and
 // where first.
-func (r *cacheReport) breaks(steps []*diff.Step) {
-	type group struct {
-		first *diff.Step
-		n     int
-	}
-	var groups []*group
-	byKey := map[string]*group{}
-	for _, st := range steps {
-		if st.Break == nil {
-			continue
-		}
-		br := st.Break
-		key := br.Segment + "\x00" + string(br.Cause) + "\x00" + string(br.Volatile)
-		if br.Cause == diff.CauseModel || br.Cause == diff.CauseProvider {
-			key = string(br.Cause) + "\x00" + br.Before + "\x00" + br.After
-		}
-		g := byKey[key]
-		if g == nil {
-			g = &group{first: st}
-			byKey[key] = g
-			groups = append(groups, g)
-		}
-		g.n++
-	}
-	if len(groups) == 0 {
+func (t *cacheText) breaks() {
+	if len(t.groups) == 0 {
 		return
 	}
-	r.b.WriteString("\nBreaks\n")
-	const maxGroups = 12
-	for i, g := range groups {
-		if i == maxGroups {
-			r.line(2, "… and %d more kinds of break", len(groups)-maxGroups)
-			break
-		}
-		br := g.first.Break
+	t.b.WriteString("\nBreaks\n")
+	for _, g := range t.groups {
+		br := &g.br
 		times := "once"
 		if g.n > 1 {
 			times = fmt.Sprintf("%d times", g.n)
 		}
-		r.line(2, "%s (%s, first at %s)", breakSentence(br), times, r.name(g.first))
+		t.line(2, "%s (%s, first at %s)", breakSentence(br), times, t.nameOf(g.first))
 		if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
-			r.b.WriteString("    before: " + excerptLine(br.Before, r.width) + "\n")
-			r.b.WriteString("    after:  " + excerptLine(br.After, r.width) + "\n")
+			t.b.WriteString("    before: " + excerptLine(br.Before, t.width) + "\n")
+			t.b.WriteString("    after:  " + excerptLine(br.After, t.width) + "\n")
 		}
 	}
-}
-
-// disagreements lists the requests whose recorded cache reads disagree with
-// the prediction.
-func (r *cacheReport) disagreements(steps []*diff.Step) {
-	var items []string
-	for _, st := range steps {
-		if st.Disagreement != "" {
-			items = append(items, r.name(st)+": "+scan.VisibleLine(st.Disagreement))
-		}
+	if more := len(t.groupKeys) - len(t.groups); more > 0 {
+		t.line(2, "… and %d more kinds of break", more)
 	}
-	r.capped("Predicted against recorded", items, 10)
-}
-
-// notes lists each distinct note of the comparisons once, at the first
-// request that has it.
-func (r *cacheReport) notes(steps []*diff.Step) {
-	var items []string
-	seen := map[string]bool{}
-	for _, st := range steps {
-		for _, n := range st.Notes {
-			if !seen[n] {
-				seen[n] = true
-				items = append(items, r.name(st)+": "+scan.VisibleLine(n))
-			}
-		}
-	}
-	r.capped("Notes", items, 10)
 }
 
 // summary is the reuse ratio, the breaks and the tokens they cost by
 // channel, kind, value and cause, the predicted and recorded cache reads,
 // and the worst requests.
-func (r *cacheReport) summary(sum diff.Summary) {
-	r.b.WriteString("\nSummary\n")
-	r.line(2, "reuse ratio %.2f: %s of %s tokens shared with the request before",
+func (t *cacheText) summary(sum diff.Summary) {
+	t.b.WriteString("\nSummary\n")
+	t.line(2, "reuse ratio %.2f: %s of %s tokens shared with the request before",
 		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
-	r.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
+	t.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
 		if len(sum.BreaksByChannel) > 0 {
-			r.line(2, "by channel: %s", countList(sum.BreaksByChannel))
-			r.line(2, "by kind: %s", countList(sum.BreaksByKind))
+			t.line(2, "by channel: %s", countList(sum.BreaksByChannel))
+			t.line(2, "by kind: %s", countList(sum.BreaksByKind))
 		}
 		if len(sum.BreaksByVolatile) > 0 {
-			r.line(2, "by changing value: %s", countList(sum.BreaksByVolatile))
+			t.line(2, "by changing value: %s", countList(sum.BreaksByVolatile))
 		}
-		r.line(2, "by cause: %s", countList(sum.BreaksByCause))
+		t.line(2, "by cause: %s", countList(sum.BreaksByCause))
 	}
 	pred := fmt.Sprintf("predicted cached: %s tokens", groupDigits(sum.Predicted))
 	if sum.RecordedRequests > 0 {
 		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", groupDigits(sum.Recorded),
 			plural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
-	r.line(2, "%s", pred)
+	t.line(2, "%s", pred)
 	if len(sum.Worst) > 0 {
-		r.line(2, "worst requests:")
+		t.line(2, "worst requests:")
 		for _, st := range sum.Worst {
-			r.line(4, "%s  %s tokens re-processed: %s", r.name(st), groupDigits(st.Reprocessed), breakLabel(st.Break))
+			t.line(4, "%s  %s tokens re-processed: %s", t.name(st.Source, st.Index), groupDigits(st.Reprocessed), breakLabel(st.Break))
 		}
 	}
-}
-
-// stepName names a request as FILE@N (always with the number, which a
-// cache table needs).
-func stepName(st *diff.Step) string {
-	return fmt.Sprintf("%s@%d", st.Source, st.Index)
 }
 
 // excerptLine shows an excerpt on one line, cut to the terminal.

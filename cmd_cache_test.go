@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
 )
 
@@ -355,4 +360,135 @@ func TestCacheCommandCleanGrowth(t *testing.T) {
 	if string(raw.Summary["recorded_cached_tokens"]) != "null" {
 		t.Errorf("summary recorded_cached_tokens %s, want null", raw.Summary["recorded_cached_tokens"])
 	}
+}
+
+// cacheTinySession is n tiny Anthropic requests, one per line, each asking
+// something else: every request breaks the cache at its question.
+func cacheTinySession(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"model":"claude-sonnet-4-6","max_tokens":16,"system":"You are terse.","messages":[{"role":"user","content":"ping %d"}]}`+"\n", i)
+	}
+	return b.Bytes()
+}
+
+// TestCacheReportsHoldNoStep: the text and JSON reports of cache take each
+// step as it is computed and keep neither it nor its request; with the
+// sequence, what stays alive is the previous request and the summary's
+// worst steps. Checked with weak pointers after a collection, on a session
+// streamed from the decoder as the command streams it.
+func TestCacheReportsHoldNoStep(t *testing.T) {
+	const n = 200
+	for _, asJSON := range []bool{false, true} {
+		var out bytes.Buffer
+		bw := bufio.NewWriter(&out)
+		var rep cacheOutput = newCacheText(bw, 0, true)
+		if asJSON {
+			rep = newCacheJSON(bw)
+		}
+		var (
+			q     diff.Sequence
+			steps []weak.Pointer[diff.Step]
+			segs  []weak.Pointer[wire.Segment]
+		)
+		for r, err := range decode.Decode(bytes.NewReader(cacheTinySession(n)), decode.Options{Source: "tiny.jsonl"}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			segs = append(segs, weak.Make(&r.Segments[0]))
+			if st := q.Add(&r); st != nil {
+				steps = append(steps, weak.Make(st))
+				if err := rep.add(st); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		runtime.GC()
+		live := 0
+		for _, w := range steps {
+			if w.Value() != nil {
+				live++
+			}
+		}
+		if len(steps) != n-1 || live > diff.WorstCount {
+			t.Errorf("json=%v: %d of %d steps alive, want at most the %d worst", asJSON, live, len(steps), diff.WorstCount)
+		}
+		for i, w := range segs[:n-1] {
+			if w.Value() != nil {
+				t.Errorf("json=%v: request %d of %d still held", asJSON, i+1, n)
+				break
+			}
+		}
+		if err := rep.finish(q.Summary(), nil); err != nil {
+			t.Fatal(err)
+		}
+		bw.Flush()
+		if want := fmt.Sprintf("%d requests, %d compared", n, n-1); !asJSON && !strings.Contains(out.String(), want) {
+			t.Errorf("text report without %q:\n%s", want, out.String())
+		}
+		if asJSON && len(cacheDoc(t, out.String())["requests"].([]any)) != n-1 {
+			t.Errorf("JSON report without its %d requests", n-1)
+		}
+	}
+}
+
+// TestCacheJSONStreamsTheWholeDocument: `cache --json` written step by step
+// is byte for byte the document written at once, with and without requests
+// and errors.
+func TestCacheJSONStreamsTheWholeDocument(t *testing.T) {
+	type doc struct {
+		Requests []cacheRequestJSON `json:"requests"`
+		Summary  cacheSummaryJSON   `json:"summary"`
+		Errors   []errorJSON        `json:"errors"`
+	}
+	broken := append(cacheTinySession(3), "{\"model\": \n"...)
+	for name, data := range map[string][]byte{
+		"recorded": mustRead(t, filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl")),
+		"one":      mustRead(t, filepath.Join("testdata", "payloads", "openai-chat.json")),
+		"none":     nil,
+		"broken":   broken,
+		"tiny":     cacheTinySession(30),
+	} {
+		var (
+			q    diff.Sequence
+			errs []error
+			buf  bytes.Buffer
+			all  = doc{Requests: []cacheRequestJSON{}}
+		)
+		bw := bufio.NewWriter(&buf)
+		rep := newCacheJSON(bw)
+		for r, err := range decode.Decode(bytes.NewReader(data), decode.Options{Source: name}) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if st := q.Add(&r); st != nil {
+				all.Requests = append(all.Requests, cacheRequestToJSON(st))
+				if err := rep.add(st); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := rep.finish(q.Summary(), errs); err != nil {
+			t.Fatal(err)
+		}
+		bw.Flush()
+		all.Summary, all.Errors = cacheSummaryToJSON(q.Summary()), errorsJSON(errs)
+		var whole bytes.Buffer
+		if err := writeJSON(&whole, all); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != whole.String() {
+			t.Errorf("%s: streamed\n%s\nwant\n%s", name, buf.String(), whole.String())
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -3,51 +3,78 @@ package main
 // Helpers shared by the plain-text report writers.
 
 import (
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
+// textWriter is where the plain-text reports write: a strings.Builder or a
+// bufio.Writer.
+type textWriter interface {
+	io.StringWriter
+	io.ByteWriter
+}
+
 // writeTable writes rows as aligned columns indented by two spaces. The
 // first column is cut to fit width; right-aligned columns are marked.
-func writeTable(b *strings.Builder, rows [][]string, width int, right map[int]bool) {
+func writeTable(b textWriter, rows [][]string, width int, right map[int]bool) {
 	if len(rows) == 0 {
 		return
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
-		for c, cell := range row {
-			widths[c] = max(widths[c], ansi.StringWidth(cell))
-		}
+		measureRow(widths, row)
 	}
-	if width > 0 {
-		rest := 2
-		for c := 1; c < len(widths); c++ {
-			rest += widths[c] + 2
-		}
-		if room := width - rest; room < widths[0] {
-			widths[0] = max(room, 12)
-		}
-	}
+	fitFirstColumn(widths, width)
 	for _, row := range rows {
-		b.WriteString("  ")
-		for c, cell := range row {
-			cell = ansi.Truncate(cell, widths[c], "…")
-			pad := strings.Repeat(" ", widths[c]-ansi.StringWidth(cell))
-			if right[c] {
-				b.WriteString(pad + cell)
-			} else if c == len(row)-1 {
-				b.WriteString(cell)
-			} else {
-				b.WriteString(cell + pad)
-			}
-			if c < len(row)-1 {
-				b.WriteString("  ")
-			}
-		}
-		b.WriteByte('\n')
+		writeRow(b, row, widths, right)
 	}
+}
+
+// measureRow widens widths to hold the cells of row.
+func measureRow(widths []int, row []string) {
+	for c, cell := range row {
+		widths[c] = max(widths[c], ansi.StringWidth(cell))
+	}
+}
+
+// fitFirstColumn narrows the first column (to no less than 12) so that a
+// table of these column widths fits width, when it is known.
+func fitFirstColumn(widths []int, width int) {
+	if width <= 0 {
+		return
+	}
+	rest := 2
+	for c := 1; c < len(widths); c++ {
+		rest += widths[c] + 2
+	}
+	if room := width - rest; room < widths[0] {
+		widths[0] = max(room, 12)
+	}
+}
+
+// writeRow writes one row of a table whose column widths are known: indented
+// by two spaces, each cell cut to its column and padded, right-aligned columns
+// marked; the last cell is not padded.
+func writeRow(b textWriter, row []string, widths []int, right map[int]bool) {
+	b.WriteString("  ")
+	for c, cell := range row {
+		cell = ansi.Truncate(cell, widths[c], "…")
+		pad := strings.Repeat(" ", widths[c]-ansi.StringWidth(cell))
+		if right[c] {
+			b.WriteString(pad + cell)
+		} else if c == len(row)-1 {
+			b.WriteString(cell)
+		} else {
+			b.WriteString(cell + pad)
+		}
+		if c < len(row)-1 {
+			b.WriteString("  ")
+		}
+	}
+	b.WriteByte('\n')
 }
 
 // groupDigits writes n with thin separators: 12,345.

@@ -12,6 +12,7 @@ package diff
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
@@ -43,6 +44,7 @@ type Break struct {
 	Offset int
 	// Before and After are short excerpts around Offset in the previous and
 	// the current request (hostile text: render through wire.Visible*).
+	// They and Label are copies: a Break kept keeps no request's text alive.
 	Before, After string
 	// Volatile names the changing value the break falls in, or "".
 	Volatile scan.VolatileKind
@@ -345,7 +347,7 @@ func modelBreak(cur *seqView, cause BreakCause, from, to string) *Break {
 	b := &Break{Cause: cause, Before: from, After: to}
 	if len(cur.segs) > 0 {
 		s := &cur.segs[0]
-		b.Segment, b.Channel, b.Kind, b.Label = s.ID, s.Channel, s.Kind, s.Label
+		b.Segment, b.Channel, b.Kind, b.Label = s.ID, s.Channel, s.Kind, strings.Clone(s.Label)
 	}
 	return b
 }
@@ -372,17 +374,17 @@ func commonPrefix(prev, cur *seqView) (shared, *Break) {
 	if i == len(b) {
 		// cur ends where prev went on: prev's segment i is gone.
 		s := &a[i]
-		return n, &Break{Segment: s.ID, Channel: s.Channel, Kind: s.Kind, Label: s.Label, Position: i,
+		return n, &Break{Segment: s.ID, Channel: s.Channel, Kind: s.Kind, Label: strings.Clone(s.Label), Position: i,
 			Before: excerpt(s.Text, 0), Cause: CauseRemoved}
 	}
 	sa, sb := &a[i], &b[i]
 	if sa.Channel != sb.Channel {
 		// One request has more segments in the earlier channel.
 		if sa.Channel.CacheRank() < sb.Channel.CacheRank() {
-			return n, &Break{Segment: sa.ID, Channel: sa.Channel, Kind: sa.Kind, Label: sa.Label, Position: i,
+			return n, &Break{Segment: sa.ID, Channel: sa.Channel, Kind: sa.Kind, Label: strings.Clone(sa.Label), Position: i,
 				Before: excerpt(sa.Text, 0), After: excerpt(sb.Text, 0), Cause: CauseRemoved}
 		}
-		return n, &Break{Segment: sb.ID, Channel: sb.Channel, Kind: sb.Kind, Label: sb.Label, Position: i,
+		return n, &Break{Segment: sb.ID, Channel: sb.Channel, Kind: sb.Kind, Label: strings.Clone(sb.Label), Position: i,
 			Before: excerpt(sa.Text, 0), After: excerpt(sb.Text, 0), Cause: CauseAdded}
 	}
 	off := 0
@@ -393,7 +395,7 @@ func commonPrefix(prev, cur *seqView) (shared, *Break) {
 			return shared{segs: i, tokens: prev.tokens(), bytes: prev.bytes()}, nil
 		}
 	}
-	brk := &Break{Segment: sb.ID, Channel: sb.Channel, Kind: sb.Kind, Label: sb.Label, Position: i,
+	brk := &Break{Segment: sb.ID, Channel: sb.Channel, Kind: sb.Kind, Label: strings.Clone(sb.Label), Position: i,
 		Offset: off, Before: excerpt(sa.Text, off), After: excerpt(sb.Text, off),
 		Cause: changeCause(a, b, i)}
 	brk.Volatile = volatileAtBreak(sa.Text, sb.Text, off)
@@ -484,7 +486,8 @@ func volatileAtBreak(a, b string, off int) scan.VolatileKind {
 }
 
 // excerpt is up to excerptLen bytes each side of off, cut at UTF-8
-// boundaries.
+// boundaries: a copy, so that a break kept for a report does not hold the
+// whole text it was cut from (nor does its label).
 func excerpt(s string, off int) string {
 	if off > len(s) {
 		off = len(s)
@@ -497,5 +500,5 @@ func excerpt(s string, off int) string {
 	for to < len(s) && !utf8.RuneStart(s[to]) {
 		to++
 	}
-	return s[from:to]
+	return strings.Clone(s[from:to])
 }

@@ -20,11 +20,17 @@ type Prediction struct {
 	Notes []string
 }
 
-// memHit is a cached prefix: its tokens and the request that put it there.
+// memHit is a cached prefix: its tokens and the request that put it there
+// (named when a prediction reads it: one entry is kept for every prefix
+// sent, so it holds no string of its own).
 type memHit struct {
 	tokens int
-	from   string
+	index  int
+	source string
 }
+
+// from names the request that put the prefix in the cache: "file@N".
+func (h memHit) from() string { return h.source + "@" + strconv.Itoa(h.index) }
 
 // cacheMemory is what a provider holds for one model after the requests
 // seen so far: every prefix sent (automatic caching) or the entries written
@@ -42,14 +48,14 @@ func newCacheMemory() *cacheMemory {
 
 // remember records what request v leaves in the cache.
 func (m *cacheMemory) remember(v *seqView) {
-	name := v.name()
+	src, idx := v.req.Source, v.req.Index
 	if v.rule.Mode == CacheExplicit {
 		for _, bp := range v.bps {
 			if v.cumTok[bp] < v.rule.MinTokens {
 				continue
 			}
 			if _, ok := m.entries[v.chain[bp]]; !ok {
-				m.entries[v.chain[bp]] = memHit{v.cumTok[bp], name}
+				m.entries[v.chain[bp]] = memHit{v.cumTok[bp], idx, src}
 			}
 		}
 		return
@@ -60,7 +66,7 @@ func (m *cacheMemory) remember(v *seqView) {
 		if _, ok := m.prefixes[v.chain[i]]; ok {
 			break
 		}
-		m.prefixes[v.chain[i]] = memHit{v.cumTok[i], name}
+		m.prefixes[v.chain[i]] = memHit{v.cumTok[i], idx, src}
 	}
 }
 
@@ -93,7 +99,7 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int) Prediction 
 	}
 	if lo > 0 {
 		if h := mem.prefixes[cur.chain[lo-1]]; h.tokens > best {
-			best, p.From = h.tokens, h.from
+			best, p.From = h.tokens, h.from()
 		}
 	}
 	if best < rule.MinTokens {
@@ -127,17 +133,20 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 		p.Notes = append(p.Notes, strconv.Itoa(len(cur.bps))+" cache_control breakpoints: the API accepts at most "+
 			strconv.Itoa(rule.MaxBreakpoints)+" and refuses this request")
 	}
-	hit := 0
+	hit, from := 0, memHit{}
 	for _, bp := range cur.bps {
 		for j := bp; j >= 0 && cur.block[bp]-cur.block[j] < rule.LookbackBlocks; j-- {
 			if cur.cumTok[j] <= hit {
 				break // everything further back is shorter
 			}
 			if e, ok := mem.entries[cur.chain[j]]; ok {
-				hit, p.From = cur.cumTok[j], e.from
+				hit, from = cur.cumTok[j], e
 				break
 			}
 		}
+	}
+	if hit > 0 {
+		p.From = from.from()
 	}
 	p.Cached = hit
 	last := cur.bps[len(cur.bps)-1]

@@ -91,6 +91,7 @@ func (a *summaryAcc) add(st *Step) {
 		s.Worst = append(s.Worst, st)
 		sort.SliceStable(s.Worst, func(i, j int) bool { return s.Worst[i].Reprocessed > s.Worst[j].Reprocessed })
 		if len(s.Worst) > WorstCount {
+			s.Worst[WorstCount] = nil // not kept alive by the array
 			s.Worst = s.Worst[:WorstCount]
 		}
 	}
