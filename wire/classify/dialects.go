@@ -490,16 +490,39 @@ func skillName(body string) string {
 	return strings.TrimSpace(unescape(rest[:e]))
 }
 
-// Claude Code's context block inside a <system-reminder>.
+// Claude Code's context block inside a <system-reminder>. Older versions open
+// it with the context sentence and a "# claudeMd" heading; newer ones send the
+// CLAUDE.md files in a reminder of their own that opens with the memory
+// sentence ("Codebase and user instructions are shown below. ...").
 const (
 	claudeCodeContext  = "you can use the following context:"
+	claudeCodeMemory   = "Codebase and user instructions are shown below"
 	claudeCodeContents = "Contents of "
 	claudeCodeTrailer  = "IMPORTANT: this context may or may not be relevant"
 )
 
 // claudeCodeKeys are the section headings of Claude Code's context block that can
 // follow its claudeMd section.
-var claudeCodeKeys = []string{"# currentDate", "# gitStatus", "# directoryStructure", "# importantInstructionReminders", "# userEmail"}
+var claudeCodeKeys = []string{"# currentDate", "# gitStatus", "# directoryStructure", "# importantInstructionReminders", "# important-instruction-reminders", "# userEmail"}
+
+// claudeCodeUserFiles open the descriptions Claude Code gives the files it
+// reads from the user's own configuration ("Contents of ~/.claude/CLAUDE.md
+// (user's private global instructions for all projects):", the auto-memory
+// index). A CLAUDE.local.md ("user's private project instructions, not
+// checked in") sits in the workspace, where a checkout can carry one, and is
+// not among them.
+var claudeCodeUserFiles = []string{"(user's private global instructions", "(user's auto-memory"}
+
+// userFileHeader reports whether a "Contents of PATH (description):" line
+// names one of the user's own files.
+func userFileHeader(line string) bool {
+	for _, d := range claudeCodeUserFiles {
+		if strings.Contains(line, d) {
+			return true
+		}
+	}
+	return false
+}
 
 // claudeCodeFileMarkers are phrases of reminders that carry a workspace file's
 // contents rather than host text.
@@ -510,11 +533,17 @@ var claudeCodeFileMarkers = []string{
 }
 
 // reminderPieces classifies the body [bs, be) of a <system-reminder>:
-// host text is a trusted reminder; Claude Code's context block is cut so
-// that each CLAUDE.md body ("Contents of PATH (...):") becomes an untrusted
-// agents-md piece labelled with its path (the header lines after the first
-// stay in the untrusted pieces, since the body before each could forge it);
-// a reminder that quotes a workspace file is an untrusted reminder.
+// host text is a trusted reminder; Claude Code's context block (after its
+// context sentence or its memory sentence) is cut so that each CLAUDE.md body
+// ("Contents of PATH (...):") becomes an agents-md piece labelled with its
+// path (the header lines after the first stay in the pieces, since the body
+// before each could forge it); a reminder that quotes a workspace file is an
+// untrusted reminder.
+//
+// A CLAUDE.md piece is untrusted, except the user's own files (see
+// claudeCodeUserFiles) before the first workspace file: Claude Code lists the
+// user's files first, and a header after a workspace body could be forged by
+// it, so from the first workspace file on every piece is untrusted.
 //
 // The untrusted region ends at the last context key heading (# currentDate,
 // # gitStatus, ...) after the first header, else at the last "IMPORTANT:
@@ -527,6 +556,9 @@ func reminderPieces(text string, bs, be int) []piece {
 		return []piece{{start: bs, end: be, kind: wire.KindReminder, trust: t, envelope: "system-reminder", name: "system-reminder"}}
 	}
 	ci := strings.Index(body, claudeCodeContext)
+	if mi := strings.Index(body, claudeCodeMemory); mi >= 0 && (ci < 0 || mi < ci) {
+		ci = mi
+	}
 	if ci < 0 {
 		for _, m := range claudeCodeFileMarkers {
 			if strings.Contains(body, m) {
@@ -560,7 +592,8 @@ func reminderPieces(text string, bs, be int) []piece {
 			out = append(out, piece{start: bs + a, end: bs + b, kind: wire.KindReminder, trust: wire.Trusted, envelope: "system-reminder", name: "system-reminder"})
 		}
 	}
-	cur := 0 // start of the pending host stretch
+	cur := 0           // start of the pending host stretch
+	workspace := false // a workspace file's body came before
 	for h := first; h >= 0 && h < regionEnd; {
 		le := strings.IndexByte(body[h:], '\n')
 		if le < 0 {
@@ -593,7 +626,11 @@ func reminderPieces(text string, bs, be int) []piece {
 		if out == nil {
 			rem(cur, hdrEnd)
 		}
-		out = append(out, piece{start: bs + start, end: bs + end, kind: wire.KindAgentsMD, trust: wire.Untrusted, envelope: "system-reminder", label: label, name: string(wire.KindAgentsMD)})
+		trust := wire.TrustUser
+		if workspace || !userFileHeader(body[h:h+le]) {
+			trust, workspace = wire.Untrusted, true
+		}
+		out = append(out, piece{start: bs + start, end: bs + end, kind: wire.KindAgentsMD, trust: trust, envelope: "system-reminder", label: label, name: string(wire.KindAgentsMD)})
 		cur = end
 		if end == regionEnd {
 			break

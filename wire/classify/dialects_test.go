@@ -15,7 +15,8 @@ func TestClassifyClaudeCodeContext(t *testing.T) {
 	segs := expect(t, p, []wantSeg{
 		{id: id + "/0", at: "<system-reminder>\n", kind: wire.KindOther, trust: wire.Trusted, exact: "<system-reminder>\n"},
 		{id: id + "/system-reminder", at: "As you answer", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder"},
-		{id: id + "/agents-md", at: "Prefer short answers.", kind: wire.KindAgentsMD, trust: wire.Untrusted, env: "system-reminder", label: "/home/bo/.claude/CLAUDE.md",
+		// The user's own global CLAUDE.md is the user's.
+		{id: id + "/agents-md", at: "Prefer short answers.", kind: wire.KindAgentsMD, trust: wire.TrustUser, env: "system-reminder", label: "/home/bo/.claude/CLAUDE.md",
 			exact: "Prefer short answers.\n\n"},
 		// A later header could have been forged by the body before it: it
 		// stays untrusted, at the head of the next CLAUDE.md piece. The
