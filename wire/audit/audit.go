@@ -54,6 +54,7 @@ const (
 	RuleControlChar        = "control-char"
 	RuleVolatileInPrefix   = "volatile-in-prefix"
 	RuleUnwrappedWorkspace = "unwrapped-workspace"
+	RuleUntrustedElevated  = "untrusted-elevated"
 )
 
 // RuleInfo describes one audit rule.
@@ -115,6 +116,14 @@ var Rules = []RuleInfo{
 		"Workspace-derived content in a user message without an envelope.",
 		"An AGENTS.md body, a directory listing or a skills listing pasted into a user message without an <untrusted_*> envelope reads " +
 			"as the user's own words. Wrap it in its envelope and escape it."},
+	{RuleUntrustedElevated, SeverityHigh,
+		"The host frames workspace text with its own authority outside the system channel.",
+		"Claude Code sends each CLAUDE.md in a <system-reminder> of the first user message, under its own sentence that these " +
+			"instructions OVERRIDE any default behavior and that the model MUST follow them exactly: a repository's file then " +
+			"speaks with the host's voice even though it is not in the system prompt. Reported once per workspace file so framed, " +
+			"with the framing sentence quoted. Send workspace text as data in an <untrusted_*> envelope whose framing says it is " +
+			"data (wirelens build --layout isolated), and keep directives of authority for the host's own rules; the user's own " +
+			"files (~/.claude/CLAUDE.md) are not reported."},
 }
 
 // RuleByID returns the rule of an ID.

@@ -61,8 +61,16 @@ func segmentWhere(s *wire.Segment) string {
 func (c *requestAudit) segment(i int) {
 	s := &c.r.Segments[i]
 	a := c.a
-	untrusted := s.Trust == wire.Untrusted || s.Kind.WorkspaceDerived()
+	// A workspace kind counts as untrusted whatever its trust, except the
+	// user's own files (Claude Code's ~/.claude/CLAUDE.md).
+	untrusted := s.Trust == wire.Untrusted || s.Kind.WorkspaceDerived() && s.Trust != wire.TrustUser
 	sc := a.scan(s.Text, s.Hash)
+
+	// untrusted-elevated: workspace text under the host's authority
+	// outside the system channel.
+	if s.Channel != wire.ChannelSystem && s.Trust == wire.Untrusted && s.Kind.WorkspaceDerived() {
+		c.elevated(i)
+	}
 
 	// untrusted-in-system: the classifier's sections.
 	if s.Channel == wire.ChannelSystem && untrusted {
@@ -396,4 +404,78 @@ func tagASCII(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// elevatingPhrases are the words with which a host tells the model to obey
+// what follows, strongest first (Claude Code's framing of CLAUDE.md files).
+// They are matched in their case: the capitals are the host's emphasis.
+var elevatingPhrases = []string{
+	"OVERRIDE any default behavior",
+	"MUST follow",
+	"Be sure to adhere to these instructions",
+}
+
+// elevatingEnvelope is the envelope of the host's own reminders: text inside
+// it reads as the host speaking.
+const elevatingEnvelope = reminderName
+
+// elevated reports untrusted-elevated on segment i (untrusted workspace text
+// outside the system channel) when the host text before it in its part
+// holds an elevating phrase, or when it sits in the host's reminder envelope.
+// The nearest host sentence with a phrase is quoted.
+func (c *requestAudit) elevated(i int) {
+	segs := c.r.Segments
+	s := &segs[i]
+	sentence := ""
+	for k := i - 1; k >= 0 && segs[k].Part == s.Part && sentence == ""; k-- {
+		if segs[k].Trust == wire.Trusted {
+			sentence = framingSentence(segs[k].Text)
+		}
+	}
+	reminder := strings.EqualFold(s.Envelope, elevatingEnvelope)
+	if sentence == "" && !reminder {
+		return
+	}
+	where := kindWhat(s.Kind)
+	switch {
+	case s.Kind == wire.KindAgentsMD && s.Label != "":
+		where = "the instruction file " + s.Label
+	case s.Label != "":
+		where += " from " + s.Label
+	}
+	const fix = "send it as data in an <%s> envelope whose framing says it is data (wirelens build --layout isolated) and keep such directives for the host's own rules"
+	if sentence == "" {
+		c.add(i, RuleUntrustedElevated, 0, min(len(s.Text), 60), "elevated:<"+elevatingEnvelope+">",
+			fmt.Sprintf("the host puts %s inside <%s>, its own reminder envelope, outside the system channel, where it reads as the host's instruction; "+fix,
+				where, elevatingEnvelope, envelopeFor(s.Kind)))
+		return
+	}
+	inside := ""
+	if reminder {
+		inside = " (inside <" + elevatingEnvelope + ">)"
+	}
+	c.add(i, RuleUntrustedElevated, 0, min(len(s.Text), 60), "elevated:"+sentence,
+		fmt.Sprintf("the host frames %s with its own authority outside the system channel%s: \"%s\"; "+fix,
+			where, inside, sentence, envelopeFor(s.Kind)))
+}
+
+// framingSentence is the sentence of text that holds the strongest
+// elevating phrase, or "".
+func framingSentence(text string) string {
+	for _, p := range elevatingPhrases {
+		k := strings.Index(text, p)
+		if k < 0 {
+			continue
+		}
+		start := max(strings.LastIndex(text[:k], ". ")+2, strings.LastIndexByte(text[:k], '\n')+1, 0)
+		end := len(text)
+		if j := strings.Index(text[k:], ". "); j >= 0 {
+			end = k + j + 1
+		}
+		if j := strings.IndexByte(text[k:], '\n'); j >= 0 && k+j < end {
+			end = k + j
+		}
+		return clip(strings.TrimSpace(text[start:end]), 200)
+	}
+	return ""
 }
