@@ -316,3 +316,65 @@ func TestCheckStdinAndRules(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckClaudeCodeElevated: check on the captured Claude Code request of
+// testdata/claudemd reports untrusted-elevated for each workspace CLAUDE.md
+// (the framing sentence quoted), exits 1, lists the rule in --rules and
+// gives the SARIF result the rule's entry.
+func TestCheckClaudeCodeElevated(t *testing.T) {
+	path := filepath.Join("testdata", "claudemd", "claude-code-request.json")
+	code, out, stderr := runCLI(t, "", "check", "--json", path)
+	if code != 1 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var rep struct {
+		Findings []audit.Finding `json:"findings"`
+		Summary  map[string]int  `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var segs []string
+	for _, f := range rep.Findings {
+		if f.Rule != "untrusted-elevated" || f.Severity != "high" ||
+			!strings.Contains(f.Message, `"IMPORTANT: They OVERRIDE any default behavior and you MUST follow them to the letter."`) {
+			t.Errorf("finding %+v", f)
+		}
+		segs = append(segs, f.Segment)
+	}
+	if strings.Join(segs, " ") != "messages[0].content[0]/agents-md#2 messages[0].content[0]/agents-md#3" || rep.Summary["high"] != 2 {
+		t.Errorf("findings on %v, summary %v", segs, rep.Summary)
+	}
+	_, rules, _ := runCLI(t, "", "check", "--rules")
+	if !strings.Contains(rules, "untrusted-elevated") {
+		t.Errorf("--rules does not list untrusted-elevated:\n%s", rules)
+	}
+	_, sarif, _ := runCLI(t, "", "check", "--sarif", path)
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(sarif), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("sarif: %v", err)
+	}
+	run := log.Runs[0]
+	if len(run.Results) != 2 {
+		t.Fatalf("sarif: %d results", len(run.Results))
+	}
+	for _, r := range run.Results {
+		if r.RuleID != "untrusted-elevated" || run.Tool.Driver.Rules[r.RuleIndex].ID != "untrusted-elevated" {
+			t.Errorf("sarif result %+v", r)
+		}
+	}
+}
