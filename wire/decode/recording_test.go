@@ -1399,3 +1399,26 @@ func TestRecordingCodexWorldState(t *testing.T) {
 		t.Errorf("model %q notes %q", r.Model, r.Notes)
 	}
 }
+
+// A zstd-compressed rollout (rollout-*.jsonl.zst): no zstd decoder is in the
+// module graph, so it is one clear error naming the compression and the
+// command that decompresses it; so is a gzip-compressed one.
+func TestRecordingCodexCompressed(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "codex-rollouts", "2025-09", "22", "rollout-2025-09-22T14-03-51-0199725c-8e4a-7d30-b1f2-3c4d5e6f7a8b.jsonl.zst")
+	for _, format := range []wire.Format{wire.FormatAuto, wire.FormatCodex} {
+		reqs, errs := decodeRecording(t, path, Options{Format: format})
+		if len(reqs) != 0 || len(errs) != 1 {
+			t.Fatalf("format %q: %d requests, errors %v", format, len(reqs), errs)
+		}
+		if msg := errs[0].Error(); !strings.Contains(msg, "zstd-compressed data") || !strings.Contains(msg, "zstd -d FILE") || strings.Contains(msg, "\n") {
+			t.Errorf("format %q: error %q", format, msg)
+		}
+	}
+	gz := filepath.Join(t.TempDir(), "rollout.jsonl.gz")
+	if err := os.WriteFile(gz, []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := decodeRecording(t, gz, Options{}); len(errs) != 1 || !strings.Contains(errs[0].Error(), "gzip -d FILE") {
+		t.Errorf("gzip: %v", errs)
+	}
+}
