@@ -333,6 +333,11 @@ func (d *decoder) run(r io.Reader) {
 	case len(trimmed) == 0 && len(head) < 8192:
 		d.Fail(0, "empty input (only white space)")
 		return
+	case compression(head) != "":
+		// No decoder of these is in the module graph: say which and how.
+		name := compression(head)
+		d.Fail(0, "%s-compressed data (a compressed .jsonl such as Codex's rollout-*.jsonl.zst?), not JSON: decompress it first, for example with %s -d FILE", name, name)
+		return
 	case utf16Mark(head) != "":
 		// Windows tools (PowerShell's ">" among them) write UTF-16; its
 		// NUL bytes would otherwise read as binary data.
@@ -712,6 +717,18 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
 		return
 	}
 	d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
+}
+
+// compression names the compression of an input by its magic number: "zstd"
+// (a frame, RFC 8878), "gzip", or "" for anything else.
+func compression(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		return "zstd"
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return "gzip"
+	}
+	return ""
 }
 
 // utf16Mark names the UTF-16 encoding of an input that starts with a

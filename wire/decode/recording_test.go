@@ -299,10 +299,11 @@ func TestRecordingCodexLegacyTokenCountAndCompaction(t *testing.T) {
 	if u := reqs[0].Usage; u == nil || *u != (wire.Usage{InputTokens: 900, CachedTokens: 512, OutputTokens: 7}) {
 		t.Errorf("flat token_count usage %+v", u)
 	}
-	if got := partText(reqs[0], "system[0]"); got != "Old instructions." {
-		t.Errorf("instructions %q", got)
+	// The header's instructions are the user's: no system prompt.
+	if s := envelopeBody(reqs[0], "session_meta.instructions"); strings.TrimSpace(s.Text) != "Old instructions." || s.Trust != wire.Untrusted || s.Channel != wire.ChannelMessages {
+		t.Errorf("instructions %+v", s)
 	}
-	if got, want := partsOf(reqs[1]), []string{"system[0]", "messages[0]", "messages[1].content[0]"}; !reflect.DeepEqual(got, want) {
+	if got, want := partsOf(reqs[1]), []string{"session_meta.instructions", "messages[0]", "messages[1].content[0]"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("after compaction parts %q, want %q", got, want)
 	}
 	if got := partText(reqs[1], "messages[0]"); got != "Summary: the user said hi." {
@@ -1206,10 +1207,10 @@ func TestRecordingCodexWithoutEnvelope(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("got %d requests", len(reqs))
 	}
-	if got, want := partsOf(reqs[1]), []string{"system[0]", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(got, want) {
+	if got, want := partsOf(reqs[1]), []string{"session_meta.instructions", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("parts %q, want %q", got, want)
 	}
-	if partText(reqs[0], "system[0]") != "Be brief." || !hasNote(reqs[0], "early 2025") || hasNote(reqs[1], "unknown") {
+	if strings.TrimSpace(envelopeBody(reqs[0], "session_meta.instructions").Text) != "Be brief." || !hasNote(reqs[0], "no envelope") || hasNote(reqs[1], "unknown") {
 		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
 	}
 }
@@ -1267,5 +1268,157 @@ func TestRecordingCodexOrdinal(t *testing.T) {
 			t.Errorf("request %d: %s parts %q usage %+v notes %q; want parts %q usage %+v notes %q", i+1, got[i].Format,
 				partsOf(got[i]), got[i].Usage, got[i].Notes, partsOf(want[i]), want[i].Usage, want[i].Notes)
 		}
+	}
+}
+
+var (
+	fixtureCodexJuly2025 = filepath.Join("..", "..", "testdata", "codex-rollouts", "2025-07", "14", "rollout-2025-07-14T09-12-03-6a1c2f0e-5b7d-4e21-9c3a-0d4e5f6a7b8c.jsonl")
+	fixtureCodexSep2025  = filepath.Join("..", "..", "testdata", "codex-rollouts", "2025-09", "22", "rollout-2025-09-22T14-03-51-0199725c-8e4a-7d30-b1f2-3c4d5e6f7a8b.jsonl")
+)
+
+// envelopeBody is the segment of a part that is an envelope's body.
+func envelopeBody(r wire.Request, part string) wire.Segment {
+	for _, s := range r.Segments {
+		if s.Part == part && s.Envelope != "" {
+			return s
+		}
+	}
+	return wire.Segment{}
+}
+
+const codexAgentsMD = "# AGENTS.md\n\nRun `go test ./...` before every commit.\nNever edit files under vendor/."
+
+// A rollout of mid-2025 (no envelope): the header's instructions are the
+// user's AGENTS.md, not Codex's prompt, which is not recorded. No recorded
+// message carries them, so they stand once, untrusted, as the
+// <user_instructions> message Codex made of them.
+func TestRecordingCodexHeaderInstructionsAreTheUsers(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureCodexJuly2025, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	for i, r := range reqs {
+		if s := segOf(r, "system[0]"); s.Part != "" {
+			t.Errorf("request %d: the header's instructions became a system prompt: %+v", i+1, s)
+		}
+		for _, s := range r.Segments {
+			if s.Channel == wire.ChannelSystem {
+				t.Errorf("request %d: a system segment %s", i+1, s.ID)
+			}
+		}
+		if !hasNote(r, "system prompt not recorded") || !hasNote(r, "the header's instructions are the user's (AGENTS.md)") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+		var body []wire.Segment
+		for _, s := range r.Segments {
+			if strings.Contains(s.Text, "Never edit files under vendor/.") {
+				body = append(body, s)
+			}
+		}
+		if len(body) != 1 || body[0].Kind != wire.KindAgentsMD || body[0].Trust != wire.Untrusted || body[0].Envelope != "user_instructions" ||
+			strings.TrimSpace(body[0].Text) != codexAgentsMD {
+			t.Errorf("request %d: the AGENTS.md text once, untrusted: %+v", i+1, body)
+		}
+	}
+	if got, want := partsOf(reqs[1]), []string{"session_meta.instructions", "messages[0].content[0]", "messages[1]", "messages[2]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("parts %q, want %q", got, want)
+	}
+}
+
+// A rollout of September 2025 (envelope, "instructions" beside a recorded
+// <user_instructions> message): the text is not doubled; turn_context sets
+// the model of the requests after it and is noted; a compaction replaces
+// the history and is noted.
+func TestRecordingCodexSep2025(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureCodexSep2025, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3", len(reqs))
+	}
+	var n int
+	for _, s := range reqs[0].Segments {
+		n += strings.Count(s.Text, "Never edit files under vendor/.")
+	}
+	if n != 1 {
+		t.Errorf("the AGENTS.md text appears %d times in request 1, want once", n)
+	}
+	if s := envelopeBody(reqs[0], "messages[0].content[0]"); s.Kind != wire.KindAgentsMD || s.Trust != wire.Untrusted || strings.TrimSpace(s.Text) != codexAgentsMD {
+		t.Errorf("recorded <user_instructions>: %+v", s)
+	}
+	if !hasNote(reqs[0], "the recorded <user_instructions> message carries them") || !hasNote(reqs[0], "system prompt not recorded") ||
+		!hasNote(reqs[0], "recording: codex 0.39.0") {
+		t.Errorf("notes %q", reqs[0].Notes)
+	}
+	models := []string{"gpt-5", "gpt-5", "gpt-5-codex"}
+	turns := []string{"turn context: model gpt-5, cwd /home/dev/repo, approval on-request", "turn context: model gpt-5, cwd /home/dev/repo, approval on-request",
+		"turn context: model gpt-5-codex, cwd /home/dev/repo, approval never"}
+	for i, r := range reqs {
+		if r.Model != models[i] || !hasNote(r, turns[i]) {
+			t.Errorf("request %d: model %q notes %q", i+1, r.Model, r.Notes)
+		}
+	}
+	if u := reqs[1].Usage; u == nil || *u != (wire.Usage{InputTokens: 6282, CachedTokens: 6016, OutputTokens: 19}) {
+		t.Errorf("request 2 usage %+v", u)
+	}
+	if got, want := partsOf(reqs[2]), []string{"messages[0]", "messages[1].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after compaction parts %q, want %q", got, want)
+	}
+	if !hasNote(reqs[2], "history compacted 1 times") || hasNote(reqs[1], "compacted") {
+		t.Errorf("notes %q / %q", reqs[1].Notes, reqs[2].Notes)
+	}
+}
+
+// world_state lines (Codex's own environment snapshots) are read without an
+// error, kept out of the requests and counted in a note; a turn_context
+// whose approval policy is an object is noted compactly.
+func TestRecordingCodexWorldState(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-world.jsonl")
+	data := `{"timestamp":"t","type":"session_meta","payload":{"id":"x","cli_version":"0.150.0","base_instructions":{"text":"You are Codex."}}}
+{"timestamp":"t","type":"world_state","payload":{"full":true,"state":{"environments":{"environments":{"local":{"cwd":"/r","shell":"bash"}}},"filesystem":"<filesystem><workspace_roots><root>/r</root></workspace_roots></filesystem>"}}}
+{"timestamp":"t","type":"turn_context","payload":{"cwd":"/r","model":"gpt-5.5","approval_policy":{"granular":{"sandbox":true}}}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 1 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	r := reqs[0]
+	if got, want := partsOf(r), []string{"system[0]", "messages[0].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("parts %q, want %q", got, want)
+	}
+	if !hasNote(r, "1 world_state records") || hasNote(r, "unknown records") || hasNote(r, "system prompt not recorded") {
+		t.Errorf("notes %q", r.Notes)
+	}
+	if !hasNote(r, `turn context: model gpt-5.5, cwd /r, approval {"granular":{"sandbox":true}}`) || r.Model != "gpt-5.5" {
+		t.Errorf("model %q notes %q", r.Model, r.Notes)
+	}
+}
+
+// A zstd-compressed rollout (rollout-*.jsonl.zst): no zstd decoder is in the
+// module graph, so it is one clear error naming the compression and the
+// command that decompresses it; so is a gzip-compressed one.
+func TestRecordingCodexCompressed(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "codex-rollouts", "2025-09", "22", "rollout-2025-09-22T14-03-51-0199725c-8e4a-7d30-b1f2-3c4d5e6f7a8b.jsonl.zst")
+	for _, format := range []wire.Format{wire.FormatAuto, wire.FormatCodex} {
+		reqs, errs := decodeRecording(t, path, Options{Format: format})
+		if len(reqs) != 0 || len(errs) != 1 {
+			t.Fatalf("format %q: %d requests, errors %v", format, len(reqs), errs)
+		}
+		if msg := errs[0].Error(); !strings.Contains(msg, "zstd-compressed data") || !strings.Contains(msg, "zstd -d FILE") || strings.Contains(msg, "\n") {
+			t.Errorf("format %q: error %q", format, msg)
+		}
+	}
+	gz := filepath.Join(t.TempDir(), "rollout.jsonl.gz")
+	if err := os.WriteFile(gz, []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := decodeRecording(t, gz, Options{}); len(errs) != 1 || !strings.Contains(errs[0].Error(), "gzip -d FILE") {
+		t.Errorf("gzip: %v", errs)
 	}
 }

@@ -12,10 +12,26 @@ import (
 // Codex, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl: lines of
 // {"timestamp", "type", "payload"}. session_meta carries the base
 // instructions (the system channel); response_item the items of the
-// conversation in Responses API shape; turn_context the model; event_msg
-// token_count the usage of the response just received; compacted replaces
-// the history. A request is implied wherever the model's output begins after
-// input: it held the instructions and every item before that output.
+// conversation in Responses API shape; turn_context the cwd, model and
+// approval policy of the turn after it; event_msg token_count the usage of
+// the response just received; compacted replaces the history; world_state
+// is Codex's own snapshot of the environment, skipped. A request is implied
+// wherever the model's output begins after input: it held the instructions
+// and every item before that output.
+//
+// The header's "instructions" is not the system prompt. Codex wrote
+// SessionMeta{id, timestamp, instructions} from May 2025 (codex-rs
+// rollout.rs) and kept the member until base_instructions replaced it, and
+// it was always the user's instructions (~/.codex/AGENTS.md and the
+// project's AGENTS.md: RolloutRecorderParams::new(conversation_id,
+// user_instructions)). Codex's own prompt was not recorded at all. Up to
+// mid-2025 Codex appended the user's instructions to its prompt; then it sent
+// them as a "<user_instructions>" user message, put in at request time
+// (Prompt::get_formatted_input) and later recorded as a response item. So
+// the header's text is the user's, untrusted: it is not repeated when a
+// recorded message carries it, and otherwise it stands where Codex's
+// get_formatted_input puts it for an old rollout, a <user_instructions>
+// message before the history.
 
 type codex struct {
 	seq     transcript
@@ -32,6 +48,16 @@ type codex struct {
 	known   bool              // a Codex record was seen
 	compact int               // compactions seen
 	total   codexTokens       // the last running total of a token_count
+	world   int               // world_state records skipped
+
+	// The user's instructions from the header, and whether a recorded
+	// message carries them; preN counts the segments before the history
+	// (the system prompt and the header's instructions once placed).
+	userInstr string
+	uiSeen    bool
+	uiPlaced  bool
+	preN      int
+	turn      string // the last turn_context, as a note
 }
 
 func newCodex() *codex { return &codex{names: map[string]string{}} }
@@ -44,6 +70,7 @@ type codexLine struct {
 	RecordType   string         `json:"record_type"`
 	ID           string         `json:"id"`
 	Instructions jsontext.Value `json:"instructions"`
+	CLIVersion   string         `json:"cli_version"`
 }
 
 // codexPayload is the union of the payloads this reader uses; members of
@@ -57,7 +84,9 @@ type codexPayload struct {
 		Text string `json:"text"`
 	} `json:"base_instructions"`
 	// turn_context
-	Model string `json:"model"`
+	Model          string         `json:"model"`
+	Cwd            string         `json:"cwd"`
+	ApprovalPolicy jsontext.Value `json:"approval_policy"`
 	// response_item
 	Role      string          `json:"role"`
 	Content   jsontext.Value  `json:"content"`
@@ -114,18 +143,13 @@ func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
 		if p.CLIVersion != "" {
 			c.version = p.CLIVersion
 		}
-		text := p.BaseInstructions.Text
-		if text == "" && len(p.Instructions) > 0 && p.Instructions.Kind() == '"' {
-			_ = body.Unmarshal(p.Instructions, &text)
+		if p.BaseInstructions.Text != "" {
+			c.setSystem(p.BaseInstructions.Text)
 		}
-		if text != "" {
-			c.setSystem(text)
-		}
+		c.headerInstructions(p.Instructions)
 	case "turn_context":
 		c.known = true
-		if p.Model != "" {
-			c.model = p.Model
-		}
+		c.turnContext(p)
 	case "response_item":
 		c.known = true
 		c.item(d, p, line, off, int64(len(raw)))
@@ -137,6 +161,9 @@ func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
 	case "compacted":
 		c.known = true
 		c.compacted(d, p, line, off, int64(len(raw)))
+	case "world_state":
+		c.known = true
+		c.world++
 	default:
 		c.unknown.add(r.Type)
 	}
@@ -149,11 +176,11 @@ func (c *codex) legacy(d Sink, r *codexLine, raw []byte, line int, off int64) {
 		c.known = true
 	case r.Type == "" && r.ID != "" && !c.known:
 		c.known = true
-		c.version = "(early 2025, no envelope)"
-		var text string
-		if len(r.Instructions) > 0 && r.Instructions.Kind() == '"' && body.Unmarshal(r.Instructions, &text) == nil && text != "" {
-			c.setSystem(text)
+		c.version = "(2025, no envelope)"
+		if r.CLIVersion != "" {
+			c.version = r.CLIVersion + " (no envelope)"
 		}
+		c.headerInstructions(r.Instructions)
 	case r.Type != "":
 		var p codexPayload
 		if body.Unmarshal(raw, &p) != nil {
@@ -175,11 +202,73 @@ func (c *codex) legacy(d Sink, r *codexLine, raw []byte, line int, off int64) {
 // setSystem puts the base instructions at the start of the sequence.
 func (c *codex) setSystem(text string) {
 	sys := c.seq.build(wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: text})
-	rest := c.seq.segs[c.sysN:]
+	rest := append([]wire.Segment(nil), c.seq.segs[c.sysN:]...)
 	c.seq.reset()
 	c.seq.addSegs(sys)
 	c.seq.addSegs(rest)
+	c.preN += len(sys) - c.sysN
 	c.sysN, c.sysSeen = len(sys), true
+}
+
+// headerInstructions keeps the header's "instructions", the user's
+// instructions (see the top of this file).
+func (c *codex) headerInstructions(v jsontext.Value) {
+	var text string
+	if len(v) > 0 && v.Kind() == '"' && body.Unmarshal(v, &text) == nil && strings.TrimSpace(text) != "" {
+		c.userInstr = text
+	}
+}
+
+// placeUserInstructions puts the header's instructions after the system
+// prompt, as the <user_instructions> message Codex made of them, unless a
+// recorded message carries them.
+func (c *codex) placeUserInstructions() {
+	if c.userInstr == "" || c.uiSeen || c.uiPlaced {
+		return
+	}
+	c.uiPlaced = true
+	ui := c.seq.build(wire.Part{ID: "session_meta.instructions", Channel: wire.ChannelMessages, Role: "user", Type: "text",
+		Text: "<user_instructions>\n\n" + c.userInstr + "\n\n</user_instructions>"})
+	pre := append([]wire.Segment(nil), c.seq.segs[:c.preN]...)
+	rest := append([]wire.Segment(nil), c.seq.segs[c.preN:]...)
+	c.seq.reset()
+	c.seq.addSegs(pre)
+	c.seq.addSegs(ui)
+	c.seq.addSegs(rest)
+	c.preN += len(ui)
+}
+
+// seeUserInstructions notes a recorded message that carries the header's
+// instructions.
+func (c *codex) seeUserInstructions(text string) {
+	if c.userInstr != "" && strings.Contains(text, strings.TrimSpace(c.userInstr)) {
+		c.uiSeen = true
+	}
+}
+
+// turnContext reads a turn_context: the model, cwd and approval policy of
+// the requests after it.
+func (c *codex) turnContext(p *codexPayload) {
+	if p.Model != "" {
+		c.model = p.Model
+	}
+	var parts []string
+	if p.Model != "" {
+		parts = append(parts, "model "+p.Model)
+	}
+	if p.Cwd != "" {
+		parts = append(parts, "cwd "+p.Cwd)
+	}
+	if len(p.ApprovalPolicy) > 0 && p.ApprovalPolicy.Kind() != 'n' {
+		policy := body.Compact(p.ApprovalPolicy)
+		if p.ApprovalPolicy.Kind() == '"' {
+			_ = body.Unmarshal(p.ApprovalPolicy, &policy)
+		}
+		parts = append(parts, "approval "+policy)
+	}
+	if len(parts) > 0 {
+		c.turn = "turn context: " + strings.Join(parts, ", ")
+	}
 }
 
 // item adds one response item; the first output after input starts a request.
@@ -224,6 +313,11 @@ func (c *codex) parts(p *codexPayload, id string) ([]wire.Part, bool, bool) {
 					text = body.DataURLText("image", t.ImageURL)
 				}
 				parts = append(parts, wire.Part{ID: body.IndexPath(id+".content", j), Channel: ch, Role: p.Role, Type: t.Type, Text: text})
+			}
+		}
+		if p.Role == "user" {
+			for _, part := range parts {
+				c.seeUserInstructions(part.Text)
 			}
 		}
 		return parts, p.Role == "assistant", true
@@ -294,6 +388,7 @@ func codexOutput(v jsontext.Value) string {
 // this line.
 func (c *codex) start(d Sink, line int, off, length int64) {
 	c.flush(d)
+	c.placeUserInstructions()
 	req := d.Builder(wire.FormatCodex, line, off, length).Req
 	req.Model = c.model
 	req.Segments = c.seq.snapshot()
@@ -302,6 +397,18 @@ func (c *codex) start(d Sink, line int, off, length int64) {
 		c.unknown.note("unknown records"), c.skipped.note("response items not sent or not known")))
 	if !c.sysSeen {
 		req.Notes = append(req.Notes, "system prompt not recorded (session_meta has no base instructions)")
+	}
+	switch {
+	case c.uiPlaced:
+		req.Notes = append(req.Notes, "the header's instructions are the user's (AGENTS.md), not the system prompt: shown as the <user_instructions> message Codex made of them")
+	case c.userInstr != "":
+		req.Notes = append(req.Notes, "the header's instructions are the user's (AGENTS.md), not the system prompt: the recorded <user_instructions> message carries them")
+	}
+	if c.turn != "" {
+		req.Notes = append(req.Notes, c.turn)
+	}
+	if c.world > 0 {
+		req.Notes = append(req.Notes, strconv.Itoa(c.world)+" world_state records (Codex's own snapshots of the environment) skipped: what the model saw of them is in the recorded messages")
 	}
 	req.Notes = append(req.Notes, "tool schemas not recorded")
 	if c.compact > 0 {
@@ -334,7 +441,7 @@ func (c *codex) usage(p *codexPayload) {
 // compacted replaces the history with what the compaction kept.
 func (c *codex) compacted(d Sink, p *codexPayload, line int, off, length int64) {
 	c.compact++
-	sys := append([]wire.Segment(nil), c.seq.segs[:c.sysN]...)
+	sys := append([]wire.Segment(nil), c.seq.segs[:c.preN]...)
 	c.seq.reset()
 	c.seq.addSegs(sys)
 	c.items, c.lastOut = 0, false
