@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
@@ -143,7 +144,10 @@ func TestVolatileAt(t *testing.T) {
 // order and without overlap.
 func TestFindVolatileHostile(t *testing.T) {
 	blns := append(wiretest.BLNS(t), "2026-11-29T", "2026-11-29T22:", "Sun, ", "Nov 29,", "req_", "request id:", "\xff2026-11-29\xfe",
-		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.")
+		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.",
+		"5/29/", "5/29/2", "29.05.", "29. 5. ", "2025. 5. ", "2025. 5. 29", "2025년 5월", "2025年5月29日木", "2025年5月29日(",
+		"29 de ", "29 de mayo de ", "Donnerstag, 29. ", "quinta-", "quinta-feira, 29 de maio de 202", "29 мая 2025 г",
+		"01-Dec-", "01-Dec-9", "Sunday, 06-Nov-94", "1st of ", "epoch ", "ts=", "\xff29/05/2025\xfe", "giovedì\xff 29")
 	for _, s := range blns {
 		prev := 0
 		for _, v := range FindVolatile(s) {
@@ -162,7 +166,10 @@ func TestFindVolatileHostile(t *testing.T) {
 
 func FuzzFindVolatile(f *testing.F) {
 	for _, s := range []string{"2026-11-29T22:15:42Z", "Sun, 29 Nov 2026 22:15:42 GMT", "turn 7", "req_0123456789",
-		"123e4567-e89b-12d3-a456-426614174000", "2026年11月29日 22:15"} {
+		"123e4567-e89b-12d3-a456-426614174000", "2026年11月29日 22:15",
+		"Today's date: 5/29/2025", "29.05.2025, 14:03:09", "2025. 5. 29.", "2025년 5월 29일 목요일", "2025年5月29日星期四",
+		"Tue, 01 Dec 2026 03:21:27 +0000", "Sunday, 06-Nov-94 08:49:37 GMT", "jueves, 29 de mayo de 2025",
+		"четверг, 29 мая 2025 г.", "epoch 1764558087123", `"created_at": 1764558087`, "page 5/29", "1.2.3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -352,4 +359,30 @@ func describe(text string, vs []Volatile) string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// TestFindVolatileLinear: near misses of every date shape, repeated, take
+// time in proportion to their length: eight times the text costs well
+// under the sixty-four times a quadratic scan would.
+func TestFindVolatileLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	unit := "5/29/ 29.05. 2025. 5. 29 de mayo de quinta-feira, 29. Mai Thursday, May 29, 01-Dec- " +
+		"2025年5月29日( 2025년 5월 epoch ts= 1764558087 created_at 29 мая Nov 29 22:15 1st of December " +
+		strings.Repeat(" ", 40) + strings.Repeat("1", 40) + " "
+	cost := func(n int) time.Duration {
+		text := strings.Repeat(unit, n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			FindVolatile(text)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := cost(1000), cost(8000)
+	if large > 24*small {
+		t.Errorf("8x the text took %v against %v (%.1fx): not linear", large, small, float64(large)/float64(small))
+	}
 }
