@@ -10,10 +10,15 @@ type VolatileKind string
 // volatile-in-prefix finding.
 const (
 	// VolatileTimestamp is a date with a time of day (ISO 8601, RFC 3339,
-	// RFC 1123, the Unix date(1) layout), a time of day with seconds, or an
-	// epoch in seconds or milliseconds.
+	// RFC 1123 / 2822 / 850, asctime, the Unix date(1) layout, a numeric
+	// or locale date followed by a time), a time of day with seconds, or
+	// an epoch in seconds or milliseconds after a label that names a time.
 	VolatileTimestamp VolatileKind = "timestamp"
-	// VolatileDate is a calendar date without a time of day.
+	// VolatileDate is a calendar date without a time of day: ISO and
+	// year-first ("2025/5/29", "2025. 5. 29.", "2025年5月29日"), numeric
+	// day and month with a four-digit year ("5/29/2025", "29.05.2025"), or
+	// with month and weekday names in English and the locales of
+	// localMonths ("Thursday, May 29, 2025", "29 de mayo de 2025").
 	VolatileDate VolatileKind = "date"
 	// VolatileUUID is a UUID in its 8-4-4-4-12 hex form.
 	VolatileUUID VolatileKind = "uuid"
