@@ -10,10 +10,15 @@ type VolatileKind string
 // volatile-in-prefix finding.
 const (
 	// VolatileTimestamp is a date with a time of day (ISO 8601, RFC 3339,
-	// RFC 1123, the Unix date(1) layout), a time of day with seconds, or an
-	// epoch in seconds or milliseconds.
+	// RFC 1123 / 2822 / 850, asctime, the Unix date(1) layout, a numeric
+	// or locale date followed by a time), a time of day with seconds, or
+	// an epoch in seconds or milliseconds after a label that names a time.
 	VolatileTimestamp VolatileKind = "timestamp"
-	// VolatileDate is a calendar date without a time of day.
+	// VolatileDate is a calendar date without a time of day: ISO and
+	// year-first ("2025/5/29", "2025. 5. 29.", "2025年5月29日"), numeric
+	// day and month with a four-digit year ("5/29/2025", "29.05.2025"), or
+	// with month and weekday names in English and the locales of
+	// localMonths ("Thursday, May 29, 2025", "29 de mayo de 2025").
 	VolatileDate VolatileKind = "date"
 	// VolatileUUID is a UUID in its 8-4-4-4-12 hex form.
 	VolatileUUID VolatileKind = "uuid"
@@ -150,6 +155,9 @@ func matchAt(s string, i int) (Volatile, bool) {
 		if end, timed, ok := dayMonthYearAt(s, i); ok {
 			return Volatile{Start: i, End: end, Kind: dateKind(timed)}, true
 		}
+		if end, timed, ok := numericDateAt(s, i); ok {
+			return Volatile{Start: i, End: end, Kind: dateKind(timed)}, true
+		}
 		if end, ok := timeAt(s, i, true); ok {
 			return Volatile{Start: i, End: end, Kind: VolatileTimestamp}, true
 		}
@@ -244,7 +252,9 @@ func uuidAt(s string, i int) (int, bool) {
 	return i + n, true
 }
 
-// isoDateAt matches YYYY-MM-DD (or YYYY/MM/DD, or YYYY年M月D日), with an
+// isoDateAt matches a year-first date: YYYY-MM-DD and YYYY/MM/DD (the
+// month and day may have one digit: "2025/5/29", as ja-JP and zh-CN write
+// it), YYYY. M. D. (ko-KR, hu-HU), YYYY年M月D日 and YYYY년 M월 D일, with an
 // optional time after "T" or a space.
 func isoDateAt(s string, i int) (end int, timed, ok bool) {
 	y, ok := digitsAt(s, i, 4)
@@ -252,45 +262,40 @@ func isoDateAt(s string, i int) (end int, timed, ok bool) {
 		return 0, false, false
 	}
 	j := i + 4
-	if j < len(s) && (s[j] == '-' || s[j] == '/') {
+	switch {
+	case j < len(s) && (s[j] == '-' || s[j] == '/'):
 		sep := s[j]
-		m, ok1 := digitsAt(s, j+1, 2)
-		if !ok1 || j+3 >= len(s) || s[j+3] != sep {
+		m, e1, ok1 := digitRun(s, j+1, 2)
+		if !ok1 || e1 >= len(s) || s[e1] != sep {
 			return 0, false, false
 		}
-		d, ok2 := digitsAt(s, j+4, 2)
+		d, e2, ok2 := digitRun(s, e1+1, 2)
 		if !ok2 || m < 1 || m > 12 || d < 1 || d > 31 {
 			return 0, false, false
 		}
-		end = j + 6
-		if end < len(s) && IsDigit(s[end]) {
+		end = e2
+	case strings.HasPrefix(s[j:], ". "):
+		// "2025. 5. 29." (ko-KR) and "2025. 05. 29." (hu-HU): the spaces
+		// tell it from a dotted version.
+		m, e1, ok1 := digitRun(s, j+2, 2)
+		if !ok1 || m < 1 || m > 12 || !strings.HasPrefix(s[e1:], ". ") {
 			return 0, false, false
 		}
-	} else if strings.HasPrefix(s[j:], "年") {
-		j += len("年")
-		m, e1, ok1 := digitRun(s, j, 2)
-		if !ok1 || m < 1 || m > 12 || !strings.HasPrefix(s[e1:], "月") {
-			return 0, false, false
-		}
-		d, e2, ok2 := digitRun(s, e1+len("月"), 2)
+		d, e2, ok2 := digitRun(s, e1+2, 2)
 		if !ok2 || d < 1 || d > 31 {
 			return 0, false, false
 		}
 		end = e2
-		if strings.HasPrefix(s[end:], "日") {
-			end += len("日")
+		if end < len(s) && s[end] == '.' {
+			end++
 		}
-		k := end
-		for k < len(s) && s[k] == ' ' {
-			k++
-		}
-		if k < len(s) && IsDigit(s[k]) {
-			if e, ok := timeAt(s, k, false); ok {
-				return e, true, true
-			}
+		if e, ok := timeAfter(s, end); ok {
+			return e, true, true
 		}
 		return end, false, true
-	} else {
+	case strings.HasPrefix(s[j:], "年"), strings.HasPrefix(s[j:], "년"):
+		return cjkDateAt(s, j)
+	default:
 		return 0, false, false
 	}
 	if end+1 < len(s) && (s[end] == 'T' || s[end] == ' ' || s[end] == 't') && IsDigit(s[end+1]) {
@@ -298,8 +303,152 @@ func isoDateAt(s string, i int) (end int, timed, ok bool) {
 			return e, true, true
 		}
 	}
+	// "2025/5/29, 14:03:09" and the like.
+	if end < len(s) && s[end] == ',' {
+		if e, ok := timeAfter(s, end); ok {
+			return e, true, true
+		}
+	}
 	if !endsWord(s, end) {
 		return 0, false, false
+	}
+	return end, false, true
+}
+
+// cjkDateAt reads the rest of YYYY年M月D日 (Chinese, Japanese) or
+// YYYY년 M월 D일 (Korean) from j, just after the year, with the weekday
+// that may follow it ("木曜日", "星期四", "목요일") and a time.
+func cjkDateAt(s string, j int) (end int, timed, ok bool) {
+	year, month, day := "年", "月", "日"
+	space := false
+	if strings.HasPrefix(s[j:], "년") {
+		year, month, day, space = "년", "월", "일", true
+	}
+	next := func(k int) int {
+		if space && k < len(s) && s[k] == ' ' {
+			return k + 1
+		}
+		return k
+	}
+	j = next(j + len(year))
+	m, e1, ok1 := digitRun(s, j, 2)
+	if !ok1 || m < 1 || m > 12 || !strings.HasPrefix(s[e1:], month) {
+		return 0, false, false
+	}
+	d, e2, ok2 := digitRun(s, next(e1+len(month)), 2)
+	if !ok2 || d < 1 || d > 31 {
+		return 0, false, false
+	}
+	end = e2
+	if strings.HasPrefix(s[end:], day) {
+		end += len(day)
+		end = cjkWeekdayAfter(s, end)
+	}
+	k := end
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k < len(s) && IsDigit(s[k]) {
+		if e, ok := timeAt(s, k, false); ok {
+			return e, true, true
+		}
+	}
+	return end, false, true
+}
+
+// cjkWeekdayAfter reads a weekday written after a CJK date ("木曜日",
+// "星期四", "周四", " 목요일", "(木)") and returns its end, or j.
+func cjkWeekdayAfter(s string, j int) int {
+	const ja, ko, zh = "月火水木金土日", "월화수목금토일", "一二三四五六日天"
+	oneOf := func(k int, set string) (int, bool) {
+		for _, r := range set {
+			if strings.HasPrefix(s[k:], string(r)) {
+				return k + len(string(r)), true
+			}
+		}
+		return k, false
+	}
+	if k, ok := oneOf(j, ja); ok && strings.HasPrefix(s[k:], "曜日") {
+		return k + len("曜日")
+	}
+	for _, p := range []string{"星期", "礼拜", "周"} {
+		if strings.HasPrefix(s[j:], p) {
+			if k, ok := oneOf(j+len(p), zh); ok {
+				return k
+			}
+		}
+	}
+	if k := skipSpace(s, j); k < len(s) {
+		if e, ok := oneOf(k, ko); ok && strings.HasPrefix(s[e:], "요일") {
+			return e + len("요일")
+		}
+	}
+	if strings.HasPrefix(s[j:], "(") || strings.HasPrefix(s[j:], "（") {
+		k := j + 1
+		if s[j] != '(' {
+			k = j + len("（")
+		}
+		if e, ok := oneOf(k, ja); ok {
+			if strings.HasPrefix(s[e:], ")") {
+				return e + 1
+			}
+			if strings.HasPrefix(s[e:], "）") {
+				return e + len("）")
+			}
+		}
+	}
+	return j
+}
+
+// numericDateAt matches a day-and-month date with a four-digit year last:
+// "5/29/2025" (en-US, and Claude Code's "Today's date:"), "29/05/2025"
+// (en-GB, fr, it, pt-BR), "29.05.2025" and "29.5.2025" (de, ru, pl, tr),
+// "29. 5. 2025" (cs), "29-5-2025" (nl), with an optional time after. Either
+// order of day and month is taken, as long as one of them can be a month.
+// A two-digit year ("5/29/25") is taken only after a word for the present
+// ("Today's date:"): elsewhere it reads as well as a fraction or a version.
+// A value that continues a dotted or slashed run ("1.2.3.2025",
+// "a/5/29/2025/x") is not a date.
+func numericDateAt(s string, i int) (end int, timed, ok bool) {
+	if i >= 2 && (s[i-1] == '.' || s[i-1] == '/' || s[i-1] == '-') && IsDigit(s[i-2]) {
+		return 0, false, false
+	}
+	a, j, ok := digitRun(s, i, 2)
+	if !ok || j >= len(s) || (s[j] != '/' && s[j] != '.' && s[j] != '-') {
+		return 0, false, false
+	}
+	sep := s[j]
+	field := func(k int) int { // past a separator and, after a dot, a space
+		k++
+		if sep == '.' && k < len(s) && s[k] == ' ' {
+			k++
+		}
+		return k
+	}
+	b, k, ok := digitRun(s, field(j), 2)
+	if !ok || k >= len(s) || s[k] != sep {
+		return 0, false, false
+	}
+	if a < 1 || b < 1 || !((a <= 12 && b <= 31) || (a <= 31 && b <= 12)) {
+		return 0, false, false
+	}
+	yAt := field(k)
+	y, e, ok := digitRun(s, yAt, 4)
+	switch {
+	case ok && e-yAt == 4 && y >= 1900 && y <= 2199:
+	case ok && e-yAt == 2 && currentBefore(s, i):
+	default:
+		return 0, false, false
+	}
+	end = e
+	if end+1 < len(s) && (s[end] == '.' || s[end] == '/' || s[end] == '-') && IsDigit(s[end+1]) {
+		return 0, false, false
+	}
+	if !endsWord(s, end) {
+		return 0, false, false
+	}
+	if t, ok := timeAfter(s, end); ok {
+		return t, true, true
 	}
 	return end, false, true
 }
@@ -428,7 +577,9 @@ func zoneNameAt(s string, j int) (int, bool) {
 }
 
 // epochAt matches a Unix time in seconds (10 digits, 2001 to 2036, an
-// optional fraction) or milliseconds (13 digits).
+// optional fraction) or milliseconds (13 digits) in a time context: after
+// a word for the present or a label that names a time (epochContext). A
+// bare run of ten digits is as likely a phone number or an id.
 func epochAt(s string, i int) (int, bool) {
 	if i > 0 && (s[i-1] == '.' || s[i-1] == ',') {
 		return 0, false
@@ -450,10 +601,45 @@ func epochAt(s string, i int) (int, bool) {
 			j++
 		}
 	}
-	if !endsWord(s, j) {
+	if !endsWord(s, j) || !epochContext(s, i) {
 		return 0, false
 	}
 	return j, true
+}
+
+// epochWords, found in the label just before a number, say it is a time:
+// "epoch 1764558087123", "ts=1764558087", "created_at": 1764558087,
+// "expiresAt: ...". The words of nowWords count too ("timestamp: ...").
+var epochWords = []string{"time", "date", "epoch", "unix", "stamp", "clock", "now", "expir",
+	"created", "updated", "modified", "since", "until", "when"}
+
+// epochContext reports whether the number at i follows a label that names
+// a time, or a word for the present on its line.
+func epochContext(s string, i int) bool {
+	// The label: skip up to four separators back, then read the word.
+	k := i
+	for n := 0; k > 0 && n < 4 && strings.IndexByte(" :=\"'>\t", s[k-1]) >= 0; n++ {
+		k--
+	}
+	e := k
+	for k > 0 && e-k < 32 && (isWordByte(s[k-1]) || s[k-1] == '-') {
+		k--
+	}
+	if e > k {
+		label := s[k:e]
+		var buf [32]byte
+		low := string(appendLower(buf[:0], label))
+		if low == "ts" || strings.HasSuffix(low, "_ts") || strings.HasSuffix(low, "-ts") ||
+			strings.HasSuffix(low, "_at") || strings.HasSuffix(label, "At") {
+			return true
+		}
+		for _, w := range epochWords {
+			if strings.Contains(low, w) {
+				return true
+			}
+		}
+	}
+	return currentBefore(s, i)
 }
 
 // weekdays and months hold the full, three-letter (and "sept") lower-case names.
@@ -536,19 +722,136 @@ func yearAfter(s string, j int) (int, bool) {
 	return k + 4, true
 }
 
-// dayMonthYearAt matches "29 Nov 2026" and "29 November 2026 22:15:42 GMT".
+// localMonths and localWeekdays hold, in lower case, the month names
+// (with the genitive forms that follow a day: "29 maja", "29 мая") and the
+// weekday names of the locales whose long dates put the day first:
+// German, French, Spanish, Italian, Portuguese, Dutch, Polish, Swedish,
+// Russian and Turkish, as Intl's toLocaleDateString writes them (Gemini
+// CLI's "Today's date is ...").
+var localMonths, localWeekdays = wordSet(
+	"januar", "jänner", "februar", "märz", "mai", "juni", "juli", "oktober", "dezember", // de
+	"janvier", "février", "mars", "avril", "juin", "juillet", "août", "septembre", "octobre",
+	"novembre", "décembre", // fr
+	"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+	"setiembre", "octubre", "noviembre", "diciembre", // es
+	"gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre",
+	"dicembre", // it
+	"janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro", "outubro",
+	"novembro", "dezembro", // pt
+	"januari", "februari", "maart", "mei", "augustus", "december", // nl
+	"augusti", "maj", // sv
+	"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",
+	"września", "października", "listopada", "grudnia", // pl
+	"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября",
+	"октября", "ноября", "декабря", // ru
+	"ocak", "şubat", "Şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos",
+	"eylül", "ekim", "kasım", "aralık", // tr
+), wordSet(
+	"montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonnabend", "sonntag",
+	"lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+	"lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo",
+	"lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica",
+	"segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira",
+	"maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
+	"poniedziałek", "wtorek", "czwartek", "piątek", "sobota", "niedziela",
+	"måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag",
+)
+
+func wordSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// wordAt reads a word of letters at j (ASCII letters, any non-ASCII byte,
+// and inner hyphens, as in "quinta-feira"), at most 24 bytes, and returns
+// its lower case (ASCII letters only; the tables hold the rest as written)
+// and its end.
+func wordAt(s string, j int, buf []byte) ([]byte, int, bool) {
+	k := j
+	for k < len(s) && k-j <= 24 && (isAlpha(s[k]) || s[k] >= 0x80 ||
+		(s[k] == '-' && k > j && k+1 < len(s) && isAlpha(s[k+1]))) {
+		k++
+	}
+	if k == j || k-j > 24 || (k < len(s) && isWordByte(s[k])) {
+		return nil, j, false
+	}
+	return appendLower(buf, s[j:k]), k, true
+}
+
+// monthWordAt matches a month name at j in any case: English (full or
+// three letters, with an optional ".") or one of localMonths.
+func monthWordAt(s string, j int) (int, bool) {
+	var buf [32]byte
+	w, k, ok := wordAt(s, j, buf[:0])
+	if !ok || !(months[string(w)] || localMonths[string(w)]) {
+		return 0, false
+	}
+	if len(w) == 3 && k < len(s) && s[k] == '.' {
+		k++
+	}
+	return k, true
+}
+
+// dayMonthYearAt matches a day-first date: "29 Nov 2026", "29 November
+// 2026 22:15:42 GMT", "29th of May 2025", "01-Dec-2026 03:21:27 GMT" (the
+// cookie and RFC 850 layout), and the locale forms "29. Mai 2025", "29 de
+// mayo de 2025", "29 мая 2025 г.".
 func dayMonthYearAt(s string, i int) (end int, timed, ok bool) {
 	d, j, ok := digitRun(s, i, 2)
-	if !ok || d < 1 || d > 31 || j >= len(s) || s[j] != ' ' {
+	if !ok || d < 1 || d > 31 || j >= len(s) {
 		return 0, false, false
 	}
-	j, ok = nameAt(s, j+1, months)
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if strings.HasPrefix(s[j:], suf) {
+			j += 2
+			break
+		}
+	}
+	if j < len(s) && s[j] == '-' {
+		// 01-Dec-2026, or 06-Nov-94 (RFC 850): a three-letter English
+		// month between hyphens.
+		k, ok := nameAt(s, j+1, months)
+		if !ok || k-j != 4 || k >= len(s) || s[k] != '-' {
+			return 0, false, false
+		}
+		y, e, ok := digitRun(s, k+1, 4)
+		if !ok || !(e-k-1 == 2 || (e-k-1 == 4 && y >= 1900 && y <= 2199)) || !endsWord(s, e) {
+			return 0, false, false
+		}
+		if t, ok := timeAfter(s, e); ok {
+			return t, true, true
+		}
+		return e, false, true
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+	}
+	if j >= len(s) || s[j] != ' ' {
+		return 0, false, false
+	}
+	j++
+	for _, link := range []string{"of ", "de "} {
+		if strings.HasPrefix(s[j:], link) {
+			j += len(link)
+			break
+		}
+	}
+	j, ok = monthWordAt(s, j)
 	if !ok {
 		return 0, false, false
+	}
+	if strings.HasPrefix(s[j:], " de ") {
+		j += len(" de")
 	}
 	j, ok = yearAfter(s, j)
 	if !ok {
 		return 0, false, false
+	}
+	if strings.HasPrefix(s[j:], " г.") {
+		j += len(" г.")
 	}
 	if e, ok := timeAfter(s, j); ok {
 		return e, true, true
@@ -562,7 +865,7 @@ func dayMonthYearAt(s string, i int) (end int, timed, ok bool) {
 func namedDateAt(s string, i int) (end int, timed, ok bool) {
 	j := i
 	weekday := false
-	if e, ok := nameAt(s, i, weekdays); ok {
+	if e, ok := weekdayAt(s, i); ok {
 		weekday = true
 		k, ok := sepAt(s, e)
 		if !ok {
@@ -617,6 +920,19 @@ func namedDateAt(s string, i int) (end int, timed, ok bool) {
 		}
 	}
 	return 0, false, false
+}
+
+// weekdayAt matches an English weekday name (capitalised, full or three
+// letters) or one of localWeekdays in any case at j.
+func weekdayAt(s string, j int) (int, bool) {
+	if e, ok := nameAt(s, j, weekdays); ok {
+		return e, true
+	}
+	var buf [32]byte
+	if w, k, ok := wordAt(s, j, buf[:0]); ok && localWeekdays[string(w)] {
+		return k, true
+	}
+	return 0, false
 }
 
 // idPrefixes are the prefixes of provider and tracing ids, with the

@@ -1,8 +1,12 @@
 package scan
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
@@ -140,7 +144,10 @@ func TestVolatileAt(t *testing.T) {
 // order and without overlap.
 func TestFindVolatileHostile(t *testing.T) {
 	blns := append(wiretest.BLNS(t), "2026-11-29T", "2026-11-29T22:", "Sun, ", "Nov 29,", "req_", "request id:", "\xff2026-11-29\xfe",
-		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.")
+		"2026年", "2026年11月", "12:", "+", "turn #", "1764454542.",
+		"5/29/", "5/29/2", "29.05.", "29. 5. ", "2025. 5. ", "2025. 5. 29", "2025년 5월", "2025年5月29日木", "2025年5月29日(",
+		"29 de ", "29 de mayo de ", "Donnerstag, 29. ", "quinta-", "quinta-feira, 29 de maio de 202", "29 мая 2025 г",
+		"01-Dec-", "01-Dec-9", "Sunday, 06-Nov-94", "1st of ", "epoch ", "ts=", "\xff29/05/2025\xfe", "giovedì\xff 29")
 	for _, s := range blns {
 		prev := 0
 		for _, v := range FindVolatile(s) {
@@ -159,7 +166,10 @@ func TestFindVolatileHostile(t *testing.T) {
 
 func FuzzFindVolatile(f *testing.F) {
 	for _, s := range []string{"2026-11-29T22:15:42Z", "Sun, 29 Nov 2026 22:15:42 GMT", "turn 7", "req_0123456789",
-		"123e4567-e89b-12d3-a456-426614174000", "2026年11月29日 22:15"} {
+		"123e4567-e89b-12d3-a456-426614174000", "2026年11月29日 22:15",
+		"Today's date: 5/29/2025", "29.05.2025, 14:03:09", "2025. 5. 29.", "2025년 5월 29일 목요일", "2025年5月29日星期四",
+		"Tue, 01 Dec 2026 03:21:27 +0000", "Sunday, 06-Nov-94 08:49:37 GMT", "jueves, 29 de mayo de 2025",
+		"четверг, 29 мая 2025 г.", "epoch 1764558087123", `"created_at": 1764558087`, "page 5/29", "1.2.3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -210,5 +220,169 @@ func TestVolatileCurrent(t *testing.T) {
 		if vs[0].Current != c.current {
 			t.Errorf("%q: current %v, want %v", c.text, vs[0].Current, c.current)
 		}
+	}
+}
+
+// readDates reads a fixture of testdata/dates: its tab-separated rows,
+// without comments and blank lines.
+func readDates(t *testing.T, name string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "dates", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		rows = append(rows, strings.Split(line, "\t"))
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s: no rows", name)
+	}
+	return rows
+}
+
+// TestFindVolatileDateShapes: every common shape of a date or a time
+// (testdata/dates/shapes.tsv: numeric dates in either order, month and
+// weekday names, RFC 1123 / 2822 / 850 and asctime, epochs after a time
+// label) is one value of its kind, at the marked span.
+func TestFindVolatileDateShapes(t *testing.T) {
+	for _, row := range readDates(t, "shapes.tsv") {
+		if len(row) != 3 {
+			t.Fatalf("bad row %q", row)
+		}
+		kind := VolatileKind(row[0])
+		text, start, end := span(t, row[1])
+		got := FindVolatile(text)
+		if len(got) != 1 || got[0].Start != start || got[0].End != end || got[0].Kind != kind {
+			t.Errorf("%s: %q: want %s %q, got %s", row[2], text, kind, text[start:end], describe(text, got))
+		}
+		// VolatileAt finds it from any byte inside, as a cache break would.
+		for off := start; off < end; off++ {
+			if v, ok := VolatileAt(text, off); !ok || v.Start != start || v.End != end {
+				t.Errorf("%q: VolatileAt(%d) = %+v, %v", text, off, v, ok)
+				break
+			}
+		}
+	}
+}
+
+// TestFindVolatileIntlDates: the dates Intl writes in sixteen locales
+// (testdata/dates/intl_dates.tsv, made with Node's toLocaleDateString and
+// toLocaleString: the long form is Gemini CLI's "Today's date is ...") are
+// each found whole, after the words Gemini CLI puts before them, and marked
+// as the present.
+func TestFindVolatileIntlDates(t *testing.T) {
+	for _, row := range readDates(t, "intl_dates.tsv") {
+		if len(row) != 4 {
+			t.Fatalf("bad row %q", row)
+		}
+		locale, style, date, want := row[0], row[1], row[2], row[3]
+		const lead = "Today's date is "
+		text := lead + date + " (formatted according to the user's locale)."
+		kind := VolatileDate
+		if style == "datetime" {
+			kind = VolatileTimestamp
+		}
+		got := FindVolatile(text)
+		start := len(lead) + strings.Index(date, want)
+		if len(got) != 1 || got[0].Start != start || got[0].End != start+len(want) || got[0].Kind != kind || !got[0].Current {
+			t.Errorf("%s %s: want current %s %q, got %s", locale, style, kind, want, describe(text, got))
+		}
+	}
+}
+
+// TestFindVolatileAgentDates: the date lines of real agents' context
+// blocks (Claude Code's <env>, Gemini CLI's <session_context>, Codex's
+// <environment_context>) are found, as the present, and nothing else in
+// the block is.
+func TestFindVolatileAgentDates(t *testing.T) {
+	for name, want := range map[string]string{
+		"claude_code_env_block.txt":     "5/22/2025",
+		"gemini_session_context.txt":    "Thursday, May 29, 2025",
+		"codex_environment_context.txt": "2026-05-16",
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "dates", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		got := FindVolatile(text)
+		if len(got) != 1 || text[got[0].Start:got[0].End] != want || got[0].Kind != VolatileDate || !got[0].Current {
+			t.Errorf("%s: want the current date %q, got %s", name, want, describe(text, got))
+		}
+	}
+}
+
+// TestFindVolatileQuietNumbers: ordinary numbers stay quiet. The choices:
+// a numeric date needs a four-digit year (or a word for the present before
+// a two-digit one), so a fraction ("10/20"), a page ("page 5/29"), a
+// version ("1.2.3", "v1.2.2025") or a ratio is not a date; a year alone is
+// not one either; and a run of ten or thirteen digits is an epoch only
+// after a label that names a time, so a phone number or an id is not.
+// CalVer versions with dots ("2024.05.29") are versions, not dates.
+func TestFindVolatileQuietNumbers(t *testing.T) {
+	quiet := []string{
+		"version 1.2.3 and 1.10.20; go1.26.1; v1.2.2025",
+		"10/20 of the tests passed, 3/4 of them fast",
+		"pi is 3.14, e is 2.718, and 1/3 is 0.333",
+		"the year 2025 alone; copyright 2024-2025",
+		"listen on port 8080, or 443",
+		"order 123456 and user 654321 (ids of 6 digits)",
+		"see page 5/29 and pages 10-20",
+		"chapter 5.29 and section 12.31",
+		"certifi==2024.02.02 is pinned",
+		"call 2025550123 or 1234567890 for help",
+		"a record id 1764558087123 in a table",
+		"versions 1.2.2025.1 and 3/4/2025/5 are build numbers",
+		"May I help? On the 5th of May we march.",
+		"2025. It was a year.",
+		"Step 1. 2. 3. 4.",
+	}
+	for _, s := range quiet {
+		if got := FindVolatile(s); len(got) != 0 {
+			t.Errorf("%q: want quiet, got %s", s, describe(s, got))
+		}
+	}
+}
+
+func describe(text string, vs []Volatile) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for k, v := range vs {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %q current=%v", v.Kind, text[v.Start:v.End], v.Current)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// TestFindVolatileLinear: near misses of every date shape, repeated, take
+// time in proportion to their length: eight times the text costs well
+// under the sixty-four times a quadratic scan would.
+func TestFindVolatileLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	unit := "5/29/ 29.05. 2025. 5. 29 de mayo de quinta-feira, 29. Mai Thursday, May 29, 01-Dec- " +
+		"2025年5月29日( 2025년 5월 epoch ts= 1764558087 created_at 29 мая Nov 29 22:15 1st of December " +
+		strings.Repeat(" ", 40) + strings.Repeat("1", 40) + " "
+	cost := func(n int) time.Duration {
+		text := strings.Repeat(unit, n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			FindVolatile(text)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := cost(1000), cost(8000)
+	if large > 24*small {
+		t.Errorf("8x the text took %v against %v (%.1fx): not linear", large, small, float64(large)/float64(small))
 	}
 }
