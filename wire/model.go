@@ -91,6 +91,7 @@ const (
 	FormatGemini          Format = "gemini"
 	FormatHAR             Format = "har"
 	FormatClaudeTrace     Format = "claude-trace"
+	FormatOpenAIBatch     Format = "openai-batch"
 	FormatKimiCLI         Format = "kimi-cli"
 	FormatKimiCode        Format = "kimi-code"
 	FormatCodex           Format = "codex"

@@ -109,6 +109,14 @@ func memberName(raw jsontext.Value) string {
 		return "log"
 	case "request":
 		return "request"
+	case "custom_id":
+		return "custom_id"
+	case "body":
+		return "body"
+	case "response":
+		return "response"
+	case "error":
+		return "error"
 	}
 	return ""
 }
@@ -243,8 +251,15 @@ func DetectShape(s *Shape, memo DetectMemo) (wire.Format, error) {
 	return "", errNotRecognised
 }
 
+// Container names the format of an object that holds bodies (a HAR, a
+// claude-trace line, an OpenAI Batch line), or is FormatAuto.
 func (s *Shape) Container() wire.Format {
 	switch {
+	case s.has("custom_id") && (s.has("body") || s.has("response") || s.has("error")) &&
+		!s.has("messages") && !s.has("input") && !s.has("contents"):
+		// An OpenAI Batch input line (custom_id, method, url, body) or
+		// output line (id, custom_id, response, error).
+		return wire.FormatOpenAIBatch
 	case s.has("log"):
 		return wire.FormatHAR
 	case s.has("request") && !s.has("messages") && !s.has("contents"):

@@ -85,6 +85,9 @@ type decoder struct {
 	// segs is the segment count of the last body decoded: the next body of
 	// a growing session holds about as many, and a few more.
 	segs int
+	// batchSaid holds what an OpenAI Batch file was told once: that it is
+	// an output file, or which endpoints' lines are skipped.
+	batchSaid map[string]bool
 }
 
 // maxLine is the longest line, or document, read (body.MaxLine); a variable
@@ -986,6 +989,8 @@ func container(f wire.Format) containerDecoder {
 		return decodeHAR
 	case wire.FormatClaudeTrace:
 		return decodeClaudeTrace
+	case wire.FormatOpenAIBatch:
+		return decodeOpenAIBatch
 	}
 	return nil
 }
@@ -1003,7 +1008,7 @@ func (d *decoder) recording(head []byte) recording.Reader {
 // This is the one list: each package below keeps the list of its own.
 func Formats() []wire.Format {
 	out := append([]wire.Format(nil), body.Formats()...)
-	out = append(out, wire.FormatHAR, wire.FormatClaudeTrace)
+	out = append(out, wire.FormatHAR, wire.FormatClaudeTrace, wire.FormatOpenAIBatch)
 	return append(out, recording.Formats()...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -18,8 +19,9 @@ import (
 
 type harEntry struct {
 	Request struct {
-		Method   string `json:"method"`
-		URL      string `json:"url"`
+		Method   string      `json:"method"`
+		URL      string      `json:"url"`
+		Headers  []harHeader `json:"headers"`
 		PostData *struct {
 			MimeType string `json:"mimeType"`
 			Text     string `json:"text"`
@@ -27,13 +29,29 @@ type harEntry struct {
 		} `json:"postData"`
 	} `json:"request"`
 	Response struct {
-		Status  int `json:"status"`
+		Status  int         `json:"status"`
+		Headers []harHeader `json:"headers"`
 		Content struct {
 			MimeType string `json:"mimeType"`
 			Text     string `json:"text"`
 			Encoding string `json:"encoding"`
 		} `json:"content"`
 	} `json:"response"`
+}
+
+type harHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// header is the value of the named header, or "".
+func header(hs []harHeader, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
 }
 
 // EndpointFormat names the body format of a model endpoint URL, and the
@@ -171,6 +189,10 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			d.Fail(eline, "HAR entry %d: request body: %v", n, err)
 			return !d.stop
 		}
+		if reqBody, _, err = body.Decompress(reqBody, header(e.Request.Headers, "Content-Encoding")); err != nil {
+			d.Fail(eline, "HAR entry %d: request body is %v", n, err)
+			return !d.stop
+		}
 		reqBody = body.TrimSpace(reqBody)
 		s, err := checkObject(reqBody)
 		if err != nil {
@@ -182,7 +204,8 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			return !d.stop
 		}
 		var acc body.UsageAcc
-		if resp, err := harText(e.Response.Content.Text, e.Response.Content.Encoding); err == nil {
+		resp, why := harResponse(&e)
+		if why == "" {
 			acc.Read(resp)
 		}
 		endpoint := e.Request.URL
@@ -196,6 +219,15 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 				r.Model = acc.Model
 			}
 			r.Usage = acc.Usage(format)
+			switch {
+			case r.Usage != nil:
+			case why != "":
+				r.Notes = append(r.Notes, why)
+			case e.Response.Status >= 400:
+				r.Notes = append(r.Notes, "response is HTTP "+strconv.Itoa(e.Response.Status)+", with no usage")
+			default:
+				r.Notes = append(r.Notes, "response body carries no usage")
+			}
 		})
 		return !d.stop
 	})
@@ -212,14 +244,51 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 	}
 }
 
-// harText decodes a HAR text member with its encoding.
+// harResponse is the body of an entry's response, decoded and
+// decompressed, or why it could not be read: the request's note.
+func harResponse(e *harEntry) (b []byte, why string) {
+	c := &e.Response.Content
+	if c.Text == "" {
+		return nil, "response body not recorded"
+	}
+	b, err := harText(c.Text, c.Encoding)
+	if err != nil {
+		return nil, "response body could not be read (" + err.Error() + "): usage not read"
+	}
+	b, _, err = body.Decompress(b, header(e.Response.Headers, "Content-Encoding"))
+	if err != nil {
+		return nil, "response body is " + err.Error() + ": usage not read"
+	}
+	return b, ""
+}
+
+// harText decodes a HAR text member with its encoding. Polly.js writes a
+// binary body (a gzip stream, say) as a JSON array of base64 chunks, each
+// encoded on its own; '[' is no base64 character, so the two are told
+// apart by it.
 func harText(text, encoding string) ([]byte, error) {
-	if strings.EqualFold(encoding, "base64") {
-		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(text))
+	if !strings.EqualFold(encoding, "base64") {
+		return []byte(text), nil
+	}
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "[") {
+		b, err := base64.StdEncoding.DecodeString(t)
 		if err != nil {
 			return nil, fmt.Errorf("invalid base64: %v", err)
 		}
 		return b, nil
 	}
-	return []byte(text), nil
+	var chunks []string
+	if err := body.Unmarshal([]byte(t), &chunks); err != nil {
+		return nil, fmt.Errorf("base64 chunks (Polly.js): %s", body.DescribeError(err))
+	}
+	var out []byte
+	for i, c := range chunks {
+		b, err := base64.StdEncoding.AppendDecode(out, []byte(c))
+		if err != nil {
+			return nil, fmt.Errorf("base64 chunk %d (Polly.js): invalid base64: %v", i+1, err)
+		}
+		out = b
+	}
+	return out, nil
 }
