@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
@@ -361,28 +361,20 @@ func describe(text string, vs []Volatile) string {
 	return b.String()
 }
 
-// TestFindVolatileLinear: near misses of every date shape, repeated, take
-// time in proportion to their length: eight times the text costs well
-// under the sixty-four times a quadratic scan would.
-func TestFindVolatileLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
+// BenchmarkFindVolatileShapes runs the finder over texts dense in partial
+// date shapes at two sizes: the time per byte stays flat when matching is
+// linear (compare the two sub-benchmarks' ns/op divided by their bytes).
+func BenchmarkFindVolatileShapes(b *testing.B) {
 	unit := "5/29/ 29.05. 2025. 5. 29 de mayo de quinta-feira, 29. Mai Thursday, May 29, 01-Dec- " +
 		"2025年5月29日( 2025년 5월 epoch ts= 1764558087 created_at 29 мая Nov 29 22:15 1st of December " +
 		strings.Repeat(" ", 40) + strings.Repeat("1", 40) + " "
-	cost := func(n int) time.Duration {
+	for _, n := range []int{1000, 8000} {
 		text := strings.Repeat(unit, n)
-		best := time.Duration(1 << 62)
-		for range 3 {
-			start := time.Now()
-			FindVolatile(text)
-			best = min(best, time.Since(start))
-		}
-		return best
-	}
-	small, large := cost(1000), cost(8000)
-	if large > 24*small {
-		t.Errorf("8x the text took %v against %v (%.1fx): not linear", large, small, float64(large)/float64(small))
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				FindVolatile(text)
+			}
+		})
 	}
 }
