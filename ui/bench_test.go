@@ -203,6 +203,6 @@ func BenchmarkUIWrapIndex1MBNonASCII(b *testing.B) {
 	hz := scan.Hazards(text)
 	b.ResetTimer()
 	for b.Loop() {
-		cells.Wrap(text, hz, 0, 100, 0, -1)
+		cells.Wrap(text, hz, nil, 100, 0, -1)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,10 +55,53 @@ type content struct {
 	marks  []mark
 	target int // byte offset to keep in view, -1 none
 	cut    int // where the cache prefix ends inside this text, -1 none
-	// bracket is the cells the theme's brackets take around a hazard
-	// (mono), counted when wrapping. The theme is mono from the start or
-	// never, so it does not change under a wrap index.
+	// bracket is the cells the theme's brackets take around each marked
+	// piece (mono), counted when wrapping. The theme is mono from the start
+	// or never, so it does not change under a wrap index.
 	bracket int
+}
+
+// cutMark is drawn where the cache prefix ends inside a text; notePrefix
+// starts the notes of the escapes a row holds, after its text.
+const (
+	cutMark    = "✂"
+	notePrefix = "  ◂ "
+)
+
+// The layers of marks over a text, the first over the others: search
+// matches, hazards, applied escapes.
+const (
+	layerMatch = iota
+	layerHazard
+	layerEscape
+)
+
+type (
+	matchRanges  []mark
+	hazardRanges []scan.Hazard
+	escapeRanges []wire.Escape
+)
+
+func (r matchRanges) Len() int                { return len(r) }
+func (r matchRanges) Range(i int) (int, int)  { return r[i].start, r[i].end }
+func (r hazardRanges) Len() int               { return len(r) }
+func (r hazardRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + r[i].Len }
+func (r escapeRanges) Len() int               { return len(r) }
+func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + len(r[i].Text) }
+
+// layers is how the rows of the text are drawn besides its characters:
+// marks (bracketed in a no-colour theme) and the cache cut. The renderer
+// draws from it and the wrap index counts it, so no row holds more than its
+// width and no character is cut off. It shares the content's slices, which
+// are replaced, never changed: the prep command wraps with it.
+func (c *content) layers() *cells.Layers {
+	return &cells.Layers{Text: c.text, Layers: []cells.Ranges{matchRanges(c.marks), hazardRanges(c.hazards), escapeRanges(c.escapes)},
+		Bracket: c.bracket, Cut: c.cut, CutCells: cells.Width(cutMark)}
+}
+
+// wrap wraps the text from byte offset from as it is drawn (cells.Wrap).
+func (c *content) wrap(from, limit int, stop ...int) []int {
+	return cells.Wrap(c.text, c.hazards, c.layers().Pieces(from), c.width, from, limit, stop...)
 }
 
 // contentPrepMsg carries the hazard scan and the wrap index of a text.
@@ -107,14 +151,13 @@ func (c *content) set(pane int, key, text string, escapes []wire.Escape, hz []sc
 
 // prepJob is the work of a prep command, as a closure over immutable data.
 func (c *content) prepJob(pane int) func() contentPrepMsg {
-	gen, text, width, hz, scanned := c.gen, c.text, c.width, c.hazards, c.scanned
-	bracket := c.bracket
+	snap := content{text: c.text, hazards: c.hazards, escapes: c.escapes, marks: c.marks, cut: c.cut, bracket: c.bracket, width: c.width}
+	gen, scanned := c.gen, c.scanned
 	return func() contentPrepMsg {
 		if !scanned {
-			hz = scan.Hazards(text)
+			snap.hazards = scan.Hazards(snap.text)
 		}
-		return contentPrepMsg{pane: pane, gen: gen, width: width, hazards: hz,
-			rows: cells.Wrap(text, hz, bracket, width, 0, -1)}
+		return contentPrepMsg{pane: pane, gen: gen, width: snap.width, hazards: snap.hazards, rows: snap.wrap(0, -1)}
 	}
 }
 
@@ -175,6 +218,23 @@ func (c *content) litJob(pane, h int) func() contentLitMsg {
 		}
 		return contentLitMsg{pane: pane, gen: gen, lo: lo, hi: hi, spans: spans}
 	}
+}
+
+// decorate shows escapes, search matches and the cache cut in the text
+// (cut -1: none). They change what a row holds (a no-colour theme brackets
+// every marked piece, the cut is a cell of its own), so when they change
+// the wrap index is made again: it returns the prep job then, nil when
+// nothing a row holds changed.
+func (c *content) decorate(pane int, escapes []wire.Escape, marks []mark, cut int) func() contentPrepMsg {
+	same := cut == c.cut && (c.bracket == 0 || slices.Equal(escapes, c.escapes) && slices.Equal(marks, c.marks))
+	c.escapes, c.marks, c.cut = escapes, marks, cut
+	if same {
+		return nil
+	}
+	c.gen++
+	c.rows, c.top = nil, 0
+	// keep topOff: the plain view wraps from there until the index arrives
+	return c.prepJob(pane)
 }
 
 // resize changes the wrap width; it returns the prep job when the width
@@ -246,7 +306,7 @@ func (c *content) scroll(n, h int) {
 	}
 	// Not indexed yet: wrap on the fly around topOff.
 	if n > 0 {
-		rows := cells.Wrap(c.text, nil, c.bracket, c.width, c.topOff, n+1)
+		rows := c.wrap(c.topOff, n+1)
 		c.topOff = rows[len(rows)-1]
 		return
 	}
@@ -256,7 +316,7 @@ func (c *content) scroll(n, h int) {
 			ls = c.lineStart(c.topOff - 1)
 		}
 		prev := ls
-		for _, r := range cells.Wrap(c.text, nil, c.bracket, c.width, ls, -1, c.topOff) {
+		for _, r := range c.wrap(ls, -1, c.topOff) {
 			if r < c.topOff {
 				prev = r
 			}
@@ -305,7 +365,7 @@ func (c *content) rowsFrom(n int) [][2]int {
 			starts = append(starts, len(c.text)+1)
 		}
 	} else {
-		starts = cells.Wrap(c.text, nil, c.bracket, c.width, c.topOff, n+1)
+		starts = c.wrap(c.topOff, n+1)
 		if len(starts) <= n {
 			starts = append(starts, len(c.text)+1)
 		}
@@ -355,44 +415,33 @@ func (c *content) render(st *themes.Styles, width, h int) []string {
 	return out
 }
 
-// renderRow draws one row of the text: every piece passes through
-// wire.VisibleLine before it is styled.
+// renderRow draws one row of the text in the pieces its layers give (the
+// wrap index counted the same): every piece passes through wire.VisibleLine
+// before it is styled. The notes of the escapes that start in it take what
+// is left of the row's width: they never push its text out.
 func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 	var b strings.Builder
 	var notes []string
-	pos := start
-	hi := sort.Search(len(c.hazards), func(i int) bool { return c.hazards[i].Offset+c.hazards[i].Len > start })
-	ei := sort.Search(len(c.escapes), func(i int) bool { return c.escapes[i].Offset+len(c.escapes[i].Text) > start })
+	l := c.layers()
+	cur := l.Cursor(start)
 	si := sort.Search(len(c.spans), func(i int) bool { return c.spans[i].end > start })
-	mi := sort.Search(len(c.marks), func(i int) bool { return c.marks[i].end > start })
-	for pos < end {
-		next := end
+	for pos := start; pos < end; {
+		next, layer, i, _ := l.Piece(cur, pos, end)
 		var style lipgloss.Style
-		kind := 0 // 0 text, 1 hazard, 2 escape, 3 match
-		for hi < len(c.hazards) && c.hazards[hi].Offset+c.hazards[hi].Len <= pos {
-			hi++
-		}
-		for ei < len(c.escapes) && c.escapes[ei].Offset+len(c.escapes[ei].Text) <= pos {
-			ei++
-		}
-		for si < len(c.spans) && c.spans[si].end <= pos {
-			si++
-		}
-		for mi < len(c.marks) && c.marks[mi].end <= pos {
-			mi++
-		}
-		switch {
-		case mi < len(c.marks) && c.marks[mi].start <= pos:
-			kind, style, next = 3, st.Match, min(next, c.marks[mi].end)
-		case hi < len(c.hazards) && c.hazards[hi].Offset <= pos:
-			kind, style, next = 1, st.Hazard, min(next, c.hazards[hi].Offset+c.hazards[hi].Len)
-		case ei < len(c.escapes) && c.escapes[ei].Offset <= pos:
-			e := c.escapes[ei]
-			kind, style, next = 2, st.Escape, min(next, e.Offset+len(e.Text))
-			if e.Offset >= start {
+		switch layer {
+		case layerMatch:
+			style = st.Match
+		case layerHazard:
+			style = st.Hazard
+		case layerEscape:
+			style = st.Escape
+			if e := c.escapes[i]; e.Offset >= start {
 				notes = append(notes, escapeNote(e))
 			}
 		default:
+			for si < len(c.spans) && c.spans[si].end <= pos {
+				si++
+			}
 			style = st.Base
 			if si < len(c.spans) && c.spans[si].start <= pos {
 				style = st.Code(c.spans[si].tt)
@@ -400,32 +449,22 @@ func (c *content) renderRow(st *themes.Styles, start, end, width int) string {
 			} else if si < len(c.spans) {
 				next = min(next, c.spans[si].start)
 			}
+			next = runeBoundary(c.text, max(next, pos+1))
 		}
-		if kind != 3 && mi < len(c.marks) && c.marks[mi].start > pos {
-			next = min(next, c.marks[mi].start)
-		}
-		if kind != 1 && kind != 3 && hi < len(c.hazards) && c.hazards[hi].Offset > pos {
-			next = min(next, c.hazards[hi].Offset)
-		}
-		if kind == 0 && ei < len(c.escapes) && c.escapes[ei].Offset > pos {
-			next = min(next, c.escapes[ei].Offset)
-		}
-		if c.cut > pos {
-			next = min(next, c.cut)
-		}
-		next = runeBoundary(c.text, max(next, pos+1))
 		if pos == c.cut {
-			b.WriteString(st.Break.Render("✂"))
+			b.WriteString(st.Break.Render(cutMark))
 		}
 		piece := scan.VisibleLine(c.text[pos:next])
-		if kind != 0 && st.Mono {
+		if layer >= 0 && st.Mono {
 			piece = st.MarkOpen + piece + st.MarkClose
 		}
 		b.WriteString(style.Render(piece))
 		pos = next
 	}
-	if len(notes) > 0 {
-		b.WriteString(st.EscapeNote.Render("  ◂ " + strings.Join(notes, "; ")))
+	// A note shows when its arrow and a character of it fit: an ellipsis
+	// alone would read as text cut off.
+	if room := width - cells.Width(b.String()); len(notes) > 0 && room > cells.Width(notePrefix)+1 {
+		b.WriteString(cells.Clip(st.EscapeNote.Render(notePrefix+strings.Join(notes, "; ")), room, "…"))
 	}
 	return b.String()
 }

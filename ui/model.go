@@ -545,7 +545,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setAnalysis(findingRows(msg.findings), msg.steps)
 			m.analysing, m.anaDone = false, true
 			if k := m.bodyKey; k[0] >= 0 {
-				m.body.cut = m.cutIn(k[0], k[1])
+				return m, m.decorateBody(m.body.marks, m.cutIn(k[0], k[1]))
 			}
 		}
 		return m, nil
@@ -750,17 +750,29 @@ func (m *Model) loadBody() []tea.Cmd {
 	seg := &m.reqs[c].req.Segments[s]
 	if m.body.text == seg.Text && m.body.scanned && m.body.width == m.contentWidth() {
 		// The same text (interned) in another request: keep the work done.
-		m.body.escapes = seg.Escapes
 		m.body.key = seg.ID
 		m.body.top, m.body.topOff, m.body.target = 0, 0, -1
-		m.body.marks = m.matchMarks(c, s)
-		m.body.cut = m.cutIn(c, s)
+		if f := m.body.decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+			return jobCmds([]any{f})
+		}
 		return nil
 	}
 	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
-	m.body.marks = m.matchMarks(c, s)
-	m.body.cut = m.cutIn(c, s)
+	if f := m.body.decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+		// The index counts the marks and the cut: it replaces set's.
+		jobs[0] = f
+	}
 	return jobCmds(jobs)
+}
+
+// decorateBody shows search matches and the cache cut in the content pane;
+// it returns the command that indexes its rows again when they change what
+// a row holds.
+func (m *Model) decorateBody(marks []mark, cut int) tea.Cmd {
+	if f := m.body.decorate(0, m.body.escapes, marks, cut); f != nil {
+		return func() tea.Msg { return f() }
+	}
+	return nil
 }
 
 // step is the cache step of request r, nil when it has none (the first of

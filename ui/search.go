@@ -29,16 +29,16 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	m.searchGen++
 	m.query = q
 	m.hits, m.hitAt = nil, -1
-	m.body.marks = nil
+	unmark := m.decorateBody(nil, m.body.cut)
 	if q == "" {
-		return nil
+		return unmark
 	}
 	m.searching = true
 	gen, dropped := m.searchGen, m.dropped
 	// Entries never change once loaded (more are appended, and dropping
 	// makes a new slice): the command reads them as they are, copying nothing.
 	reqs := m.reqs
-	return func() tea.Msg {
+	return tea.Batch(unmark, func() tea.Msg {
 		fold := strings.ToLower(q) == q
 		memo := map[uint64][]int{}
 		var hits []hit
@@ -62,7 +62,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 			}
 		}
 		return searchMsg{gen: gen, query: q, hits: hits, more: more, dropped: dropped}
-	}
+	})
 }
 
 // findAll finds every non-overlapping occurrence of q in text. With fold,
@@ -167,7 +167,7 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	h := m.hits[m.hitAt]
 	cmd := m.jumpTo(h.req, h.seg, h.off)
 	// The body keeps its marks when the match is in the segment shown.
-	m.body.marks = m.matchMarks(h.req, h.seg)
+	cmd = tea.Batch(cmd, m.decorateBody(m.matchMarks(h.req, h.seg), m.body.cut))
 	m.status = "match " + strconv.Itoa(m.hitAt+1) + "/" + strconv.Itoa(len(m.hits)) + " · " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
 	return cmd
 }

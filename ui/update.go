@@ -77,8 +77,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if m.query != "" {
 			m.query, m.hits = "", nil
-			m.body.marks = nil
-			return nil
+			return m.decorateBody(nil, m.body.cut)
 		}
 		if m.filter != "" {
 			m.filter = ""

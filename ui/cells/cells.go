@@ -116,16 +116,27 @@ func Fit(s string, w int) string {
 	return s
 }
 
+// Pieces tells Wrap what a renderer draws besides the characters of a
+// text: from offset i it draws a piece up to end (end > i), with extra cells
+// of its own (the brackets a no-colour theme puts around a mark, a marker
+// drawn before it). Wrap asks at the start of every row and at the end of
+// every piece it was told, at increasing offsets. A renderer that cuts a
+// piece at the end of a row starts a new one, with its extra cells, on the
+// next row.
+type Pieces func(i int) (end, extra int)
+
 // Wrap wraps text to width cells from byte offset from and returns the
 // start offsets of up to max rows (max < 0: all), stopping at stop (when
-// given) too. Hazards are measured as they will be shown, with the bracket
-// cells the theme puts around each (mono), and every code point by the
-// widest measure (Width) on its own: however many hazards a row holds, it is
-// never wider than Fit lets it be, so wrapping, not cutting, moves text to
-// the next row. Rows break between grapheme clusters (a ZWJ sequence or an
-// emoji and its modifier stay on one row, where the sanitiser sees them
-// whole) unless one cluster is wider than a row.
-func Wrap(text string, hazards []scan.Hazard, bracket, width, from, limit int, stop ...int) []int {
+// given) too. Everything the renderer draws is counted: hazards as the
+// sanitiser shows them, the extra cells of each piece (pieces, nil for
+// none), and every code point by the widest measure (Width) on its own.
+// However many hazards and marks a row holds, it is never wider than Fit
+// lets it be, so wrapping, not cutting, moves text to the next row and no
+// character is hidden. Rows break between grapheme clusters (a ZWJ sequence
+// or an emoji and its modifier stay on one row, where the sanitiser sees
+// them whole) unless one cluster is wider than a row; a hazard wider than a
+// row (a long unterminated OSC string) is broken between its code points.
+func Wrap(text string, hazards []scan.Hazard, pieces Pieces, width, from, limit int, stop ...int) []int {
 	if width < 1 {
 		width = 1
 	}
@@ -138,7 +149,21 @@ func Wrap(text string, hazards []scan.Hazard, bracket, width, from, limit int, s
 		return rows[:0]
 	}
 	hi := sort.Search(len(hazards), func(i int) bool { return hazards[i].Offset >= from })
+	// rest is what is left of a hazard cut at the end of a piece or a row:
+	// the renderer shows it as a hazard of its own.
+	var rest scan.Hazard
+	if hi > 0 {
+		if h := hazards[hi-1]; h.Offset+h.Len > from {
+			rest = scan.Hazard{Offset: from, Len: h.Offset + h.Len - from, Class: h.Class, Rune: h.Rune}
+		}
+	}
 	col := 0
+	// The piece the renderer draws at i: [pieceStart, pieceEnd), with extra
+	// cells counted with its first unit. pieceEnd < 0: ask at i.
+	pieceStart, pieceEnd, extra := from, -1, 0
+	if pieces == nil {
+		pieceEnd = len(text)
+	}
 	var widths map[string]int
 	// runeCells measures the code point at i as shown, once per distinct
 	// code point: sanitising and measuring every rune of a long non-ASCII
@@ -151,12 +176,7 @@ func Wrap(text string, hazards []scan.Hazard, bracket, width, from, limit int, s
 		r := text[i : i+n]
 		w, ok := widths[r]
 		if !ok {
-			shown := scan.VisibleLine(r)
-			w = Width(shown)
-			if shown != r {
-				// A hazard when not indexed yet: bracketed.
-				w += bracket
-			}
+			w = Width(scan.VisibleLine(r))
 			if widths == nil {
 				widths = map[string]int{}
 			}
@@ -169,33 +189,52 @@ func Wrap(text string, hazards []scan.Hazard, bracket, width, from, limit int, s
 			return rows
 		}
 		c := text[i]
-		var w, n int
-		hazard := false
-		switch {
-		case c == '\n':
+		if c == '\n' {
 			rows = append(rows, i+1)
 			col = 0
 			i++
+			if pieces != nil {
+				pieceEnd = -1
+			}
 			continue
+		}
+		if pieceEnd < 0 || i >= pieceEnd {
+			pieceStart = i
+			pieceEnd, extra = pieces(i)
+			pieceEnd = max(pieceEnd, i+1)
+		}
+		ex := 0 // the piece's own cells, counted with its first unit
+		if i == pieceStart {
+			ex = extra
+		}
+		var w, n int
+		var hz scan.Hazard
+		switch {
+		case rest.Len > 0 && rest.Offset == i:
+			hz = rest
 		case hi < len(hazards) && hazards[hi].Offset == i:
-			h := hazards[hi]
-			hi++
-			n = h.Len
-			w = Width(scan.VisibleLine(text[i:i+n])) + bracket
-			hazard = true
+			hz = hazards[hi]
+		}
+		switch {
+		case hz.Len > 0:
+			n = min(hz.Len, pieceEnd-i)
+			w = Width(scan.VisibleLine(text[i : i+n]))
+			if w+ex > width {
+				n, w = fitHazard(text[i:i+n], width-ex)
+			}
 		case c >= 0x20 && c < 0x7f || c == '\t' || c == '\r':
 			w, n = 1, 1
 		default:
 			w, n = runeCells(i)
 		}
-		if lim := min(end, hazardAt(hazards, hi, end)); !hazard && i+n < lim && text[i+n] >= 0x80 {
+		if lim := min(end, pieceEnd, hazardAt(hazards, hi, end)); hz.Len == 0 && i+n < lim && text[i+n] >= 0x80 {
 			if r, _ := utf8.DecodeRuneInString(text[i+n:]); mayExtend(r) {
-				// A grapheme cluster, up to the next hazard, measured rune
-				// by rune; one wider than a row is broken between its runes.
+				// A grapheme cluster, up to the next hazard or piece, measured
+				// rune by rune; one wider than a row is broken between its runes.
 				cluster, _ := ansi.FirstGraphemeCluster(text[i:lim], ansi.GraphemeWidth)
 				for i+n < i+len(cluster) {
 					rw, rn := runeCells(i + n)
-					if w+rw > width {
+					if ex+w+rw > width {
 						break
 					}
 					w += rw
@@ -203,17 +242,45 @@ func Wrap(text string, hazards []scan.Hazard, bracket, width, from, limit int, s
 				}
 			}
 		}
+		w += ex
 		if col > 0 && col+w > width {
 			rows = append(rows, i)
 			col = 0
-			if limit > 0 && len(rows) >= limit {
-				return rows
+			if pieces != nil && i != pieceStart {
+				// The renderer starts a piece at the row, with its own cells.
+				pieceEnd = -1
 			}
+			continue // measured again at the start of the row
 		}
 		col += w
+		if hz.Len > 0 {
+			if rest.Len > 0 && rest.Offset == i {
+				rest = scan.Hazard{}
+			} else {
+				hi++
+			}
+			if n < hz.Len {
+				rest = scan.Hazard{Offset: i + n, Len: hz.Len - n, Class: hz.Class, Rune: hz.Rune}
+			}
+		}
 		i += n
 	}
 	return rows
+}
+
+// fitHazard is the longest run of whole code points at the start of a
+// hazard's text that its sanitised form shows in at most width cells (one
+// code point at least), and that form's width.
+func fitHazard(s string, width int) (int, int) {
+	n := 0
+	for n < len(s) {
+		_, rn := utf8.DecodeRuneInString(s[n:])
+		if n > 0 && Width(scan.VisibleLine(s[:n+rn])) > width {
+			break
+		}
+		n += rn
+	}
+	return n, Width(scan.VisibleLine(s[:n]))
 }
 
 // hazardAt is the offset of hazards[hi], or end when there is none.

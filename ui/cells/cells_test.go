@@ -79,9 +79,10 @@ func TestFitNeverOverflows(t *testing.T) {
 }
 
 // TestWrapKeepsClustersAndFits wraps text with emoji sequences and hazards
-// at every width: every row, shown as the sanitiser shows it, fits the
-// width by the widest measure, and no row starts inside a ZWJ sequence or
-// between an emoji and its modifier unless the sequence is wider than a row.
+// at every width, with and without brackets around each hazard: every row,
+// drawn as a renderer draws it, fits the width by the widest measure unless
+// it is one code point, and no row starts inside a ZWJ sequence or between
+// an emoji and its modifier unless the sequence is wider than a row.
 func TestWrapKeepsClustersAndFits(t *testing.T) {
 	text := "a " + family + " b " + thumbs + heart + " c\u0301 \u1112\u1161\u11AB " + heartFire + "\x1b[2J" + arabicNum + "12 " +
 		strings.Repeat(family, 3) + "\n" + strings.Repeat("word ", 20)
@@ -89,25 +90,112 @@ func TestWrapKeepsClustersAndFits(t *testing.T) {
 	for _, bracket := range []int{0, 2} {
 		for w := 1; w <= 60; w++ {
 			for _, h := range [][]scan.Hazard{hz, nil} {
-				rows := Wrap(text, h, bracket, w, 0, -1)
+				rows := Wrap(text, h, hazardPieces(text, h, bracket), w, 0, -1)
 				for i, start := range rows {
 					end := len(text)
 					if i+1 < len(rows) {
 						end = rows[i+1]
 					}
 					row := strings.TrimSuffix(text[start:end], "\n")
-					one := utf8.RuneCountInString(row) <= 1 || row == "\x1b[2J" // a hazard is not broken
-					if n := Width(scan.VisibleLine(row)); n > w && !one {
+					one := utf8.RuneCountInString(row) <= 1
+					if n := drawnWidth(text, h, bracket, start, start+len(row)); n > w && !one {
 						t.Errorf("width %d: row %q is %d cells", w, row, n)
 					}
 					// The widest sequence, measured rune by rune: the family
-					// with its two joiners shown alone (and bracketed).
+					// with its two joiners shown alone.
 					r, _ := utf8.DecodeRuneInString(text[start:])
-					if (r == 0x200D || r == 0x1F3FD || r == 0xFE0F) && w >= 22+2*bracket {
+					if (r == 0x200D || r == 0x1F3FD || r == 0xFE0F) && w >= 22 {
 						t.Errorf("width %d: a row starts inside a sequence: %q", w, row)
 					}
 				}
 			}
 		}
+	}
+}
+
+// hazardPieces draws every hazard as a piece of its own with bracket cells
+// around it (nil when bracket is 0).
+func hazardPieces(text string, hz []scan.Hazard, bracket int) Pieces {
+	if bracket == 0 {
+		return nil
+	}
+	return func(i int) (int, int) {
+		for _, h := range hz {
+			if h.Offset+h.Len <= i {
+				continue
+			}
+			if h.Offset <= i {
+				return h.Offset + h.Len, bracket
+			}
+			return h.Offset, 0
+		}
+		return len(text), 0
+	}
+}
+
+// drawnWidth is the width of text[start:end] drawn as hazardPieces says:
+// each piece sanitised on its own, hazards bracketed.
+func drawnWidth(text string, hz []scan.Hazard, bracket, start, end int) int {
+	pieces := hazardPieces(text, hz, bracket)
+	if pieces == nil {
+		return Width(scan.VisibleLine(text[start:end]))
+	}
+	n := 0
+	for pos := start; pos < end; {
+		next, extra := pieces(pos)
+		next = min(next, end)
+		n += Width(scan.VisibleLine(text[pos:next])) + extra
+		pos = next
+	}
+	return n
+}
+
+// TestWrapBreaksWideHazards wraps an unterminated OSC string (one hazard
+// that runs to the end of its line) in rows narrower than it: it is broken
+// between its code points, every row fits, and every byte is on a row.
+func TestWrapBreaksWideHazards(t *testing.T) {
+	text := "x \x1b]0;" + strings.Repeat("owned title ", 20) + "\nafter"
+	hz := scan.Hazards(text)
+	for _, bracket := range []int{0, 2} {
+		for w := 6; w <= 40; w++ {
+			rows := Wrap(text, hz, hazardPieces(text, hz, bracket), w, 0, -1)
+			for i, start := range rows {
+				end := len(text)
+				if i+1 < len(rows) {
+					end = rows[i+1]
+				}
+				end -= len(text[start:end]) - len(strings.TrimSuffix(text[start:end], "\n"))
+				if n := drawnWidth(text, hz, bracket, start, end); n > w {
+					t.Errorf("bracket %d, width %d: row %q is %d cells", bracket, w, text[start:end], n)
+				}
+			}
+		}
+	}
+}
+
+// spans is a layer of ranges for Layers.
+type spans [][2]int
+
+func (s spans) Len() int               { return len(s) }
+func (s spans) Range(i int) (int, int) { return s[i][0], s[i][1] }
+
+// TestLayersPiece splits a text as the content pane draws it: a range of a
+// layer marks a piece that a range of a later layer does not split, a range
+// of an earlier layer does, every piece ends at the cut, and the piece
+// there has the cut's cells besides its brackets.
+func TestLayersPiece(t *testing.T) {
+	l := &Layers{Text: "0123456789abcdef", Layers: []Ranges{spans{{4, 6}}, spans{{2, 8}, {12, 14}}}, Bracket: 2, Cut: 10, CutCells: 1}
+	type piece struct{ start, end, layer, index, extra int }
+	want := []piece{{0, 2, -1, -1, 0}, {2, 4, 1, 0, 2}, {4, 6, 0, 0, 2}, {6, 8, 1, 0, 2}, {8, 10, -1, -1, 0}, {10, 12, -1, -1, 1}, {12, 14, 1, 1, 2}, {14, 16, -1, -1, 0}}
+	c := l.Cursor(0)
+	for pos, k := 0, 0; pos < len(l.Text); k++ {
+		next, layer, index, extra := l.Piece(c, pos, len(l.Text))
+		if got := (piece{pos, next, layer, index, extra}); k >= len(want) || got != want[k] {
+			t.Fatalf("piece %d: %+v, want %+v", k, got, want[min(k, len(want)-1)])
+		}
+		pos = next
+	}
+	if p := (&Layers{Text: "abc", Cut: -1, CutCells: 1}).Pieces(0); p != nil {
+		t.Error("pieces with no cells of their own are asked for")
 	}
 }
