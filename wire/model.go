@@ -67,6 +67,12 @@ const (
 	KindToolResult     Kind = "tool-result"
 	KindToolSchema     Kind = "tool-schema"
 	KindOther          Kind = "other"
+	// KindHostNote is a note the host writes about a tool's result in a part
+	// of its own, apart from the tool's output (kimi-cli's
+	// "<system>Command executed successfully.</system>" before the output):
+	// trusted, since the host wrote it. The same tag inside the output's
+	// text is not one.
+	KindHostNote Kind = "host-note"
 )
 
 // WorkspaceDerived reports whether a kind carries text that comes from the

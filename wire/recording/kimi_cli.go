@@ -8,10 +8,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/body"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // kimi-cli, ~/.kimi/sessions/<hash>/<session>/context.jsonl: the rendered
@@ -197,12 +200,48 @@ func (k *kimiCLI) message(d Sink, line int, r *kimiCLIRecord) {
 	if !ok {
 		d.Fail(line, "kimi-cli %s message: content is a JSON %s, want a string or a list of parts", r.Role, body.KindName(r.Content.Kind()))
 	}
+	if r.Role == "tool" && r.Content.Kind() == '[' {
+		markHostNote(parts)
+	}
 	for j, tc := range r.ToolCalls {
 		k.names[tc.ID] = tc.Function.Name
 		parts = append(parts, wire.Part{ID: body.IndexPath(id+".tool_calls", j), Channel: ch, Role: r.Role,
 			Type: "tool_call", Name: tc.Function.Name, Text: string(tc.Function.Arguments)})
 	}
 	k.seq.add(parts...)
+}
+
+// markHostNote marks the first part of a tool message's parts as the host's
+// note when it is one. kimi-cli (soul/message.py, tool_result_to_message)
+// puts the tool's message before its output as a text part of its own,
+// "<system>" + message + "</system>": "Command executed successfully.",
+// "ERROR: Command failed with exit code: 1.", "Tool output is empty.",
+// "Tool returned non-text content.". Only the first part can be one, and
+// only when it is exactly one such note: no other reserved tag, no hazard
+// inside it (a note that quotes a hostile path stays untrusted, for the
+// audit to see). A tool that returns no message and whose own output's
+// first part is such a note (an MCP server's) looks the same: kimi-cli
+// sends both alike, so the model cannot tell them apart either.
+func markHostNote(parts []wire.Part) {
+	if len(parts) > 0 && parts[0].Type == "text" && isHostNote(parts[0].Text) {
+		parts[0].Type = wire.PartHostNote
+	}
+}
+
+// isHostNote reports whether text is exactly "<system>NOTE</system>", as
+// kimi-cli writes its notes, with nothing reserved or hazardous in NOTE.
+func isHostNote(text string) bool {
+	const open, close = "<system>", "</system>"
+	if len(text) < len(open)+len(close) || !strings.HasPrefix(text, open) || !strings.HasSuffix(text, close) {
+		return false
+	}
+	note := text[len(open) : len(text)-len(close)]
+	if strings.TrimSpace(note) == "" || !utf8.ValidString(note) || scan.HasHazards(text) {
+		return false
+	}
+	tags := scan.FindReservedTags(text)
+	return len(tags) == 2 && tags[0].Offset == 0 && tags[1].Offset == len(text)-len(close) &&
+		!tags[0].Confusable && !tags[1].Confusable && !tags[0].Obfuscated && !tags[1].Obfuscated
 }
 
 // request emits the request that the assistant message on this line answers.

@@ -442,9 +442,17 @@ func (k *kimiCode) loopEvent(e *kimiCodeEvent) {
 }
 
 // kimiCodeToolOutput is the tool message content the agent sends for a result.
+// The notes the agent writes in a part of their own (an empty output, the
+// error note before a list of parts) are host notes; one it prefixes to the
+// output's text is part of the tool result.
 func kimiCodeToolOutput(out jsontext.Value, isErr bool, name string) []wire.Part {
 	text := func(s string) []wire.Part {
 		return []wire.Part{{Channel: wire.ChannelMessages, Role: "tool", Type: "text", Name: name, Text: s}}
+	}
+	note := func(s string) []wire.Part {
+		p := text(s)
+		p[0].Type = wire.PartHostNote
+		return p
 	}
 	if len(out) == 0 || out.Kind() == 'n' || out.Kind() == '"' {
 		var s string
@@ -453,13 +461,13 @@ func kimiCodeToolOutput(out jsontext.Value, isErr bool, name string) []wire.Part
 		}
 		switch {
 		case isErr && s == "":
-			return text(kimiCodeToolEmptyError)
+			return note(kimiCodeToolEmptyError)
 		case isErr && strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "<system>ERROR:"):
 			return text(s)
 		case isErr:
 			return text(kimiCodeToolError + "\n" + s)
 		case s == "" || strings.TrimSpace(s) == "Tool output is empty.":
-			return text(kimiCodeToolEmpty)
+			return note(kimiCodeToolEmpty)
 		}
 		return text(s)
 	}
@@ -469,12 +477,12 @@ func kimiCodeToolOutput(out jsontext.Value, isErr bool, name string) []wire.Part
 	}
 	if len(parts) == 0 {
 		if isErr {
-			return text(kimiCodeToolEmptyError)
+			return note(kimiCodeToolEmptyError)
 		}
-		return text(kimiCodeToolEmpty)
+		return note(kimiCodeToolEmpty)
 	}
 	if isErr {
-		return append(text(kimiCodeToolError), parts...)
+		return append(note(kimiCodeToolError), parts...)
 	}
 	return parts
 }
