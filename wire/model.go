@@ -138,6 +138,10 @@ type Usage struct {
 	CachedTokens     int `json:"cached_tokens"`
 	CacheWriteTokens int `json:"cache_write_tokens"`
 	OutputTokens     int `json:"output_tokens,omitempty"`
+	// CachedUnknown is set when the recording gives the input tokens but
+	// not how many were cached (kimi-cli's context.jsonl): CachedTokens and
+	// CacheWriteTokens are then 0 for want of a number, not measured.
+	CachedUnknown bool `json:"cached_unknown,omitempty"`
 }
 
 // Segment is a piece of a request with one trust.

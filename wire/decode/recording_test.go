@@ -203,9 +203,19 @@ func TestRecordingKimiCLIWithoutWire(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("got %d requests", len(reqs))
 	}
-	for _, r := range reqs {
-		if r.Usage != nil || !hasNote(r, "no wire.jsonl beside context.jsonl") || !hasNote(r, "system prompt not recorded") {
-			t.Errorf("usage %+v notes %q", r.Usage, r.Notes)
+	for i, r := range reqs {
+		if i == 1 {
+			// The _usage lines around the second answer: 1284 before it
+			// (the input), 1391 after it (input and output).
+			want := wire.Usage{InputTokens: 1284, OutputTokens: 1391 - 1284, CachedUnknown: true}
+			if r.Usage == nil || *r.Usage != want || !hasNote(r, "usage from context.jsonl's _usage lines") {
+				t.Errorf("request 2: usage %+v, want %+v; notes %q", r.Usage, want, r.Notes)
+			}
+		} else if r.Usage != nil || !hasNote(r, "no wire.jsonl beside context.jsonl") {
+			t.Errorf("request %d: usage %+v notes %q", i+1, r.Usage, r.Notes)
+		}
+		if !hasNote(r, "system prompt not recorded") {
+			t.Errorf("notes %q", r.Notes)
 		}
 		if got := partsOf(r); got[0] != "messages[0]" {
 			t.Errorf("parts %q start without the system prompt", got)
@@ -271,6 +281,62 @@ func TestRecordingKimiCLIHostNotes(t *testing.T) {
 	}
 	if wantSpoof := []string{"messages[4].content[1]@22", "messages[4].content[1]@63"}; !reflect.DeepEqual(spoof, wantSpoof) {
 		t.Errorf("authority-spoof findings %q, want %q", spoof, wantSpoof)
+	}
+}
+
+// Without wire.jsonl, each step's usage comes from the _usage lines around
+// its answer: the input before it, the total after it; the step with none
+// has no usage (cache_test at the root: no recorded cached tokens).
+func TestRecordingKimiCLIUsageFromContext(t *testing.T) {
+	reqs, errs := decodeRecording(t, fixtureKimiNotes, Options{})
+	noErrors(t, errs)
+	want := []*wire.Usage{
+		{InputTokens: 2345, OutputTokens: 2401 - 2345, CachedUnknown: true},
+		{InputTokens: 2460, OutputTokens: 2530 - 2460, CachedUnknown: true},
+		nil,
+	}
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		switch {
+		case want[i] == nil && r.Usage != nil:
+			t.Errorf("request %d: usage %+v, want none", i+1, r.Usage)
+		case want[i] == nil:
+			if !hasNote(r, "usage not recorded (no wire.jsonl beside context.jsonl)") {
+				t.Errorf("request %d notes %q", i+1, r.Notes)
+			}
+		case r.Usage == nil || *r.Usage != *want[i]:
+			t.Errorf("request %d: usage %+v, want %+v", i+1, r.Usage, want[i])
+		case !hasNote(r, "cached tokens not recorded"):
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+}
+
+// wire.jsonl's usage wins where it has the step; _usage fills the steps after
+// its last one.
+func TestRecordingKimiCLIUsageWireThenContext(t *testing.T) {
+	dir := t.TempDir()
+	copyRecording(t, fixtureKimiNotes, filepath.Join(dir, "context.jsonl"))
+	wireLog := `{"type":"metadata","protocol_version":"1.3"}` + "\n" +
+		`{"timestamp":1,"message":{"type":"StatusUpdate","payload":{"token_usage":{"input_other":45,"output":56,"input_cache_read":2300,"input_cache_creation":0}}}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "wire.jsonl"), []byte(wireLog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, filepath.Join(dir, "context.jsonl"), Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	if u := reqs[0].Usage; u == nil || *u != (wire.Usage{InputTokens: 2345, CachedTokens: 2300, OutputTokens: 56}) {
+		t.Errorf("request 1 usage %+v, want wire.jsonl's", u)
+	}
+	if u := reqs[1].Usage; u == nil || *u != (wire.Usage{InputTokens: 2460, OutputTokens: 70, CachedUnknown: true}) {
+		t.Errorf("request 2 usage %+v, want context.jsonl's", u)
+	}
+	if reqs[2].Usage != nil || !hasNote(reqs[2], "usage not recorded for this step in wire.jsonl") {
+		t.Errorf("request 3 usage %+v notes %q", reqs[2].Usage, reqs[2].Notes)
 	}
 }
 
@@ -1248,7 +1314,8 @@ func TestRecordingKimiCLIRotatedContext(t *testing.T) {
 		t.Fatalf("got %d requests", len(reqs))
 	}
 	for _, r := range reqs {
-		if r.Usage != nil || !hasNote(r, "only context.jsonl's steps are matched") {
+		// Only the _usage lines of the rotated context give usage.
+		if r.Usage != nil && !r.Usage.CachedUnknown || !hasNote(r, "only context.jsonl's steps are matched") {
 			t.Errorf("rotated context: usage %+v notes %q", r.Usage, r.Notes)
 		}
 	}
@@ -1264,7 +1331,7 @@ func TestRecordingKimiCLIRotatedContext(t *testing.T) {
 	}
 	reqs, errs = decodeRecording(t, filepath.Join(dir, "context.jsonl"), Options{})
 	noErrors(t, errs)
-	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CachedTokens != 1280 || reqs[1].Usage != nil {
+	if len(reqs) != 3 || reqs[0].Usage == nil || reqs[0].Usage.CachedTokens != 1280 || reqs[1].Usage == nil || !reqs[1].Usage.CachedUnknown {
 		t.Fatalf("after a compaction: %d requests, usage %+v / %+v", len(reqs), reqs[0].Usage, reqs[1].Usage)
 	}
 	if !hasNote(reqs[0], "after its last compaction") {
