@@ -2,6 +2,8 @@ package decode
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -90,6 +92,12 @@ func hasNote(r wire.Request, sub string) bool {
 		}
 	}
 	return false
+}
+
+// sha256Hex is the hash kimi-code records of a text.
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }
 
 // decodeString decodes a recording given as text.
@@ -419,6 +427,56 @@ func TestRecordingKimiCodeHostNotes(t *testing.T) {
 		{id: "messages[4].content[0]", channel: wire.ChannelMessages, role: "tool", kind: wire.KindHostNote, trust: wire.Trusted, name: "Read",
 			text: "<system>Tool output is empty.</system>"},
 	})
+}
+
+// A kimi-code llm.request without toolsHash went out with the tools of the
+// last llm.tools_snapshot before it; a <system-reminder> message without an
+// origin is the host's: a trusted reminder that undo passes over, as it does
+// the agent's injections, while a prompt without an origin is the person's.
+func TestRecordingKimiCodeNoToolsHashAndOriginlessReminder(t *testing.T) {
+	tools := `[{"name":"Read","description":"Read a file.","parameters":{"type":"object"}}]`
+	session := strings.Join([]string{
+		`{"type":"metadata","protocol_version":"1.4","created_at":1,"time":1}`,
+		`{"type":"profile.bind","agentId":"main","systemPrompt":"You are Kimi Code.","time":2}`,
+		`{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"first"}],"toolCalls":[]},"time":3}`,
+		`{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"second"}],"toolCalls":[],"origin":{"kind":"user"}},"time":4}`,
+		`{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>\nPlan mode is active.\n</system-reminder>"}],"toolCalls":[]},"time":5}`,
+		`{"type":"llm.tools_snapshot","agentId":"main","hash":"` + sha256Hex(tools) + `","tools":` + tools + `,"time":6}`,
+		`{"type":"llm.request","agentId":"main","kind":"loop","model":"k","messageCount":3,"time":7}`,
+		`{"type":"context.undo","agentId":"main","count":1,"time":8}`,
+		`{"type":"llm.request","agentId":"main","kind":"loop","model":"k","messageCount":2,"time":9}`,
+	}, "\n") + "\n"
+	reqs, errs := decodeString(t, session, Options{Format: wire.FormatKimiCode})
+	noErrors(t, errs)
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if s := segOf(r, "tools[0]"); s.Kind != wire.KindToolSchema || s.Label != "Read" {
+			t.Errorf("request %d: tools[0] kind %q label %q; notes %q", i+1, s.Kind, s.Label, r.Notes)
+		}
+		if !hasNote(r, "tool schemas from the llm.tools_snapshot before this request") || hasNote(r, "tool schemas not recorded") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	// Request 1: the prompts (the first has no origin and is not merged),
+	// then the reminder, the host's.
+	if got, want := partsOf(reqs[0]), []string{"tools[0]", "system[0]", "messages[0].content[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("request 1 parts %q, want %q", got, want)
+	}
+	for _, s := range reqs[0].Segments {
+		if s.Part == "messages[2].content[0]" && (s.Trust != wire.Trusted || s.Kind == wire.KindUserInput) {
+			t.Errorf("reminder segment %s: kind %q trust %q, want the host's", s.ID, s.Kind, s.Trust)
+		}
+	}
+	// Request 2: undo removed the last prompt and passed over the reminder.
+	r := reqs[1]
+	if got, want := partsOf(r), []string{"tools[0]", "system[0]", "messages[0].content[0]", "messages[1].content[0]"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("request 2 parts %q, want %q", got, want)
+	}
+	if partText(r, "messages[0].content[0]") != "first" || !strings.Contains(partText(r, "messages[1].content[0]"), "Plan mode is active.") {
+		t.Errorf("request 2: %q then %q", partText(r, "messages[0].content[0]"), partText(r, "messages[1].content[0]"))
+	}
 }
 
 func TestRecordingKimiCLIWireAlone(t *testing.T) {
