@@ -214,6 +214,34 @@ func TestCacheCommandRecorded(t *testing.T) {
 	}
 }
 
+// TestCacheCommandCachedUnknown: usage read from kimi-cli's _usage lines
+// holds no cached tokens, so cache compares nothing recorded, and inspect
+// says so.
+func TestCacheCommandCachedUnknown(t *testing.T) {
+	p := filepath.Join("testdata", "recordings", "kimi-cli", "3f2a9c", "9b4e2c71-5d3a-4f6e-8c20-1a7b3d9e5f42", "context.jsonl")
+	code, out, _ := runCLI(t, "", "cache", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	reqs := cacheDoc(t, out)["requests"].([]any)
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests listed, want 2", len(reqs))
+	}
+	for i, r := range reqs {
+		if rec, ok := r.(map[string]any)["recorded_cached_tokens"]; !ok || rec != nil {
+			t.Errorf("request %d: recorded_cached_tokens %v, want null", i+2, rec)
+		}
+	}
+	_, out, _ = runCLI(t, "", "inspect", p)
+	if !strings.Contains(out, "recorded usage: input 2,345 (cached not recorded)") {
+		t.Errorf("inspect does not say the cached tokens are not recorded:\n%s", out)
+	}
+	_, out, _ = runCLI(t, "", "inspect", p, "--json")
+	if !strings.Contains(out, `"cached_unknown": true`) {
+		t.Errorf("inspect --json has no cached_unknown:\n%s", out)
+	}
+}
+
 // TestCacheCommandHostileText: payload text reaches the report only through
 // the sanitiser.
 func TestCacheCommandHostileText(t *testing.T) {

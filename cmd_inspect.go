@@ -172,9 +172,11 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 		fmt.Fprintf(&b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
 			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), len(r.Segments),
 			groupDigits(r.Bytes()), groupDigits(r.Tokens()))
-		if r.Usage != nil {
+		if u := r.Usage; u != nil && u.CachedUnknown {
+			fmt.Fprintf(&b, "  recorded usage: input %s (cached not recorded)\n", groupDigits(u.InputTokens))
+		} else if u != nil {
 			fmt.Fprintf(&b, "  recorded usage: input %s (cached %s, cache write %s)\n",
-				groupDigits(r.Usage.InputTokens), groupDigits(r.Usage.CachedTokens), groupDigits(r.Usage.CacheWriteTokens))
+				groupDigits(u.InputTokens), groupDigits(u.CachedTokens), groupDigits(u.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", scan.VisibleLine(n))

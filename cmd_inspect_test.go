@@ -290,7 +290,7 @@ func TestInspectEveryFixtureEveryFormat(t *testing.T) {
 			}
 		}
 		return strings.HasPrefix(slash, "testdata/sessions/") ||
-			strings.HasPrefix(slash, "testdata/recordings") && !strings.HasSuffix(slash, "/wire.jsonl") ||
+			strings.HasPrefix(slash, "testdata/recordings") && !strings.HasSuffix(slash, "/wire.jsonl") && !strings.HasSuffix(slash, ".md") ||
 			strings.HasSuffix(slash, "/agents/main/wire.jsonl")
 	}
 	for _, path := range inspectFixtureInputs(t) {

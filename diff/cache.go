@@ -333,7 +333,7 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	}
 	st.Prediction = predict(mem, prev, cur, st.PrefixTokens)
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
-	if r.Usage != nil {
+	if r.Usage != nil && !r.Usage.CachedUnknown {
 		rec := r.Usage.CachedTokens
 		st.Recorded = &rec
 		st.Disagreement = disagreement(st.Prediction.Cached, rec, st.TotalTokens, cur.rule)

@@ -67,6 +67,12 @@ const (
 	KindToolResult     Kind = "tool-result"
 	KindToolSchema     Kind = "tool-schema"
 	KindOther          Kind = "other"
+	// KindHostNote is a note the host writes about a tool's result in a part
+	// of its own, apart from the tool's output (kimi-cli's
+	// "<system>Command executed successfully.</system>" before the output):
+	// trusted, since the host wrote it. The same tag inside the output's
+	// text is not one.
+	KindHostNote Kind = "host-note"
 )
 
 // WorkspaceDerived reports whether a kind carries text that comes from the
@@ -133,6 +139,10 @@ type Usage struct {
 	CachedTokens     int `json:"cached_tokens"`
 	CacheWriteTokens int `json:"cache_write_tokens"`
 	OutputTokens     int `json:"output_tokens,omitempty"`
+	// CachedUnknown is set when the recording gives the input tokens but
+	// not how many were cached (kimi-cli's context.jsonl): CachedTokens and
+	// CacheWriteTokens are then 0 for want of a number, not measured.
+	CachedUnknown bool `json:"cached_unknown,omitempty"`
 }
 
 // Segment is a piece of a request with one trust.

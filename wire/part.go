@@ -8,7 +8,7 @@ type Part struct {
 	Role    string  // system, developer, user, assistant, tool, model, function
 	// Type is the wire type of the part: "text", "tool_use", "tool_result",
 	// "thinking", "image", "function_call", "function_call_output",
-	// "reasoning", "tool" (a tool schema), "functionCall", ...
+	// "reasoning", "tool" (a tool schema), "functionCall", PartHostNote, ...
 	Type string
 	// Name is a tool's name, for tool schemas, calls and results.
 	Name string
@@ -16,3 +16,9 @@ type Part struct {
 	// CacheBreakpoint marks an explicit cache breakpoint on this part.
 	CacheBreakpoint bool
 }
+
+// PartHostNote is the Type of a part that a reader knows the host wrote
+// about a tool's result, in a part of its own (kimi-cli's "<system>...</system>"
+// note before a tool's output). It is classified as wire.KindHostNote,
+// trusted, and never cut.
+const PartHostNote = "host_note"

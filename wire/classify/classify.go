@@ -93,6 +93,8 @@ func baseKind(p wire.Part) (wire.Kind, wire.Trust) {
 		return wire.KindToolCall, wire.TrustModel
 	case "tool_result", "function_call_output", "functionResponse":
 		return wire.KindToolResult, wire.Untrusted
+	case wire.PartHostNote:
+		return wire.KindHostNote, wire.Trusted
 	case "thinking", "reasoning", "redacted_thinking":
 		return wire.KindAssistant, wire.TrustModel
 	}

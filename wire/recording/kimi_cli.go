@@ -8,10 +8,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/body"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // kimi-cli, ~/.kimi/sessions/<hash>/<session>/context.jsonl: the rendered
@@ -19,7 +22,8 @@ import (
 // conversation in OpenAI Chat shape, with bookkeeping lines (_usage,
 // _checkpoint). Each assistant message is the answer to one request made of
 // the system prompt and every message before it. The wire.jsonl beside it,
-// when present, records the usage of each step.
+// when present, records the usage of each step; for a step it gives none,
+// the _usage lines around the answer give its input and output tokens.
 
 type kimiCLI struct {
 	seq      transcript
@@ -38,6 +42,13 @@ type kimiCLI struct {
 	compacted  bool   // wire.jsonl records a compaction
 	version    string
 	steps      int
+
+	// The _usage lines of context.jsonl, for the steps wire.jsonl gives no
+	// usage for: kimi-cli writes the step's input tokens just before its
+	// assistant message and the step's total (input and output) just after.
+	ctxInput *int          // a _usage since the last message
+	pending  *wire.Request // the last request, held for the _usage after its answer
+	outputOf *wire.Usage   // the pending request's usage from _usage, awaiting its total
 }
 
 func newKimiCLI() *kimiCLI { return &kimiCLI{names: map[string]string{}} }
@@ -48,6 +59,7 @@ type kimiCLIRecord struct {
 	ToolCalls  []kimiCLIToolUse `json:"tool_calls"`
 	ToolCallID string           `json:"tool_call_id"`
 	Name       string           `json:"name"`
+	TokenCount *int             `json:"token_count"` // _usage
 }
 
 type kimiCLIToolUse struct {
@@ -150,6 +162,9 @@ func (k *kimiCLI) Line(d Sink, raw []byte, line int, off int64) {
 	if !unmarshalLine(d, raw, line, &r) {
 		return
 	}
+	if r.Role != "_usage" && r.Role != "_checkpoint" {
+		k.flush(d)
+	}
 	switch r.Role {
 	case "_system_prompt":
 		parts, ok := kimiContent(r.Content, "system[0]", wire.ChannelSystem, "system", "")
@@ -169,12 +184,28 @@ func (k *kimiCLI) Line(d Sink, raw []byte, line int, off int64) {
 		k.seq.addSegs(sys)
 		k.seq.addSegs(rest)
 		k.sysN, k.sysSeen = len(sys), true
-	case "_usage", "_checkpoint":
+	case "_usage":
+		k.bookkeep++
+		if r.TokenCount == nil {
+			break
+		}
+		if u := k.outputOf; u != nil {
+			// The step's total, just after its answer.
+			if *r.TokenCount >= u.InputTokens {
+				u.OutputTokens = *r.TokenCount - u.InputTokens
+			}
+			k.outputOf = nil
+			break
+		}
+		n := *r.TokenCount
+		k.ctxInput = &n
+	case "_checkpoint":
 		k.bookkeep++
 	case "user", "assistant", "tool", "system":
 		if r.Role == "assistant" {
 			k.request(d, line, off, int64(len(raw)))
 		}
+		k.ctxInput = nil
 		k.message(d, line, &r)
 	default:
 		k.unknown.add(r.Role)
@@ -197,12 +228,48 @@ func (k *kimiCLI) message(d Sink, line int, r *kimiCLIRecord) {
 	if !ok {
 		d.Fail(line, "kimi-cli %s message: content is a JSON %s, want a string or a list of parts", r.Role, body.KindName(r.Content.Kind()))
 	}
+	if r.Role == "tool" && r.Content.Kind() == '[' {
+		markHostNote(parts)
+	}
 	for j, tc := range r.ToolCalls {
 		k.names[tc.ID] = tc.Function.Name
 		parts = append(parts, wire.Part{ID: body.IndexPath(id+".tool_calls", j), Channel: ch, Role: r.Role,
 			Type: "tool_call", Name: tc.Function.Name, Text: string(tc.Function.Arguments)})
 	}
 	k.seq.add(parts...)
+}
+
+// markHostNote marks the first part of a tool message's parts as the host's
+// note when it is one. kimi-cli (soul/message.py, tool_result_to_message)
+// puts the tool's message before its output as a text part of its own,
+// "<system>" + message + "</system>": "Command executed successfully.",
+// "ERROR: Command failed with exit code: 1.", "Tool output is empty.",
+// "Tool returned non-text content.". Only the first part can be one, and
+// only when it is exactly one such note: no other reserved tag, no hazard
+// inside it (a note that quotes a hostile path stays untrusted, for the
+// audit to see). A tool that returns no message and whose own output's
+// first part is such a note (an MCP server's) looks the same: kimi-cli
+// sends both alike, so the model cannot tell them apart either.
+func markHostNote(parts []wire.Part) {
+	if len(parts) > 0 && parts[0].Type == "text" && isHostNote(parts[0].Text) {
+		parts[0].Type = wire.PartHostNote
+	}
+}
+
+// isHostNote reports whether text is exactly "<system>NOTE</system>", as
+// kimi-cli writes its notes, with nothing reserved or hazardous in NOTE.
+func isHostNote(text string) bool {
+	const open, close = "<system>", "</system>"
+	if len(text) < len(open)+len(close) || !strings.HasPrefix(text, open) || !strings.HasSuffix(text, close) {
+		return false
+	}
+	note := text[len(open) : len(text)-len(close)]
+	if strings.TrimSpace(note) == "" || !utf8.ValidString(note) || scan.HasHazards(text) {
+		return false
+	}
+	tags := scan.FindReservedTags(text)
+	return len(tags) == 2 && tags[0].Offset == 0 && tags[1].Offset == len(text)-len(close) &&
+		!tags[0].Confusable && !tags[1].Confusable && !tags[0].Obfuscated && !tags[1].Obfuscated
 }
 
 // request emits the request that the assistant message on this line answers.
@@ -217,11 +284,21 @@ func (k *kimiCLI) request(d Sink, line int, off, length int64) {
 		req.Notes = append(req.Notes, "system prompt not recorded")
 	}
 	req.Notes = append(req.Notes, "tool schemas not recorded", "model not recorded")
-	if k.steps < len(k.usages) {
+	switch {
+	case k.steps < len(k.usages):
 		req.Usage = k.usages[k.steps]
-	} else if k.wireNote != "" {
+	case k.ctxInput != nil:
+		// The input tokens kimi-cli wrote for this step; its total, on the
+		// _usage line after the answer, gives the output.
+		req.Usage = &wire.Usage{InputTokens: *k.ctxInput, CachedUnknown: true}
+		k.outputOf = req.Usage
+		if k.wireNote != "" {
+			req.Notes = append(req.Notes, k.wireNote)
+		}
+		req.Notes = append(req.Notes, "usage from context.jsonl's _usage lines (none from wire.jsonl for this step): input and output tokens, cached tokens not recorded")
+	case k.wireNote != "":
 		req.Notes = append(req.Notes, k.wireNote)
-	} else {
+	default:
 		req.Notes = append(req.Notes, "usage not recorded for this step in wire.jsonl")
 	}
 	if k.wireBad != "" {
@@ -234,10 +311,21 @@ func (k *kimiCLI) request(d Sink, line int, off, length int64) {
 		req.Notes = append(req.Notes, "usage matched in order to the steps wire.jsonl records after its last compaction")
 	}
 	k.steps++
+	k.pending = req
+}
+
+// flush emits the request held for the _usage after its answer.
+func (k *kimiCLI) flush(d Sink) {
+	if k.pending == nil {
+		return
+	}
+	req := k.pending
+	k.pending, k.outputOf = nil, nil
 	d.Emit(*req)
 }
 
 func (k *kimiCLI) End(d Sink) {
+	k.flush(d)
 	if k.msgs == 0 && !k.sysSeen && k.bookkeep == 0 {
 		d.Fail(0, "not a kimi-cli context.jsonl (no _system_prompt line and no messages)")
 	}

@@ -39,6 +39,8 @@ type kimiCode struct {
 	sysSegsFor string
 
 	snapshots map[string]*kimiCodeSnapshot
+	latest    *kimiCodeSnapshot // the last llm.tools_snapshot read
+	latestKey string            // its hash
 
 	history  []*kimiCodeMsg
 	open     map[string]*kimiCodeMsg // open steps by uuid
@@ -358,6 +360,13 @@ func (k *kimiCode) message(m *kimiCodeMessage) *kimiCodeMsg {
 	}
 	msg.str = len(m.Content) > 0 && m.Content.Kind() == '"'
 	msg.parts = parts
+	if m.Role == "user" && m.Origin == nil && kimiCodeReminderOnly(parts) {
+		// The agent writes its reminders as user messages of origin
+		// injection; one recorded without an origin is still the host's,
+		// not a prompt of the person's (undo passes over it, a compaction
+		// does not keep it as a prompt).
+		msg.origin = "injection"
+	}
 	for _, tc := range append(m.ToolCalls, m.ToolCalls2...) {
 		name, args := tc.Name, tc.Arguments
 		if tc.Function != nil {
@@ -368,6 +377,18 @@ func (k *kimiCode) message(m *kimiCodeMessage) *kimiCodeMsg {
 	}
 	msg.mergeable = m.Role == "user" && msg.origin == "user"
 	return msg
+}
+
+// kimiCodeReminderOnly reports whether parts are text and nothing but
+// <system-reminder> blocks, as the agent's appendSystemReminder writes them.
+func kimiCodeReminderOnly(parts []wire.Part) bool {
+	for _, p := range parts {
+		t := strings.TrimSpace(p.Text)
+		if p.Type != "text" || !strings.HasPrefix(t, "<system-reminder>") || !strings.HasSuffix(t, "</system-reminder>") {
+			return false
+		}
+	}
+	return len(parts) > 0
 }
 
 // appendMessage adds a message, or holds it back while a tool exchange is
@@ -442,9 +463,17 @@ func (k *kimiCode) loopEvent(e *kimiCodeEvent) {
 }
 
 // kimiCodeToolOutput is the tool message content the agent sends for a result.
+// The notes the agent writes in a part of their own (an empty output, the
+// error note before a list of parts) are host notes; one it prefixes to the
+// output's text is part of the tool result.
 func kimiCodeToolOutput(out jsontext.Value, isErr bool, name string) []wire.Part {
 	text := func(s string) []wire.Part {
 		return []wire.Part{{Channel: wire.ChannelMessages, Role: "tool", Type: "text", Name: name, Text: s}}
+	}
+	note := func(s string) []wire.Part {
+		p := text(s)
+		p[0].Type = wire.PartHostNote
+		return p
 	}
 	if len(out) == 0 || out.Kind() == 'n' || out.Kind() == '"' {
 		var s string
@@ -453,13 +482,13 @@ func kimiCodeToolOutput(out jsontext.Value, isErr bool, name string) []wire.Part
 		}
 		switch {
 		case isErr && s == "":
-			return text(kimiCodeToolEmptyError)
+			return note(kimiCodeToolEmptyError)
 		case isErr && strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "<system>ERROR:"):
 			return text(s)
 		case isErr:
 			return text(kimiCodeToolError + "\n" + s)
 		case s == "" || strings.TrimSpace(s) == "Tool output is empty.":
-			return text(kimiCodeToolEmpty)
+			return note(kimiCodeToolEmpty)
 		}
 		return text(s)
 	}
@@ -469,12 +498,12 @@ func kimiCodeToolOutput(out jsontext.Value, isErr bool, name string) []wire.Part
 	}
 	if len(parts) == 0 {
 		if isErr {
-			return text(kimiCodeToolEmptyError)
+			return note(kimiCodeToolEmptyError)
 		}
-		return text(kimiCodeToolEmpty)
+		return note(kimiCodeToolEmpty)
 	}
 	if isErr {
-		return append(text(kimiCodeToolError), parts...)
+		return append(note(kimiCodeToolError), parts...)
 	}
 	return parts
 }
@@ -499,6 +528,7 @@ func (k *kimiCode) snapshot(r *kimiCodeRecord) {
 		s.note = "tools snapshot hash mismatch: recorded " + shortHash(r.Hash) + ", its tools JSON hashes to " + shortHash(got)
 	}
 	k.snapshots[r.Hash] = s
+	k.latest, k.latestKey = s, r.Hash
 }
 
 func sha256Hex(s string) string {
@@ -653,14 +683,24 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	var notes []string
 	var segs []wire.Segment // the head: tools, then the system prompt
 
-	// Tools.
-	if s := k.snapshots[r.ToolsHash]; s != nil {
+	// Tools. A request that names no toolsHash (as some recordings' do not)
+	// went out with the tool table of the last snapshot before it: the agent
+	// writes a snapshot whenever its table changes, before the request.
+	toolsKey := r.ToolsHash
+	if s := k.snapshots[r.ToolsHash]; s != nil && r.ToolsHash != "" {
 		segs = append(segs, s.segs...)
 		if s.note != "" {
 			notes = append(notes, s.note)
 		}
 	} else if r.ToolsHash != "" {
 		notes = append(notes, "tools snapshot "+shortHash(r.ToolsHash)+" not recorded")
+	} else if k.latest != nil {
+		segs = append(segs, k.latest.segs...)
+		toolsKey = k.latestKey
+		notes = append(notes, "tool schemas from the llm.tools_snapshot before this request ("+shortHash(k.latestKey)+"): the request names no toolsHash")
+		if k.latest.note != "" {
+			notes = append(notes, k.latest.note)
+		}
 	} else {
 		notes = append(notes, "tool schemas not recorded (no toolsHash)")
 	}
@@ -701,7 +741,7 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 		notes = append(notes, "the request counted "+strconv.Itoa(*r.MessageCount)+" messages of the "+strconv.Itoa(n)+" recorded: the first "+strconv.Itoa(*r.MessageCount)+" are shown")
 		n = max(*r.MessageCount, 0)
 	}
-	k.lay(segs, [2]string{r.ToolsHash, system}, proj[:n])
+	k.lay(segs, [2]string{toolsKey, system}, proj[:n])
 	if r.Kind == "compaction" {
 		notes = append(notes, "compaction request: the summarising instruction is not recorded")
 	}
