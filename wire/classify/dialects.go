@@ -16,7 +16,9 @@ import (
 // errs towards keeping untrusted text untrusted):
 //
 //   - An opener counts only at the start of a line (after spaces or tabs),
-//     written <name ...> with ASCII brackets; a closer </name> counts anywhere.
+//     written <name ...> with ASCII brackets; a closer </name> counts anywhere
+//     but, in host text, inside an inline code span (`</name>`), where the
+//     host's prose only names it.
 //     Names match whatever their case; Segment.Envelope carries the canonical
 //     name. Look-alike or obfuscated tags are the audit's business, not
 //     structure.
@@ -108,7 +110,12 @@ func scanTags(text string, sc tagScope) []dialectTag {
 		}
 		i += j
 		if t, ok := parseTag(text, i, sc); ok {
-			tags = append(tags, t)
+			// In host text, a closer inside an inline code span is the
+			// host's prose naming the tag ("`</untrusted_context>`"), not
+			// structure.
+			if !(sc.host && t.closer && scan.InCodeSpan(text, t.start, t.end)) {
+				tags = append(tags, t)
+			}
 			i = t.end
 			continue
 		}
