@@ -313,9 +313,11 @@ type requestAudit struct {
 	a      *Auditor
 	r      *wire.Request
 	prefix []bool // per segment: inside the trusted prefix
-	// enveloped holds the parts cut at envelopes: their trusted segments
-	// are host framing around envelopes.
-	enveloped map[string]bool
+	// enveloped holds, for each part cut at envelopes, the index of its
+	// first envelope segment: its trusted segments are host framing around
+	// envelopes, and those before the first envelope have no body behind
+	// them to break out of.
+	enveloped map[string]int
 	out       []Finding
 	order     []int // per finding: the segment's index, for sorting
 	// count per (segment, rule) for the cap
@@ -336,9 +338,11 @@ func (c *requestAudit) markPrefix() {
 	for i, s := range c.r.Segments {
 		if s.Envelope != "" && s.Part != s.ID {
 			if c.enveloped == nil {
-				c.enveloped = map[string]bool{}
+				c.enveloped = map[string]int{}
 			}
-			c.enveloped[s.Part] = true
+			if _, ok := c.enveloped[s.Part]; !ok {
+				c.enveloped[s.Part] = i
+			}
 		}
 		switch s.Channel {
 		case wire.ChannelTools, wire.ChannelSystem:

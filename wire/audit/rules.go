@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -133,7 +134,10 @@ func (c *requestAudit) segment(i int) {
 				c.tagFinding(i, h, segmentWhere(s))
 			}
 		}
-	} else if s.Trust == wire.Trusted && c.enveloped[s.Part] {
+	} else if first, ok := c.enveloped[s.Part]; ok && s.Trust == wire.Trusted && i > first {
+		// Host text before the part's first envelope has no body behind it
+		// to break out of: a tag there is the host's own prose (Gemini CLI's
+		// system prompt names <untrusted_context> and <instructions>).
 		c.framing(i, a.tagsOf(sc))
 	}
 
@@ -290,16 +294,24 @@ func (c *requestAudit) hostReminderFinding(i int, h scan.TagHit, openAt int) {
 			"tool output (&lt;%s&gt;)", tag, strings.Trim(tag, "<>")))
 }
 
-// framing checks the trusted text around envelopes in a split part: only the
-// openers and closers of the neighbouring envelope segments belong there.
+// framing checks the trusted text after an envelope in a split part: only
+// the openers and closers of the neighbouring envelope segments belong there.
 // Any other reserved tag there was left behind by a breakout (a body that
-// closed its envelope early) or forged around the envelopes.
+// closed its envelope early) or forged around the envelopes; a tag inside an
+// inline code span (`<instructions>`) is the host's prose naming it, not
+// markup, and is not reported.
 func (c *requestAudit) framing(i int, hits []scan.TagHit) {
 	if len(hits) == 0 {
 		return
 	}
 	segs := c.r.Segments
 	s := &segs[i]
+	hits = slices.DeleteFunc(slices.Clone(hits), func(h scan.TagHit) bool {
+		return scan.InCodeSpan(s.Text, h.Offset, h.Offset+h.Len)
+	})
+	if len(hits) == 0 {
+		return
+	}
 	var prevEnv, nextEnv string
 	if i > 0 && segs[i-1].Part == s.Part && segs[i-1].Envelope != "" {
 		prevEnv = strings.ToLower(segs[i-1].Envelope)

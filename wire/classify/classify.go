@@ -32,6 +32,10 @@ import (
 // closes, a closer that closes nothing) may be workspace text that escaped
 // its envelope: it is kind other, trust untrusted.
 //
+// Gemini CLI's first user message (<session_context>, gemini.go) is cut into
+// its heading, "<part>/time", "<part>/environment", the workspace tree
+// "<part>/cwd-listing" (untrusted) and its memory's context blocks.
+//
 // A part that has nothing to cut stays one segment whose ID is the part's.
 // The part's cache breakpoint goes on its last segment. Segments of trust
 // untrusted list the escapes already applied in their text (Escapes).
@@ -42,8 +46,10 @@ func Classify(p wire.Part) []wire.Segment {
 	if splittable(kind, trust) {
 		if trust == wire.TrustUser && isTimeFringe(text) {
 			kind, trust = wire.KindTime, wire.Trusted
+		} else if trust == wire.TrustUser && isGeminiSession(text) {
+			pieces = geminiSessionPieces(text)
 		} else if mayHaveMarkup(text, p.Channel) {
-			pieces = cut(text, p.Channel == wire.ChannelSystem, kind, trust)
+			pieces = cut(text, p.Channel == wire.ChannelSystem, false, kind, trust)
 		}
 	}
 	if len(pieces) <= 1 {
@@ -143,15 +149,16 @@ func mayHaveMarkup(text string, ch wire.Channel) bool {
 }
 
 // cut cuts text into pieces; nil (or one piece) when there is nothing to
-// cut. system is set for system-channel text, which gets legacy sections.
-func cut(text string, system bool, kind wire.Kind, trust wire.Trust) []piece {
+// cut. system is set for system-channel text, which gets legacy sections;
+// head for a user message the host wrote (as a host heading makes it).
+func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []piece {
 	var envs []envelope
 	var stray []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
 		tags := scanTags(text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
 		envs, stray = findEnvelopes(text, tags)
 	}
-	hostHead := trust == wire.TrustUser && (startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
+	hostHead := trust == wire.TrustUser && (head || startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
 
 	// The stretches around envelopes, with the part of each that is neither
 	// the previous closer nor the next opener (its "middle").

@@ -350,8 +350,12 @@ func TestClassifyCorpora(t *testing.T) {
 		t.Fatalf("only %d corpus strings", len(seeds))
 	}
 	fixtures := []string{"isolated_workspace.txt", "kimi_skill.txt", "legacy_wirelens.txt", "legacy_kimi_old.txt",
-		"legacy_env_block.txt", "claude_code_context.txt", "codex_agents_md.txt", "gemini_system.txt"}
+		"legacy_env_block.txt", "claude_code_context.txt", "codex_agents_md.txt", "gemini_system.txt",
+		"gemini_system_mentions.txt", "gemini_session_context.txt"}
+	session := fixture(t, "gemini_session_context.txt")
 	for _, s := range seeds {
+		checkAllParts(t, strings.Replace(session, "This project uses Go.", s, 1))
+		checkAllParts(t, strings.Replace(session, "├───go.mod", s, 1))
 		checkAllParts(t, s)
 		checkAllParts(t, "# External Workspace Context\n\n<untrusted_agents_md path=\"/a\">\n"+s+"\n</untrusted_agents_md>")
 		checkAllParts(t, "<system-reminder>\nAs you answer the user's questions, you can use the following context:\nContents of /a/CLAUDE.md (x):\n\n"+s+"\n</system-reminder>")
@@ -366,7 +370,7 @@ func FuzzClassify(f *testing.F) {
 		f.Add(s)
 	}
 	for _, name := range []string{"isolated_workspace.txt", "kimi_skill.txt", "legacy_wirelens.txt", "legacy_kimi_old.txt",
-		"legacy_env_block.txt", "claude_code_context.txt", "codex_agents_md.txt", "gemini_system.txt"} {
+		"legacy_env_block.txt", "claude_code_context.txt", "codex_agents_md.txt", "gemini_system.txt", "gemini_system_mentions.txt", "gemini_session_context.txt"} {
 		f.Add(fixture(f, name))
 	}
 	f.Add("")

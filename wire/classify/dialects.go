@@ -16,7 +16,9 @@ import (
 // errs towards keeping untrusted text untrusted):
 //
 //   - An opener counts only at the start of a line (after spaces or tabs),
-//     written <name ...> with ASCII brackets; a closer </name> counts anywhere.
+//     written <name ...> with ASCII brackets; a closer </name> counts anywhere
+//     but, in host text, inside an inline code span (`</name>`), where the
+//     host's prose only names it.
 //     Names match whatever their case; Segment.Envelope carries the canonical
 //     name. Look-alike or obfuscated tags are the audit's business, not
 //     structure.
@@ -108,7 +110,12 @@ func scanTags(text string, sc tagScope) []dialectTag {
 		}
 		i += j
 		if t, ok := parseTag(text, i, sc); ok {
-			tags = append(tags, t)
+			// In host text, a closer inside an inline code span is the
+			// host's prose naming the tag ("`</untrusted_context>`"), not
+			// structure.
+			if !(sc.host && t.closer && scan.InCodeSpan(text, t.start, t.end)) {
+				tags = append(tags, t)
+			}
 			i = t.end
 			continue
 		}
@@ -385,8 +392,16 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 			// A boundary closer is followed, across whitespace only, by an
 			// opener of an untrusted envelope or by the end of the text. (Not
 			// by a trusted opener: a body could forge a trusted envelope.)
-			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == wire.Untrusted && isBlank(text[t.end:tags[j+1].start]) ||
-				j+1 == n && isBlank(text[t.end:]) {
+			// Gemini CLI's context blocks sit in its own wrapper tags
+			// (</extension_context>, <project_context>, ...), which count
+			// as whitespace after one: a body that forges them with a closer
+			// only reopens another untrusted block.
+			gap := isBlank
+			if name == contextFrom {
+				gap = isGeminiWrap
+			}
+			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == wire.Untrusted && gap(text[t.end:tags[j+1].start]) ||
+				j+1 == n && gap(text[t.end:]) {
 				boundary[name] = j
 			}
 			continue
@@ -428,6 +443,27 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 		}
 	}
 	return envs, stray
+}
+
+// geminiWraps are the tag lines Gemini CLI writes around its "--- Context
+// from: PATH ---" blocks (getSessionMemory and renderUserMemory in its
+// source), lower case.
+var geminiWraps = []string{
+	"<loaded_context>", "</loaded_context>", "<global_context>", "</global_context>",
+	"<extension_context>", "</extension_context>", "<project_context>", "</project_context>",
+	"</session_context>",
+}
+
+// isGeminiWrap reports whether every line of s is blank or one of
+// geminiWraps.
+func isGeminiWrap(s string) bool {
+	for line := range strings.Lines(s) {
+		line = strings.TrimSpace(line)
+		if line != "" && !slices.Contains(geminiWraps, line) {
+			return false
+		}
+	}
+	return true
 }
 
 // isBlank reports whether s is only whitespace.

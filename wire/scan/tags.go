@@ -557,3 +557,47 @@ func matchMarker(s string, start, n int, conf, head bool) (TagHit, bool) {
 	return TagHit{Offset: start, Len: t.p - start, Name: name, Closing: closing, Confusable: t.confusable,
 		Obfuscated: t.obfuscated, Authority: true, Square: true}, true
 }
+
+// InCodeSpan reports whether [start, end) of s sits inside a Markdown inline
+// code span on its line: a run of backticks opens before start and a run of
+// the same length closes it after end, on the same line. Host prose names a
+// tag that way ("wrapped in `<untrusted_context>` tags"): a mention, not
+// markup.
+func InCodeSpan(s string, start, end int) bool {
+	if start < 0 || end > len(s) || start > end {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:start], '\n') + 1
+	le := len(s)
+	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
+		le = end + k
+	}
+	open, openAt := 0, 0 // length of the open span's run (0: none), and where it ends
+	for i := ls; i < le; {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < le && s[j] == '`' {
+			j++
+		}
+		switch {
+		case open == 0:
+			if i >= end {
+				return false
+			}
+			open, openAt = j-i, j
+		case j-i == open:
+			if openAt <= start && i >= end {
+				return true
+			}
+			if i >= end {
+				return false
+			}
+			open = 0
+		}
+		i = j
+	}
+	return false
+}

@@ -465,3 +465,25 @@ func FuzzTagStarts(f *testing.F) {
 	}
 	f.Fuzz(checkStarts)
 }
+
+// TestInCodeSpan: a tag between backticks on its line is a mention; one
+// outside them, or in a span that the line never closes, is not.
+func TestInCodeSpan(t *testing.T) {
+	cases := []struct {
+		text, tag string
+		want      bool
+	}{
+		{"outputs are wrapped in `<untrusted_context>` tags.", "<untrusted_context>", true},
+		{"the content within ``<instructions>`` as guidance", "<instructions>", true},
+		{"see `a` then <system> and `b`", "<system>", false},
+		{"an open `span <system>\nand `more` here", "<system>", false},
+		{"<system> `x`", "<system>", false},
+		{"x `y` z `<system>`", "<system>", true},
+	}
+	for _, c := range cases {
+		at := strings.Index(c.text, c.tag)
+		if got := InCodeSpan(c.text, at, at+len(c.tag)); got != c.want {
+			t.Errorf("InCodeSpan(%q at %d) = %v, want %v", c.text, at, got, c.want)
+		}
+	}
+}
