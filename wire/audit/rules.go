@@ -64,7 +64,10 @@ func (c *requestAudit) segment(i int) {
 	a := c.a
 	// A workspace kind counts as untrusted whatever its trust, except the
 	// user's own files (Claude Code's ~/.claude/CLAUDE.md).
-	untrusted := s.Trust == wire.Untrusted || s.Kind.WorkspaceDerived() && s.Trust != wire.TrustUser
+	// A skills listing the classifier found to be the agent's own (a
+	// built-in skill) is host text.
+	untrusted := s.Trust == wire.Untrusted || s.Kind.WorkspaceDerived() && s.Trust != wire.TrustUser &&
+		!(s.Kind == wire.KindSkillsListing && s.Trust == wire.Trusted && strings.HasSuffix(s.Label, " (built-in)"))
 	sc := a.scan(s.Text, s.Hash)
 
 	// untrusted-elevated: workspace text under the host's authority

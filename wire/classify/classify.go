@@ -156,6 +156,9 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []pie
 	var stray []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
 		tags := scanTags(text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
+		if system {
+			tags = dropListedSkills(text, tags)
+		}
 		envs, stray = findEnvelopes(text, tags)
 	}
 	hostHead := trust == wire.TrustUser && (head || startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
@@ -214,7 +217,11 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []pie
 				if sec.Kind == wire.KindTime {
 					tr = wire.Trusted
 				}
-				out = append(out, piece{start: s, end: e, kind: sec.Kind, trust: tr, label: sec.Label, name: string(sec.Kind)})
+				if sk := skillsOf(text, sec.Kind, s, e); sk != nil {
+					out = append(out, sk...)
+				} else {
+					out = append(out, piece{start: s, end: e, kind: sec.Kind, trust: tr, label: sec.Label, name: string(sec.Kind)})
+				}
 				at = e
 			}
 			if at < a.end {
@@ -240,10 +247,38 @@ func envPieces(text string, e envelope) []piece {
 	switch d.name {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])
+	case "skills_instructions":
+		return codexSkillsPieces(text, e.bodyStart, e.bodyEnd)
 	case "skill":
 		if n := skillName(text[e.bodyStart:e.bodyEnd]); n != "" {
 			pc.label = n
 		}
 	}
 	return []piece{pc}
+}
+
+// skillsOf cuts a legacy skills-listing section [s, e) that holds Gemini
+// CLI's <available_skills> into its skills (skills.go), or returns nil.
+func skillsOf(text string, kind wire.Kind, s, e int) []piece {
+	if kind != wire.KindSkillsListing {
+		return nil
+	}
+	return geminiSkillsPieces(text, s, e)
+}
+
+// dropListedSkills drops the <skill> tags inside Gemini CLI's
+// <available_skills> list of a system text: there they are the list's
+// entries (skills.go), not Codex's loaded skills.
+func dropListedSkills(text string, tags []dialectTag) []dialectTag {
+	open := lineTrimmedWith(text, 0, geminiSkillsOpen)
+	if open < 0 {
+		return tags
+	}
+	end := lastLineTrimmedWith(text, open, geminiSkillsClose)
+	if end < 0 {
+		end = len(text)
+	}
+	return slices.DeleteFunc(tags, func(t dialectTag) bool {
+		return t.def.name == "skill" && t.start > open && t.start < end
+	})
 }

@@ -205,7 +205,7 @@ func (s *legacyScanner) headingLine(htext string) {
 	}
 	low := strings.ToLower(htext)
 	switch {
-	case strings.Contains(low, "available skills") || strings.Contains(low, "skills available"):
+	case strings.Contains(low, "available skills") || strings.Contains(low, "skills available") || strings.Contains(low, "available agent skills"):
 		s.skillMode, s.skillStart = skillsToHeading, -1
 	case strings.TrimSpace(low) == "skills":
 		s.skillArmedList = true

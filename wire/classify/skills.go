@@ -1,0 +1,355 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// This file cuts the skills listings of Codex and Gemini CLI into one
+// segment per skill, whose trust is the skill's origin, read from its
+// location:
+//
+//   - built-in: shipped with the agent (Codex's system skills under
+//     $CODEX_HOME/skills/.system, Gemini CLI's skills/builtin folder in its
+//     install), host text, trusted;
+//   - admin: Codex's /etc/codex/skills, the machine's configuration, trusted;
+//   - user: the user's own skills in the home folder (~/.codex/skills,
+//     ~/.agents/skills, ~/.gemini/skills, Gemini's extensions), trust user;
+//   - workspace: any other skills folder (a checkout's .codex/skills,
+//     .agents/skills, .gemini/skills), untrusted;
+//   - unknown: a location that matches none of these, untrusted.
+//
+// Each segment is kind skills-listing, labelled "skill NAME (ORIGIN)"; the
+// listing's frame (headings, the roots table, the how-to) is host rules.
+//
+// The session's cwd is not consulted: a part is classified alone. The home
+// folder is told by its shape (/home/NAME, /Users/NAME, /root, ~).
+
+// skillOrigin is where a skill comes from.
+type skillOrigin string
+
+const (
+	originBuiltin   skillOrigin = "built-in"
+	originAdmin     skillOrigin = "admin"
+	originUser      skillOrigin = "user"
+	originWorkspace skillOrigin = "workspace"
+	originUnknown   skillOrigin = "unknown"
+)
+
+// trust is the trust of a skill of this origin.
+func (o skillOrigin) trust() wire.Trust {
+	switch o {
+	case originBuiltin, originAdmin:
+		return wire.Trusted
+	case originUser:
+		return wire.TrustUser
+	}
+	return wire.Untrusted
+}
+
+// skillDirs are the folders skills are found in, under a home folder (the
+// user's) or a checkout (the workspace's).
+var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/"}
+
+// originOf tells a skill's origin from its location.
+func originOf(loc string) skillOrigin {
+	p := strings.ReplaceAll(strings.TrimSpace(loc), "\\", "/")
+	if strings.Contains(p, "/../") || strings.HasPrefix(p, "../") {
+		return originUnknown
+	}
+	switch {
+	case strings.Contains(p, "/skills/.system/"):
+		return originBuiltin
+	case strings.HasPrefix(p, "/etc/codex/skills/"):
+		return originAdmin
+	}
+	for _, d := range skillDirs {
+		k := strings.Index(p, "/"+d)
+		if k < 0 {
+			continue
+		}
+		if isHome(p[:k]) {
+			return originUser
+		}
+		if d == ".gemini/extensions/" {
+			return originUnknown
+		}
+		return originWorkspace
+	}
+	// Gemini CLI's built-in skills: packages/core/src/skills/builtin in its
+	// install (dist/src/skills/builtin), or bundle/builtin in the bundle.
+	if k := strings.LastIndex(p, "/builtin/"); k >= 0 && strings.HasSuffix(p, "/SKILL.md") &&
+		strings.Count(p[k+len("/builtin/"):], "/") == 1 &&
+		(strings.HasSuffix(p[:k], "/skills") || strings.HasSuffix(p[:k], "/bundle")) &&
+		strings.Contains(p, "gemini-cli") {
+		return originBuiltin
+	}
+	return originUnknown
+}
+
+// isHome reports whether dir is a home folder by its shape.
+func isHome(dir string) bool {
+	if dir == "~" || dir == "/root" {
+		return true
+	}
+	if len(dir) > 2 && dir[1] == ':' {
+		dir = dir[2:] // a Windows drive
+	}
+	for _, h := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(dir, h); ok {
+			return rest != "" && !strings.Contains(rest, "/")
+		}
+	}
+	return false
+}
+
+// skillLabel is a skill segment's label.
+func skillLabel(name string, o skillOrigin) string {
+	return "skill " + name + " (" + string(o) + ")"
+}
+
+// Codex's skills listing (render_available_skills_body in codex-rs
+// core-skills/src/render.rs), the body of <skills_instructions>:
+//
+//	## Skills
+//	A skill is a set of local instructions ...
+//	### Skill roots                    (only when paths are aliased)
+//	- `r0` = `/home/u/.codex/skills/.system`
+//	### Available skills
+//	- NAME: DESCRIPTION (file: r0/NAME/SKILL.md)
+//	### How to use skills
+//	...
+//
+// Codex folds each description to one line, so each entry is one line.
+const (
+	codexRoots     = "### Skill roots"
+	codexAvailable = "### Available skills"
+	codexHowTo     = "### How to use skills"
+)
+
+// codexSkillsPieces cuts the body [bs, be) of a <skills_instructions>: each
+// entry line of its Available skills list becomes a skills-listing piece
+// whose trust is its skill's origin; the rest is host rules. A body without
+// that heading is one untrusted listing.
+func codexSkillsPieces(text string, bs, be int) []piece {
+	const env = "skills_instructions"
+	body := text[bs:be]
+	avail := lineWith(body, 0, codexAvailable)
+	if avail < 0 {
+		return []piece{{start: bs, end: be, kind: wire.KindSkillsListing, trust: wire.Untrusted, envelope: env, name: env}}
+	}
+	// The roots table, before the list (where no entry could forge it).
+	roots := map[string]string{}
+	if r := lineWith(body[:avail], 0, codexRoots); r >= 0 {
+		for line := range strings.Lines(body[lineEnd(body, r):avail]) {
+			alias, root, ok := codexRootLine(line)
+			if ok {
+				roots[alias] = root
+			}
+		}
+	}
+	listEnd := lastLineWith(body, avail, codexHowTo)
+	if listEnd < 0 {
+		listEnd = len(body)
+	}
+	var out []piece
+	host := 0 // start of the pending host stretch
+	for at := lineEnd(body, avail); at < listEnd; {
+		next := min(lineEnd(body, at), listEnd)
+		name, file, ok := codexSkillLine(LineAt(body, at))
+		if !ok {
+			at = next
+			continue
+		}
+		if alias, rest, cut := strings.Cut(file, "/"); cut && roots[alias] != "" {
+			file = strings.TrimSuffix(roots[alias], "/") + "/" + rest
+		}
+		o := originOf(file)
+		if at > host {
+			out = append(out, piece{start: bs + host, end: bs + at, kind: wire.KindHostRules, trust: wire.Trusted, envelope: env, name: string(wire.KindHostRules)})
+		}
+		out = append(out, piece{start: bs + at, end: bs + next, kind: wire.KindSkillsListing, trust: o.trust(), envelope: env,
+			label: skillLabel(name, o), name: string(wire.KindSkillsListing)})
+		host, at = next, next
+	}
+	if out == nil {
+		return []piece{{start: bs, end: be, kind: wire.KindSkillsListing, trust: wire.Untrusted, envelope: env, name: env}}
+	}
+	if host < len(body) {
+		out = append(out, piece{start: bs + host, end: be, kind: wire.KindHostRules, trust: wire.Trusted, envelope: env, name: string(wire.KindHostRules)})
+	}
+	return out
+}
+
+// codexRootLine reads a roots table line "- `r0` = `/path`".
+func codexRootLine(line string) (alias, root string, ok bool) {
+	line = strings.TrimSpace(line)
+	rest, ok := strings.CutPrefix(line, "- `")
+	if !ok {
+		return "", "", false
+	}
+	alias, rest, ok = strings.Cut(rest, "` = `")
+	if !ok || !strings.HasSuffix(rest, "`") {
+		return "", "", false
+	}
+	return alias, strings.TrimSuffix(rest, "`"), true
+}
+
+// codexSkillLine reads an entry "- NAME: DESCRIPTION (file: PATH)".
+func codexSkillLine(line string) (name, file string, ok bool) {
+	line = strings.TrimRight(line, " \t\r")
+	rest, ok := strings.CutPrefix(line, "- ")
+	if !ok || !strings.HasSuffix(rest, ")") {
+		return "", "", false
+	}
+	k := strings.LastIndex(rest, " (file: ")
+	c := strings.Index(rest, ":")
+	if k < 0 || c <= 0 || c > k {
+		return "", "", false
+	}
+	return strings.TrimSpace(rest[:c]), strings.TrimSpace(rest[k+len(" (file: ") : len(rest)-1]), true
+}
+
+// Gemini CLI's skills listing (renderAgentSkills in its
+// packages/core/src/prompts/snippets.ts), in the system instruction:
+//
+//	# Available Agent Skills
+//
+//	You have access to the following specialized skills. ...
+//
+//	<available_skills>
+//	  <skill>
+//	    <name>NAME</name>
+//	    <description>DESCRIPTION</description>
+//	    <location>PATH</location>
+//	  </skill>
+//	</available_skills>
+//
+// Gemini does not escape the description, which may span lines, so a
+// workspace skill's description can forge the lines after it: from the
+// first skill that is not the host's, every later one is untrusted. (Text
+// that a description forges before its own <location> reads as the entry
+// it forges: that cannot be told in-band.)
+const (
+	geminiSkillsOpen  = "<available_skills>"
+	geminiSkillsClose = "</available_skills>"
+	geminiSkillOpen   = "<skill>"
+	geminiSkillClose  = "</skill>"
+)
+
+// geminiSkillsPieces cuts a skills-listing section [s, e) of a system text
+// that holds Gemini CLI's <available_skills>: each <skill> block becomes a
+// piece labelled with its name and origin; the heading, the sentence and the
+// tags around the blocks are host rules. It returns nil when the section is
+// not such a listing.
+func geminiSkillsPieces(text string, s, e int) []piece {
+	sec := text[s:e]
+	open := lineTrimmedWith(sec, 0, geminiSkillsOpen)
+	if open < 0 {
+		return nil
+	}
+	end := lastLineTrimmedWith(sec, open, geminiSkillsClose)
+	if end < 0 {
+		end = len(sec)
+	}
+	var out []piece
+	host := 0
+	worst := wire.Trusted
+	for at := lineTrimmedWith(sec, open, geminiSkillOpen); at >= 0 && at < end; {
+		// The block runs to the line after its last </skill> before the
+		// next <skill> line (or the end of the list).
+		next := lineTrimmedWith(sec, lineEnd(sec, at), geminiSkillOpen)
+		stop := end
+		if next >= 0 && next < end {
+			stop = next
+		}
+		blockEnd := stop
+		if c := lastLineTrimmedWith(sec[:stop], at, geminiSkillClose); c >= 0 {
+			blockEnd = lineEnd(sec, c)
+		}
+		block := sec[at:blockEnd]
+		o := originOf(lastElement(block, "location"))
+		tr := o.trust()
+		if worst != wire.Trusted && (tr == wire.Trusted || worst == wire.Untrusted) {
+			tr = worst
+		}
+		worst = tr
+		if at > host {
+			out = append(out, piece{start: s + host, end: s + at, kind: wire.KindHostRules, trust: wire.Trusted, name: string(wire.KindHostRules)})
+		}
+		out = append(out, piece{start: s + at, end: s + blockEnd, kind: wire.KindSkillsListing, trust: tr,
+			label: skillLabel(firstElement(block, "name"), o), name: string(wire.KindSkillsListing)})
+		host = blockEnd
+		if next < 0 || next >= end {
+			break
+		}
+		at = next
+	}
+	if out == nil {
+		return nil
+	}
+	if host < len(sec) {
+		// After the last block: the closer and the text to the section's end,
+		// untrusted when a forged block could have run on into it.
+		tr := wire.Trusted
+		kind := wire.KindHostRules
+		if blank := isBlank(strings.TrimSpace(sec[host:])); !blank && worst == wire.Untrusted && host < end {
+			tr, kind = wire.Untrusted, wire.KindSkillsListing
+		}
+		out = append(out, piece{start: s + host, end: e, kind: kind, trust: tr, name: string(kind)})
+	}
+	return out
+}
+
+// lineTrimmedWith is the offset of the start of the first line at or after
+// from whose text, after leading blanks, starts with prefix, or -1.
+func lineTrimmedWith(s string, from int, prefix string) int {
+	for from < len(s) {
+		k := strings.Index(s[from:], prefix)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		ls := k
+		for ls > 0 && (s[ls-1] == ' ' || s[ls-1] == '\t') {
+			ls--
+		}
+		if ls == 0 || s[ls-1] == '\n' {
+			if ls >= from {
+				return ls
+			}
+		}
+		from = k + 1
+	}
+	return -1
+}
+
+// firstElement is the trimmed text of the first <key>...</key> in s.
+func firstElement(s, key string) string {
+	k := strings.Index(s, "<"+key+">")
+	if k < 0 {
+		return ""
+	}
+	rest := s[k+len(key)+2:]
+	e := strings.Index(rest, "</"+key+">")
+	if e < 0 || e > 512 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:e])
+}
+
+// lastElement is the trimmed text of the last <key>...</key> in s: the
+// host writes a skill's location after its description.
+func lastElement(s, key string) string {
+	k := strings.LastIndex(s, "<"+key+">")
+	if k < 0 {
+		return ""
+	}
+	rest := s[k+len(key)+2:]
+	e := strings.Index(rest, "</"+key+">")
+	if e < 0 || e > 4096 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:e])
+}
