@@ -24,16 +24,22 @@ import (
 func init() { register(newCacheCmd) }
 
 func newCacheCmd(app *App) *cobra.Command {
-	var asJSON, byModel bool
+	var asJSON, consecutive bool
 	cmd := &cobra.Command{
-		Use:   "cache FILE... [--json] [--by-model]",
+		Use:   "cache FILE... [--json] [--consecutive]",
 		Short: "Prompt-cache stability over a sequence of requests",
-		Long: `cache compares each request with the one before it in the provider's cache order (tools,
-then system, then messages): how much of the previous request it starts with, in bytes and
-estimated tokens (o200k_base; providers' own tokenizers differ), and where and why the shared
-prefix breaks: the segment, its channel and kind, the offset, and the changing value it falls
-in (a timestamp, a UUID, a counter, ...). A change of model is named as a cause: providers keep
-one cache per model.
+		Long: `cache compares each request with the last earlier request of the same model and provider
+(the provider's family and, when the input records it, the endpoint's host): providers keep one
+cache per model, so an agent that sends a small model's requests (titles, summaries) between the
+main conversation's is shown reading the main conversation's cache, not breaking it at every
+switch. The first request of a model is compared with the request just before it, and its break
+names the change of model (or provider). With --consecutive each request is compared with the
+request just before it whatever its model (a "model changed" break at every switch).
+
+The comparison is in the provider's cache order (tools, then system, then messages): how much of
+the earlier request it starts with, in bytes and estimated tokens (o200k_base; providers' own
+tokenizers differ), and where and why the shared prefix breaks: the segment, its channel and
+kind, the offset, and the changing value it falls in (a timestamp, a UUID, a counter, ...).
 
 From the provider's cache rules (OpenAI automatic prefix caching, Anthropic cache_control
 breakpoints, Gemini implicit caching, Moonshot/Kimi automatic caching) it predicts the cached
@@ -44,20 +50,19 @@ ratio, the tokens re-processed because of breaks, the breaks grouped by cause, a
 requests.
 
 All FILE arguments form one sequence, in the order given (a JSONL session, a HAR export, a
-recording, or one request per file). FILE may be "-" for standard input. With --by-model each
-request is compared with the previous request of the same model instead (for agents that
-interleave a small model's requests with the main conversation's).`,
+recording, or one request per file). FILE may be "-" for standard input. --by-model is accepted
+for compatibility and does nothing: comparing by model is the default.`,
 		Example: `  wirelens cache session.jsonl
   wirelens cache capture.har --json | jq '.summary.reuse_ratio'
   wirelens cache req1.json req2.json req3.json
-  wirelens cache --by-model claude-trace.jsonl`,
+  wirelens cache --consecutive claude-trace.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Each step is written (JSON) or folded into the report (text)
-			// as it is computed: only the previous request is held (one per
-			// model with --by-model), never the session.
+			// as it is computed: only the last request of each model is held
+			// (the previous one with --consecutive), never the session.
 			var (
-				seq  = diff.Sequence{ByModel: byModel}
+				seq  = diff.Sequence{Consecutive: consecutive}
 				errs []error
 				werr error
 				out  cacheOutput
@@ -66,7 +71,9 @@ interleave a small model's requests with the main conversation's).`,
 			if asJSON {
 				out = newCacheJSON(bw)
 			} else {
-				out = newCacheText(bw, terminalWidth(app.Stdout), localeUnicode())
+				text := newCacheText(bw, terminalWidth(app.Stdout), localeUnicode())
+				text.consecutive = consecutive
+				out = text
 			}
 			for _, src := range args {
 				app.decode(src, func(r wire.Request, err error) bool {
@@ -93,7 +100,8 @@ interleave a small model's requests with the main conversation's).`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
-	cmd.Flags().BoolVar(&byModel, "by-model", false, "compare each request with the previous one of the same model")
+	cmd.Flags().BoolVar(&consecutive, "consecutive", false, "compare each request with the one just before it, whatever its model")
+	cmd.Flags().Bool("by-model", false, "accepted for compatibility, does nothing: comparing by model is the default")
 	return cmd
 }
 
@@ -118,6 +126,7 @@ type cacheRequestJSON struct {
 	Format                    string          `json:"format"`
 	Model                     string          `json:"model"`
 	Provider                  string          `json:"provider"`
+	ComparedWith              cacheRefJSON    `json:"compared_with"`
 	TotalTokens               int             `json:"total_tokens"`
 	PrefixTokens              int             `json:"prefix_tokens"`
 	PrefixBytes               int             `json:"prefix_bytes"`
@@ -130,6 +139,12 @@ type cacheRequestJSON struct {
 	ReprocessedTokens         int             `json:"reprocessed_tokens"`
 	Disagreement              string          `json:"disagreement,omitempty"`
 	Notes                     []string        `json:"notes,omitempty"`
+}
+
+// cacheRefJSON names the earlier request a request is compared with.
+type cacheRefJSON struct {
+	Source string `json:"source"`
+	Index  int    `json:"index"`
 }
 
 type cacheWorstJSON struct {
@@ -223,7 +238,8 @@ func (j *cacheJSON) finish(sum diff.Summary, errs []error) error {
 // cacheRequestToJSON is one compared request in `cache --json`.
 func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
 	rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
-		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider, TotalTokens: st.TotalTokens,
+		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider,
+		ComparedWith: cacheRefJSON{Source: st.PrevSource, Index: st.PrevIndex}, TotalTokens: st.TotalTokens,
 		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
 		TextBreak:             cacheBreakToJSON(st.TextBreak),
 		PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
@@ -361,6 +377,9 @@ type cacheText struct {
 	b       *bufio.Writer
 	width   int
 	unicode bool
+	// consecutive says the requests were compared with the one just before
+	// (cache --consecutive), not the last earlier one of their model.
+	consecutive bool
 	// name is how the report names a request (set when it is written).
 	name func(source string, index int) string
 
@@ -602,8 +621,12 @@ func (t *cacheText) heading(sum diff.Summary, source string) {
 	if source != "" {
 		head = scan.VisibleLine(source) + ": "
 	}
-	t.line(0, "%s%d requests, %d compared with the one before (cache rules: %s; tokens are o200k_base estimates)",
-		head, sum.Requests, sum.Compared, strings.Join(provs, ", "))
+	of := " of the same model and provider"
+	if t.consecutive {
+		of = ""
+	}
+	t.line(0, "%s%d requests, %d compared with the one before%s (cache rules: %s; tokens are o200k_base estimates)",
+		head, sum.Requests, sum.Compared, of, strings.Join(provs, ", "))
 	t.b.WriteByte('\n')
 }
 
@@ -706,8 +729,12 @@ func (t *cacheText) breaks() {
 // and the worst requests.
 func (t *cacheText) summary(sum diff.Summary) {
 	t.b.WriteString("\nSummary\n")
-	t.line(2, "reuse ratio %.2f: %s of %s tokens shared with the request before",
-		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens))
+	before := "the earlier request of their model"
+	if t.consecutive {
+		before = "the request before"
+	}
+	t.line(2, "reuse ratio %.2f: %s of %s tokens shared with %s",
+		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens), before)
 	t.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
 		if len(sum.BreaksByChannel) > 0 {

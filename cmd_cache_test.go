@@ -285,13 +285,119 @@ func TestCacheCommandByModel(t *testing.T) {
 		}
 		return cs
 	}
-	_, out, _ := runCLI(t, in, "cache", "-", "--json")
+	// --consecutive is the earlier view: a break at every switch.
+	_, out, _ := runCLI(t, in, "cache", "-", "--json", "--consecutive")
 	if got := strings.Join(causes(out), ","); got != "model,model,model,model" {
-		t.Errorf("in order: causes %s", got)
+		t.Errorf("--consecutive: causes %s", got)
 	}
-	_, out, _ = runCLI(t, in, "cache", "-", "--json", "--by-model")
-	if got := strings.Join(causes(out), ","); got != "none,none,none" {
-		t.Errorf("--by-model: causes %s", got)
+	// By default (and with --by-model, now a no-op) each request is compared
+	// with the last earlier one of its model; the first gpt-5-mini request
+	// has none and names the change of model.
+	for _, args := range [][]string{{"cache", "-", "--json"}, {"cache", "-", "--json", "--by-model"}} {
+		_, out, _ = runCLI(t, in, args...)
+		if got := strings.Join(causes(out), ","); got != "model,none,none,none" {
+			t.Errorf("%v: causes %s", args, got)
+		}
+		var with []string
+		for _, r := range cacheDoc(t, out)["requests"].([]any) {
+			cw := r.(map[string]any)["compared_with"].(map[string]any)
+			with = append(with, fmt.Sprintf("%s@%v", cw["source"], cw["index"]))
+		}
+		if got := strings.Join(with, ","); got != "-@1,-@1,-@2,-@3" {
+			t.Errorf("%v: compared with %s", args, got)
+		}
+	}
+}
+
+// TestCacheAlternatingModels: a claude-trace session where a small model's
+// title requests come between the main conversation's (as Claude Code
+// sends them). By default the main conversation reads its own cache: the
+// only break is the first title request's change of model, and the reuse
+// ratio agrees with the recorded cache reads. --consecutive shows a "model
+// changed" break at every switch and a reuse ratio near nothing.
+func TestCacheAlternatingModels(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mains []string
+	for _, l := range strings.Split(strings.TrimSpace(string(src)), "\n") {
+		mains = append(mains, l)
+	}
+	title := func(n int) string {
+		b, _ := json.Marshal(map[string]any{
+			"request": map[string]any{"timestamp": 1764400000.5 + float64(n), "method": "POST",
+				"url":     "https://api.anthropic.com/v1/messages",
+				"headers": map[string]any{"content-type": "application/json"},
+				"body": map[string]any{"model": "claude-haiku-4-5", "max_tokens": 64,
+					"system":   []any{map[string]any{"type": "text", "text": "Write a five-word title for the conversation."}},
+					"messages": []any{map[string]any{"role": "user", "content": fmt.Sprintf("Conversation so far, turn %d", n)}}}},
+			"response": map[string]any{"timestamp": 1764400001.0 + float64(n), "status_code": 200,
+				"headers": map[string]any{"content-type": "application/json"},
+				"body": map[string]any{"id": "msg_t", "type": "message", "role": "assistant", "model": "claude-haiku-4-5",
+					"content": []any{map[string]any{"type": "text", "text": "A title"}},
+					"usage":   map[string]any{"input_tokens": 30, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 4}}},
+			"logged_at": "2025-11-29T07:06:41Z"})
+		return string(b)
+	}
+	var lines []string
+	for i, m := range mains {
+		lines = append(lines, m)
+		if i < len(mains)-1 {
+			lines = append(lines, title(i+1))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "alternating.claude-trace.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	switches := len(lines) - 1 // every request changes model
+
+	summary := func(args ...string) (map[string]any, []any) {
+		t.Helper()
+		code, out, errs := runCLI(t, "", append([]string{"cache", path, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		doc := cacheDoc(t, out)
+		return doc["summary"].(map[string]any), doc["requests"].([]any)
+	}
+	sum, reqs := summary()
+	if n := len(reqs); n != len(lines)-1 {
+		t.Fatalf("default: %d requests listed, want %d", n, len(lines)-1)
+	}
+	// One change of model (the first title request); the second title
+	// request differs from the first in its message.
+	if c := sum["breaks_by_cause"].(map[string]any); c["model"] != 1.0 || c["changed"] != 1.0 || len(c) != 2 {
+		t.Errorf("default: breaks by cause %v, want model: 1 and the title's changed: 1", c)
+	}
+	for _, r := range reqs {
+		r := r.(map[string]any)
+		if r["model"] == "claude-sonnet-4-5" && r["break"] != nil {
+			t.Errorf("default: main request %v breaks: %v", r["index"], r["break"])
+		}
+	}
+	if r := sum["reuse_ratio"].(float64); r < 0.9 {
+		t.Errorf("default: reuse ratio %.2f, want the main conversation's prefix reused", r)
+	}
+	// The main conversation's third request is compared with its second
+	// (request 3 of the file), not the title request before it, and its
+	// recorded cache read is set beside a reused prefix.
+	last := reqs[len(reqs)-1].(map[string]any)
+	if cw := last["compared_with"].(map[string]any); cw["index"] != 3.0 || last["break"] != nil {
+		t.Errorf("default: the last request compared with %v, break %v", cw, last["break"])
+	}
+	if main2 := reqs[1].(map[string]any); main2["recorded_cached_tokens"] == nil || main2["recorded_cached_tokens"].(float64) == 0 ||
+		main2["prefix_tokens"].(float64) < 0.9*main2["total_tokens"].(float64) {
+		t.Errorf("default: the second main request: prefix %v of %v, recorded %v", main2["prefix_tokens"], main2["total_tokens"], main2["recorded_cached_tokens"])
+	}
+
+	sum, _ = summary("--consecutive")
+	if c := sum["breaks_by_cause"].(map[string]any); c["model"] != float64(switches) {
+		t.Errorf("--consecutive: breaks by cause %v, want model: %d", c, switches)
+	}
+	if r := sum["reuse_ratio"].(float64); r > 0.1 {
+		t.Errorf("--consecutive: reuse ratio %.2f, want near nothing", r)
 	}
 }
 

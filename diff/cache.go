@@ -11,6 +11,7 @@
 package diff
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -60,9 +61,14 @@ type Step struct {
 	Line   int
 	Format wire.Format
 	Model  string
-	// PrevModel is the previous request's model.
-	PrevModel string
-	Rule      CacheRule
+	// PrevSource and PrevIndex name the earlier request the step compares
+	// with: the last earlier request of the same model and provider, or,
+	// for the first of its model (and with Sequence.Consecutive), the
+	// request just before. PrevModel is its model.
+	PrevSource string
+	PrevIndex  int
+	PrevModel  string
+	Rule       CacheRule
 
 	TotalTokens int // estimated tokens of the request
 	TotalBytes  int
@@ -233,40 +239,63 @@ func sameSeg(a, b *wire.Segment) bool {
 		(a.Start == 0) == (b.Start == 0)
 }
 
-// Sequence compares each request with the one before it, as they arrive.
-// It holds only the previous request (one per model with ByModel).
+// Sequence compares each request, as they arrive, with the last earlier
+// request of the same provider, endpoint host and model: providers keep one
+// cache per model (and per endpoint), so an agent that interleaves a small
+// model's requests (titles, summaries) with the main conversation's has the
+// main conversation's cache read at every turn, not broken at every switch.
+// The first request of a model has no such predecessor: it is compared with
+// the request just before it, and the break names the change of model (or
+// provider). It holds the last request of each model and provider.
 type Sequence struct {
-	// ByModel compares each request with the previous request of the same
-	// provider and model instead of the previous request of any: agents
-	// that interleave a small model's requests with the main model's then
-	// show the main conversation's cache, not a break at every switch. The
-	// first request of each model is not compared.
-	ByModel bool
+	// Consecutive compares each request with the request just before it,
+	// whatever its model (the earlier view: a break at every switch).
+	Consecutive bool
 
-	prev   *seqView
-	prevBy map[string]*seqView
-	mems   map[string]*cacheMemory // per provider and model: their caches are apart
+	prev   *seqView                // the last request of any model
+	prevBy map[string]*seqView     // the last request of each cache key
+	mems   map[string]*cacheMemory // per cache key: their caches are apart
 	count  int
 	sum    summaryAcc
 }
 
-// Add compares r with the previous request added and returns the step, or
-// nil for the first request of the sequence (of its model, with ByModel).
+// cacheKey names the cache a request reads: its provider, the host of its
+// endpoint (when known) and its model.
+func cacheKey(r *wire.Request) string {
+	return Provider(r.Format, r.Model) + "\x00" + endpointHost(r.Endpoint) + "\x00" + r.Model
+}
+
+// endpointHost is the host of a request's endpoint URL, "" when unknown.
+func endpointHost(endpoint string) string {
+	if endpoint == "" {
+		return ""
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// Add compares r with the last earlier request of its model (the request
+// just before it with Consecutive) and returns the step, or nil for the
+// first request of the sequence.
 func (q *Sequence) Add(r *wire.Request) *Step {
 	q.count++
+	key := cacheKey(r)
 	prev := q.prev
-	key := Provider(r.Format, r.Model) + "\x00" + r.Model
-	if q.ByModel {
+	if !q.Consecutive {
 		if q.prevBy == nil {
 			q.prevBy = map[string]*seqView{}
 		}
-		prev = q.prevBy[key]
+		if p := q.prevBy[key]; p != nil {
+			prev = p
+		}
 	}
 	cur := newSeqView(r, prev)
-	if q.ByModel {
+	q.prev = cur
+	if !q.Consecutive {
 		q.prevBy[key] = cur
-	} else {
-		q.prev = cur
 	}
 	if q.mems == nil {
 		q.mems = map[string]*cacheMemory{}
@@ -289,7 +318,7 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 func Compare(prev, cur *wire.Request) *Step {
 	p := newSeqView(prev, nil)
 	mem := newCacheMemory()
-	if Provider(prev.Format, prev.Model) == Provider(cur.Format, cur.Model) && prev.Model == cur.Model {
+	if cacheKey(prev) == cacheKey(cur) {
 		mem.remember(p)
 	}
 	return compareViews(p, newSeqView(cur, p), mem)
@@ -298,7 +327,7 @@ func Compare(prev, cur *wire.Request) *Step {
 func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	r := cur.req
 	st := &Step{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
-		PrevModel: prev.req.Model, Rule: cur.rule,
+		PrevSource: prev.req.Source, PrevIndex: prev.req.Index, PrevModel: prev.req.Model, Rule: cur.rule,
 		TotalTokens: cur.tokens(), TotalBytes: cur.bytes(), PrevTokens: prev.tokens()}
 
 	n, brk := commonPrefix(prev, cur)
@@ -306,10 +335,15 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	st.Break = brk
 
 	prevProv, curProv := prev.rule.Provider, cur.rule.Provider
+	prevHost, curHost := endpointHost(prev.req.Endpoint), endpointHost(r.Endpoint)
 	switched := true
 	switch {
 	case prevProv != curProv:
 		st.Break = modelBreak(cur, CauseProvider, prevProv+" "+prev.req.Model, curProv+" "+r.Model)
+	case prevHost != "" && curHost != "" && prevHost != curHost:
+		// The same provider's model behind another endpoint (a gateway, a
+		// cloud's copy): its cache is that endpoint's.
+		st.Break = modelBreak(cur, CauseProvider, prevHost+" "+prev.req.Model, curHost+" "+r.Model)
 	case prev.req.Model != "" && r.Model != "" && prev.req.Model != r.Model:
 		st.Break = modelBreak(cur, CauseModel, prev.req.Model, r.Model)
 	default:

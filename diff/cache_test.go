@@ -454,7 +454,8 @@ func TestCacheHostileCorpora(t *testing.T) {
 }
 
 // TestCacheByModel: interleaved requests of two models break at every
-// switch when compared in order, and grow cleanly per model with ByModel.
+// switch when compared in order (Consecutive), and grow cleanly per model by
+// default; the first request of the second model names the change.
 func TestCacheByModel(t *testing.T) {
 	in := wire.NewInterner()
 	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
@@ -467,36 +468,80 @@ func TestCacheByModel(t *testing.T) {
 				cacheSys("Write a title."), cacheMsg(0, "user", fmt.Sprintf("Conversation %d", n))))
 		}
 	}
-	_, plain := Analyze(reqs)
+	_, plain := analyzeConsecutive(reqs)
 	if plain.BreaksByCause["model"] != 4 {
 		t.Errorf("in order: breaks by cause %v, want model: 4", plain.BreaksByCause)
 	}
-	q := Sequence{ByModel: true}
+	var q Sequence
 	var steps []*Step
 	for i := range reqs {
 		if st := q.Add(&reqs[i]); st != nil {
 			steps = append(steps, st)
 		}
 	}
-	if len(steps) != 3 {
-		t.Fatalf("by model: %d steps, want 3 (the first of each model is not compared)", len(steps))
+	if len(steps) != 4 {
+		t.Fatalf("by model: %d steps, want 4 (all but the first)", len(steps))
 	}
-	// Request 3 (sonnet) against request 1, 4 (haiku) against 2, 5 against 3.
-	wantIdx := []int{3, 4, 5}
+	// Request 2 (the first haiku) against 1, then 3 (sonnet) against 1,
+	// 4 (haiku) against 2, 5 against 3.
+	wantIdx, wantPrev := []int{2, 3, 4, 5}, []int{1, 1, 2, 3}
 	for i, st := range steps {
-		if st.Index != wantIdx[i] || st.PrevModel != st.Model {
-			t.Errorf("step %d: request %d (%s after %s)", i, st.Index, st.Model, st.PrevModel)
+		if st.Index != wantIdx[i] || st.PrevIndex != wantPrev[i] || (i > 0 && st.PrevModel != st.Model) {
+			t.Errorf("step %d: request %d against %d (%s after %s)", i, st.Index, st.PrevIndex, st.Model, st.PrevModel)
 		}
 	}
-	if steps[0].Break != nil || steps[2].Break != nil {
-		t.Errorf("sonnet requests should grow cleanly: %+v %+v", steps[0].Break, steps[2].Break)
+	if b := steps[0].Break; b == nil || b.Cause != CauseModel {
+		t.Errorf("the first haiku request should name the change of model: %+v", b)
 	}
-	if b := steps[1].Break; b == nil || b.Channel != wire.ChannelMessages {
+	if steps[1].Break != nil || steps[3].Break != nil {
+		t.Errorf("sonnet requests should grow cleanly: %+v %+v", steps[1].Break, steps[3].Break)
+	}
+	if b := steps[2].Break; b == nil || b.Channel != wire.ChannelMessages {
 		t.Errorf("haiku's second title request differs in its message: %+v", b)
 	}
-	if s := q.Summary(); s.Requests != 5 || s.Compared != 3 {
-		t.Errorf("summary: %d requests, %d compared", s.Requests, s.Compared)
+	if s := q.Summary(); s.Requests != 5 || s.Compared != 4 || s.BreaksByCause["model"] != 1 {
+		t.Errorf("summary: %d requests, %d compared, breaks %v", s.Requests, s.Compared, s.BreaksByCause)
 	}
+}
+
+// TestCacheByEndpoint: the same model behind two endpoint hosts has two
+// caches: each request is compared with the last one sent to its host, and
+// the first request to the second host names the change of provider.
+func TestCacheByEndpoint(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	hosts := []string{"https://api.anthropic.com/v1/messages", "https://gateway.example.com/v1/messages"}
+	var reqs []wire.Request
+	for n := 1; n <= 4; n++ {
+		r := cacheTestReq(in, n, wire.FormatAnthropic, "claude-sonnet-4-5", append([]wire.Part{sys}, cacheConversation(n)...)...)
+		r.Endpoint = hosts[(n-1)%2]
+		reqs = append(reqs, r)
+	}
+	steps, sum := Analyze(reqs)
+	if b := steps[0].Break; b == nil || b.Cause != CauseProvider || !strings.Contains(b.After, "gateway.example.com") {
+		t.Errorf("request 2: break %+v, want the change of endpoint", b)
+	}
+	for _, st := range steps[1:] {
+		if st.PrevIndex != st.Index-2 || st.Break != nil {
+			t.Errorf("request %d: against %d, break %+v, want the last request to its host, growing cleanly", st.Index, st.PrevIndex, st.Break)
+		}
+	}
+	if sum.BreaksByCause["provider"] != 1 {
+		t.Errorf("breaks by cause %v", sum.BreaksByCause)
+	}
+}
+
+// analyzeConsecutive is Analyze with each request compared with the one
+// just before it.
+func analyzeConsecutive(reqs []wire.Request) ([]*Step, Summary) {
+	q := Sequence{Consecutive: true}
+	var steps []*Step
+	for i := range reqs {
+		if st := q.Add(&reqs[i]); st != nil {
+			steps = append(steps, st)
+		}
+	}
+	return steps, q.Summary()
 }
 
 // TestCacheMemoryOfEarlierRequests: the provider's cache holds what every
@@ -545,10 +590,15 @@ func TestCacheMemoryOfEarlierRequests(t *testing.T) {
 		t.Errorf("r3: predicted %d from %q, want request 1's entry of %d", got, steps[1].Prediction.From, want)
 	}
 
-	// Another model in between: the break names the model, nothing is
-	// shared with it, but the first model's cache is still there.
+	// Another model in between: compared with it (Consecutive), the break
+	// names the model, nothing is shared with it, but the first model's
+	// cache is still there; by default r3 is compared with r1.
 	haiku := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-haiku-4-5", cacheSys("Write a title."), cacheMsg(0, "user", "A title"))
 	steps, _ = Analyze([]wire.Request{r1, haiku, r3})
+	if st := steps[1]; st.PrevIndex != 1 || st.Break != nil || st.Prediction.Cached != r1.Tokens() {
+		t.Errorf("r3 by model: against %d, break %+v, predicted %d", st.PrevIndex, st.Break, st.Prediction.Cached)
+	}
+	steps, _ = analyzeConsecutive([]wire.Request{r1, haiku, r3})
 	st = steps[1]
 	if st.Break == nil || st.Break.Cause != CauseModel || st.PrefixTokens != 0 {
 		t.Fatalf("r3 after haiku: break %+v prefix %d", st.Break, st.PrefixTokens)

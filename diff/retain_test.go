@@ -30,11 +30,11 @@ func heldRequest(i int, format wire.Format) (*wire.Request, weak.Pointer[wire.Se
 }
 
 // TestSequenceHoldsOnlyThePreviousRequest: a sequence keeps the request
-// before the one it is given (of each model with ByModel) and nothing older,
+// before the one it is given (of each model by default) and nothing older,
 // even while every step it returned is kept: breaks hold copies of their
 // excerpts and labels, and predictions name earlier requests without holding
 // them. What a request alone held is collected once a later one has been
-// added (a later one of its model with ByModel).
+// added (a later one of its model by default).
 func TestSequenceHoldsOnlyThePreviousRequest(t *testing.T) {
 	const n = 40
 	for _, tc := range []struct {
@@ -42,7 +42,7 @@ func TestSequenceHoldsOnlyThePreviousRequest(t *testing.T) {
 		byModel bool
 	}{{wire.FormatAnthropic, false}, {wire.FormatAnthropic, true}, {wire.FormatOpenAIChat, false}, {wire.FormatOpenAIChat, true}} {
 		t.Run(fmt.Sprintf("%s/by-model=%v", tc.format, tc.byModel), func(t *testing.T) {
-			q := Sequence{ByModel: tc.byModel}
+			q := Sequence{Consecutive: !tc.byModel}
 			var steps []*Step
 			segs := make([]weak.Pointer[wire.Segment], n)
 			texts := make([]weak.Pointer[byte], n)

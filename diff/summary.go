@@ -114,8 +114,9 @@ func (q *Sequence) Summary() Summary {
 	return s
 }
 
-// Analyze compares every request of reqs with the one before it and
-// returns the steps (one fewer than the requests) and the summary.
+// Analyze compares every request of reqs with the last earlier request of
+// its model and provider (see Sequence) and returns the steps (one fewer
+// than the requests) and the summary.
 func Analyze(reqs []wire.Request) ([]*Step, Summary) {
 	var q Sequence
 	steps := make([]*Step, 0, max(0, len(reqs)-1))

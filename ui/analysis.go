@@ -15,8 +15,9 @@ import (
 type Analysis struct {
 	// Findings audits every request: the findings of reqs[i] at index i.
 	Findings func(reqs []wire.Request) [][]audit.Finding
-	// Cache compares each request with the one before it, in cache order:
-	// the step of reqs[i] at index i, nil for a request with no
+	// Cache compares each request with an earlier one (by default the last
+	// earlier request of its model and provider, as `cache` does), in cache
+	// order: the step of reqs[i] at index i, nil for a request with no
 	// predecessor.
 	Cache func(reqs []wire.Request) []*diff.Step
 	// Diff aligns two requests by segment.
@@ -42,8 +43,10 @@ func auditRequests(reqs []wire.Request) [][]audit.Finding {
 	return out
 }
 
-// compareRequests compares each request with the one before it. Each source
-// is its own sequence: the first request of a file has no predecessor.
+// compareRequests compares each request with the last earlier request of
+// its model and provider (the request just before it for the first of its
+// model), as `cache` does by default. Each source is its own sequence: the
+// first request of a file has no predecessor.
 func compareRequests(reqs []wire.Request) []*diff.Step {
 	out := make([]*diff.Step, len(reqs))
 	var seq diff.Sequence
