@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -142,6 +143,12 @@ func (c *requestAudit) segment(i int) {
 		// to break out of: a tag there is the host's own prose (Gemini CLI's
 		// system prompt names <untrusted_context> and <instructions>).
 		c.framing(i, a.tagsOf(sc))
+	}
+
+	// kimi-code's fenced AGENTS.md: what breaks the fence or the files'
+	// provenance.
+	if untrusted && s.Kind == wire.KindAgentsMD && s.Envelope == "" {
+		c.fencedAgentsMD(i)
 	}
 
 	// Hazards. bidi-control counts in untrusted content; the others in
@@ -493,4 +500,44 @@ func framingSentence(text string) string {
 		return clip(strings.TrimSpace(text[start:end]), 200)
 	}
 	return ""
+}
+
+// fencedAgentsMD checks an AGENTS.md body pasted raw into a fenced block,
+// as kimi-code does (seven backticks, a "<!-- From: PATH -->" line before
+// each file): a run of seven or more backticks can close the fence and let
+// the rest read as the host's prompt; a provenance line after the body's
+// first line forges the start of another file, which kimi-code itself
+// parses back (extractAgentsMdPathsFromSystemPrompt) as a file it loaded.
+func (c *requestAudit) fencedAgentsMD(i int) {
+	s := &c.r.Segments[i]
+	text := s.Text
+	for k := 0; k < len(text); {
+		j := strings.IndexByte(text[k:], '`')
+		if j < 0 {
+			break
+		}
+		k += j
+		n := 0
+		for k+n < len(text) && text[k+n] == '`' {
+			n++
+		}
+		if n >= 7 {
+			c.add(i, RuleEnvelopeBreakout, k, n, "fence:"+strings.Repeat("`", 7),
+				fmt.Sprintf("fence breakout: a run of %d backticks inside %s can close the fence of seven backticks it is pasted in, "+
+					"and the text after it reads as the host's system prompt; send it as a user message in an <untrusted_agents_md> envelope, escaped", n, segmentWhere(s)))
+		}
+		k += n
+	}
+	for at := strings.IndexByte(text, '\n') + 1; at > 0 && at < len(text); {
+		end := len(text)
+		if e := strings.IndexByte(text[at:], '\n'); e >= 0 {
+			end = at + e
+		}
+		if p := classify.FromLine(text[at:end]); p != "" {
+			c.add(i, RuleEnvelopeBreakout, at, end-at, "from:"+p,
+				fmt.Sprintf("forged provenance line %s inside %s: it passes for the start of another AGENTS.md file, and kimi-code parses it back as a file it loaded; "+
+					"send AGENTS.md as a user message in an <untrusted_agents_md path=...> envelope, escaped", scan.VisibleLine(clip(text[at:end], 80)), segmentWhere(s)))
+		}
+		at = end + 1
+	}
 }

@@ -59,6 +59,7 @@ var dialects = map[string]dialect{
 	"untrusted_agents_md":       {"untrusted_agents_md", wire.KindAgentsMD, wire.Untrusted},
 	"untrusted_skills_listing":  {"untrusted_skills_listing", wire.KindSkillsListing, wire.Untrusted},
 	"kimi-skill-loaded":         {"kimi-skill-loaded", wire.KindSkillLoaded, wire.Untrusted},
+	"skill-loaded":              {"skill-loaded", wire.KindSkillLoaded, wire.Untrusted}, // kimi-code's agent-core-v2
 	"system-reminder":           {"system-reminder", wire.KindReminder, wire.Trusted},
 	"instructions":              {"INSTRUCTIONS", wire.KindAgentsMD, wire.Untrusted},
 	"user_instructions":         {"user_instructions", wire.KindAgentsMD, wire.Untrusted},

@@ -37,7 +37,11 @@ type Section struct {
 //     structure, of additional directories or directories "also in scope",
 //     or of AGENTS.md (CLAUDE.md, GEMINI.md); a fence of six or more
 //     backticks under a heading about the project counts as agents-md. A
-//     fence left open runs to the end of the text, as Markdown renders it;
+//     fence left open runs to the end of the text, as Markdown renders it.
+//     An AGENTS.md fence of seven or more backticks (kimi-code's) ends at
+//     the last closing fence that a heading or the end of the text follows
+//     (see framedClose), and its body is cut into one section per file at
+//     kimi-code's "<!-- From: PATH -->" lines (see agentsFiles);
 //   - skills-listing: everything under a heading naming the available skills
 //     up to the next heading, or the list that follows a line such as "The
 //     following skills are available:" or a "Skills" heading.
@@ -105,6 +109,9 @@ type legacyScanner struct {
 	fenceKind  wire.Kind
 	fenceLabel string
 	fenceBody  int
+	// fenceClose, when not -1, is the start of the line that closes the
+	// block, chosen ahead (kimi-code's AGENTS.md fence: see framedClose).
+	fenceClose int
 
 	// The skills listing being read, from skillStart (-1 until its first
 	// line) to skillEnd. skillArmedList is set by a "Skills" heading: a list
@@ -145,6 +152,12 @@ func (s *legacyScanner) nextLine() bool {
 // payload's. (A block never opens inside a skills listing, so no listing
 // is being read here.)
 func (s *legacyScanner) fenceLine() {
+	if s.fenceClose >= 0 {
+		if s.start == s.fenceClose {
+			s.closeFence(s.start)
+		}
+		return
+	}
 	if c, n, rest := fenceOf(s.line); c == s.fence && n >= s.fenceLen && isBlank(rest) {
 		s.closeFence(s.start)
 	}
@@ -159,7 +172,15 @@ func (s *legacyScanner) closeFence(end int) {
 	}
 	if s.fenceKind != "" && end > s.fenceBody {
 		body := s.text[s.fenceBody:end]
-		s.out = append(s.out, Section{Kind: s.fenceKind, Start: s.fenceBody, End: end, Label: legacyLabel(s.fenceKind, s.fenceLabel, body)})
+		if files := agentsFiles(body); s.fenceKind == wire.KindAgentsMD && files != nil {
+			for _, f := range files {
+				f.Start += s.fenceBody
+				f.End += s.fenceBody
+				s.out = append(s.out, f)
+			}
+		} else {
+			s.out = append(s.out, Section{Kind: s.fenceKind, Start: s.fenceBody, End: end, Label: legacyLabel(s.fenceKind, s.fenceLabel, body)})
+		}
 	}
 	s.fence, s.lastPara = 0, ""
 }
@@ -184,6 +205,10 @@ func (s *legacyScanner) openFence(c byte, n int) {
 	ctx := s.lastPara
 	s.fence, s.fenceLen, s.fenceBody = c, n, s.next
 	s.fenceKind = fenceKindOf(ctx, s.heading, c, n)
+	s.fenceClose = -1
+	if s.fenceKind == wire.KindAgentsMD && c == '`' && n >= kimiFence {
+		s.fenceClose = framedClose(s.text, s.next, n)
+	}
 	// The label is looked for in the paragraph before the fence, then
 	// in the whole stretch under the current heading.
 	under := s.text[s.headingEnd:s.start]
@@ -490,4 +515,119 @@ func ContainsFold(s, w string) bool {
 		}
 	}
 	return false
+}
+
+// kimiFence is the length of the fence kimi-code writes around the
+// AGENTS.md files in its system prompt (profile/default/system.md:
+// "The applicable `AGENTS.md` instructions are:" and a fence of seven
+// backticks around them).
+const kimiFence = 7
+
+// framedClose chooses the line that closes a backtick fence of n opened
+// before offset from: the last closing fence (n or more backticks, nothing
+// after) that, across blank lines, a heading or the end of the text
+// follows, as kimi-code's template puts "# Skills", "# Plugin Instructions"
+// or "# Ultimate Reminders" after it; failing that the first closing fence,
+// as Markdown reads it; len(text) when there is none. An AGENTS.md that
+// writes its own closing fence cannot end the block early then: the text
+// after it stays in the body, where the audit reports the fence.
+func framedClose(text string, from, n int) int {
+	first, framed := -1, -1
+	for at := from; at < len(text); {
+		end, next := len(text), len(text)
+		if i := strings.IndexByte(text[at:], '\n'); i >= 0 {
+			end, next = at+i, at+i+1
+		}
+		line := strings.TrimRight(text[at:end], "\r")
+		if c, k, rest := fenceOf(line); c == '`' && k >= n && isBlank(rest) {
+			if first < 0 {
+				first = at
+			}
+			if followedByHeading(text[next:]) {
+				framed = at
+			}
+		}
+		at = next
+	}
+	switch {
+	case framed >= 0:
+		return framed
+	case first >= 0:
+		return first
+	}
+	return len(text)
+}
+
+// followedByHeading reports whether rest, after blank lines, is empty or
+// starts with an ATX heading.
+func followedByHeading(rest string) bool {
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		line = strings.TrimRight(line, "\r")
+		if !isBlank(line) {
+			lvl, _ := headingOf(line)
+			return lvl > 0
+		}
+		rest = after
+	}
+	return true
+}
+
+// fromPrefix and fromSuffix frame kimi-code's provenance line, written
+// before each AGENTS.md file it pastes (annotationFor in
+// profile/context.ts) and parsed back from the system prompt with
+// /^<!-- From: (.+) -->$/m.
+const (
+	fromPrefix = "<!-- From: "
+	fromSuffix = " -->"
+)
+
+// FromLine reads a line as kimi-code's provenance line: the path, or "" when
+// the line is none.
+func FromLine(line string) string {
+	line = strings.TrimRight(line, "\r")
+	if !strings.HasPrefix(line, fromPrefix) || !strings.HasSuffix(line, fromSuffix) || len(line) <= len(fromPrefix)+len(fromSuffix) {
+		return ""
+	}
+	return line[len(fromPrefix) : len(line)-len(fromSuffix)]
+}
+
+// agentsFiles cuts an AGENTS.md body that starts with a provenance line into
+// one section per file, each labelled with its path; nil when the body
+// does not start with one. kimi-code joins the files, each trimmed, with a
+// blank line, so a later provenance line starts a file only when a blank
+// line precedes it, its path names an AGENTS.md (AGENTS.md or agents.md,
+// the names kimi-code loads) and no earlier file had that path. Any other
+// provenance line stays in the body it sits in, where the audit reports it
+// as forged; one that copies all of this is read as a file of its own (a
+// legacy prompt has no trustworthy boundaries).
+func agentsFiles(body string) []Section {
+	first, _, _ := strings.Cut(body, "\n")
+	p := FromLine(first)
+	if p == "" {
+		return nil
+	}
+	out := []Section{{Kind: wire.KindAgentsMD, Start: 0, Label: p}}
+	seen := map[string]bool{p: true}
+	for at := strings.IndexByte(body, '\n') + 1; at > 0 && at < len(body); {
+		end, next := len(body), len(body)
+		if i := strings.IndexByte(body[at:], '\n'); i >= 0 {
+			end, next = at+i, at+i+1
+		}
+		if p := FromLine(body[at:end]); p != "" && !seen[p] && agentsName(p) && strings.HasSuffix(body[:at], "\n\n") {
+			seen[p] = true
+			out[len(out)-1].End = at
+			out = append(out, Section{Kind: wire.KindAgentsMD, Start: at, Label: p})
+		}
+		at = next
+	}
+	out[len(out)-1].End = len(body)
+	return out
+}
+
+// agentsName reports whether a path names a file kimi-code loads as
+// AGENTS.md.
+func agentsName(p string) bool {
+	base := p[strings.LastIndexAny(p, "/\\")+1:]
+	return base == "AGENTS.md" || base == "agents.md"
 }

@@ -17,6 +17,7 @@ const UntrustedPrefix = "untrusted_"
 // text could close or forge an envelope.
 var EnvelopeNames = []string{
 	"kimi-skill-loaded",
+	"skill-loaded",
 	"system-reminder",
 	"instructions",
 	"user_instructions",
@@ -36,6 +37,7 @@ var AuthorityNames = []string{
 	"system",
 	"system-reminder",
 	"kimi-skill-loaded",
+	"skill-loaded",
 	"instructions",
 	"developer",
 	"sys",
@@ -87,7 +89,8 @@ type TagHit struct {
 	// control code points were skipped inside the tag.
 	Obfuscated bool
 	// Envelope is set for a known envelope name; Authority for an authority
-	// marker (both for system-reminder, kimi-skill-loaded and INSTRUCTIONS).
+	// marker (both for system-reminder, kimi-skill-loaded, skill-loaded and
+	// INSTRUCTIONS).
 	Envelope  bool
 	Authority bool
 	// Token is set for a ChatML-style special token <|name|>.
