@@ -1015,7 +1015,7 @@ func TestRecordingClaudeCodeSession(t *testing.T) {
 			}
 		}
 	}
-	if !hasNote(r, "2 entries off the active branch skipped") || !hasNote(r, "1 sidechain (subagent) entries skipped") ||
+	if !hasNote(r, "2 messages off the active branch skipped") || !hasNote(r, "1 sidechain (subagent) entries skipped") ||
 		!hasNote(r, "1 unknown entries skipped (future-entry)") {
 		t.Errorf("notes %q", r.Notes)
 	}
