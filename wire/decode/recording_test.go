@@ -1708,3 +1708,75 @@ func TestRecordingCodexCompressed(t *testing.T) {
 		t.Errorf("gzip: %v", errs)
 	}
 }
+
+// A real Claude Code 2.1.39 session, trimmed (testdata/claude-code-transcripts/README.md):
+// its chain runs through progress (hook) entries from the first entry on, a
+// response calls tools in parallel, each result hanging off its own call, and
+// an automatic compaction starts a new context.
+func TestRecordingClaudeCode21Transcript(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "claude-code-transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	// Every assistant entry of the trimmed file is on the active branch.
+	ids := map[string]bool{}
+	for line := range bytes.Lines(wiretest.Read(t, "claude-code-transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")) {
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				ID string `json:"id"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Type == "assistant" {
+			ids[e.Message.ID] = true
+		}
+	}
+	if len(reqs) != len(ids) || len(ids) != 9 {
+		t.Fatalf("got %d requests, want one per API response: %d", len(reqs), len(ids))
+	}
+	if got := partText(reqs[0], "messages[0]"); got != "Implement spotter-gqc" || reqs[0].Line != 6 {
+		t.Errorf("request 1 at line %d starts with %q, want the session's first user message", reqs[0].Line, got)
+	}
+	// The three parallel calls of the first response, and their three results.
+	calls, results := 0, 0
+	for _, s := range reqs[1].Segments {
+		switch s.Kind {
+		case wire.KindToolCall:
+			calls++
+		case wire.KindToolResult:
+			results++
+		}
+	}
+	if calls != 3 || results != 3 {
+		t.Errorf("request 2: %d tool calls, %d results, want 3 and 3", calls, results)
+	}
+	for i, r := range reqs {
+		compacted := hasNote(r, "after 1 compactions: a compaction starts a new context")
+		if compacted != (i >= 2) {
+			t.Errorf("request %d compaction note %v: %q", i+1, compacted, r.Notes)
+		}
+		if !hasNote(r, "recording: claude-code 2.1.39") || !hasNote(r, "skipped (progress)") || hasNote(r, "off the active branch") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	if got := partText(reqs[2], "messages[0]"); !strings.Contains(got, "compaction preamble") {
+		t.Errorf("request 3 starts with %q, want the compaction's summary", got)
+	}
+	// Every call since the compaction is answered in the last request,
+	// the four parallel ones of the response before it too (two of them
+	// streamed while a hook ran, hanging off its progress entry).
+	calls, results = 0, 0
+	for _, s := range reqs[len(reqs)-1].Segments {
+		switch s.Kind {
+		case wire.KindToolCall:
+			calls++
+		case wire.KindToolResult:
+			results++
+		}
+	}
+	if calls != 10 || results != 10 {
+		t.Errorf("last request: %d tool calls, %d results, want 10 and 10", calls, results)
+	}
+}
