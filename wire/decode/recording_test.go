@@ -1780,3 +1780,49 @@ func TestRecordingClaudeCode21Transcript(t *testing.T) {
 		t.Errorf("last request: %d tool calls, %d results, want 10 and 10", calls, results)
 	}
 }
+
+// Entries of the later 2.1 shapes (written here, not a session's): an
+// attachment and a system entry of another subtype in the chain, a summary
+// entry between, a microcompact boundary that keeps the conversation, and a
+// compact boundary whose logical parent is not in the file.
+func TestRecordingClaudeCodeChainEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	data := `{"type":"attachment","sessionId":"s","uuid":"h1","parentUuid":null,"version":"2.1.90","attachment":{"type":"hook_success","hookName":"SessionStart:startup"}}
+{"type":"user","sessionId":"s","uuid":"u1","parentUuid":"h1","message":{"role":"user","content":"first"}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}
+{"type":"summary","summary":"a title","leafUuid":"a1"}
+{"type":"system","subtype":"stop_hook_summary","sessionId":"s","uuid":"s1","parentUuid":"a1","content":"x"}
+{"type":"user","sessionId":"s","uuid":"u2","parentUuid":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]}}
+{"type":"system","subtype":"microcompact_boundary","sessionId":"s","uuid":"mc","parentUuid":"u2","content":"x","microcompactMetadata":{"trigger":"auto","compactedToolIds":["t1"]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"mc","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"one file"}]}}
+{"type":"system","subtype":"compact_boundary","sessionId":"s","uuid":"cb","parentUuid":null,"logicalParentUuid":"gone","content":"x"}
+{"type":"user","sessionId":"s","uuid":"u3","parentUuid":"cb","message":{"role":"user","content":"the summary"}}
+{"type":"assistant","sessionId":"s","uuid":"a3","parentUuid":"u3","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"ok"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3", len(reqs))
+	}
+	if got := partText(reqs[0], "messages[0]"); got != "first" {
+		t.Errorf("request 1 starts with %q", got)
+	}
+	// The microcompaction keeps the conversation, noted; the compaction
+	// whose logical parent is gone still finds the requests before it.
+	if want := []string{"messages[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(partsOf(reqs[1]), want) {
+		t.Errorf("request 2 parts %q, want %q", partsOf(reqs[1]), want)
+	}
+	if !hasNote(reqs[1], "after 1 microcompactions: 1 older tool results were cleared") || hasNote(reqs[0], "microcompactions") {
+		t.Errorf("microcompaction notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+	if got := partText(reqs[2], "messages[0]"); got != "the summary" || !hasNote(reqs[2], "after 1 compactions") ||
+		!hasNote(reqs[2], "1 compact boundaries point back to entries not in the file") || hasNote(reqs[2], "microcompactions") {
+		t.Errorf("request 3 starts with %q; notes %q", got, reqs[2].Notes)
+	}
+	if !hasNote(reqs[0], "1 entries on the active branch that are no messages skipped (attachment)") || !hasNote(reqs[1], "1 system entries skipped") {
+		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+}
