@@ -1015,7 +1015,7 @@ func TestRecordingClaudeCodeSession(t *testing.T) {
 			}
 		}
 	}
-	if !hasNote(r, "2 entries off the active branch skipped") || !hasNote(r, "1 sidechain (subagent) entries skipped") ||
+	if !hasNote(r, "2 messages off the active branch skipped") || !hasNote(r, "1 sidechain (subagent) entries skipped") ||
 		!hasNote(r, "1 unknown entries skipped (future-entry)") {
 		t.Errorf("notes %q", r.Notes)
 	}
@@ -1706,5 +1706,123 @@ func TestRecordingCodexCompressed(t *testing.T) {
 	}
 	if _, errs := decodeRecording(t, gz, Options{}); len(errs) != 1 || !strings.Contains(errs[0].Error(), "gzip -d FILE") {
 		t.Errorf("gzip: %v", errs)
+	}
+}
+
+// A real Claude Code 2.1.39 session, trimmed (testdata/claude-code-transcripts/README.md):
+// its chain runs through progress (hook) entries from the first entry on, a
+// response calls tools in parallel, each result hanging off its own call, and
+// an automatic compaction starts a new context.
+func TestRecordingClaudeCode21Transcript(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "claude-code-transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	// Every assistant entry of the trimmed file is on the active branch.
+	ids := map[string]bool{}
+	for line := range bytes.Lines(wiretest.Read(t, "claude-code-transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")) {
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				ID string `json:"id"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Type == "assistant" {
+			ids[e.Message.ID] = true
+		}
+	}
+	if len(reqs) != len(ids) || len(ids) != 9 {
+		t.Fatalf("got %d requests, want one per API response: %d", len(reqs), len(ids))
+	}
+	if got := partText(reqs[0], "messages[0]"); got != "Implement spotter-gqc" || reqs[0].Line != 6 {
+		t.Errorf("request 1 at line %d starts with %q, want the session's first user message", reqs[0].Line, got)
+	}
+	// The three parallel calls of the first response, and their three results.
+	calls, results := 0, 0
+	for _, s := range reqs[1].Segments {
+		switch s.Kind {
+		case wire.KindToolCall:
+			calls++
+		case wire.KindToolResult:
+			results++
+		}
+	}
+	if calls != 3 || results != 3 {
+		t.Errorf("request 2: %d tool calls, %d results, want 3 and 3", calls, results)
+	}
+	for i, r := range reqs {
+		compacted := hasNote(r, "after 1 compactions: a compaction starts a new context")
+		if compacted != (i >= 2) {
+			t.Errorf("request %d compaction note %v: %q", i+1, compacted, r.Notes)
+		}
+		if !hasNote(r, "recording: claude-code 2.1.39") || !hasNote(r, "skipped (progress)") || hasNote(r, "off the active branch") {
+			t.Errorf("request %d notes %q", i+1, r.Notes)
+		}
+	}
+	if got := partText(reqs[2], "messages[0]"); !strings.Contains(got, "compaction preamble") {
+		t.Errorf("request 3 starts with %q, want the compaction's summary", got)
+	}
+	// Every call since the compaction is answered in the last request,
+	// the four parallel ones of the response before it too (two of them
+	// streamed while a hook ran, hanging off its progress entry).
+	calls, results = 0, 0
+	for _, s := range reqs[len(reqs)-1].Segments {
+		switch s.Kind {
+		case wire.KindToolCall:
+			calls++
+		case wire.KindToolResult:
+			results++
+		}
+	}
+	if calls != 10 || results != 10 {
+		t.Errorf("last request: %d tool calls, %d results, want 10 and 10", calls, results)
+	}
+}
+
+// Entries of the later 2.1 shapes (written here, not a session's): an
+// attachment and a system entry of another subtype in the chain, a summary
+// entry between, a microcompact boundary that keeps the conversation, and a
+// compact boundary whose logical parent is not in the file.
+func TestRecordingClaudeCodeChainEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	data := `{"type":"attachment","sessionId":"s","uuid":"h1","parentUuid":null,"version":"2.1.90","attachment":{"type":"hook_success","hookName":"SessionStart:startup"}}
+{"type":"user","sessionId":"s","uuid":"u1","parentUuid":"h1","message":{"role":"user","content":"first"}}
+{"type":"assistant","sessionId":"s","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}
+{"type":"summary","summary":"a title","leafUuid":"a1"}
+{"type":"system","subtype":"stop_hook_summary","sessionId":"s","uuid":"s1","parentUuid":"a1","content":"x"}
+{"type":"user","sessionId":"s","uuid":"u2","parentUuid":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]}}
+{"type":"system","subtype":"microcompact_boundary","sessionId":"s","uuid":"mc","parentUuid":"u2","content":"x","microcompactMetadata":{"trigger":"auto","compactedToolIds":["t1"]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","parentUuid":"mc","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"one file"}]}}
+{"type":"system","subtype":"compact_boundary","sessionId":"s","uuid":"cb","parentUuid":null,"logicalParentUuid":"gone","content":"x"}
+{"type":"user","sessionId":"s","uuid":"u3","parentUuid":"cb","message":{"role":"user","content":"the summary"}}
+{"type":"assistant","sessionId":"s","uuid":"a3","parentUuid":"u3","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"ok"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, errs := decodeRecording(t, path, Options{})
+	noErrors(t, errs)
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3", len(reqs))
+	}
+	if got := partText(reqs[0], "messages[0]"); got != "first" {
+		t.Errorf("request 1 starts with %q", got)
+	}
+	// The microcompaction keeps the conversation, noted; the compaction
+	// whose logical parent is gone still finds the requests before it.
+	if want := []string{"messages[0]", "messages[1].content[0]", "messages[2].content[0]"}; !reflect.DeepEqual(partsOf(reqs[1]), want) {
+		t.Errorf("request 2 parts %q, want %q", partsOf(reqs[1]), want)
+	}
+	if !hasNote(reqs[1], "after 1 microcompactions: 1 older tool results were cleared") || hasNote(reqs[0], "microcompactions") {
+		t.Errorf("microcompaction notes %q / %q", reqs[0].Notes, reqs[1].Notes)
+	}
+	if got := partText(reqs[2], "messages[0]"); got != "the summary" || !hasNote(reqs[2], "after 1 compactions") ||
+		!hasNote(reqs[2], "1 compact boundaries point back to entries not in the file") || hasNote(reqs[2], "microcompactions") {
+		t.Errorf("request 3 starts with %q; notes %q", got, reqs[2].Notes)
+	}
+	if !hasNote(reqs[0], "1 entries on the active branch that are no messages skipped (attachment)") || !hasNote(reqs[1], "1 system entries skipped") {
+		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
 	}
 }

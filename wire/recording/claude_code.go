@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -17,6 +18,13 @@ import (
 // assistant entry. A compaction starts a new chain at a compact_boundary
 // entry whose logicalParentUuid points back.
 //
+// From 2.1 the chain also runs through entries that are no messages:
+// progress (hooks, tools' output as it comes), attachment, system entries of
+// every subtype. Each entry with a uuid is a link of the chain; only user and
+// assistant entries become messages. A microcompact_boundary clears old tool
+// results before they are sent but keeps the conversation: the walk passes
+// over it.
+//
 // Each assistant message on the active branch answers one request made of
 // the messages before it since the last compaction. The system prompt and the
 // tool schemas are not recorded.
@@ -31,13 +39,23 @@ type claudeCode struct {
 	nodeless int // user or assistant entries without a uuid
 }
 
+// claudeCodeKnown are the entry types with no message of their own.
+var claudeCodeKnown = map[string]bool{
+	"summary": true, "file-history-snapshot": true, "queue-operation": true, "progress": true,
+	"attachment": true, "custom-title": true, "tag": true, "last-prompt": true, "agent-name": true,
+	"pr-link": true, "permission-mode": true, "worktree-state": true, "content-replacement": true,
+}
+
 func newClaudeCode() *claudeCode { return &claudeCode{nodes: map[string]*claudeCodeNode{}} }
 
 // claudeCodeNode is one entry with a uuid, kept until the active branch is known.
 type claudeCodeNode struct {
-	kind          string // user, assistant, boundary, system
+	kind          string // user, assistant, boundary, micro, system, other
+	typ           string // the entry's type
 	parent        string
 	logicalParent string
+	before        string // the leaf when a boundary was read: where the walk goes when its logical parent is not in the file
+	cleared       int    // tool results a microcompaction cleared
 	line          int
 	off, length   int64
 	role, msgID   string
@@ -54,7 +72,10 @@ type claudeCodeEntry struct {
 	IsSidechain       bool    `json:"isSidechain"`
 	Version           string  `json:"version"`
 	Subtype           string  `json:"subtype"`
-	Message           *struct {
+	Micro             *struct {
+		CompactedToolIDs []string `json:"compactedToolIds"`
+	} `json:"microcompactMetadata"`
+	Message *struct {
 		ID      string                `json:"id"`
 		Role    string                `json:"role"`
 		Model   string                `json:"model"`
@@ -68,16 +89,19 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	if !unmarshalLine(d, raw, line, &e) {
 		return
 	}
-	switch e.Type {
-	case "user", "assistant", "system":
-	case "summary", "file-history-snapshot", "queue-operation":
+	switch {
+	case e.Type == "user" || e.Type == "assistant" || e.Type == "system":
 		c.known = true
-		return
+	case claudeCodeKnown[e.Type]:
+		c.known = true
 	default:
+		// An entry of a type this reader does not know is still a link
+		// of the chain when it has a uuid.
 		c.unknown.add(e.Type)
+	}
+	if e.UUID == "" && e.Type != "user" && e.Type != "assistant" {
 		return
 	}
-	c.known = true
 	if e.Version != "" {
 		c.version = e.Version
 	}
@@ -89,14 +113,22 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 		c.nodeless++
 		return
 	}
-	n := &claudeCodeNode{kind: e.Type, line: line, off: off, length: int64(len(raw)), logicalParent: e.LogicalParentUUID}
+	n := &claudeCodeNode{kind: e.Type, typ: e.Type, line: line, off: off, length: int64(len(raw)), logicalParent: e.LogicalParentUUID}
 	if e.ParentUUID != nil {
 		n.parent = *e.ParentUUID
 	}
-	if e.Type == "system" && e.Subtype == "compact_boundary" {
-		n.kind = "boundary"
+	switch {
+	case e.Type != "user" && e.Type != "assistant" && e.Type != "system":
+		n.kind = "other"
+	case e.Type == "system" && e.Subtype == "compact_boundary":
+		n.kind, n.before = "boundary", c.leaf
+	case e.Type == "system" && e.Subtype == "microcompact_boundary":
+		n.kind, n.before = "micro", c.leaf
+		if e.Micro != nil {
+			n.cleared = len(e.Micro.CompactedToolIDs)
+		}
 	}
-	if e.Message != nil && e.Type != "system" {
+	if e.Message != nil && (e.Type == "user" || e.Type == "assistant") {
 		n.role, n.msgID, n.model = e.Message.Role, e.Message.ID, e.Message.Model
 		n.content, n.usage = e.Message.Content, e.Message.Usage
 		if n.role == "" {
@@ -107,10 +139,13 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	c.nodes[e.UUID] = n
 }
 
-// branch is the active branch from its root to the leaf.
-func (c *claudeCode) branch() []*claudeCodeNode {
+// branch is the active branch from its root to the leaf, and how many
+// boundaries' logical parents were not in the file (the walk went on from the
+// last message read before the boundary).
+func (c *claudeCode) branch() ([]*claudeCodeNode, int) {
 	var rev []*claudeCodeNode
 	seen := map[string]bool{}
+	lost := 0
 	for id := c.leaf; id != "" && !seen[id]; {
 		seen[id] = true
 		n := c.nodes[id]
@@ -119,13 +154,85 @@ func (c *claudeCode) branch() []*claudeCodeNode {
 		}
 		rev = append(rev, n)
 		id = n.parent
-		if id == "" && n.kind == "boundary" {
+		if id == "" && (n.kind == "boundary" || n.kind == "micro") {
 			id = n.logicalParent
+			if c.nodes[id] == nil && n.before != "" {
+				id = n.before
+				lost++
+			}
 		}
 	}
 	out := make([]*claudeCodeNode, len(rev))
 	for i, n := range rev {
 		out[len(rev)-1-i] = n
+	}
+	return c.siblings(out), lost
+}
+
+// siblings adds to the chain the entries of one API exchange that hang off it
+// on branches of their own: when a response calls tools in parallel, each
+// tool_use block is an entry of its own, and the result of each hangs off its
+// own block, so the walk from the leaf passes through one of them only; a
+// response's blocks streamed while a tool's progress was written hang off
+// that progress. Off-branch assistant entries of a response on the chain, and
+// off-branch user entries made only of results of tool calls on the chain
+// that the chain does not answer, go in at their place in the file.
+func (c *claudeCode) siblings(chain []*claudeCodeNode) []*claudeCodeNode {
+	on := map[*claudeCodeNode]bool{}
+	ids := map[string]bool{}
+	for _, n := range chain {
+		on[n] = true
+		if n.kind == "assistant" && n.msgID != "" {
+			ids[n.msgID] = true
+		}
+	}
+	var extra []*claudeCodeNode
+	for _, n := range c.nodes {
+		if !on[n] && n.kind == "assistant" && n.msgID != "" && ids[n.msgID] {
+			extra = append(extra, n)
+		}
+	}
+	calls, answered := map[string]bool{}, map[string]bool{}
+	for _, list := range [][]*claudeCodeNode{chain, extra} {
+		for _, n := range list {
+			for _, b := range n.content.Blocks {
+				switch {
+				case n.kind == "assistant" && b.Type == "tool_use":
+					calls[b.ID] = true
+				case n.kind == "user" && b.Type == "tool_result":
+					answered[b.ToolUseID] = true
+				}
+			}
+		}
+	}
+	for _, n := range c.nodes {
+		if on[n] || n.kind != "user" || n.content.IsStr || len(n.content.Blocks) == 0 {
+			continue
+		}
+		ok := true
+		for _, b := range n.content.Blocks {
+			ok = ok && b.Type == "tool_result" && calls[b.ToolUseID] && !answered[b.ToolUseID]
+		}
+		if ok {
+			extra = append(extra, n)
+		}
+	}
+	if len(extra) == 0 {
+		return chain
+	}
+	slices.SortFunc(extra, func(a, b *claudeCodeNode) int { return a.line - b.line })
+	out := make([]*claudeCodeNode, 0, len(chain)+len(extra))
+	j := 0
+	for i, n := range chain {
+		out = append(out, n)
+		// The extras read after this entry and before the next one.
+		for j < len(extra) && extra[j].line > n.line && (i+1 == len(chain) || extra[j].line < chain[i+1].line) {
+			out = append(out, extra[j])
+			j++
+		}
+		for j < len(extra) && extra[j].line < n.line {
+			j++ // before the chain's place in the file: not placed
+		}
 	}
 	return out
 }
@@ -147,14 +254,16 @@ func (c *claudeCode) End(d Sink) {
 		d.Fail(0, "not a Claude Code session (no user, assistant, system or summary entries)")
 		return
 	}
-	chain := c.branch()
+	chain, lost := c.branch()
 	var seq transcript
 	seq.init(d.Interner())
 	names := body.NewToolNames()
 	msgs, compactions, synthetic, system := 0, 0, 0, 0
+	micro, cleared := 0, 0
+	var other kindCounts // entries of other types on the chain
 	var cur *claudeCodeMsg
 	var pending *wire.Request
-	pendingCompactions := 0
+	pendingCompactions, pendingMicro, pendingCleared := 0, 0, 0
 	pendingID := "" // message.id of the response the pending request got
 	split := 0      // responses recorded around their own tool results
 
@@ -188,13 +297,20 @@ func (c *claudeCode) End(d Sink) {
 		}
 		req := pending
 		pending = nil
-		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(len(chain), synthetic, system))},
+		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(chain, synthetic, system),
+			other.note("entries on the active branch that are no messages"))},
 			"system prompt not recorded", "tool schemas not recorded")
 		if split > 0 {
 			req.Notes = append(req.Notes, strconv.Itoa(split)+" responses were recorded around their own tool results: their blocks are shown in recorded order")
 		}
 		if pendingCompactions > 0 {
-			req.Notes = append(req.Notes, "after "+strconv.Itoa(pendingCompactions)+" compactions: the messages before the last compact boundary are not sent")
+			req.Notes = append(req.Notes, "after "+strconv.Itoa(pendingCompactions)+" compactions: a compaction starts a new context, the messages before the last compact boundary are not sent")
+		}
+		if lost > 0 {
+			req.Notes = append(req.Notes, strconv.Itoa(lost)+" compact boundaries point back to entries not in the file: the chain before each goes on from the last message read before it")
+		}
+		if pendingMicro > 0 {
+			req.Notes = append(req.Notes, "after "+strconv.Itoa(pendingMicro)+" microcompactions: "+strconv.Itoa(pendingCleared)+" older tool results were cleared before they were sent; they are shown as recorded")
 		}
 		if req.Usage == nil {
 			req.Notes = append(req.Notes, "usage not recorded for this request")
@@ -214,9 +330,17 @@ func (c *claudeCode) End(d Sink) {
 			seq.reset()
 			msgs = 0
 			compactions++
+			micro, cleared = 0, 0
+			continue
+		case "micro":
+			micro++
+			cleared += n.cleared
 			continue
 		case "system":
 			system++
+			continue
+		case "other":
+			other.add(n.typ)
 			continue
 		}
 		if n.role == "assistant" && n.model == "<synthetic>" {
@@ -239,7 +363,7 @@ func (c *claudeCode) End(d Sink) {
 			pending = d.Builder(wire.FormatClaudeCode, n.line, n.off, n.length).Req
 			pending.Model = n.model
 			pending.Segments = seq.snapshot()
-			pendingCompactions = compactions
+			pendingCompactions, pendingMicro, pendingCleared = compactions, micro, cleared
 		}
 		cur = &claudeCodeMsg{role: n.role, msgID: n.msgID, model: n.model, node: n}
 		cur.merge(n)
@@ -270,7 +394,20 @@ func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 }
 
 // skippedNote counts what was left out of the requests.
-func (c *claudeCode) skippedNote(onBranch, synthetic, system int) string {
+func (c *claudeCode) skippedNote(chain []*claudeCodeNode, synthetic, system int) string {
+	// Messages off the branch: progress and other entries hang off it on
+	// side branches of their own in every session, and are not counted.
+	off := 0
+	for _, n := range c.nodes {
+		if n.kind == "user" || n.kind == "assistant" {
+			off++
+		}
+	}
+	for _, n := range chain {
+		if n.kind == "user" || n.kind == "assistant" {
+			off--
+		}
+	}
 	s := ""
 	add := func(n int, what string) {
 		if n == 0 {
@@ -281,7 +418,7 @@ func (c *claudeCode) skippedNote(onBranch, synthetic, system int) string {
 		}
 		s += strconv.Itoa(n) + " " + what
 	}
-	add(len(c.nodes)-onBranch, "entries off the active branch skipped")
+	add(off, "messages off the active branch skipped")
 	add(c.side, "sidechain (subagent) entries skipped")
 	add(synthetic, "synthetic assistant messages skipped")
 	add(system, "system entries skipped (not sent to the model)")
