@@ -29,7 +29,9 @@ func Width(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c >= 0x20 && c < 0x7f:
+		case c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80):
+			// ASCII not followed by a code point that may join it ("0"
+			// and U+FE0F are one cluster, drawn as an emoji two cells wide).
 			n++
 			i++
 		case c < 0x20 || c == 0x7f:

@@ -199,3 +199,19 @@ func TestLayersPiece(t *testing.T) {
 		t.Error("pieces with no cells of their own are asked for")
 	}
 }
+
+// TestEmojiPresentationAfterASCII: an ASCII character followed by U+FE0F is
+// one cluster that terminals draw as a two-cell emoji ("0" U+FE0F): Width
+// counts two, and a wrap keeps it whole on the next row.
+func TestEmojiPresentationAfterASCII(t *testing.T) {
+	for _, s := range []string{"0\uFE0F", "#\uFE0F", "\x1b[7m0\uFE0F\x1b[m"} {
+		if w := Width(s); w != 2 {
+			t.Errorf("Width(%q) = %d, want 2", s, w)
+		}
+	}
+	// Wrap measures the cluster code point by code point, as the sanitiser
+	// may show a lone U+FE0F: never narrower than the two cells it takes.
+	if rows := Wrap("abcdefgh0\uFE0F", nil, nil, 10, 0, -1); len(rows) != 2 || rows[1] != 8 {
+		t.Errorf("Wrap at 10 cells: rows %v, want [0 8] (the cluster whole on the second row)", rows)
+	}
+}
