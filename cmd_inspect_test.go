@@ -478,6 +478,7 @@ func TestInspectFormatOverrideMatchesDetection(t *testing.T) {
 		{p("batch", "chat-input.jsonl"), "openai-batch"},
 		{p("batch", "responses-input.jsonl"), "openai-batch"},
 		{p("har", "polly-openai-chat.har"), "har"},
+		{p("otel", "genai-spans.json"), "otel"},
 		{p("recordings", "kimi-cli"), "kimi-cli"},
 		{p("recordings", "kimi-cli", "3f2a9c", "7d1e5b2a-0c4f-4e8e-9a51-6b2d0e4c1f00", "context.jsonl"), "kimi-cli"},
 		{p("recordings", "kimi-code"), "kimi-code"},

@@ -98,6 +98,7 @@ const (
 	FormatHAR             Format = "har"
 	FormatClaudeTrace     Format = "claude-trace"
 	FormatOpenAIBatch     Format = "openai-batch"
+	FormatOTel            Format = "otel"
 	FormatKimiCLI         Format = "kimi-cli"
 	FormatKimiCode        Format = "kimi-code"
 	FormatCodex           Format = "codex"

@@ -109,6 +109,8 @@ func memberName(raw jsontext.Value) string {
 		return "log"
 	case "request":
 		return "request"
+	case "resourceSpans":
+		return "resourceSpans"
 	case "custom_id":
 		return "custom_id"
 	case "body":
@@ -262,6 +264,9 @@ func (s *Shape) Container() wire.Format {
 		return wire.FormatOpenAIBatch
 	case s.has("log"):
 		return wire.FormatHAR
+	case s.has("resourceSpans"):
+		// An OTLP JSON trace export (OpenTelemetry GenAI spans).
+		return wire.FormatOTel
 	case s.has("request") && !s.has("messages") && !s.has("contents"):
 		return wire.FormatClaudeTrace
 	}

@@ -991,6 +991,8 @@ func container(f wire.Format) containerDecoder {
 		return decodeClaudeTrace
 	case wire.FormatOpenAIBatch:
 		return decodeOpenAIBatch
+	case wire.FormatOTel:
+		return decodeOTel
 	}
 	return nil
 }
@@ -1008,7 +1010,7 @@ func (d *decoder) recording(head []byte) recording.Reader {
 // This is the one list: each package below keeps the list of its own.
 func Formats() []wire.Format {
 	out := append([]wire.Format(nil), body.Formats()...)
-	out = append(out, wire.FormatHAR, wire.FormatClaudeTrace, wire.FormatOpenAIBatch)
+	out = append(out, wire.FormatHAR, wire.FormatClaudeTrace, wire.FormatOpenAIBatch, wire.FormatOTel)
 	return append(out, recording.Formats()...)
 }
 
