@@ -484,6 +484,8 @@ func TestInspectFormatOverrideMatchesDetection(t *testing.T) {
 		{p("recordings", "kimi-code"), "kimi-code"},
 		{p("recordings", "codex"), "codex"},
 		{p("recordings", "claude-code"), "claude-code"},
+		{p("recordings", "gemini-cli"), "gemini-cli"},
+		{p("recordings", "gemini-cli", "8a1f3c", "chats", "session-2025-09-18T10-02-7b3e1c2a.json"), "gemini-cli"},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {

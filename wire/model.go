@@ -103,6 +103,7 @@ const (
 	FormatKimiCode        Format = "kimi-code"
 	FormatCodex           Format = "codex"
 	FormatClaudeCode      Format = "claude-code"
+	FormatGeminiCLI       Format = "gemini-cli"
 )
 
 // Request is one model request as it was (or would be) sent.

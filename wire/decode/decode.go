@@ -715,6 +715,11 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
 		d.Fail(0, "%v", err)
 		return
 	}
+	if _, ok := sd.(recording.DocumentReader); ok && !more {
+		// A recording written as one document (Gemini CLI's session-*.json).
+		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
+		return
+	}
 	if lines := bytes.Count(bytes.TrimRight(doc, " \t\r\n"), []byte("\n")) + 1; !more && lines > 1 && checkValue(doc) == nil {
 		d.Fail(0, "not a %s recording: one JSON document spread over %d lines, where a recording has one JSON record a line", d.opts.Format, lines)
 		return

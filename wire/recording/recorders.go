@@ -49,11 +49,12 @@ var readers = map[wire.Format]func() Reader{
 	wire.FormatKimiCode:   func() Reader { return newKimiCode() },
 	wire.FormatCodex:      func() Reader { return newCodex() },
 	wire.FormatClaudeCode: func() Reader { return newClaudeCode() },
+	wire.FormatGeminiCLI:  func() Reader { return newGeminiCLI() },
 }
 
 // Formats are the recording formats, in the order --format lists them.
 func Formats() []wire.Format {
-	return []wire.Format{wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode}
+	return []wire.Format{wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode, wire.FormatGeminiCLI}
 }
 
 // New is a fresh Reader of a recording format (including FormatKimiCLIWire,
@@ -86,7 +87,7 @@ func (*kimiCLIWireFile) End(d Sink) {
 // headRecord holds the top-level members of a record that tell the
 // recordings apart: the string ones by value, the others by presence.
 type headRecord struct {
-	Role, Type, ProtocolVersion, UUID, SessionID, LeafUUID, ID, RecordType string
+	Role, Type, ProtocolVersion, UUID, SessionID, LeafUUID, ID, RecordType, ProjectHash string
 
 	CreatedAt, Payload, Message, Timestamp, Instructions bool
 }
@@ -117,6 +118,8 @@ func readHead(line []byte) (r headRecord, ok bool) {
 			str = &r.UUID
 		case "sessionId":
 			str = &r.SessionID
+		case "projectHash":
+			str = &r.ProjectHash
 		case "leafUuid":
 			str = &r.LeafUUID
 		case "id":
@@ -152,6 +155,11 @@ func readHead(line []byte) (r headRecord, ok bool) {
 // returns "" when they are not a known agent's recording.
 func Detect(head []byte) wire.Format {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	// A Gemini CLI session starts with its metadata, on the first line
+	// (.jsonl) or at the head of one document spread over lines (.json).
+	if r, ok := readHead(bytes.TrimSpace(head)); ok && r.SessionID != "" && r.ProjectHash != "" {
+		return wire.FormatGeminiCLI
+	}
 	metadata := false
 	for lines := 0; len(head) > 0 && lines < 12; {
 		ln, rest, _ := bytes.Cut(head, []byte("\n"))
@@ -409,7 +417,7 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 			}
 			return nil
 		}
-		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") {
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") && !isGeminiSessionDoc(path) {
 			return nil
 		}
 		f := DetectFile(path)
@@ -437,6 +445,14 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 		err = &fs.PathError{Op: "walk", Path: dir, Err: limit}
 	}
 	return out, err
+}
+
+// isGeminiSessionDoc reports whether path is named as Gemini CLI's older
+// sessions are, chats/session-*.json.
+func isGeminiSessionDoc(path string) bool {
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, "session-") && strings.HasSuffix(name, ".json") &&
+		filepath.Base(filepath.Dir(path)) == "chats"
 }
 
 // DetectFile reads the head of a file and names its recording format. A path

@@ -55,7 +55,7 @@ func TestFindFilesAndNew(t *testing.T) {
 		}
 	}
 	// kimi-cli has two sessions there: one with wire.jsonl, one with host notes and _usage.
-	want := map[wire.Format]int{wire.FormatKimiCLI: 2, wire.FormatKimiCode: 1, wire.FormatCodex: 1, wire.FormatClaudeCode: 1}
+	want := map[wire.Format]int{wire.FormatKimiCLI: 2, wire.FormatKimiCode: 1, wire.FormatCodex: 1, wire.FormatClaudeCode: 1, wire.FormatGeminiCLI: 2}
 	for _, f := range Formats() {
 		if got[f] != want[f] {
 			t.Errorf("%s: %d recordings listed, want %d", f, got[f], want[f])
