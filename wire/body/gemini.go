@@ -12,10 +12,10 @@ import (
 
 type geminiContent struct {
 	Role  string       `json:"role"`
-	Parts []geminiPart `json:"parts"`
+	Parts []GeminiPart `json:"parts"`
 }
 
-type geminiPart struct {
+type GeminiPart struct {
 	Text              string        `json:"text"`
 	Thought           bool          `json:"thought"`
 	FunctionCall      *geminiCall   `json:"functionCall"`
@@ -118,7 +118,14 @@ func geminiModel(m string) string {
 	return m
 }
 
-func geminiAddPart(b *classify.Builder, id string, ch wire.Channel, role string, p *geminiPart) {
+func geminiAddPart(b *classify.Builder, id string, ch wire.Channel, role string, p *GeminiPart) {
+	b.Add(GeminiPartOf(id, ch, role, p))
+}
+
+// GeminiPartOf is the wire part of one Gemini Part (the API's JSON, in
+// camelCase or snake_case): text, a function call or response, media, code,
+// or a thought. Gemini CLI's session files record the same parts.
+func GeminiPartOf(id string, ch wire.Channel, role string, p *GeminiPart) wire.Part {
 	part := wire.Part{ID: id, Channel: ch, Role: role, Type: "text", Text: p.Text}
 	first := func(a, b *geminiCall) *geminiCall {
 		if a != nil {
@@ -153,5 +160,5 @@ func geminiAddPart(b *classify.Builder, id string, ch wire.Channel, role string,
 	} else if p.Thought {
 		part.Type = "thinking"
 	}
-	b.Add(part)
+	return part
 }

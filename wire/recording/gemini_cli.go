@@ -93,28 +93,6 @@ type geminiTokens struct {
 	Total    int `json:"total"`
 }
 
-// geminiPart is a part of a PartListUnion as the CLI records it.
-type geminiPart struct {
-	Text             *string        `json:"text"`
-	Thought          bool           `json:"thought"`
-	FunctionCall     *geminiCall    `json:"functionCall"`
-	FunctionResponse *geminiCall    `json:"functionResponse"`
-	InlineData       *geminiBlobRef `json:"inlineData"`
-	FileData         *geminiBlobRef `json:"fileData"`
-}
-
-type geminiCall struct {
-	Name     string         `json:"name"`
-	Args     jsontext.Value `json:"args"`
-	Response jsontext.Value `json:"response"`
-}
-
-type geminiBlobRef struct {
-	MimeType string `json:"mimeType"`
-	Data     string `json:"data"`
-	FileURI  string `json:"fileUri"`
-}
-
 func (g *geminiCLI) Line(d Sink, raw []byte, line int, off int64) {
 	g.lines = append(g.lines, geminiLine{raw: raw, line: line, off: off})
 }
@@ -319,25 +297,16 @@ func geminiParts(v jsontext.Value, id, role, text string) []wire.Part {
 			out = append(out, p)
 			continue
 		}
-		var gp geminiPart
+		var gp body.GeminiPart
 		if body.Unmarshal(el, &gp) != nil {
 			continue
 		}
-		switch {
-		case gp.FunctionCall != nil:
-			p.Type, p.Name, p.Text = "functionCall", gp.FunctionCall.Name, body.Compact(gp.FunctionCall.Args)
-		case gp.FunctionResponse != nil:
-			p.Type, p.Name, p.Text = "functionResponse", gp.FunctionResponse.Name, body.Compact(gp.FunctionResponse.Response)
-		case gp.InlineData != nil:
-			p.Type, p.Text = "inlineData", "[inlineData "+gp.InlineData.MimeType+", "+strconv.Itoa(len(gp.InlineData.Data))+" bytes of base64]"
-		case gp.FileData != nil:
-			p.Type, p.Text = "fileData", "[fileData "+gp.FileData.MimeType+" "+gp.FileData.FileURI+"]"
-		case gp.Text != nil && gp.Thought:
+		if gp.Thought {
 			continue // a thought is not sent back
-		case gp.Text != nil:
-			p.Text = *gp.Text
-		default:
-			p.Text = body.Compact(el)
+		}
+		p = body.GeminiPartOf(p.ID, p.Channel, role, &gp)
+		if p.Type == "text" && p.Text == "" && !bytes.Contains(el, []byte(`"text"`)) {
+			p.Text = body.Compact(el) // a part of a shape the API does not name
 		}
 		out = append(out, p)
 	}
