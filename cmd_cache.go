@@ -634,13 +634,13 @@ func (t *cacheText) heading(sum diff.Summary, source string) {
 func (t *cacheText) cells(cells []string, row *cacheRow) []string {
 	rec := "-"
 	if row.hasRecorded {
-		rec = groupDigits(row.recorded)
+		rec = wire.GroupDigits(row.recorded)
 		if row.disagrees {
 			rec += "!"
 		}
 	}
-	cells[0], cells[1], cells[2], cells[3] = t.nameOf(row.at), groupDigits(row.tokens), groupDigits(row.prefix), ""
-	cells[4], cells[5], cells[6] = groupDigits(row.predicted), rec, t.labels[row.label]
+	cells[0], cells[1], cells[2], cells[3] = t.nameOf(row.at), wire.GroupDigits(row.tokens), wire.GroupDigits(row.prefix), ""
+	cells[4], cells[5], cells[6] = wire.GroupDigits(row.predicted), rec, t.labels[row.label]
 	return cells
 }
 
@@ -734,8 +734,8 @@ func (t *cacheText) summary(sum diff.Summary) {
 		before = "the request before"
 	}
 	t.line(2, "reuse ratio %.2f: %s of %s tokens shared with %s",
-		sum.ReuseRatio, groupDigits(sum.PrefixTokens), groupDigits(sum.TotalTokens), before)
-	t.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), groupDigits(sum.ReprocessedTokens))
+		sum.ReuseRatio, wire.GroupDigits(sum.PrefixTokens), wire.GroupDigits(sum.TotalTokens), before)
+	t.line(2, "%s, %s tokens re-processed because of them", plural(sum.Breaks, "break"), wire.GroupDigits(sum.ReprocessedTokens))
 	if sum.Breaks > 0 {
 		if len(sum.BreaksByChannel) > 0 {
 			t.line(2, "by channel: %s", countList(sum.BreaksByChannel))
@@ -746,16 +746,16 @@ func (t *cacheText) summary(sum diff.Summary) {
 		}
 		t.line(2, "by cause: %s", countList(sum.BreaksByCause))
 	}
-	pred := fmt.Sprintf("predicted cached: %s tokens", groupDigits(sum.Predicted))
+	pred := fmt.Sprintf("predicted cached: %s tokens", wire.GroupDigits(sum.Predicted))
 	if sum.RecordedRequests > 0 {
-		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", groupDigits(sum.Recorded),
+		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", wire.GroupDigits(sum.Recorded),
 			plural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
 	t.line(2, "%s", pred)
 	if len(sum.Worst) > 0 {
 		t.line(2, "worst requests:")
 		for _, st := range sum.Worst {
-			t.line(4, "%s  %s tokens re-processed: %s", t.name(st.Source, st.Index), groupDigits(st.Reprocessed), breakLabel(st.Break))
+			t.line(4, "%s  %s tokens re-processed: %s", t.name(st.Source, st.Index), wire.GroupDigits(st.Reprocessed), breakLabel(st.Break))
 		}
 	}
 }

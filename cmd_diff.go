@@ -186,7 +186,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		if model == "" {
 			model = "(no model)"
 		}
-		return fmt.Sprintf("%s, %s, %d segments, %s bytes", r.Format, scan.VisibleLine(model), len(r.Segments), groupDigits(r.Bytes()))
+		return fmt.Sprintf("%s, %s, %d segments, %s bytes", r.Format, scan.VisibleLine(model), len(r.Segments), wire.GroupDigits(r.Bytes()))
 	}
 	fmt.Fprintf(&out, "a: %s (%s)\n", scan.VisibleLine(nameA), desc(a))
 	fmt.Fprintf(&out, "b: %s (%s)\n", scan.VisibleLine(nameB), desc(b))
@@ -241,7 +241,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 			head += fmt.Sprintf(" at byte %d", sd.Offset)
 		}
 		if sd.Status == diff.StatusAdded || sd.Status == diff.StatusRemoved {
-			head += fmt.Sprintf(", %s bytes", groupDigits(len(s.Text)))
+			head += fmt.Sprintf(", %s bytes", wire.GroupDigits(len(s.Text)))
 		}
 		out.WriteString(head + "\n")
 		switch sd.Status {

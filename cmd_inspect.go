@@ -171,12 +171,12 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 		}
 		fmt.Fprintf(&b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
 			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), len(r.Segments),
-			groupDigits(r.Bytes()), groupDigits(r.Tokens()))
+			wire.GroupDigits(r.Bytes()), wire.GroupDigits(r.Tokens()))
 		if u := r.Usage; u != nil && u.CachedUnknown {
-			fmt.Fprintf(&b, "  recorded usage: input %s (cached not recorded)\n", groupDigits(u.InputTokens))
+			fmt.Fprintf(&b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
 		} else if u != nil {
 			fmt.Fprintf(&b, "  recorded usage: input %s (cached %s, cache write %s)\n",
-				groupDigits(u.InputTokens), groupDigits(u.CachedTokens), groupDigits(u.CacheWriteTokens))
+				wire.GroupDigits(u.InputTokens), wire.GroupDigits(u.CachedTokens), wire.GroupDigits(u.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", scan.VisibleLine(n))
@@ -193,8 +193,8 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				id += " ⚑"
 			}
 			rows = append(rows, []string{scan.VisibleLine(id), string(s.Channel), scan.VisibleLine(s.Role),
-				string(s.Kind), string(s.Trust), scan.VisibleLine(env), groupDigits(len(s.Text)),
-				groupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
+				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
+				wire.GroupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
 		writeTable(&b, rows, width, map[int]bool{6: true, 7: true, 8: true})
 	}

@@ -77,26 +77,6 @@ func writeRow(b textWriter, row []string, widths []int, right map[int]bool) {
 	b.WriteByte('\n')
 }
 
-// groupDigits writes n with thin separators: 12,345.
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
-
 // plural writes a count with its noun: "1 break", "2 breaks".
 func plural(n int, word string) string {
 	if n == 1 {

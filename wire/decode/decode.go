@@ -223,29 +223,20 @@ func (d *decoder) summary() {
 	slices.SortStableFunc(kinds, func(a, b errKind) int { return d.more[b] - d.more[a] })
 	var by []string
 	for _, k := range kinds {
-		by = append(by, thousands(d.more[k])+" "+kindNames[k])
+		by = append(by, wire.GroupDigits(d.more[k])+" "+kindNames[k])
 	}
-	where := "line " + thousands(d.moreFrom)
+	where := "line " + wire.GroupDigits(d.moreFrom)
 	if d.moreTo > d.moreFrom {
-		where = "lines " + thousands(d.moreFrom) + " to " + thousands(d.moreTo)
+		where = "lines " + wire.GroupDigits(d.moreFrom) + " to " + wire.GroupDigits(d.moreTo)
 	}
 	what := "errors"
 	if total == 1 {
 		what = "error"
 	}
 	if !d.yield(wire.Request{}, &Error{Source: d.opts.Source,
-		Msg: "and " + thousands(total) + " more " + what + " (" + where + "): " + strings.Join(by, ", ")}) {
+		Msg: "and " + wire.GroupDigits(total) + " more " + what + " (" + where + "): " + strings.Join(by, ", ")}) {
 		d.stop = true
 	}
-}
-
-// thousands writes n with a comma between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // Emit numbers a request and hands it to the caller, with the credentials

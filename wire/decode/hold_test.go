@@ -87,7 +87,7 @@ func TestDecodeCapsErrors(t *testing.T) {
 		}
 		more := binary + broken - maxErrors
 		w := fmt.Sprintf("x.jsonl: and %s more errors (lines 102 to 5,001): %s invalid JSON, %d binary data",
-			thousands(more), thousands(broken-maxErrors), binary)
+			wire.GroupDigits(more), wire.GroupDigits(broken-maxErrors), binary)
 		if errs[maxErrors] != w {
 			t.Errorf("summary %q, want %q", errs[maxErrors], w)
 		}
@@ -112,14 +112,6 @@ func TestDecodeCapsRecordingErrors(t *testing.T) {
 	}
 	if w := "r.jsonl: and 200 more errors (lines 103 to 302): 200 invalid JSON"; errs[maxErrors] != w {
 		t.Errorf("summary %q, want %q", errs[maxErrors], w)
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 9999900: "9,999,900", -1234: "-1,234"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 
