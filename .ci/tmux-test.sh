@@ -7,59 +7,14 @@
 # Usage: .ci/tmux-test.sh [path/to/wirelens]   (builds one when not given)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-sock="$work/tmux.sock"
+name=tmux-test
 session=wirelens-tmux-test
-cleanup() {
-	tmux -S "$sock" kill-server >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "tmux-test: tmux is not installed" >&2
-	exit 3
-fi
-
-bin=${1:-}
-if [ -z "$bin" ]; then
-	bin="$work/wirelens"
-	(cd "$root" && go build -o "$bin" .)
-fi
+# shellcheck source=tmux-lib.sh
+source "$(dirname "$0")/tmux-lib.sh"
 
 # A hostile payload: a clear-screen sequence, a window-title OSC, a bidi
 # override and a C1 CSI inside the user's message.
 printf '%s\n' '{"model":"claude-sonnet-4-5","max_tokens":16,"system":"You are a coding agent.","messages":[{"role":"user","content":"before\u001b[2J\u001b]0;PWNED\u0007 mid \u202eevil \u009b31m after"}]}' >"$work/hostile.json"
-
-fail() {
-	echo "tmux-test: FAIL: $*" >&2
-	echo "---- screen ----" >&2
-	tmux -S "$sock" capture-pane -p -t "$session" >&2 || true
-	exit 1
-}
-
-screen() { tmux -S "$sock" capture-pane -p -t "$session"; }
-
-# wait_for TEXT: poll the screen until it shows TEXT (up to 30 s: a loaded
-# machine can be slow to start the binary).
-wait_for() {
-	for _ in $(seq 1 300); do
-		if screen | grep -F -- "$1" >/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "the screen never showed: $1"
-}
-
-keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
-
-start() {
-	tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
-	tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-		"cd '$root' && TERM=xterm-256color '$bin' $*; echo EXIT=\$?; sleep 30"
-}
 
 # 1. A session: the list, both columns, the views, search, quit.
 start view testdata/sessions/session.jsonl

@@ -11,29 +11,12 @@
 # Usage: .ci/tmux-width-test.sh [path/to/wirelens]   (builds one when not given)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-sock="$work/tmux.sock"
+name=tmux-width-test
 session=wirelens-tmux-width
-cleanup() {
-	tmux -S "$sock" kill-server >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "tmux-width-test: tmux is not installed" >&2
-	exit 3
-fi
-
-bin=${1:-}
-if [ -z "$bin" ]; then
-	bin="$work/wirelens"
-	(cd "$root" && go build -o "$bin" .)
-fi
-
 cols=120
 rows=36
+# shellcheck source=tmux-lib.sh
+source "$(dirname "$0")/tmux-lib.sh"
 
 # payload PAD: an Anthropic request whose model, tool name and message all
 # start with PAD (JSON string escapes).
@@ -46,26 +29,6 @@ payload "$(repeat '\u0600' 40)" >"$work/marks.json"
 payload "$(repeat '\ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67' 14)" >"$work/zwj.json"
 payload "$(repeat '\ud83d\udc4d\ud83c\udffd' 20)" >"$work/skin.json"
 
-fail() {
-	echo "tmux-width-test: FAIL: $*" >&2
-	echo "---- screen ----" >&2
-	tmux -S "$sock" capture-pane -p -t "$session" >&2 || true
-	exit 1
-}
-
-screen() { tmux -S "$sock" capture-pane -p -t "$session"; }
-
-# wait_for TEXT: poll the screen until it shows TEXT (up to 30 s).
-wait_for() {
-	for _ in $(seq 1 300); do
-		if screen | grep -F -- "$1" >/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "the screen never showed: $1"
-}
-
 # wait_for_text TEXT: poll the screen until its panes' text, without frames,
 # spaces and line ends, holds TEXT (a wrapped row may split it).
 wait_for_text() {
@@ -76,14 +39,6 @@ wait_for_text() {
 		sleep 0.1
 	done
 	fail "the screen never showed: $1"
-}
-
-keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
-
-start() {
-	tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
-	tmux -S "$sock" new-session -d -s "$session" -x "$cols" -y "$rows" \
-		"cd '$root' && TERM=xterm-256color '$bin' $*; echo EXIT=\$?; sleep 30"
 }
 
 # settle: wait until two captures a moment apart agree.
