@@ -71,9 +71,13 @@ type Watcher struct {
 	mu     sync.Mutex
 	layout Layout
 	prev   *Result
-	at     time.Time // the time prev was built for
-	count  int
-	kick   chan struct{} // set by Watch: asks the watch loop for a rebuild
+	// base is the baseline prev was bound from, its time cleared: a
+	// workspace that collects to the same baseline binds to the same
+	// request but for the time.
+	base       Baseline
+	prevLayout Layout // the layout prev was bound in
+	count      int
+	kick       chan struct{} // set by Watch: asks the watch loop for a rebuild
 	// watching is the file watcher of Watch (tests read its list).
 	watching *fsnotify.Watcher
 }
@@ -103,7 +107,7 @@ func (w *Watcher) Build() Rebuild {
 		return Rebuild{Err: err}
 	}
 	refresh := w.prev != nil && w.prev.Request.Format == w.api
-	if refresh && w.sameAsBefore(b, cfg) {
+	if refresh && w.prevLayout == w.layout && sameBaseline(b, &w.base) {
 		return Rebuild{Unchanged: true, Note: "#" + fmt.Sprint(w.count) + " unchanged: only the time would change on the wire"}
 	}
 	res, err := Bind(b, cfg)
@@ -119,7 +123,8 @@ func (w *Watcher) Build() Rebuild {
 		note = rebuildNote(rep)
 	}
 	w.count++
-	w.prev, w.at = res, now
+	w.prev, w.prevLayout, w.base = res, w.layout, *b
+	w.base.Now = time.Time{}
 	r := res.Request
 	r.Source = w.dir + " (" + string(w.layout) + ")"
 	r.Index = w.count
@@ -127,17 +132,13 @@ func (w *Watcher) Build() Rebuild {
 	return Rebuild{Request: &r, Report: rep, Note: "#" + fmt.Sprint(w.count) + " " + note}
 }
 
-// sameAsBefore reports whether b, bound with cfg at the time of the build
-// before, is the request of the build before: then nothing but the clock
-// moved. The trial interns nothing.
-func (w *Watcher) sameAsBefore(b *Baseline, cfg Config) bool {
-	then := *b
-	then.Now = w.at
-	cfg.Interner = nil
-	res, err := Bind(&then, cfg)
-	// Both are as Bind made them (Build numbers a copy), so every field
-	// counts: model, segments byte for byte, escapes, notes.
-	return err == nil && reflect.DeepEqual(res.Request, w.prev.Request)
+// sameBaseline reports whether b is the baseline before but for its time:
+// then Bind would give the request before with only the clock moved, and
+// nothing needs binding.
+func sameBaseline(b, before *Baseline) bool {
+	now := *b
+	now.Now = time.Time{}
+	return reflect.DeepEqual(&now, before)
 }
 
 // rebuildNote says in one line what a refresh changed.
