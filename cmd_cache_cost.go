@@ -6,14 +6,11 @@ package main
 // file: the report asks for it through cacheCosts.
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/price"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // cacheCosts is what a cache report keeps of the money: the cost of the
@@ -76,21 +73,9 @@ func (t *cacheText) writeCosts() {
 	if !c.done || c.prices == nil {
 		return
 	}
-	tot := c.totals
-	cur := tot.Currency
 	t.b.WriteString("\nCost\n")
-	if tot.Priced == 0 {
-		t.line(2, "no price for the models of these requests (%s): give a table of your own with --prices", unpricedList(tot.Unpriced))
-		t.line(2, "%s", priceNote(c.prices, nil))
-		return
-	}
-	t.line(2, "breaks cost %s: %s tokens processed again instead of read from the cache (%s; %s of it recorded, %s predicted)",
-		money(tot.BreakUSD, cur), wire.GroupDigits(tot.BreakTokens), plural(tot.Breaks, "break"),
-		money(tot.BreakRecordedUSD, cur), money(tot.BreakPredictedUSD, cur))
-	t.line(2, "the session cost %s over %s (%s from recorded usage, %s predicted from estimated tokens)",
-		money(tot.SpendUSD, cur), plural(tot.Priced, "priced request"), money(tot.SpendRecordedUSD, cur), money(tot.SpendPredictedUSD, cur))
-	if len(tot.Unpriced) > 0 {
-		t.line(2, "not priced: %s", unpricedList(tot.Unpriced))
+	for _, l := range c.totals.Lines() {
+		t.line(2, "%s", l)
 	}
 	if len(c.worst) > 0 {
 		t.line(2, "costliest breaks:")
@@ -99,33 +84,9 @@ func (t *cacheText) writeCosts() {
 			if w.cost.Rewritten {
 				how = "written to the cache again"
 			}
-			t.line(4, "%s  %s: %s tokens %s (%s)", t.nameOf(w.at), money(w.cost.USD, cur), wire.GroupDigits(w.cost.Tokens), how, basisWord(w.cost.Basis))
+			t.line(4, "%s  %s: %s tokens %s (%s)", t.nameOf(w.at), money(w.cost.USD, c.totals.Currency),
+				wire.GroupDigits(w.cost.Tokens), how, basisWord(w.cost.Basis))
 		}
 	}
-	t.line(2, "%s", priceNote(c.prices, tot.Unconfirmed))
-}
-
-// unpricedList writes "model-a (3 requests), model-b (1 request)".
-func unpricedList(m map[string]int) string {
-	type kv struct {
-		k string
-		v int
-	}
-	var kvs []kv
-	for k, v := range m {
-		kvs = append(kvs, kv{k, v})
-	}
-	sort.Slice(kvs, func(i, j int) bool { return kvs[i].v > kvs[j].v || kvs[i].v == kvs[j].v && kvs[i].k < kvs[j].k })
-	s := ""
-	for i, e := range kvs {
-		if i > 0 {
-			s += ", "
-		}
-		name := e.k
-		if name == "" {
-			name = "(no model named)"
-		}
-		s += strconv.Quote(scan.VisibleLine(name)) + fmt.Sprintf(" (%s)", plural(e.v, "request"))
-	}
-	return s
+	t.line(2, "%s", priceNote(c.prices, c.totals.Unconfirmed))
 }

@@ -1,6 +1,13 @@
 package diff
 
 import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/price"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -80,4 +87,43 @@ func (t LedgerTotals) JSON(tab *price.Table) *TotalsJSON {
 	}
 	j.Unconfirmed = append(j.Unconfirmed, t.Unconfirmed...)
 	return j
+}
+
+// Lines says in sentences what a sequence cost: the breaks, the session,
+// the models without a price; each amount said recorded or predicted.
+func (t LedgerTotals) Lines() []string {
+	cur := t.Currency
+	if t.Priced == 0 {
+		return []string{"no price for the models of these requests (" + t.unpricedList() + "): give a table of your own with --prices"}
+	}
+	breaks := strconv.Itoa(t.Breaks) + " breaks"
+	if t.Breaks == 1 {
+		breaks = "1 break"
+	}
+	lines := []string{
+		fmt.Sprintf("breaks cost %s: %s tokens processed again instead of read from the cache (%s; %s of it recorded, %s predicted)",
+			price.Money(t.BreakUSD, cur), wire.GroupDigits(t.BreakTokens), breaks, price.Money(t.BreakRecordedUSD, cur),
+			price.Money(t.BreakPredictedUSD, cur)),
+		fmt.Sprintf("the session cost %s over %d priced requests (%s from recorded usage, %s predicted from estimated tokens)",
+			price.Money(t.SpendUSD, cur), t.Priced, price.Money(t.SpendRecordedUSD, cur), price.Money(t.SpendPredictedUSD, cur)),
+	}
+	if len(t.Unpriced) > 0 {
+		lines = append(lines, "not priced: "+t.unpricedList())
+	}
+	return lines
+}
+
+// unpricedList writes `"model-a" (3 requests), "model-b" (1 requests)`.
+func (t LedgerTotals) unpricedList() string {
+	models := slices.Sorted(maps.Keys(t.Unpriced))
+	slices.SortStableFunc(models, func(a, b string) int { return t.Unpriced[b] - t.Unpriced[a] })
+	var parts []string
+	for _, m := range models {
+		name := m
+		if name == "" {
+			name = "(no model named)"
+		}
+		parts = append(parts, strconv.Quote(scan.VisibleLine(name))+" ("+strconv.Itoa(t.Unpriced[m])+" requests)")
+	}
+	return strings.Join(parts, ", ")
 }

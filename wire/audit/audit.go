@@ -55,6 +55,10 @@ const (
 	RuleVolatileInPrefix   = "volatile-in-prefix"
 	RuleUnwrappedWorkspace = "unwrapped-workspace"
 	RuleUntrustedElevated  = "untrusted-elevated"
+	// RuleUnstablePrefix is found by the cache analysis (check --cache),
+	// not by the Auditor: it is listed here with the others for check
+	// --rules and SARIF.
+	RuleUnstablePrefix = "unstable-prefix"
 )
 
 // RuleInfo describes one audit rule.
@@ -124,6 +128,13 @@ var Rules = []RuleInfo{
 			"with the framing sentence quoted. Send workspace text as data in an <untrusted_*> envelope whose framing says it is " +
 			"data (wirelens build --layout isolated), and keep directives of authority for the host's own rules; the user's own " +
 			"files (~/.claude/CLAUDE.md) are not reported."},
+	{RuleUnstablePrefix, SeverityMedium,
+		"(check --cache) A request re-processes a prefix that did not change in meaning.",
+		"The prompt cache broke between two requests of the same model on a changing value (a timestamp, a date, a UUID, a " +
+			"counter), on tools or segments sent in another order, or on a segment inserted before stable text, and the provider " +
+			"processed again more of the earlier request than --max-reprocessed allows (tokens, or a share of the earlier request). " +
+			"Keep the prefix byte-stable: sort tools, move the clock and other changing values after the cached prefix " +
+			"(wirelens whatif shows what that saves)."},
 }
 
 // RuleByID returns the rule of an ID.
