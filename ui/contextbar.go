@@ -1,0 +1,120 @@
+package ui
+
+// The context of each request in the Cache view: a stacked bar of its
+// categories (wire/breakdown's groups), as long as the request against the
+// longest of the session, so the rows show how each category grows; and the
+// money the selected request's break cost.
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/breakdown"
+	"github.com/wirelens/wirelens/wire/price"
+)
+
+// groupLetter is the glyph of a group in the stacked bar: letters, so the
+// bar reads in every theme, monochrome included.
+var groupLetter = map[breakdown.Group]string{
+	breakdown.GroupHostRules:   "H",
+	breakdown.GroupTools:       "T",
+	breakdown.GroupInstruction: "W",
+	breakdown.GroupListings:    "L",
+	breakdown.GroupSkills:      "S",
+	breakdown.GroupHostFacts:   "F",
+	breakdown.GroupUser:        "U",
+	breakdown.GroupModel:       "M",
+	breakdown.GroupToolResults: "R",
+	breakdown.GroupReasoning:   "Z",
+	breakdown.GroupOther:       "O",
+}
+
+// contextLegend says what the bar's letters stand for.
+const contextLegend = "H rules T tools W files L listings S skills F facts U user M model R results Z reasoning O other"
+
+// groupTokens is the tokens of each group of e's request, in the order of
+// breakdown.Groups, from the tokens the entry already holds.
+func groupTokens(e *entry) []int {
+	out := make([]int, len(breakdown.Groups))
+	at := map[breakdown.Group]int{}
+	for i, g := range breakdown.Groups {
+		at[g] = i
+	}
+	for i := range e.req.Segments {
+		tok := 0
+		if i < len(e.segTok) {
+			tok = e.segTok[i]
+		}
+		out[at[breakdown.GroupOf(&e.req.Segments[i])]] += tok
+	}
+	return out
+}
+
+// contextBar draws e's categories in width cells scaled to longest tokens:
+// each cell the letter of its group, styled by the group's trust.
+func contextBar(st *themes.Styles, e *entry, longest, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if longest <= 0 || e.tokens <= 0 {
+		return strings.Repeat(" ", width)
+	}
+	cells := max(1, min(width, (e.tokens*width+longest-1)/longest))
+	toks := groupTokens(e)
+	var b strings.Builder
+	used, acc := 0, 0
+	for i, g := range breakdown.Groups {
+		if toks[i] == 0 {
+			continue
+		}
+		acc += toks[i]
+		upto := acc * cells / max(1, e.tokens)
+		if upto == used && used < cells {
+			upto = used + 1 // a group too small for a cell still shows
+		}
+		upto = min(upto, cells)
+		if upto > used {
+			b.WriteString(groupStyle(st, g).Render(strings.Repeat(groupLetter[g], upto-used)))
+			used = upto
+		}
+	}
+	return b.String() + strings.Repeat(" ", width-used)
+}
+
+// groupStyle colours a group by the trust of its text.
+func groupStyle(st *themes.Styles, g breakdown.Group) interface{ Render(...string) string } {
+	switch g {
+	case breakdown.GroupHostRules, breakdown.GroupTools, breakdown.GroupHostFacts:
+		return st.TextTrusted
+	case breakdown.GroupUser:
+		return st.TextUser
+	case breakdown.GroupModel, breakdown.GroupReasoning:
+		return st.TextModel
+	case breakdown.GroupOther:
+		return st.Muted
+	}
+	return st.TextUntrusted
+}
+
+// viewPrices is the built-in price table, read once.
+var viewPrices = sync.OnceValue(price.Default)
+
+// breakMoney says what a step's break cost at the built-in prices, or "".
+func breakMoney(r *wire.Request, st *diff.Step) string {
+	if st == nil {
+		return ""
+	}
+	c := diff.CostOf(r, st, viewPrices())
+	if !c.Priced {
+		return "no price for this model"
+	}
+	cur := viewPrices().Currency
+	s := "request " + price.Money(c.Spend.USD, cur) + " (" + string(c.Spend.Basis) + ")"
+	if b := c.Break; b != nil {
+		s = "break cost " + price.Money(b.USD, cur) + " (" + string(b.Basis) + ", " + wire.GroupDigits(b.Tokens) + " tok) · " + s
+	}
+	return s
+}
