@@ -87,8 +87,14 @@ func (p cacheView) Render(w, h int) []string {
 		return line
 	}
 	title := "Prompt cache · prefix reused vs re-processed per request"
+	if !wide {
+		title = "Prompt cache"
+	}
 	if p.reuseTotal > 0 {
 		title += fmt.Sprintf(" · reuse %d%%", p.reusePrefix*100/p.reuseTotal)
+	}
+	if m := sessionBreakMoney(p.reqs, p.steps); m != "" {
+		title += " · " + m
 	}
 	head := pad("req", 6) + pad("reused░new", bw+1) + pad("prefix/total", 21)
 	if wide {

@@ -118,3 +118,37 @@ func breakMoney(r *wire.Request, st *diff.Step) string {
 	}
 	return s
 }
+
+// sessionBreakMoney is what the breaks of the steps cost at the built-in
+// prices, for the Cache view's title ("" when nothing is priced).
+func sessionBreakMoney(reqs []entry, steps []*diff.Step) string {
+	total, priced, recorded, predicted := 0.0, false, 0, 0
+	for i := range reqs {
+		st := stepAt(steps, i)
+		if st == nil || st.Break == nil {
+			continue
+		}
+		c := diff.CostOf(&reqs[i].req, st, viewPrices())
+		if !c.Priced || c.Break == nil {
+			continue
+		}
+		priced = true
+		total += c.Break.USD
+		if c.Break.Basis == diff.BasisRecorded {
+			recorded++
+		} else {
+			predicted++
+		}
+	}
+	if !priced {
+		return ""
+	}
+	basis := "predicted"
+	switch {
+	case recorded > 0 && predicted > 0:
+		basis = "recorded and predicted"
+	case recorded > 0:
+		basis = "recorded"
+	}
+	return "breaks cost " + price.Money(total, viewPrices().Currency) + " (" + basis + ")"
+}

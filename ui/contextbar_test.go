@@ -61,3 +61,19 @@ func TestBreakMoney(t *testing.T) {
 		t.Error("no step, no money")
 	}
 }
+
+func TestSessionBreakMoney(t *testing.T) {
+	e := barEntry(wire.Segment{ID: "system[0]", Channel: wire.ChannelSystem, Kind: wire.KindHostRules, Trust: wire.Trusted, Text: "rules"})
+	rule := diff.RuleFor(wire.FormatAnthropic, "claude-sonnet-4-5")
+	steps := []*diff.Step{nil,
+		{TotalTokens: 1000, Reprocessed: 500, Break: &diff.Break{Segment: "system[0]"}, Rule: rule},
+		{TotalTokens: 1000, Reprocessed: 500, Break: &diff.Break{Segment: "system[0]"}, Rule: rule}}
+	got := sessionBreakMoney([]entry{e, e, e}, steps)
+	if got != "breaks cost $0.0027 (predicted)" {
+		t.Errorf("sessionBreakMoney = %q", got)
+	}
+	e.req.Model = "my-local-llama"
+	if got := sessionBreakMoney([]entry{e, e, e}, steps); got != "" {
+		t.Errorf("unpriced: %q", got)
+	}
+}
