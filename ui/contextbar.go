@@ -16,24 +16,8 @@ import (
 	"github.com/wirelens/wirelens/wire/price"
 )
 
-// groupLetter is the glyph of a group in the stacked bar: letters, so the
-// bar reads in every theme, monochrome included.
-var groupLetter = map[breakdown.Group]string{
-	breakdown.GroupHostRules:   "H",
-	breakdown.GroupTools:       "T",
-	breakdown.GroupInstruction: "W",
-	breakdown.GroupListings:    "L",
-	breakdown.GroupSkills:      "S",
-	breakdown.GroupHostFacts:   "F",
-	breakdown.GroupUser:        "U",
-	breakdown.GroupModel:       "M",
-	breakdown.GroupToolResults: "R",
-	breakdown.GroupReasoning:   "Z",
-	breakdown.GroupOther:       "O",
-}
-
 // contextLegend says what the bar's letters stand for.
-const contextLegend = "H rules T tools W files L listings S skills F facts U user M model R results Z reasoning O other"
+const contextLegend = breakdown.Legend
 
 // groupTokens is the tokens of each group of e's request, in the order of
 // breakdown.Groups, from the tokens the entry already holds.
@@ -59,29 +43,24 @@ func contextBar(st *themes.Styles, e *entry, longest, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if longest <= 0 || e.tokens <= 0 {
-		return strings.Repeat(" ", width)
-	}
-	cells := max(1, min(width, (e.tokens*width+longest-1)/longest))
-	toks := groupTokens(e)
 	var b strings.Builder
-	used, acc := 0, 0
-	for i, g := range breakdown.Groups {
-		if toks[i] == 0 {
-			continue
-		}
-		acc += toks[i]
-		upto := acc * cells / max(1, e.tokens)
-		if upto == used && used < cells {
-			upto = used + 1 // a group too small for a cell still shows
-		}
-		upto = min(upto, cells)
-		if upto > used {
-			b.WriteString(groupStyle(st, g).Render(strings.Repeat(groupLetter[g], upto-used)))
-			used = upto
+	used := 0
+	for _, run := range breakdown.Bar(groupTokens(e), longest, width) {
+		g := groupOfLetter(run[:1])
+		b.WriteString(groupStyle(st, g).Render(run))
+		used += len(run)
+	}
+	return b.String() + strings.Repeat(" ", max(0, width-used))
+}
+
+// groupOfLetter is the group a bar letter stands for.
+func groupOfLetter(l string) breakdown.Group {
+	for _, g := range breakdown.Groups {
+		if g.Letter() == l {
+			return g
 		}
 	}
-	return b.String() + strings.Repeat(" ", width-used)
+	return breakdown.GroupOther
 }
 
 // groupStyle colours a group by the trust of its text.
