@@ -76,7 +76,7 @@ func CostOf(r *wire.Request, st *Step, table *price.Table) Cost {
 			Input:      max(0, u.InputTokens-u.CachedTokens-u.CacheWriteTokens),
 			CachedRead: u.CachedTokens, CacheWrite5m: u.CacheWriteTokens, Output: u.OutputTokens}}
 	default:
-		total, cached, write := requestTokens(r), 0, 0
+		total, cached, write := requestTokens(r), 0, firstWrite(r)
 		if st != nil {
 			total, cached, write = st.TotalTokens, st.Prediction.Cached, st.Prediction.CacheWrite
 		}
@@ -101,6 +101,21 @@ func CostOf(r *wire.Request, st *Step, table *price.Table) Cost {
 	b.USD = float64(b.Tokens) * row.MissRate(b.Rewritten) / 1e6
 	c.Break = b
 	return c
+}
+
+// firstWrite is what the first request of a sequence writes to the cache
+// under explicit caching: the prefix up to its last breakpoint, when that
+// reaches the rule's minimum; 0 under automatic caching, which charges
+// nothing to write.
+func firstWrite(r *wire.Request) int {
+	v := newSeqView(r, nil)
+	if v.rule.Mode != CacheExplicit || len(v.bps) == 0 {
+		return 0
+	}
+	if w := v.cumTok[v.bps[len(v.bps)-1]]; w >= v.rule.MinTokens {
+		return w
+	}
+	return 0
 }
 
 // requestTokens is the estimated tokens of r.

@@ -102,3 +102,26 @@ func TestCostUnpricedModel(t *testing.T) {
 		t.Errorf("totals %+v", tot)
 	}
 }
+
+// TestCostFirstRequestWritesItsBreakpoints: under explicit caching the
+// first request pays the cache write up to its last breakpoint.
+func TestCostFirstRequestWritesItsBreakpoints(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	sys.CacheBreakpoint = true
+	r := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", sys, cacheMsg(0, "user", "hi"))
+	tab := price.Default()
+	c := CostOf(&r, nil, tab)
+	w := r.Segments[0].Tokens()
+	if w < 1024 {
+		t.Fatalf("system of %d tokens is under the minimum; the test needs more", w)
+	}
+	if c.Spend.Tokens.CacheWrite5m != w || c.Spend.Tokens.Input != requestTokens(&r)-w {
+		t.Errorf("first request spend %+v, want %d written", c.Spend.Tokens, w)
+	}
+	// Without a breakpoint nothing is written.
+	r.Segments[0].CacheBreakpoint = false
+	if c := CostOf(&r, nil, tab); c.Spend.Tokens.CacheWrite5m != 0 {
+		t.Errorf("no breakpoint, yet %d written", c.Spend.Tokens.CacheWrite5m)
+	}
+}
