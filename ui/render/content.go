@@ -121,13 +121,14 @@ type LitMsg struct {
 	spans  []Span
 }
 
-// Highlighting is done for what is needed: a text up to litWhole bytes at
-// once, a longer one a window of about litWindow bytes around the view,
-// asked for again when the view leaves it.
+// Highlighting is done for what is on screen: a text up to litWhole bytes
+// at once, a longer one the rows in view and litMargin bytes on either side
+// (to whole lines), asked for again in a command when the view leaves them.
+// Chroma's lexers take tens of milliseconds a kilobyte here (markdown most),
+// so the window, not the text, sets what a view costs.
 const (
-	litWhole  = 256 << 10
-	litWindow = 192 << 10
-	litMargin = 32 << 10
+	litWhole  = 8 << 10
+	litMargin = 1 << 10
 )
 
 // Set shows a new text; it returns the commands that prepare it. When the
@@ -180,7 +181,7 @@ func (c *Content) litNeed(h int) (int, int) {
 
 // LitCovers reports whether the spans cover what h rows show.
 func (c *Content) LitCovers(h int) bool {
-	if len(c.Text) == 0 {
+	if len(c.Text) == 0 || c.Lang == "" {
 		return true
 	}
 	lo, hi := c.litNeed(h)
@@ -190,7 +191,7 @@ func (c *Content) LitCovers(h int) bool {
 // LitJob returns the highlighting job the view needs for h rows, or nil
 // when it is lit or asked for already.
 func (c *Content) LitJob(pane, h int) func() LitMsg {
-	if len(c.Text) == 0 || c.LitCovers(h) {
+	if c.LitCovers(h) {
 		return nil
 	}
 	lo, hi := 0, len(c.Text)
@@ -199,9 +200,13 @@ func (c *Content) LitJob(pane, h int) func() LitMsg {
 		if c.pendHi > 0 && c.pendLo <= need && needHi <= c.pendHi {
 			return nil
 		}
-		lo = c.LineStart(max(0, need-litMargin))
-		hi = min(len(c.Text), max(needHi, lo+litWindow))
-		if i := strings.IndexByte(c.Text[hi:min(len(c.Text), hi+4096)], '\n'); i >= 0 {
+		from := max(0, need-litMargin)
+		if lo = c.LineStart(from); from-lo > litMargin {
+			// One long line: start inside it rather than lex all of it.
+			lo = RuneBoundary(c.Text, from)
+		}
+		hi = min(len(c.Text), needHi+litMargin)
+		if i := strings.IndexByte(c.Text[hi:min(len(c.Text), hi+512)], '\n'); i >= 0 {
 			hi += i + 1
 		}
 		hi = RuneBoundary(c.Text, hi)
@@ -489,22 +494,36 @@ func RuneBoundary(s string, i int) int {
 	return i
 }
 
-// GuessLang picks a lexer for a text by its look.
+// GuessLang picks a lexer for a text by its look: JSON, XML, markdown, or
+// none ("") for prose without markup, which is not highlighted at all.
 func GuessLang(text string) string {
-	t := strings.TrimLeft(text[:min(len(text), 512)], " \t\r\n")
+	head := text[:min(len(text), 4096)]
+	t := strings.TrimLeft(head[:min(len(head), 512)], " \t\r\n")
 	switch {
 	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
 		return "json"
 	case strings.HasPrefix(t, "<"):
 		return "xml"
-	case strings.HasPrefix(t, "#") || strings.Contains(text[:min(len(text), 4096)], "\n#") ||
-		strings.Contains(text[:min(len(text), 4096)], "\n- "):
+	case hasMarkdown(head):
 		return "markdown"
-	}
-	if strings.Contains(text[:min(len(text), 4096)], "</") {
+	case strings.Contains(head, "</"):
 		return "xml"
 	}
-	return "markdown"
+	return ""
+}
+
+// hasMarkdown reports whether text holds markdown a reader would see
+// highlighted: a heading, a list item, a quote, a fence or an inline code
+// span, emphasis or a link.
+func hasMarkdown(text string) bool {
+	for line := range strings.Lines(text) {
+		l := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") ||
+			strings.HasPrefix(l, "> ") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "1. ") {
+			return true
+		}
+	}
+	return strings.Contains(text, "`") || strings.Contains(text, "**") || strings.Contains(text, "](")
 }
 
 // Highlight tokenises text with chroma into byte spans. It runs in a

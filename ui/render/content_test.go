@@ -222,3 +222,58 @@ func TestContentStaleResults(t *testing.T) {
 		t.Fatal("the current wrap index was not applied")
 	}
 }
+
+// TestHighlightSkipsProse: prose without markup gets no lexer and no
+// highlighting job; markdown, JSON and XML get theirs.
+func TestHighlightSkipsProse(t *testing.T) {
+	for text, want := range map[string]string{
+		"Plain prose that goes on.\nAnd on, with no markup at all.\n": "",
+		"# Title\nprose":                  "markdown",
+		"some `code` here":                "markdown",
+		"- item\n- item":                  "markdown",
+		`{"a": 1}`:                        "json",
+		"<untrusted_x>body</untrusted_x>": "xml",
+		"text then </untrusted_x>":        "xml",
+	} {
+		if got := GuessLang(text); got != want {
+			t.Errorf("GuessLang(%q) = %q, want %q", text, got, want)
+		}
+	}
+	var c Content
+	jobs := c.Set(0, "k", strings.Repeat("Plain prose without any markup in it at all.\n", 20000), nil, nil, false, 80, "")
+	if jobs[1].(func() LitMsg) != nil || !c.LitCovers(20) {
+		t.Fatal("prose without markup is highlighted")
+	}
+}
+
+// TestHighlightWindowIsTheView: a long text is highlighted for the rows in
+// view and a margin, wherever the view is and however long its lines: the
+// work of a view never grows with the text.
+func TestHighlightWindowIsTheView(t *testing.T) {
+	lines := strings.Repeat("- a list item with `code` and some words in it\n", 40000)
+	oneLine := "[" + strings.Repeat(`{"id":1,"name":"item"},`, 80000) + "0]"
+	for name, text := range map[string]string{"lines": lines, "one line": oneLine} {
+		var c Content
+		jobs := c.Set(0, "k", text, nil, nil, false, 100, "")
+		c.ApplyPrep(jobs[0].(func() PrepMsg)())
+		for _, at := range []int{0, len(text) / 2, len(text) - 10} {
+			c.Reveal(at, 40)
+			c.pendLo, c.pendHi = 0, 0
+			job := c.LitJob(0, 40)
+			if job == nil {
+				t.Fatalf("%s @%d: no highlighting job", name, at)
+			}
+			m := job()
+			need, needHi := c.litNeed(40)
+			if m.lo > need || m.hi < needHi {
+				t.Fatalf("%s @%d: window [%d, %d) misses the view [%d, %d)", name, at, m.lo, m.hi, need, needHi)
+			}
+			if size, most := m.hi-m.lo, needHi-need+2*litMargin+600; size > most {
+				t.Fatalf("%s @%d: window of %d bytes for a view of %d", name, at, size, needHi-need)
+			}
+			if !c.ApplyLit(m) || !c.LitCovers(40) {
+				t.Fatalf("%s @%d: the window does not cover the view", name, at)
+			}
+		}
+	}
+}
