@@ -83,14 +83,19 @@ func (l *Layers) Piece(c Cursor, pos, end int) (next, layer, index, extra int) {
 	return next, layer, index, extra
 }
 
-// Pieces is Piece as Wrap asks for it, from byte offset from; nil when no
-// piece has cells of its own.
+// Pieces is Piece as Wrap asks for it, from byte offset from (going back
+// to a word boundary now and then); nil when no piece has cells of its own.
 func (l *Layers) Pieces(from int) Pieces {
 	if l.Bracket == 0 && (l.Cut < 0 || l.Cut >= len(l.Text) || l.CutCells == 0) {
 		return nil
 	}
-	c := l.Cursor(from)
+	c, last := l.Cursor(from), from
 	return func(i int) (int, int) {
+		if i < last {
+			// Wrap went back to a word boundary.
+			c = l.Cursor(i)
+		}
+		last = i
 		next, _, _, extra := l.Piece(c, i, len(l.Text))
 		return next, extra
 	}

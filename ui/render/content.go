@@ -358,7 +358,8 @@ func (c *Content) Reveal(off, h int) {
 	c.TopOff = c.Rows[c.Top]
 }
 
-// rowsFrom gives up to n row ranges from the view's top.
+// rowsFrom gives up to n row ranges from the view's top, each without
+// the spaces a wrapped row ends with (cells.RowEnd).
 func (c *Content) rowsFrom(n int) [][2]int {
 	var starts []int
 	if c.Rows != nil {
@@ -385,7 +386,7 @@ func (c *Content) rowsFrom(n int) [][2]int {
 		if e > s && c.Text[e-1] == '\n' {
 			e--
 		}
-		out = append(out, [2]int{s, e})
+		out = append(out, [2]int{s, cells.RowEnd(c.Text, s, e)})
 	}
 	return out
 }
