@@ -47,8 +47,8 @@ func bigModel(b *testing.B, text string) *Model {
 		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
 	m := startModel(b, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 160, 48)
 	pressKeys(b, m, "l", "tab")
-	if m.focus != focusContent || len(m.body.Text) != len(text) || m.body.Rows == nil {
-		b.Fatalf("not on the big segment: focus %d, %d bytes, indexed %v", m.focus, len(m.body.Text), m.body.Rows != nil)
+	if m.focus != focusContent || len(m.body.Sent) != len(text) || m.body.Rows == nil {
+		b.Fatalf("not on the big segment: focus %d, %d bytes, indexed %v", m.focus, len(m.body.Sent), m.body.Rows != nil)
 	}
 	return m
 }
@@ -231,8 +231,8 @@ func BenchmarkOpenLargeSegment(b *testing.B) {
 		if lit := m.litCmd(); lit != nil {
 			m.Update(lit())
 		}
-		if len(m.body.Text) != len(text) || m.body.Rows == nil || !m.body.LitCovers(m.contentHeight()) {
-			b.Fatalf("not open: %d bytes, indexed %v, lit %v", len(m.body.Text), m.body.Rows != nil, m.body.LitCovers(m.contentHeight()))
+		if len(m.body.Sent) != len(text) || m.body.Rows == nil || !m.body.LitCovers(m.contentHeight()) {
+			b.Fatalf("not open: %d bytes, indexed %v, lit %v", len(m.body.Sent), m.body.Rows != nil, m.body.LitCovers(m.contentHeight()))
 		}
 		_ = m.View()
 	}

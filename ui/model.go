@@ -748,7 +748,7 @@ func (m *Model) loadBody() []tea.Cmd {
 	}
 	m.bodyKey = [2]int{c, s}
 	seg := &m.reqs[c].req.Segments[s]
-	if m.body.Text == seg.Text && m.body.Scanned && m.body.Width == m.contentWidth() {
+	if m.body.Sent == seg.Text && m.body.Scanned && m.body.Width == m.contentWidth() {
 		// The same text (interned) in another request: keep the work done.
 		m.body.Key = seg.ID
 		m.body.Top, m.body.TopOff, m.body.Target = 0, 0, -1

@@ -199,7 +199,7 @@ func TestUINavigation(t *testing.T) {
 	if seg := reqs[0].Segments[m.curSeg()]; seg.Channel != wire.ChannelMessages {
 		t.Fatalf("after l: %q in %s", seg.ID, seg.Channel)
 	}
-	if m.body.Text != reqs[0].Segments[m.curSeg()].Text {
+	if m.body.Sent != reqs[0].Segments[m.curSeg()].Text {
 		t.Fatal("the content pane does not show the selected segment")
 	}
 	// list: shift+tab twice reaches the list (segments -> list is one step back)
@@ -415,7 +415,7 @@ func TestUIStreamLoads(t *testing.T) {
 	if !strings.Contains(plain(m.Render()), "loading 30%") {
 		t.Fatalf("no progress shown:\n%s", plain(m.Render()))
 	}
-	if m.body.Text != reqs[0].Segments[m.curSeg()].Text {
+	if m.body.Sent != reqs[0].Segments[m.curSeg()].Text {
 		t.Fatal("the first request is not usable while loading")
 	}
 	r1 := reqs[1]

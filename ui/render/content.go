@@ -32,7 +32,8 @@ type Mark struct{ Start, End int }
 // its methods, except Bracket, set once with the theme.
 type Content struct {
 	Key     string // what is shown (request and segment), for the status line
-	Text    string
+	Sent    string // the text as sent
+	Text    string // the text as shown (Sent, or Sent pretty-printed)
 	Escapes []wire.Escape
 	Lang    string
 
@@ -52,9 +53,17 @@ type Content struct {
 	Top    int // first row shown, when indexed
 	TopOff int // byte offset of the first row shown
 
+	// Marks, Target and Cut, and Escapes, are offsets into the text as
+	// sent (the segment's); Text is the text as shown, pretty-printed when
+	// it is one line of JSON (pretty maps the offsets, nil: the same).
 	Marks  []Mark
 	Target int // byte offset to keep in view, -1 none
 	Cut    int // where the cache prefix ends inside this text, -1 none
+	pretty *offsetMap
+	// what is drawn, at offsets into Text
+	shownEsc   []wire.Escape
+	shownMarks []Mark
+	shownCut   int
 	// Bracket is the cells the theme's brackets take around each marked
 	// piece (mono), counted when wrapping. The theme is mono from the start
 	// or never, so it does not change under a wrap index.
@@ -95,8 +104,8 @@ func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset 
 // width and no character is cut off. It shares the content's slices, which
 // are replaced, never changed: the prep command wraps with it.
 func (c *Content) layers() *cells.Layers {
-	return &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.Marks), hazardRanges(c.Hazards), escapeRanges(c.Escapes)},
-		Bracket: c.Bracket, Cut: c.Cut, CutCells: cells.Width(cutMark)}
+	return &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc)},
+		Bracket: c.Bracket, Cut: c.shownCut, CutCells: cells.Width(cutMark)}
 }
 
 // wrap wraps the text from byte offset from as it is drawn (cells.Wrap).
@@ -137,22 +146,26 @@ const (
 func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []scan.Hazard, scanned bool, width int, lang string) []any {
 	c.gen++
 	c.textGen++
-	c.Key, c.Text, c.Escapes = key, text, escapes
 	c.Lang = lang
 	if lang == "" {
 		c.Lang = GuessLang(text)
 	}
-	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = hz, scanned, nil, nil, false
+	c.pretty, c.Text = nil, text
+	if c.Lang == "json" {
+		c.Text, c.pretty = PrettyJSON(text)
+	}
+	c.Key, c.Sent, c.Escapes, c.shownEsc = key, text, escapes, c.pretty.escapes(escapes)
+	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = c.pretty.hazards(hz), scanned, nil, nil, false
 	c.LitLo, c.LitHi, c.pendLo, c.pendHi = 0, 0, 0, 0
-	c.Top, c.TopOff, c.Target, c.Marks = 0, 0, -1, nil
-	c.Cut = -1
+	c.Top, c.TopOff, c.Target, c.Marks, c.shownMarks = 0, 0, -1, nil, nil
+	c.Cut, c.shownCut = -1, -1
 	c.Width = width
 	return []any{c.PrepJob(pane), c.LitJob(pane, 20)}
 }
 
 // PrepJob is the work of a prep command, as a closure over immutable data.
 func (c *Content) PrepJob(pane int) func() PrepMsg {
-	snap := Content{Text: c.Text, Hazards: c.Hazards, Escapes: c.Escapes, Marks: c.Marks, Cut: c.Cut, Bracket: c.Bracket, Width: c.Width}
+	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, shownMarks: c.shownMarks, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
 	gen, scanned := c.gen, c.Scanned
 	return func() PrepMsg {
 		if !scanned {
@@ -233,6 +246,7 @@ func (c *Content) LitJob(pane, h int) func() LitMsg {
 func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut int) func() PrepMsg {
 	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks))
 	c.Escapes, c.Marks, c.Cut = escapes, marks, cut
+	c.shownEsc, c.shownMarks, c.shownCut = c.pretty.escapes(escapes), c.pretty.marks(marks), c.pretty.at(cut)
 	if same {
 		return nil
 	}
@@ -344,8 +358,8 @@ func (c *Content) ToBottom(h int) {
 // Reveal scrolls so that byte offset off is in view (centred when it must
 // move).
 func (c *Content) Reveal(off, h int) {
-	off = max(0, min(off, len(c.Text)))
 	c.Target = off
+	off = max(0, min(c.pretty.at(off), len(c.Text)))
 	if c.Rows == nil {
 		c.TopOff = c.LineStart(off)
 		return
@@ -441,7 +455,7 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			style = st.Hazard
 		case layerEscape:
 			style = st.Escape
-			if e := c.Escapes[i]; e.Offset >= start {
+			if e := c.shownEsc[i]; e.Offset >= start {
 				notes = append(notes, EscapeNote(e))
 			}
 		default:
@@ -457,7 +471,7 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			}
 			next = RuneBoundary(c.Text, max(next, pos+1))
 		}
-		if pos == c.Cut {
+		if pos == c.shownCut {
 			b.WriteString(st.Break.Render(cutMark))
 		}
 		piece := scan.VisibleLine(c.Text[pos:next])
