@@ -666,8 +666,9 @@ func TestUIHighlightWindow(t *testing.T) {
 	}
 }
 
-// TestUIDiffWords checks that the changed words of a replaced line are
-// marked on both sides (in mono, with text marks).
+// TestUIDiffWords checks that the changed characters of a replaced line
+// (its changed words less what the two sides share) are marked on both
+// sides (in mono, with text marks).
 func TestUIDiffWords(t *testing.T) {
 	reqs := testSession()[:2]
 	a := Analysis{Diff: func(a, b *wire.Request) *diff.RequestDiff {
@@ -680,7 +681,7 @@ func TestUIDiffWords(t *testing.T) {
 	m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 30)
 	pressKeys(t, m, "5")
 	screen := plain(m.Render())
-	if !strings.Contains(screen, "- the time is ⟦22:08⟧") || !strings.Contains(screen, "+ the time is ⟦22:09␛[2J⟧") {
+	if !strings.Contains(screen, "- the time is 22:0⟦8⟧") || !strings.Contains(screen, "+ the time is 22:0⟦9␛[2J⟧") {
 		t.Fatalf("changed words not marked:\n%s", screen)
 	}
 	if !strings.Contains(screen, "- same tail") || strings.Contains(screen, "⟦same") {
