@@ -59,7 +59,17 @@ func (p segPane) column(col, w, h int) []string {
 	if p.e != nil {
 		e, c, step := p.e, p.req, p.step
 		items := cols[col]
-		title += " (" + strconv.Itoa(len(items)) + ")"
+		if col == 0 {
+			k := 0
+			for _, pos := range items {
+				if render.InSystem(&e.req.Segments[e.order[pos]]) {
+					k++
+				}
+			}
+			title = render.PrefixTitle(len(items), k)
+		} else {
+			title += " (" + strconv.Itoa(len(items)) + ")"
+		}
 		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
 			pos := items[k]
 			si := e.order[pos]

@@ -565,7 +565,7 @@ func TestUIDiffTrustMap(t *testing.T) {
 	}
 	sysRow, _ := find("── system · 2 segments")
 	msgRow, msgCol := find("── messages · 2 segments")
-	leftBad, leftCol := find("[UNTRUSTED] agents-md ⚠ in system")
+	leftBad, leftCol := find("[!IN SYSTEM] agents-md")
 	rightGood, rightCol := find("[UNTRUSTED] untrusted_agents_md")
 	if leftBad <= sysRow || leftCol > 10 {
 		t.Fatalf("legacy's untrusted segment is not under system on the left (row %d col %d)", leftBad, leftCol)

@@ -39,6 +39,24 @@ func TrustBadge(st *themes.Styles, t wire.Trust) string {
 	return sty.Render(" " + text + " ")
 }
 
+// InSystem reports whether s is workspace text in the system channel.
+func InSystem(s *wire.Segment) bool {
+	return s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem
+}
+
+// SegmentBadge is a segment's trust badge: TrustBadge, or for workspace
+// text in the system channel a badge of its own, in the colour of a high
+// finding ("[!IN SYSTEM]" without colour).
+func SegmentBadge(st *themes.Styles, s *wire.Segment) string {
+	if !InSystem(s) {
+		return TrustBadge(st, s.Trust)
+	}
+	if st.Mono {
+		return "[!IN SYSTEM]"
+	}
+	return st.BadgeInSystem.Render(" ⚠ IN SYSTEM ")
+}
+
 // SegmentName is what a segment is called in a list: its envelope, or its
 // kind when it has none.
 func SegmentName(s *wire.Segment) string {
@@ -66,10 +84,7 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 	if mk.Selected {
 		cur = "▸ "
 	}
-	l1 := cur + TrustBadge(st, s.Trust) + " " + st.Header.Render(scan.VisibleLine(SegmentName(s)))
-	if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
-		l1 += " " + st.High.Render("⚠ in system")
-	}
+	l1 := cur + SegmentBadge(st, s) + " " + st.Header.Render(scan.VisibleLine(SegmentName(s)))
 	where := s.Label
 	if where == "" {
 		where = s.ID
@@ -110,10 +125,7 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 // TrustCell is segment s in the trust map, w cells wide: its badge, name,
 // size and label.
 func TrustCell(st *themes.Styles, s *wire.Segment, tok, w int) string {
-	l := " " + TrustBadge(st, s.Trust) + " " + scan.VisibleLine(SegmentName(s))
-	if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
-		l += " " + st.High.Render("⚠ in system")
-	}
+	l := " " + SegmentBadge(st, s) + " " + scan.VisibleLine(SegmentName(s))
 	l += st.Muted.Render(" · " + ShortSize(len(s.Text)) + " · " + ShortNum(tok) + " tok")
 	if s.Label != "" {
 		l += st.Muted.Render(" · " + scan.VisibleLine(s.Label))
@@ -125,7 +137,11 @@ func TrustCell(st *themes.Styles, s *wire.Segment, tok, w int) string {
 // trust, channel and envelope, size and tokens, whether its highlighting is
 // still coming, and how far down the view is (percent).
 func ContentTitle(s *wire.Segment, tok int, lit bool, percent int) string {
-	title := scan.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + strings.ToUpper(string(s.Trust)) + " · " + string(s.Channel)
+	trust := strings.ToUpper(string(s.Trust))
+	if InSystem(s) {
+		trust = "⚠ UNTRUSTED IN SYSTEM"
+	}
+	title := scan.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + trust + " · " + string(s.Channel)
 	if s.Envelope != "" {
 		title += " <" + scan.VisibleLine(s.Envelope) + ">"
 	}
@@ -197,4 +213,14 @@ func ShortSize(n int) string {
 	default:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
+}
+
+// PrefixTitle is the title of the trusted prefix's column of n segments,
+// untrusted of them workspace text: the count first, so a narrow column
+// shows it.
+func PrefixTitle(n, untrusted int) string {
+	if untrusted == 0 {
+		return "TRUSTED PREFIX · tools + system (" + strconv.Itoa(n) + ")"
+	}
+	return "⚠ " + strconv.Itoa(untrusted) + "/" + strconv.Itoa(n) + " UNTRUSTED · TRUSTED PREFIX · tools + system"
 }
