@@ -89,8 +89,8 @@ type Styles struct {
 	BadgeTrusted, BadgeUntrusted, BadgeUser, BadgeModel lipgloss.Style
 	// BadgeInSystem marks workspace text in the system channel: untrusted
 	// text with the host's authority, the worst state a segment can be in.
-	BadgeInSystem lipgloss.Style
-	TextTrusted, TextUntrusted, TextUser, TextModel     lipgloss.Style
+	BadgeInSystem                                   lipgloss.Style
+	TextTrusted, TextUntrusted, TextUser, TextModel lipgloss.Style
 
 	Hazard, Escape, EscapeNote, Break, Match lipgloss.Style
 	High, Medium, Low                        lipgloss.Style
