@@ -3,6 +3,7 @@ package render
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -62,6 +63,7 @@ type Content struct {
 	pretty *offsetMap
 	// what is drawn, at offsets into Text
 	shownEsc   []wire.Escape
+	removed    []removal // markers of what escapes removed, by offset
 	shownMarks []Mark
 	shownCut   int
 	// Bracket is the cells the theme's brackets take around each marked
@@ -104,8 +106,12 @@ func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset 
 // width and no character is cut off. It shares the content's slices, which
 // are replaced, never changed: the prep command wraps with it.
 func (c *Content) layers() *cells.Layers {
-	return &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc)},
+	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc)},
 		Bracket: c.Bracket, Cut: c.shownCut, CutCells: cells.Width(cutMark)}
+	for _, r := range c.removed {
+		l.Inserts = append(l.Inserts, cells.Insert{Offset: r.off, Cells: cells.Width(r.marker)})
+	}
+	return l
 }
 
 // wrap wraps the text from byte offset from as it is drawn (cells.Wrap).
@@ -155,6 +161,7 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 		c.Text, c.pretty = PrettyJSON(text)
 	}
 	c.Key, c.Sent, c.Escapes, c.shownEsc = key, text, escapes, c.pretty.escapes(escapes)
+	c.removed = removals(c.Text, c.shownEsc)
 	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = c.pretty.hazards(hz), scanned, nil, nil, false
 	c.LitLo, c.LitHi, c.pendLo, c.pendHi = 0, 0, 0, 0
 	c.Top, c.TopOff, c.Target, c.Marks, c.shownMarks = 0, 0, -1, nil, nil
@@ -165,7 +172,7 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 
 // PrepJob is the work of a prep command, as a closure over immutable data.
 func (c *Content) PrepJob(pane int) func() PrepMsg {
-	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, shownMarks: c.shownMarks, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
+	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
 	gen, scanned := c.gen, c.Scanned
 	return func() PrepMsg {
 		if !scanned {
@@ -247,6 +254,9 @@ func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut in
 	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks))
 	c.Escapes, c.Marks, c.Cut = escapes, marks, cut
 	c.shownEsc, c.shownMarks, c.shownCut = c.pretty.escapes(escapes), c.pretty.marks(marks), c.pretty.at(cut)
+	removed := removals(c.Text, c.shownEsc)
+	same = same && slices.Equal(removed, c.removed)
+	c.removed = removed
 	if same {
 		return nil
 	}
@@ -400,7 +410,12 @@ func (c *Content) rowsFrom(n int) [][2]int {
 		if e > s && c.Text[e-1] == '\n' {
 			e--
 		}
-		out = append(out, [2]int{s, cells.RowEnd(c.Text, s, e)})
+		te := cells.RowEnd(c.Text, s, e)
+		// A space that carries a removal marker is drawn, with its marker.
+		for k := sort.Search(len(c.removed), func(k int) bool { return c.removed[k].off >= te }); k < len(c.removed) && c.removed[k].off < e; k++ {
+			te = c.removed[k].off + 1
+		}
+		out = append(out, [2]int{s, te})
 	}
 	return out
 }
@@ -445,6 +460,7 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 	l := c.layers()
 	cur := l.Cursor(start)
 	si := sort.Search(len(c.Spans), func(i int) bool { return c.Spans[i].End > start })
+	ri := sort.Search(len(c.removed), func(i int) bool { return c.removed[i].off >= start })
 	for pos := start; pos < end; {
 		next, layer, i, _ := l.Piece(cur, pos, end)
 		var style lipgloss.Style
@@ -473,6 +489,10 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 		}
 		if pos == c.shownCut {
 			b.WriteString(st.Break.Render(cutMark))
+		}
+		if ri < len(c.removed) && c.removed[ri].off == pos {
+			b.WriteString(st.Muted.Render(c.removed[ri].marker))
+			ri++
 		}
 		piece := scan.VisibleLine(c.Text[pos:next])
 		if layer >= 0 && st.Mono {
@@ -570,4 +590,61 @@ func Highlight(text, lang string) []Span {
 		pos += n
 	}
 	return out
+}
+
+// removal is the marker drawn where escapes removed text.
+type removal struct {
+	off    int
+	marker string
+}
+
+// removals are the markers of the escapes that removed text (stripped
+// hazards: no text left at their offset), one per offset, naming the code
+// points removed. One at the end of a line is drawn before its last
+// character, so that it is on a row.
+func removals(text string, escapes []wire.Escape) []removal {
+	var out []removal
+	for _, e := range escapes {
+		if e.Text != "" || e.Original == "" {
+			continue
+		}
+		off := max(0, min(e.Offset, len(text)))
+		if off == len(text) || text[off] == '\n' {
+			if off == 0 || text[off-1] == '\n' {
+				if off == len(text) {
+					continue // an empty line or text: no row to draw it on
+				}
+			} else {
+				_, n := utf8.DecodeLastRuneInString(text[:off])
+				off -= n
+			}
+		}
+		m := RemovalMarker(e.Original)
+		if k := len(out) - 1; k >= 0 && out[k].off == off {
+			out[k].marker += m
+			continue
+		}
+		out = append(out, removal{off, m})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].off < out[j].off })
+	for i := 1; i < len(out); i++ {
+		if out[i].off == out[i-1].off {
+			out[i-1].marker += out[i].marker
+			out = append(out[:i], out[i+1:]...)
+			i--
+		}
+	}
+	return out
+}
+
+// RemovalMarker is the dim mark drawn where an escape removed original:
+// "⌫" and the code points removed as the sanitiser shows them, or the
+// first of them and their count when that would take more than 24 cells.
+func RemovalMarker(original string) string {
+	if v := scan.VisibleLine(original); cells.Width(v) <= 24 {
+		return "⌫" + v
+	}
+	n := utf8.RuneCountInString(original)
+	_, k := utf8.DecodeRuneInString(original)
+	return "⌫" + scan.VisibleLine(original[:k]) + "…" + strconv.Itoa(n) + " code points"
 }

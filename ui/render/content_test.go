@@ -281,3 +281,45 @@ func TestHighlightWindowIsTheView(t *testing.T) {
 		}
 	}
 }
+
+// TestContentMarksRemovals: the bytes an escape stripped leave a dim
+// marker where they were, naming the code points removed (several at one
+// offset together, a long run by its first and its count); the wrap index
+// counts the markers, so every row fits and all the text is shown.
+func TestContentMarksRemovals(t *testing.T) {
+	text := "Build status: all green\nnext line ok\n"
+	escapes := []wire.Escape{
+		{Rule: "stripped", Offset: 6, Original: "\x1b]0;build passed\x07"},
+		{Rule: "stripped", Offset: 6, Original: "\x1b[2J"},
+		{Rule: "stripped", Offset: 13, Original: "\u202e"},
+		{Rule: "stripped", Offset: 23, Original: strings.Repeat("\U000E0041", 20)},
+	}
+	markers := []string{"⌫␛]0;build passed␇⌫␛[2J", "⌫[U+202E]", "⌫[U+E0041]…20 code points"}
+	for _, theme := range []string{themes.Dark, themes.Mono} {
+		st := themes.New(theme)
+		for _, width := range []int{30, 40, 80} {
+			var c Content
+			jobs := c.Set(0, "k", text, escapes, nil, false, width, "")
+			c.ApplyPrep(jobs[0].(func() PrepMsg)())
+			lines := c.Render(st, width, 8)
+			var drawn strings.Builder
+			for _, l := range lines {
+				if w := cells.Width(l); w != width {
+					t.Fatalf("%s %d: row of %d cells: %q", theme, width, w, plain(l))
+				}
+				drawn.WriteString(strings.TrimRight(plain(l), " "))
+			}
+			got := drawn.String()
+			for _, m := range markers {
+				if !strings.Contains(got, m) {
+					t.Fatalf("%s %d: no marker %q in\n%s", theme, width, m, plain(strings.Join(lines, "\n")))
+				}
+				got = strings.Replace(got, m, "", 1)
+			}
+			// Rows break at spaces, which a wrapped row does not draw.
+			if strings.ReplaceAll(got, " ", "") != strings.NewReplacer("\n", "", " ", "").Replace(text) {
+				t.Fatalf("%s %d: the rows without the markers hold %q", theme, width, got)
+			}
+		}
+	}
+}

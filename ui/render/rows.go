@@ -6,8 +6,10 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -152,32 +154,82 @@ func ContentTitle(s *wire.Segment, tok int, lit bool, percent int) string {
 	return title + " · " + strconv.Itoa(percent) + "%"
 }
 
-// EscapeRow is an applied escape as a row of the Escapes view, its segment
-// column sw cells wide.
-func EscapeRow(st *themes.Styles, e *wire.Escape, segID string, sw int) string {
+// EscapeWhere names the segment an escape or hazard is in for the Escapes
+// view: its envelope (or kind) and where its text came from (its label),
+// then its id.
+func EscapeWhere(s *wire.Segment) string {
+	where := SegmentName(s)
+	if s.Label != "" {
+		where += " " + s.Label
+	}
+	return where + " · " + s.ID
+}
+
+// EscapeKind is what an escape did: "entity" (a character written as an
+// entity), "stripped" (removed, nothing left in its place), "replaced",
+// or the escape's own rule.
+func EscapeKind(e *wire.Escape) string {
+	if e.Rule == "" {
+		if e.Text == "" {
+			return "stripped"
+		}
+		return "replaced"
+	}
+	return e.Rule
+}
+
+// EscapeRow is an applied escape as a row of the Escapes view, its
+// segment column sw cells wide: what it did, where, its offset in the text
+// as sent, and what it changed.
+func EscapeRow(st *themes.Styles, e *wire.Escape, where string, sw int) string {
 	orig := e.Original
 	if orig == "" {
 		orig = "?"
 	}
-	return st.Escape.Render(Pad("escape", 8)) + Pad(scan.VisibleLine(e.Rule), 14) +
-		Pad(scan.VisibleLine(segID), sw) + Pad("@"+strconv.Itoa(e.Offset), 9) +
-		scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
+	what := scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
+	if e.Text == "" {
+		what = st.Muted.Render("removed ") + scan.VisibleLine(orig)
+	}
+	return st.Escape.Render(Pad(scan.VisibleLine(EscapeKind(e)), 10)) + Pad(scan.VisibleLine(where), sw) +
+		Pad("@"+strconv.Itoa(e.Offset), 8) + what
 }
 
 // HazardRow is a hazard left in segText as a row of the Escapes view.
-func HazardRow(st *themes.Styles, hz *scan.Hazard, segID, segText string, sw int) string {
+func HazardRow(st *themes.Styles, hz *scan.Hazard, where, segText string, sw int) string {
 	shown := ""
 	if hz.Offset+hz.Len <= len(segText) {
 		shown = scan.VisibleLine(segText[hz.Offset : hz.Offset+hz.Len])
 	}
-	return st.Hazard.Render(Pad("hazard", 8)) + Pad(string(hz.Class), 14) +
-		Pad(scan.VisibleLine(segID), sw) + Pad("@"+strconv.Itoa(hz.Offset), 9) +
-		st.Hazard.Render(cells.Clip(shown, 60, "…"))
+	return st.Hazard.Render(Pad("hazard", 10)) + Pad(scan.VisibleLine(where), sw) +
+		Pad("@"+strconv.Itoa(hz.Offset), 8) + st.Muted.Render(string(hz.Class)+" ") + st.Hazard.Render(cells.Clip(shown, 60, "…"))
 }
 
-// EscapesHead is the heading of the Escapes view's table.
+// EscapesHead is the heading of the Escapes view's table. Offsets are
+// into the text as sent (after escaping), where the viewer shows them;
+// check's report gives the offset in the workspace text as well.
 func EscapesHead(sw int) string {
-	return Pad("what", 8) + Pad("rule/class", 14) + Pad("segment", sw) + Pad("offset", 9) + "was → now / shown as"
+	return Pad("what", 10) + Pad("envelope, source · segment", sw) + Pad("@sent", 8) + "was → now · removed · left"
+}
+
+// EscapeDetail says in full what an escape did, at which offset of which
+// text.
+func EscapeDetail(st *themes.Styles, e *wire.Escape, where string) string {
+	head := st.Escape.Render(scan.VisibleLine(EscapeKind(e))) + st.Muted.Render(" at byte "+strconv.Itoa(e.Offset)+" of the text as sent, in "+scan.VisibleLine(where)+": ")
+	if e.Text == "" {
+		var classes []string
+		for _, h := range scan.Hazards(e.Original) {
+			if !slices.Contains(classes, string(h.Class)) {
+				classes = append(classes, string(h.Class))
+			}
+		}
+		n := utf8.RuneCountInString(e.Original)
+		what := Plural(n, "code point")
+		if len(classes) > 0 {
+			what += " (" + strings.Join(classes, ", ") + ")"
+		}
+		return head + st.Muted.Render("removed "+what+": ") + scan.VisibleLine(e.Original) + st.Muted.Render(", nothing left in its place; ⌫ marks it in the content")
+	}
+	return head + scan.VisibleLine(e.Original) + st.Muted.Render(" was replaced by ") + st.Escape.Render(scan.VisibleLine(e.Text))
 }
 
 // Pad pads s to w cells; a longer s is cut to leave one space, so table

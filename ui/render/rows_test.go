@@ -40,3 +40,30 @@ func TestInSystemBadge(t *testing.T) {
 		t.Errorf("prefix title %q", got)
 	}
 }
+
+// TestEscapeRows: an escape's row says what it did (entity, stripped),
+// names the envelope and source of its segment, gives the offset into the
+// text as sent under a heading that says so, and a stripped one names the
+// code points removed and their class instead of "was replaced by" and
+// nothing.
+func TestEscapeRows(t *testing.T) {
+	st := themes.New(themes.Mono)
+	seg := wire.Segment{ID: "messages[0].content[0]/untrusted_agents_md", Envelope: "untrusted_agents_md", Label: "/home/dev/poisoned/AGENTS.md"}
+	where := EscapeWhere(&seg)
+	stripped := wire.Escape{Rule: "stripped", Offset: 365, Original: "\u202e"}
+	entity := wire.Escape{Rule: "entity", Offset: 135, Text: "&lt;", Original: "<"}
+	if row := plain(EscapeRow(st, &stripped, where, 60)); !strings.HasPrefix(row, "stripped") || !strings.Contains(row, "untrusted_agents_md /home/dev/poisoned/AGENTS.md") ||
+		!strings.Contains(row, "@365") || !strings.Contains(row, "removed [U+202E]") {
+		t.Errorf("stripped row: %q", row)
+	}
+	if row := plain(EscapeRow(st, &entity, where, 60)); !strings.HasPrefix(row, "entity") || !strings.Contains(row, "< → &lt;") {
+		t.Errorf("entity row: %q", row)
+	}
+	if d := plain(EscapeDetail(st, &stripped, where)); !strings.Contains(d, "removed 1 code point (bidi") || !strings.Contains(d, "nothing left in its place") ||
+		strings.Contains(d, "was replaced by") || !strings.Contains(d, "of the text as sent") {
+		t.Errorf("stripped detail: %q", d)
+	}
+	if h := EscapesHead(40); !strings.Contains(h, "@sent") || !strings.Contains(h, "envelope, source") {
+		t.Errorf("heading %q", h)
+	}
+}
