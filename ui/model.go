@@ -752,13 +752,13 @@ func (m *Model) loadBody() []tea.Cmd {
 		// The same text (interned) in another request: keep the work done.
 		m.body.Key = seg.ID
 		m.body.Top, m.body.TopOff, m.body.Target = 0, 0, -1
-		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 			return jobCmds([]any{f})
 		}
 		return nil
 	}
 	jobs := m.body.Set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
-	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 		// The index counts the marks and the cut: it replaces set's.
 		jobs[0] = f
 	}
@@ -769,7 +769,7 @@ func (m *Model) loadBody() []tea.Cmd {
 // it returns the command that indexes its rows again when they change what
 // a row holds.
 func (m *Model) decorateBody(marks []mark, cut int) tea.Cmd {
-	if f := m.body.Decorate(0, m.body.Escapes, marks, cut); f != nil {
+	if f := m.body.Decorate(0, m.body.Escapes, marks, cut, m.findingMarks(m.bodyKey[0], m.bodyKey[1])...); f != nil {
 		return func() tea.Msg { return f() }
 	}
 	return nil

@@ -66,6 +66,10 @@ type Content struct {
 	removed    []removal // markers of what escapes removed, by offset
 	shownMarks []Mark
 	shownCut   int
+	// Findings are the audit's findings in the text (offsets as sent),
+	// drawn in their severity's colour under the other marks.
+	Findings   []FindingMark
+	shownFinds []FindingMark
 	// Bracket is the cells the theme's brackets take around each marked
 	// piece (mono), counted when wrapping. The theme is mono from the start
 	// or never, so it does not change under a wrap index.
@@ -85,20 +89,24 @@ const (
 	layerMatch = iota
 	layerHazard
 	layerEscape
+	layerFinding
 )
 
 type (
-	matchRanges  []Mark
-	hazardRanges []scan.Hazard
-	escapeRanges []wire.Escape
+	findingRanges []FindingMark
+	matchRanges   []Mark
+	hazardRanges  []scan.Hazard
+	escapeRanges  []wire.Escape
 )
 
-func (r matchRanges) Len() int                { return len(r) }
-func (r matchRanges) Range(i int) (int, int)  { return r[i].Start, r[i].End }
-func (r hazardRanges) Len() int               { return len(r) }
-func (r hazardRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + r[i].Len }
-func (r escapeRanges) Len() int               { return len(r) }
-func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + len(r[i].Text) }
+func (r findingRanges) Len() int               { return len(r) }
+func (r findingRanges) Range(i int) (int, int) { return r[i].Start, r[i].End }
+func (r matchRanges) Len() int                 { return len(r) }
+func (r matchRanges) Range(i int) (int, int)   { return r[i].Start, r[i].End }
+func (r hazardRanges) Len() int                { return len(r) }
+func (r hazardRanges) Range(i int) (int, int)  { return r[i].Offset, r[i].Offset + r[i].Len }
+func (r escapeRanges) Len() int                { return len(r) }
+func (r escapeRanges) Range(i int) (int, int)  { return r[i].Offset, r[i].Offset + len(r[i].Text) }
 
 // layers is how the rows of the text are drawn besides its characters:
 // marks (bracketed in a no-colour theme) and the cache cut. The renderer
@@ -106,7 +114,7 @@ func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset 
 // width and no character is cut off. It shares the content's slices, which
 // are replaced, never changed: the prep command wraps with it.
 func (c *Content) layers() *cells.Layers {
-	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc)},
+	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc), findingRanges(c.shownFinds)},
 		Bracket: c.Bracket, Cut: c.shownCut, CutCells: cells.Width(cutMark)}
 	for _, r := range c.removed {
 		l.Inserts = append(l.Inserts, cells.Insert{Offset: r.off, Cells: cells.Width(r.marker)})
@@ -165,6 +173,7 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = c.pretty.hazards(hz), scanned, nil, nil, false
 	c.LitLo, c.LitHi, c.pendLo, c.pendHi = 0, 0, 0, 0
 	c.Top, c.TopOff, c.Target, c.Marks, c.shownMarks = 0, 0, -1, nil, nil
+	c.Findings, c.shownFinds = nil, nil
 	c.Cut, c.shownCut = -1, -1
 	c.Width = width
 	return []any{c.PrepJob(pane), c.LitJob(pane, 20)}
@@ -172,7 +181,7 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 
 // PrepJob is the work of a prep command, as a closure over immutable data.
 func (c *Content) PrepJob(pane int) func() PrepMsg {
-	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
+	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownFinds: c.shownFinds, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
 	gen, scanned := c.gen, c.Scanned
 	return func() PrepMsg {
 		if !scanned {
@@ -250,10 +259,11 @@ func (c *Content) LitJob(pane, h int) func() LitMsg {
 // every marked piece, the cut is a cell of its own), so when they change
 // the wrap index is made again: it returns the prep job then, nil when
 // nothing a row holds changed.
-func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut int) func() PrepMsg {
-	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks))
-	c.Escapes, c.Marks, c.Cut = escapes, marks, cut
+func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut int, findings ...FindingMark) func() PrepMsg {
+	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks) && slices.Equal(findings, c.Findings))
+	c.Escapes, c.Marks, c.Cut, c.Findings = escapes, marks, cut, findings
 	c.shownEsc, c.shownMarks, c.shownCut = c.pretty.escapes(escapes), c.pretty.marks(marks), c.pretty.at(cut)
+	c.shownFinds = c.pretty.findings(findings)
 	removed := removals(c.Text, c.shownEsc)
 	same = same && slices.Equal(removed, c.removed)
 	c.removed = removed
@@ -469,6 +479,14 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			style = st.Match
 		case layerHazard:
 			style = st.Hazard
+		case layerFinding:
+			style = st.Low
+			switch c.shownFinds[i].Severity {
+			case "high":
+				style = st.High
+			case "medium":
+				style = st.Medium
+			}
 		case layerEscape:
 			style = st.Escape
 			if e := c.shownEsc[i]; e.Offset >= start {
@@ -647,4 +665,34 @@ func RemovalMarker(original string) string {
 	n := utf8.RuneCountInString(original)
 	_, k := utf8.DecodeRuneInString(original)
 	return "⌫" + scan.VisibleLine(original[:k]) + "…" + strconv.Itoa(n) + " code points"
+}
+
+// FindingMark is a finding of the audit in a text: the bytes it is about
+// and its severity ("high", "medium", "low").
+type FindingMark struct {
+	Start, End int
+	Severity   string
+}
+
+// FindingSpan is the bytes a finding at off is about, for a finding that
+// gives only its offset: a tag (from "<" to its ">", in one line), else the
+// word there, at most 64 bytes and at least one code point.
+func FindingSpan(text string, off int) (int, int) {
+	if off < 0 || off >= len(text) {
+		return off, off
+	}
+	end := off
+	if text[off] == '<' {
+		if i := strings.IndexAny(text[off:min(len(text), off+200)], ">\n"); i > 0 && text[off+i] == '>' {
+			return off, off + i + 1
+		}
+	}
+	for end < len(text) && end-off < 64 && text[end] != ' ' && text[end] != '\n' && text[end] != '\t' {
+		end++
+	}
+	if end == off {
+		_, n := utf8.DecodeRuneInString(text[off:])
+		end = off + n
+	}
+	return off, RuneBoundary(text, end)
 }

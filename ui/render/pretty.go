@@ -152,3 +152,15 @@ func (m *offsetMap) hazards(hz []scan.Hazard) []scan.Hazard {
 	}
 	return out
 }
+
+// findings are findings at their offsets in the text as shown.
+func (m *offsetMap) findings(fs []FindingMark) []FindingMark {
+	if m == nil || len(fs) == 0 {
+		return fs
+	}
+	out := make([]FindingMark, len(fs))
+	for i, f := range fs {
+		out[i] = FindingMark{m.at(f.Start), m.at(f.Start) + (f.End - f.Start), f.Severity}
+	}
+	return out
+}
