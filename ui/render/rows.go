@@ -276,3 +276,38 @@ func PrefixTitle(n, untrusted int) string {
 	}
 	return "⚠ " + strconv.Itoa(untrusted) + "/" + strconv.Itoa(n) + " UNTRUSTED · TRUSTED PREFIX · tools + system"
 }
+
+// Glue reports whether segment i of segs is envelope glue: host framing
+// text of no kind (an envelope's closing tag, the next one's opening tag,
+// a heading over the blocks) cut from the same part as an enveloped
+// segment beside it. The segment columns fold it into the envelope's row.
+func Glue(segs []wire.Segment, i int) bool {
+	s := &segs[i]
+	if s.Kind != wire.KindOther || s.Trust != wire.Trusted || s.Envelope != "" || s.Part == "" {
+		return false
+	}
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(segs) && segs[j].Part == s.Part && segs[j].Envelope != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Frame is the envelope's frame around segment i of segs: the last line of
+// the glue before it (its opening tag) and the first line of the glue after
+// it (its closing tag), "" where there is none.
+func Frame(segs []wire.Segment, i int) (open, close string) {
+	if i > 0 && Glue(segs, i-1) && segs[i-1].Part == segs[i].Part {
+		t := strings.TrimRight(segs[i-1].Text, "\n")
+		open = t[strings.LastIndexByte(t, '\n')+1:]
+	}
+	if i+1 < len(segs) && Glue(segs, i+1) && segs[i+1].Part == segs[i].Part {
+		t := strings.TrimLeft(segs[i+1].Text, "\n")
+		if k := strings.IndexByte(t, '\n'); k >= 0 {
+			t = t[:k]
+		}
+		close = t
+	}
+	return open, close
+}
