@@ -70,6 +70,11 @@ type Content struct {
 	// drawn in their severity's colour under the other marks.
 	Findings   []FindingMark
 	shownFinds []FindingMark
+	// FrameOpen and FrameClose are the tags of the envelope the text is the
+	// body of (render.Frame), drawn as its first and last rows; Set reads
+	// them. frame is where they are in Text.
+	FrameOpen, FrameClose string
+	frame                 []Mark
 	// Bracket is the cells the theme's brackets take around each marked
 	// piece (mono), counted when wrapping. The theme is mono from the start
 	// or never, so it does not change under a wrap index.
@@ -90,6 +95,7 @@ const (
 	layerHazard
 	layerEscape
 	layerFinding
+	layerFrame
 )
 
 type (
@@ -114,7 +120,11 @@ func (r escapeRanges) Range(i int) (int, int)  { return r[i].Offset, r[i].Offset
 // width and no character is cut off. It shares the content's slices, which
 // are replaced, never changed: the prep command wraps with it.
 func (c *Content) layers() *cells.Layers {
-	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc), findingRanges(c.shownFinds)},
+	frame := matchRanges(c.frame)
+	if c.Bracket > 0 {
+		frame = nil // without colour the tags read as tags: no brackets
+	}
+	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc), findingRanges(c.shownFinds), frame},
 		Bracket: c.Bracket, Cut: c.shownCut, CutCells: cells.Width(cutMark)}
 	for _, r := range c.removed {
 		l.Inserts = append(l.Inserts, cells.Insert{Offset: r.off, Cells: cells.Width(r.marker)})
@@ -164,10 +174,11 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 	if lang == "" {
 		c.Lang = GuessLang(text)
 	}
-	c.pretty, c.Text = nil, text
+	c.pretty, c.Text, c.frame = nil, text, nil
 	if c.Lang == "json" {
 		c.Text, c.pretty = PrettyJSON(text)
 	}
+	c.frameText()
 	c.Key, c.Sent, c.Escapes, c.shownEsc = key, text, escapes, c.pretty.escapes(escapes)
 	c.removed = removals(c.Text, c.shownEsc)
 	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = c.pretty.hazards(hz), scanned, nil, nil, false
@@ -181,7 +192,7 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 
 // PrepJob is the work of a prep command, as a closure over immutable data.
 func (c *Content) PrepJob(pane int) func() PrepMsg {
-	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownFinds: c.shownFinds, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
+	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownFinds: c.shownFinds, frame: c.frame, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
 	gen, scanned := c.gen, c.Scanned
 	return func() PrepMsg {
 		if !scanned {
@@ -479,6 +490,8 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			style = st.Match
 		case layerHazard:
 			style = st.Hazard
+		case layerFrame:
+			style = st.Accent
 		case layerFinding:
 			style = st.Low
 			switch c.shownFinds[i].Severity {
@@ -695,4 +708,32 @@ func FindingSpan(text string, off int) (int, int) {
 		end = off + n
 	}
 	return off, RuneBoundary(text, end)
+}
+
+// frameText puts the envelope's tags around the text as shown, on rows of
+// their own, and moves every offset into the text as sent past the opening
+// tag.
+func (c *Content) frameText() {
+	if c.FrameOpen == "" && c.FrameClose == "" {
+		return
+	}
+	shift := 0
+	if c.FrameOpen != "" {
+		c.frame = append(c.frame, Mark{0, len(c.FrameOpen)})
+		c.Text = c.FrameOpen + "\n" + c.Text
+		shift = len(c.FrameOpen) + 1
+	}
+	if c.FrameClose != "" {
+		if !strings.HasSuffix(c.Text, "\n") {
+			c.Text += "\n"
+		}
+		c.frame = append(c.frame, Mark{len(c.Text), len(c.Text) + len(c.FrameClose)})
+		c.Text += c.FrameClose
+	}
+	if c.pretty == nil {
+		c.pretty = &offsetMap{orig: []int{0}, delta: []int{0}}
+	}
+	for i := range c.pretty.delta {
+		c.pretty.delta[i] += shift
+	}
 }
