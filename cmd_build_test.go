@@ -110,7 +110,7 @@ func TestBuildBadInput(t *testing.T) {
 		{[]string{"build", dir, "--system", badTpl}, "bad.md:2: unknown variable ${KIMI_NOPE}"},
 		{[]string{"build", dir, "--skill", "ghost"}, "--skill ghost: no skills found"},
 		{[]string{"build", dir, "--add-dir", file}, "--add-dir"},
-		{[]string{"build", dir, "extra"}, "accepts at most 1 arg"},
+		{[]string{"build", dir, "extra"}, "takes one workspace DIR at most, but was given 2"},
 	}
 	for _, c := range cases {
 		code, out, errs := runCLI(t, "", c.args...)

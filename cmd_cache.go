@@ -26,8 +26,9 @@ func init() { register(newCacheCmd) }
 func newCacheCmd(app *App) *cobra.Command {
 	var asJSON, consecutive bool
 	cmd := &cobra.Command{
-		Use:   "cache FILE... [--json] [--consecutive]",
-		Short: "Prompt-cache stability over a sequence of requests",
+		Use:         "cache FILE... [--json] [--consecutive]",
+		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Short:       "Prompt-cache stability over a sequence of requests",
 		Long: `cache compares each request with the last earlier request of the same model and provider
 (the provider's family and, when the input records it, the endpoint's host): providers keep one
 cache per model, so an agent that sends a small model's requests (titles, summaries) between the
@@ -56,7 +57,7 @@ for compatibility and does nothing: comparing by model is the default.`,
   wirelens cache capture.har --json | jq '.summary.reuse_ratio'
   wirelens cache req1.json req2.json req3.json
   wirelens cache --consecutive claude-trace.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Each step is written (JSON) or folded into the report (text)
 			// as it is computed: only the last request of each model is held

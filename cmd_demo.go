@@ -19,8 +19,9 @@ func init() { register(newDemoCmd) }
 
 func newDemoCmd(app *App) *cobra.Command {
 	return &cobra.Command{
-		Use:   "demo",
-		Short: "Show a poisoned workspace in the legacy and the isolated layout, side by side",
+		Use:         "demo",
+		Annotations: map[string]string{globalsAnnotation: themeGlobals},
+		Short:       "Show a poisoned workspace in the legacy and the isolated layout, side by side",
 		Long: `demo builds the same request twice, live, from a poisoned example workspace embedded in
 wirelens (the repro of the bug report: an AGENTS.md that demands the word POISONED and asks for
 rm -rf /, with a closing-tag breakout, a bidi override, tag characters and a terminal escape
@@ -35,7 +36,7 @@ both side by side: the trusted system prefix, the untrusted fragments, and the e
 Every workspace byte is shown visibly, never raw.`,
 		Example: `  wirelens demo
   wirelens demo | less`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if isTerminal(app.Stdout) && isTerminal(app.Stdin) {
 				return openDemo(cmd.Context(), app)

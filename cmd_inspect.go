@@ -18,8 +18,9 @@ func init() { register(newInspectCmd) }
 func newInspectCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "inspect FILE... [--json]",
-		Short: "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
+		Use:         "inspect FILE... [--json]",
+		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Short:       "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
 		Long: `inspect prints every request of the given files, one block per request and one line per
 segment: its id, channel, role, kind, trust, envelope, size in bytes and estimated tokens
 (o200k_base; providers' own tokenizers differ), and the escapes found in it.
@@ -27,9 +28,9 @@ segment: its id, channel, role, kind, trust, envelope, size in bytes and estimat
 FILE may be "-" for standard input. Input problems are reported one line each on standard
 error (exit 2) and everything that could be read is still printed.`,
 		Example: `  wirelens inspect request.json
-  wirelens inspect session.jsonl --json | jq '.requests[].segments[] | select(.trust=="untrusted")'
+  wirelens inspect session.jsonl --json | jq '.requests[].segments[].trust'
   wirelens build . | wirelens inspect -`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Requests are written as they are decoded, so a long session is
 			// never held whole.

@@ -25,8 +25,9 @@ func init() {
 
 func newViewCmd(app *App) *cobra.Command {
 	return &cobra.Command{
-		Use:   "view FILE... | -",
-		Short: "Open the interactive viewer on recorded requests",
+		Use:         "view FILE... | -",
+		Annotations: map[string]string{globalsAnnotation: viewerGlobals},
+		Short:       "Open the interactive viewer on recorded requests",
 		Long: `view opens recorded model requests in a terminal viewer: the request list, the trusted
 system prefix beside the untrusted fragments of the selected request, the content of a
 segment with every escape marked and every hazard shown visibly, and the Escapes, Findings,
@@ -39,7 +40,7 @@ exits 0; input problems still make exit 2.`,
 		Example: `  wirelens view session.jsonl
   wirelens session.jsonl
   wirelens build . | wirelens view -`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
@@ -215,8 +216,9 @@ func newWatchCmd(app *App) *cobra.Command {
 		addDirs, skillsDirs []string
 	)
 	cmd := &cobra.Command{
-		Use:   "watch [DIR]",
-		Short: "Open the viewer on a request built live from workspace DIR, rebuilt on change",
+		Use:         "watch [DIR]",
+		Annotations: map[string]string{globalsAnnotation: themeGlobals},
+		Short:       "Open the viewer on a request built live from workspace DIR, rebuilt on change",
 		Long: `watch builds the request an agent would send from workspace DIR (default ".") and opens
 the viewer on it. Whenever a file in the workspace changes, the request is built again and
 appended as a new request, so the Cache and Diff views show what the change did to the
@@ -230,7 +232,7 @@ those created later included.
 When standard output is not a terminal, watch prints the report of one build and exits 0.`,
 		Example: `  wirelens watch
   wirelens watch ~/src/project --layout legacy`,
-		Args: cobra.MaximumNArgs(1),
+		Args: atMostOneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
