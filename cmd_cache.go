@@ -449,6 +449,11 @@ func intern(list *[]string, ids map[string]int, s string) int {
 // index, tokens, prefix tokens, predicted cached tokens, flags, the recorded
 // cache read (when there is one) and the break label.
 func (t *cacheText) add(st *diff.Step) error {
+	if st.PrevSource != "" {
+		// The request compared with counts among the sources: "cache A B"
+		// names B's request B@1, not @1 under A's heading.
+		intern(&t.sources, t.sourceIDs, st.PrevSource)
+	}
 	at := stepRef{source: intern(&t.sources, t.sourceIDs, st.Source), index: st.Index}
 	t.providers[st.Rule.Provider] = true
 	var flags byte
@@ -553,6 +558,8 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		if len(t.sources) == 1 {
 			source = t.sources[0]
 			t.name = func(_ string, index int) string { return "@" + strconv.Itoa(index) }
+		} else {
+			source = sourceList(t.sources)
 		}
 		t.heading(sum, source)
 		t.table()
@@ -562,6 +569,16 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		t.summary(sum)
 	}
 	return nil
+}
+
+// sourceList names the files of a sequence for the heading: the first
+// three, then how many more.
+func sourceList(sources []string) string {
+	const shown = 3
+	if len(sources) <= shown {
+		return strings.Join(sources, ", ")
+	}
+	return strings.Join(sources[:shown], ", ") + " and " + plural(len(sources)-shown, "more file")
 }
 
 // writeCacheText writes the text report of steps and their summary at once,
