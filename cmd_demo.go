@@ -41,18 +41,14 @@ Every workspace byte is shown visibly, never raw.`,
 			if isTerminal(app.Stdout) && isTerminal(app.Stdin) {
 				return openDemo(cmd.Context(), app)
 			}
-			width := terminalWidth(app.Stdout)
-			if width == 0 {
-				width = demoDefaultWidth
-			}
-			return writeDemoReport(app.Stdout, width)
+			return writeDemoReport(app.Stdout, reportWidth(app.Stdout))
 		},
 	}
 }
 
-// demoDefaultWidth is the report's width when standard output is not a
-// terminal.
-const demoDefaultWidth = 160
+// demoColumnWidth is the narrowest column of the side-by-side report: a
+// narrower output stacks the two layouts.
+const demoColumnWidth = 48
 
 // hostRuleLines is how many lines of a host-rules segment the report
 // shows: the rules are the same in both layouts and not the point.
@@ -83,7 +79,7 @@ func writeDemoReport(w io.Writer, width int) error {
 		}
 	}
 	const gap = " │ "
-	if width < 2*36+len(gap) {
+	if width < 2*demoColumnWidth+ansi.StringWidth(gap) {
 		for _, col := range [][]string{
 			layoutColumn("LEGACY (before the fix)", legacy, width),
 			{""},
@@ -120,10 +116,14 @@ func writeDemoReport(w io.Writer, width int) error {
 // payload byte goes through wire.Visible or wire.VisibleLine.
 func layoutColumn(title string, res *assemble.Result, width int) []string {
 	var out []string
-	add := func(s string) { out = append(out, wrapLine(s, width)...) }
+	add := func(s string) { out = append(out, wrapIndented(s, max(width, 8), 2)...) }
 	rule := func(s string) {
 		out = append(out, "")
 		s = "── " + s + " "
+		if ansi.StringWidth(s) > width {
+			out = append(out, wrapIndented(strings.TrimSpace(s), width, 3)...)
+			return
+		}
 		out = append(out, s+strings.Repeat("─", max(0, width-ansi.StringWidth(s))))
 	}
 	r := &res.Request
@@ -191,7 +191,13 @@ func layoutColumn(title string, res *assemble.Result, width int) []string {
 	for k := range counts {
 		rules = append(rules, k)
 	}
-	sort.Strings(rules)
+	// Most severe first, then by name.
+	sort.Slice(rules, func(i, j int) bool {
+		if a, b := sev[rules[i]].Rank(), sev[rules[j]].Rank(); a != b {
+			return a > b
+		}
+		return rules[i] < rules[j]
+	})
 	for _, k := range rules {
 		add(fmt.Sprintf("%-6s %s ×%d", sev[k], k, counts[k]))
 	}
@@ -214,7 +220,7 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, wrapLine(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
+	*out = append(*out, wrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), max(width, 8), 2)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {
@@ -233,29 +239,20 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		lines = shown
 	}
 	for _, l := range lines {
-		for _, wl := range wrapLine(scan.VisibleLine(l), width-2) {
-			*out = append(*out, "  "+wl)
-		}
+		// A wrapped line keeps its own indent: a listing stays a tree.
+		*out = append(*out, wrapLine("  "+scan.VisibleLine(l), width)...)
 	}
 }
 
-// wrapLine wraps one line of safe text to width cells.
+// wrapLine wraps one line of safe text to width cells (at least 8),
+// continuation lines indented as the first.
 func wrapLine(s string, width int) []string {
-	if width < 8 {
-		width = 8
-	}
-	if ansi.StringWidth(s) <= width {
-		return []string{s}
-	}
-	return strings.Split(ansi.Wrap(s, width, " "), "\n")
+	return wrapIndented(s, max(width, 8), 0)
 }
 
 // quoteShort shows an escaped original: visible, quoted, cut when long.
 func quoteShort(s string) string {
-	v := scan.VisibleLine(s)
-	if ansi.StringWidth(v) > 40 {
-		v = ansi.Truncate(v, 40, "…")
-	}
+	v := clipAtoms(scan.VisibleLine(s), 40)
 	return "“" + v + "”"
 }
 

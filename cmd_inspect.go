@@ -197,8 +197,41 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
 				wire.GroupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
-		writeTable(&b, rows, width, map[int]bool{6: true, 7: true, 8: true})
+		writeSegmentTable(&b, rows, width)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeSegmentTable writes inspect's table of segments: one row a segment
+// when it fits width (or the width is unknown), else each segment's id on a
+// line of its own and its other columns on the next, further in, so that no
+// id is cut.
+func writeSegmentTable(b *strings.Builder, rows [][]string, width int) {
+	right := map[int]bool{6: true, 7: true, 8: true}
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		measureRow(widths, row)
+	}
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	if width <= 0 || total <= width {
+		writeTable(b, rows, width, right)
+		return
+	}
+	shifted := map[int]bool{}
+	for c := range right {
+		shifted[c-1] = true
+	}
+	for i, row := range rows {
+		if i > 0 {
+			for _, l := range wrapIndented("  "+row[0], width, 4) {
+				b.WriteString(l + "\n")
+			}
+		}
+		b.WriteString("  ")
+		writeRow(b, row[1:], widths[1:], shifted)
+	}
 }

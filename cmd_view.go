@@ -44,7 +44,7 @@ exits 0; input problems still make exit 2.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
-				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout)); err != nil {
+				if err := writeViewReport(app.Stdout, l.Requests, reportWidth(app.Stdout)); err != nil {
 					return err
 				}
 				return app.finish(l.Errors, 0)
@@ -173,8 +173,19 @@ func streamInputs(ctx context.Context, app *App, args []string, errs *streamErro
 
 // writeViewReport is what view and watch print when standard output is not
 // a terminal: what inspect, check and cache print for the same requests,
-// each source its own cache sequence as in the viewer.
+// each source its own cache sequence as in the viewer, every line wrapped
+// to width (a table cut to it) with its indent kept.
 func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
+	var b strings.Builder
+	err := writeViewReportLines(&b, reqs, width)
+	if _, werr := io.WriteString(w, wrapReport(b.String(), width)); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeViewReportLines writes the view report, its lines not yet wrapped.
+func writeViewReportLines(w io.Writer, reqs []wire.Request, width int) error {
 	if err := writeInspectText(w, reqs, width); err != nil || len(reqs) == 0 {
 		return err
 	}
@@ -256,7 +267,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				return usageError("%v", first.Err)
 			}
 			if !isTerminal(app.Stdout) {
-				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, terminalWidth(app.Stdout))
+				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, reportWidth(app.Stdout))
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
