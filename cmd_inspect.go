@@ -183,6 +183,7 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			fmt.Fprintf(&b, "  note: %s\n", scan.VisibleLine(n))
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
+		breakpoints := false
 		for j := range r.Segments {
 			s := &r.Segments[j]
 			env := s.Envelope
@@ -191,13 +192,17 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			}
 			id := s.ID
 			if s.CacheBreakpoint {
-				id += " ⚑"
+				id += " " + markBreakpoint
+				breakpoints = true
 			}
 			rows = append(rows, []string{scan.VisibleLine(id), string(s.Channel), scan.VisibleLine(s.Role),
 				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
 				wire.GroupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
 		writeSegmentTable(&b, rows, width)
+		if breakpoints {
+			b.WriteString("  " + markBreakpoint + " cache breakpoint (cache_control: the provider caches the prefix up to here)\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

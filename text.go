@@ -11,6 +11,11 @@ import (
 	"github.com/rivo/uniseg"
 )
 
+// markBreakpoint marks an explicit cache breakpoint (cache_control), as the
+// viewer does ("◆bp"); the marks have one meaning each everywhere (README,
+// "Each mark has one meaning").
+const markBreakpoint = "◆"
+
 // textWriter is where the plain-text reports write: a strings.Builder or a
 // bufio.Writer.
 type textWriter interface {

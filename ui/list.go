@@ -131,7 +131,12 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " · filter " + scan.VisibleLine(p.filter)
 	}
-	return box(st, st.Header.Render(title), lines, w, h, p.focused)
+	legend := withLegend(st, lines, inner, h-2)
+	out := box(st, st.Header.Render(title), legend, w, h, p.focused)
+	if len(legend) == len(lines) && len(out) > 2 {
+		out[len(out)-1] = legendEdge(st, w, p.focused)
+	}
+	return out
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {
