@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -71,6 +72,11 @@ func writeDemoReport(w io.Writer, width int) error {
 			", api anthropic, escape entities, skill " + demoSkill + " activated",
 		"",
 	}
+	cache, err := demoCacheLines(width)
+	if err != nil {
+		return fmt.Errorf("demo: %v", err)
+	}
+	head = append(head, cache...)
 	for _, l := range head {
 		for _, wl := range wrapLine(l, width) {
 			if _, err := fmt.Fprintln(w, wl); err != nil {
@@ -259,4 +265,99 @@ func quoteShort(s string) string {
 // shortFragment names a fragment without the workspace path.
 func shortFragment(f string) string {
 	return strings.ReplaceAll(f, demoPath+"/", "")
+}
+
+// demoCache is what the prompt cache makes of one layout's two builds (the
+// second a minute after the first, after the one-line AGENTS.md edit).
+type demoCache struct {
+	step          *diff.Step
+	systemChanged bool
+}
+
+// demoCaches compares each layout's two builds as cache does.
+func demoCaches() (legacy, isolated demoCache, err error) {
+	reqs, err := demoSequence()
+	if err != nil {
+		return demoCache{}, demoCache{}, err
+	}
+	one := func(a, b *wire.Request) demoCache {
+		steps, _ := diff.Analyze([]wire.Request{*a, *b})
+		return demoCache{step: steps[0], systemChanged: systemText(a) != systemText(b)}
+	}
+	return one(&reqs[0], &reqs[1]), one(&reqs[2], &reqs[3]), nil
+}
+
+// systemText is the text of a request's system channel.
+func systemText(r *wire.Request) string {
+	var b strings.Builder
+	for _, s := range r.Segments {
+		if s.Channel == wire.ChannelSystem {
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
+}
+
+// demoCacheLines are the report's prompt-cache section: the two layouts'
+// figures side by side, as the viewer's Cache view and cache show them.
+func demoCacheLines(width int) ([]string, error) {
+	legacy, isolated, err := demoCaches()
+	if err != nil {
+		return nil, err
+	}
+	pct := func(st *diff.Step) string {
+		if st.TotalTokens == 0 {
+			return "0%"
+		}
+		// Rounded, as the viewer's Cache view rounds it.
+		return fmt.Sprintf("%.0f%%", float64(st.PrefixTokens)*100/float64(st.TotalTokens))
+	}
+	system := func(c demoCache) string {
+		if c.systemChanged {
+			return "changed: not cached past the change"
+		}
+		return "unchanged: cached whole"
+	}
+	rows := [][]string{{"", "LEGACY", "ISOLATED"}}
+	for _, r := range []struct {
+		name string
+		val  func(c demoCache) string
+	}{
+		{"tokens", func(c demoCache) string { return wire.GroupDigits(c.step.TotalTokens) }},
+		{"reused prefix", func(c demoCache) string {
+			return wire.GroupDigits(c.step.PrefixTokens) + " (" + pct(c.step) + ")"
+		}},
+		{"re-processed", func(c demoCache) string { return wire.GroupDigits(c.step.Reprocessed) }},
+		{"prefix breaks at", func(c demoCache) string { return breakLabel(c.step.Break) }},
+		{"system prompt", system},
+	} {
+		rows = append(rows, []string{r.name, r.val(legacy), r.val(isolated)})
+	}
+	out := []string{
+		"PROMPT CACHE: each layout built again at " + assemble.FormatTime(demoLater) +
+			", a minute later, after a one-line AGENTS.md edit (added: “" +
+			scan.VisibleLine(strings.TrimSuffix(demoEditLine, "\n")) + "”); tokens are o200k_base estimates",
+	}
+	widths := make([]int, 3)
+	for _, row := range rows {
+		measureRow(widths, row)
+	}
+	if 2+widths[0]+2+widths[1]+2+widths[2] <= width {
+		var b strings.Builder
+		writeTable(&b, rows, 0, nil)
+		out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+	} else {
+		// Too narrow for the table: one paragraph a layout.
+		for c, name := range []string{"LEGACY", "ISOLATED"} {
+			var parts []string
+			for _, row := range rows[1:] {
+				parts = append(parts, row[0]+" "+row[c+1])
+			}
+			out = append(out, "  "+name+": "+strings.Join(parts, "; "))
+		}
+	}
+	out = append(out, "The legacy prefix breaks at the time in the middle of the system prompt, and the AGENTS.md "+
+		"edit would break it again; the isolated system prompt holds, and only the request-time fragments "+
+		"after it are processed again.", "")
+	return out, nil
 }

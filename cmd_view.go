@@ -322,23 +322,22 @@ func watchStream(ctx context.Context, rebuilds <-chan assemble.Rebuild) <-chan u
 }
 
 // demoOptions opens the viewer on the demo: the poisoned workspace built
-// in the legacy and the isolated layout, marked for the side-by-side diff,
-// with the guided tour's first-screen hint.
+// in the legacy and the isolated layout, each twice (a minute apart, around
+// a one-line AGENTS.md edit: demoSequence), the first build of each marked
+// for the side-by-side diff, with the guided tour's first-screen hint.
 func demoOptions(app *App) (ui.Options, error) {
-	legacy, isolated, err := demoRequests()
+	reqs, err := demoSequence()
 	if err != nil {
 		return ui.Options{}, fmt.Errorf("demo: %v", err)
 	}
-	legacy.Index, isolated.Index = 1, 1
-	legacy.Offset, isolated.Offset = -1, -1
 	return ui.Options{
 		Title:    "demo: poisoned workspace, legacy vs isolated",
-		Requests: []wire.Request{legacy, isolated},
+		Requests: reqs,
 		Analysis: ui.DefaultAnalysis(),
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,
-		Marks:    []int{0, 1},
+		Marks:    []int{0, 2},
 	}, nil
 }
 

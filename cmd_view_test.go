@@ -18,14 +18,14 @@ import (
 )
 
 // TestViewDemoOptions checks what the demo opens: the legacy request with
-// workspace text in its system prompt, the isolated one without, both
-// marked for the diff, the tour on.
+// workspace text in its system prompt, the isolated one without, each built
+// twice, the first builds marked for the diff, the tour on.
 func TestViewDemoOptions(t *testing.T) {
 	opts, err := demoOptions(&App{Theme: "mono"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(opts.Requests) != 2 || !opts.Tour || len(opts.Marks) != 2 {
+	if len(opts.Requests) != 4 || !opts.Tour || !reflect.DeepEqual(opts.Marks, []int{0, 2}) {
 		t.Fatalf("demo options: %d requests, tour %v, marks %v", len(opts.Requests), opts.Tour, opts.Marks)
 	}
 	untrustedInSystem := func(r wire.Request) int {
@@ -37,9 +37,11 @@ func TestViewDemoOptions(t *testing.T) {
 		}
 		return n
 	}
-	if untrustedInSystem(opts.Requests[0]) == 0 || untrustedInSystem(opts.Requests[1]) != 0 {
-		t.Fatalf("legacy has %d untrusted system segments, isolated %d",
-			untrustedInSystem(opts.Requests[0]), untrustedInSystem(opts.Requests[1]))
+	// Each layout is built twice: the legacy pair, then the isolated pair.
+	for i, legacy := range []bool{true, true, false, false} {
+		if n := untrustedInSystem(opts.Requests[i]); (n > 0) != legacy {
+			t.Fatalf("request %d has %d untrusted system segments", i+1, n)
+		}
 	}
 	m := ui.New(opts)
 	m.Update(nil)

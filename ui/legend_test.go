@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/legend"
 )
 
 // TestLegendNamesEachMarkOnce: the legend at the foot of the request list
@@ -16,12 +17,12 @@ import (
 func TestLegendNamesEachMarkOnce(t *testing.T) {
 	st := themes.New(themes.Dark)
 	for _, inner := range []int{16, 18, 28, 40, 60} {
-		out := withLegend(st, []string{"row"}, inner, 10)
+		out := legend.Foot(st, []string{"row"}, inner, 10)
 		if len(out) != 10 {
 			t.Fatalf("inner %d: %d rows, want the legend at the foot of 10", inner, len(out))
 		}
 		text := ansi.Strip(strings.Join(out, "\n"))
-		for _, it := range legendItems {
+		for _, it := range legend.Items {
 			if !strings.Contains(text, it[0]+" "+it[1]) {
 				t.Errorf("inner %d: legend lacks %q:\n%s", inner, it[0]+" "+it[1], text)
 			}
@@ -35,15 +36,15 @@ func TestLegendNamesEachMarkOnce(t *testing.T) {
 	// No room: the rows stay as they are, and the edge carries the legend
 	// when it fits.
 	full := []string{"a", "b", "c"}
-	if out := withLegend(st, full, 40, 3); len(out) != 3 || out[2] != "c" {
+	if out := legend.Foot(st, full, 40, 3); len(out) != 3 || out[2] != "c" {
 		t.Errorf("a full list was changed: %q", out)
 	}
 	for _, w := range []int{20, 46, 80} {
-		if e := legendEdge(st, w, false); cells.Width(e) != w {
+		if e := legend.Edge(st, w, false); cells.Width(e) != w {
 			t.Errorf("edge at %d is %d wide: %q", w, cells.Width(e), ansi.Strip(e))
 		}
 	}
-	if e := ansi.Strip(legendEdge(st, 60, false)); !strings.Contains(e, "✂ cache break") {
+	if e := ansi.Strip(legend.Edge(st, 60, false)); !strings.Contains(e, "✂ cache break") {
 		t.Errorf("a 60-cell edge has no legend: %q", e)
 	}
 	help := ansi.Strip(strings.Join(helpView{st: st}.Render(120, 40), "\n"))

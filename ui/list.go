@@ -14,6 +14,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/legend"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -131,10 +132,10 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " · filter " + scan.VisibleLine(p.filter)
 	}
-	legend := withLegend(st, lines, inner, h-2)
-	out := box(st, st.Header.Render(title), legend, w, h, p.focused)
-	if len(legend) == len(lines) && len(out) > 2 {
-		out[len(out)-1] = legendEdge(st, w, p.focused)
+	foot := legend.Foot(st, lines, inner, h-2)
+	out := box(st, st.Header.Render(title), foot, w, h, p.focused)
+	if len(foot) == len(lines) && len(out) > 2 {
+		out[len(out)-1] = legend.Edge(st, w, p.focused)
 	}
 	return out
 }

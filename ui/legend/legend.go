@@ -1,4 +1,8 @@
-package ui
+// Package legend draws the legend of the viewer's marks (✂ cache break,
+// ⚑ findings, ! hazards): at the foot of a pane's rows, or on its lower
+// edge. Each mark has one meaning everywhere: the viewer's help, the README
+// and inspect say the same.
+package legend
 
 import (
 	"strings"
@@ -9,19 +13,19 @@ import (
 	"github.com/wirelens/wirelens/ui/cells"
 )
 
-// legendItems are the marks of the request list with their one meaning
+// Items are the marks of the request list with their one meaning
 // each (the help, the README and inspect say the same).
-var legendItems = [][2]string{
+var Items = [][2]string{
 	{"✂", "cache break"},
 	{"⚑", "findings"},
 	{"!", "hazards"},
 }
 
-// legendParts are the legend's items drawn, with their widths.
-func legendParts(st *themes.Styles) ([]string, []int) {
+// parts are the legend's items drawn, with their widths.
+func parts(st *themes.Styles) ([]string, []int) {
 	var parts []string
 	var widths []int
-	for _, it := range legendItems {
+	for _, it := range Items {
 		var sty lipgloss.Style
 		switch it[0] {
 		case "⚑":
@@ -37,15 +41,15 @@ func legendParts(st *themes.Styles) ([]string, []int) {
 	return parts, widths
 }
 
-// withLegend puts the legend of the marks at the foot of a list of rows
+// Foot puts the legend of the marks at the foot of a list of rows
 // lines (rows inner cells wide, at most height of them), its items wrapped
 // to the width, when the rows leave room for it and a blank row above; else
 // the rows are returned as they are.
-func withLegend(st *themes.Styles, lines []string, inner, height int) []string {
-	parts, widths := legendParts(st)
+func Foot(st *themes.Styles, lines []string, inner, height int) []string {
+	items, widths := parts(st)
 	var legend []string
 	line, w := "", 0
-	for i, p := range parts {
+	for i, p := range items {
 		switch {
 		case w == 0:
 		case w+2+widths[i] <= inner-1:
@@ -75,23 +79,23 @@ func withLegend(st *themes.Styles, lines []string, inner, height int) []string {
 	return out
 }
 
-// legendEdge is the lower edge of a box w cells wide carrying the legend
+// Edge is the lower edge of a box w cells wide carrying the legend
 // ("╰─ ✂ cache break  ⚑ findings  ! hazards ─╯"), or a plain edge when it
 // does not fit.
-func legendEdge(st *themes.Styles, w int, focused bool) string {
+func Edge(st *themes.Styles, w int, focused bool) string {
 	edge, frame := st.Edge, st.Frame
 	if focused {
 		edge, frame = st.EdgeFocus, st.FrameFocus
 	}
 	inner := w - 2
-	parts, widths := legendParts(st)
-	plain := 2 * (len(parts) - 1)
+	items, widths := parts(st)
+	plain := 2 * (len(items) - 1)
 	for _, n := range widths {
 		plain += n
 	}
 	// "─ " before and " " after the legend, at least one "─" to close.
 	if room := inner - 3 - plain; room >= 1 {
-		return frame.Render(edge.BottomLeft+edge.Bottom) + " " + strings.Join(parts, "  ") + " " +
+		return frame.Render(edge.BottomLeft+edge.Bottom) + " " + strings.Join(items, "  ") + " " +
 			frame.Render(strings.Repeat(edge.Bottom, room)+edge.BottomRight)
 	}
 	return frame.Render(edge.BottomLeft + strings.Repeat(edge.Bottom, max(0, inner)) + edge.BottomRight)
