@@ -225,6 +225,7 @@ func newWatchCmd(app *App) *cobra.Command {
 	var (
 		layout, api         string
 		addDirs, skillsDirs []string
+		liveClock           bool
 	)
 	cmd := &cobra.Command{
 		Use:         "watch [DIR]",
@@ -233,8 +234,11 @@ func newWatchCmd(app *App) *cobra.Command {
 		Long: `watch builds the request an agent would send from workspace DIR (default ".") and opens
 the viewer on it. Whenever a file in the workspace changes, the request is built again and
 appended as a new request, so the Cache and Diff views show what the change did to the
-prompt-cache prefix. L toggles the layout between isolated and legacy: edit one line of
-AGENTS.md and watch it break the legacy prefix while the isolated one stays intact.
+prompt-cache prefix. L toggles the layout between isolated and legacy (the header names
+it): edit one line of AGENTS.md and the legacy prefix breaks at AGENTS.md, mid-system,
+while the isolated system prompt stays byte-identical. Every rebuild takes the time of the
+first build, so that it shows the edit and not the clock; --live-clock gives each rebuild
+the clock's time instead.
 
 A rebuild that would change nothing but the time is dropped, and the viewer keeps the last
 100 rebuilds. Symbolic links are never followed, and at most 2,000 directories are watched,
@@ -261,7 +265,7 @@ When standard output is not a terminal, watch prints the report of one build and
 			if !known {
 				return usageError("--api must be anthropic, openai-chat, openai-responses or gemini, not %q", api)
 			}
-			w := newWatcher(app, dir, assemble.Layout(layout), wire.Format(api), addDirs, skillsDirs)
+			w := newWatcher(app, dir, assemble.Layout(layout), wire.Format(api), addDirs, skillsDirs, liveClock)
 			first := w.Build()
 			if first.Err != nil {
 				return usageError("%v", first.Err)
@@ -282,6 +286,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 				Toggle:   func() (string, error) { return string(w.Toggle()), nil },
+				Layout:   layout,
 				Live:     true,
 			})
 		},
@@ -290,14 +295,15 @@ When standard output is not a terminal, watch prints the report of one build and
 	cmd.Flags().StringVar(&api, "api", "anthropic", "API to build for: anthropic, openai-chat, openai-responses or gemini")
 	cmd.Flags().StringArrayVar(&addDirs, "add-dir", nil, "an additional directory the agent may use (repeatable)")
 	cmd.Flags().StringArrayVar(&skillsDirs, "skills-dir", nil, "a directory of skills as NAME/SKILL.md (repeatable)")
+	cmd.Flags().BoolVar(&liveClock, "live-clock", false, "give each rebuild the time of the clock (default: the time of the first build, so that a rebuild shows what the workspace change did, not the clock)")
 	return cmd
 }
 
 // newWatcher is the watcher of the watch command: it builds with the host
 // facts that build uses.
-func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, addDirs, skillsDirs []string) *assemble.Watcher {
+func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, addDirs, skillsDirs []string, liveClock bool) *assemble.Watcher {
 	return assemble.NewWatcher(dir, app.In, layout, api,
-		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: hostFacts()})
+		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: hostFacts(), LiveClock: liveClock})
 }
 
 // watchStream passes a watcher's builds and notes to the viewer; an

@@ -80,8 +80,10 @@ type Options struct {
 	Tour bool
 	Hint string
 	// Toggle, when set, is called (in a command) by the layout key; it
-	// returns the new layout's name. watch sets it.
+	// returns the new layout's name. watch sets it, and Layout to the
+	// layout it starts in (shown in the header).
 	Toggle func() (string, error)
+	Layout string
 	// Live says the stream never ends (watch): the header says "watching"
 	// and the selection follows the newest request.
 	Live bool
@@ -242,6 +244,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 	}
 	m.setTheme(name)
 	m.keys.Layout.SetEnabled(opts.Toggle != nil)
+	m.layoutName = opts.Layout
 	for i := range opts.Requests {
 		m.reqs = append(m.reqs, m.hzMemo.measure(opts.Requests[i]))
 	}
