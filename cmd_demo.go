@@ -11,6 +11,7 @@ import (
 
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -122,12 +123,12 @@ func writeDemoReport(w io.Writer, width int) error {
 // payload byte goes through wire.Visible or wire.VisibleLine.
 func layoutColumn(title string, res *assemble.Result, width int) []string {
 	var out []string
-	add := func(s string) { out = append(out, wrapIndented(s, max(width, 8), 2)...) }
+	add := func(s string) { out = append(out, cells.WrapIndented(s, max(width, 8), 2)...) }
 	rule := func(s string) {
 		out = append(out, "")
 		s = "── " + s + " "
 		if ansi.StringWidth(s) > width {
-			out = append(out, wrapIndented(strings.TrimSpace(s), width, 3)...)
+			out = append(out, cells.WrapIndented(strings.TrimSpace(s), width, 3)...)
 			return
 		}
 		out = append(out, s+strings.Repeat("─", max(0, width-ansi.StringWidth(s))))
@@ -226,7 +227,7 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, wrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), max(width, 8), 2)...)
+	*out = append(*out, cells.WrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), max(width, 8), 2)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {
@@ -253,12 +254,12 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 // wrapLine wraps one line of safe text to width cells (at least 8),
 // continuation lines indented as the first.
 func wrapLine(s string, width int) []string {
-	return wrapIndented(s, max(width, 8), 0)
+	return cells.WrapIndented(s, max(width, 8), 0)
 }
 
 // quoteShort shows an escaped original: visible, quoted, cut when long.
 func quoteShort(s string) string {
-	v := clipAtoms(scan.VisibleLine(s), 40)
+	v := cells.ClipWhole(scan.VisibleLine(s), 40)
 	return "“" + v + "”"
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -232,7 +233,7 @@ func writeSegmentTable(b *strings.Builder, rows [][]string, width int) {
 	}
 	for i, row := range rows {
 		if i > 0 {
-			for _, l := range wrapIndented("  "+row[0], width, 4) {
+			for _, l := range cells.WrapIndented("  "+row[0], width, 4) {
 				b.WriteString(l + "\n")
 			}
 		}

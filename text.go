@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/rivo/uniseg"
+
+	"github.com/wirelens/wirelens/ui/cells"
 )
 
 // markBreakpoint marks an explicit cache breakpoint (cache_control), as the
@@ -91,100 +92,8 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// wrapIndented wraps one line of safe text (every hazard already shown
-// visibly) to width cells. It breaks at spaces; a word wider than the line
-// is broken between characters, never inside a "[U+E0074]" token, so a
-// hazard's name stays whole. Continuation lines keep the line's own indent,
-// plus hang more spaces. A width of 0 or less leaves the line whole.
-func wrapIndented(s string, width, hang int) []string {
-	s = strings.TrimRight(s, " ")
-	if width <= 0 || ansi.StringWidth(s) <= width {
-		return []string{s}
-	}
-	body := strings.TrimLeft(s, " ")
-	indent := s[:len(s)-len(body)]
-	cont := indent + strings.Repeat(" ", hang)
-	// Keep at least a third of the line (and 12 cells) for text.
-	for len(cont) > 0 && width-len(cont) < max(12, width/3) {
-		cont = cont[:len(cont)/2]
-	}
-	var out []string
-	line, lw := indent, len(indent)
-	fresh := true // nothing but the indent on line yet
-	flush := func() {
-		out = append(out, strings.TrimRight(line, " "))
-		line, lw, fresh = cont, len(cont), true
-	}
-	for _, word := range strings.Split(body, " ") {
-		ww := ansi.StringWidth(word)
-		switch {
-		case fresh && word == "" && len(out) > 0:
-			continue // the spaces a break replaced
-		case fresh:
-		case lw+1+ww <= width:
-			line, lw = line+" ", lw+1
-		default:
-			flush()
-			if word == "" {
-				continue
-			}
-		}
-		if lw+ww <= width {
-			line, lw, fresh = line+word, lw+ww, false
-			continue
-		}
-		for _, a := range wrapAtoms(word) {
-			aw := ansi.StringWidth(a)
-			if lw+aw > width && !fresh {
-				flush()
-			}
-			line, lw, fresh = line+a, lw+aw, false
-		}
-	}
-	if !fresh || len(out) == 0 {
-		out = append(out, strings.TrimRight(line, " "))
-	}
-	return out
-}
-
-// wrapAtoms cuts a word into the pieces a hard break may fall between: a
-// "[U+XXXX]" token whole, else one grapheme cluster.
-func wrapAtoms(word string) []string {
-	var atoms []string
-	for word != "" {
-		if n := hazardToken(word); n > 0 {
-			atoms = append(atoms, word[:n])
-			word = word[n:]
-			continue
-		}
-		cluster, rest, _, _ := uniseg.FirstGraphemeClusterInString(word, -1)
-		atoms = append(atoms, cluster)
-		word = rest
-	}
-	return atoms
-}
-
-// hazardToken is the length of the "[U+XXXX]" token s starts with (four to
-// six hexadecimal digits), or 0.
-func hazardToken(s string) int {
-	if !strings.HasPrefix(s, "[U+") {
-		return 0
-	}
-	for i := 3; i < len(s) && i <= 9; i++ {
-		c := s[i]
-		switch {
-		case c == ']' && i >= 7:
-			return i + 1
-		case '0' <= c && c <= '9', 'A' <= c && c <= 'F':
-		default:
-			return 0
-		}
-	}
-	return 0
-}
-
 // wrapReport wraps every line of a plain-text report to width, as
-// wrapIndented does, continuation lines two spaces further in.
+// cells.WrapIndented does, continuation lines two spaces further in.
 func wrapReport(text string, width int) string {
 	if width <= 0 {
 		return text
@@ -192,7 +101,7 @@ func wrapReport(text string, width int) string {
 	var b strings.Builder
 	for line := range strings.Lines(text) {
 		body := strings.TrimSuffix(line, "\n")
-		for _, l := range wrapIndented(body, width, 2) {
+		for _, l := range cells.WrapIndented(body, width, 2) {
 			b.WriteString(l + "\n")
 		}
 		if !strings.HasSuffix(line, "\n") {
@@ -201,23 +110,4 @@ func wrapReport(text string, width int) string {
 		}
 	}
 	return b.String()
-}
-
-// clipAtoms cuts safe text to width cells with "…", never inside a
-// "[U+XXXX]" token or a grapheme cluster.
-func clipAtoms(s string, width int) string {
-	if ansi.StringWidth(s) <= width {
-		return s
-	}
-	var b strings.Builder
-	w := 0
-	for _, a := range wrapAtoms(s) {
-		aw := ansi.StringWidth(a)
-		if w+aw > width-1 {
-			break
-		}
-		b.WriteString(a)
-		w += aw
-	}
-	return b.String() + "…"
 }
