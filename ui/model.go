@@ -278,11 +278,13 @@ func newModel(ctx context.Context, opts Options) *Model {
 }
 
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
-#1 LEGACY pastes AGENTS.md, the listing and the skills into the system
+const TourHint = `Guided tour: one poisoned workspace, built in two layouts,
+each twice: a minute apart, after a one-line AGENTS.md edit.
+#1 #2 LEGACY pastes AGENTS.md, the listing and the skills into the system
    prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
-#2 ISOLATED keeps host rules alone in the system prefix; the workspace
+#3 #4 ISOLATED keeps host rules alone in the system prefix; the workspace
    comes as escaped <untrusted_*> fragments on the right.
+4 cache: the legacy prefix breaks mid-system, the isolated one holds.
 j/k move · tab panes · 5 side by side · 2 escapes · 3 findings · ? help
 Any key closes this.`
 
