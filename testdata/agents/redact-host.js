@@ -3,10 +3,12 @@
 // placeholder text of the same length, line for line, so that the capture
 // keeps its shape for wirelens's tests without holding the host's prose:
 // kept are the blocks and roles, cache_control, the tools' names and schema
-// structure, the <system-reminder> envelopes, section headings and short
-// "key: value" facts, the framing sentences that name the workspace files
-// (the ones wirelens classifies by), and every byte of text that came from
-// the workspace (the files under WORKSPACE, the user's prompt, git status).
+// structure, the <system-reminder> envelopes, section headings, short
+// "key: value" facts and the names of list entries, the framing sentences
+// that introduce workspace text (the ones wirelens classifies by: "Contents
+// of PATH (...):", the context and skills-listing sentences), and every byte
+// of text that came from the workspace (the files under WORKSPACE, the
+// user's prompt, git status).
 const fs = require("fs");
 const path = require("path");
 const [file, workspace] = process.argv.slice(2);
@@ -36,6 +38,8 @@ const keepLine = (l) =>
   /^[0-9a-f]{7,} /.test(l) ||
   l === "(clean)" ||
   /^x-anthropic-billing-header:/.test(l) ||
+  l.includes("you can use the following context:") ||
+  l.includes("skills are available for use with the Skill tool:") ||
   /wl-deploy|WL-[A-Z-]+MARKER/.test(l);
 
 // prose replaces the host's lines of s, keeping workspace text whole.
@@ -48,6 +52,9 @@ function prose(s) {
     .split("\n")
     .map((l) => {
       if (keepLine(l)) return l;
+      // A list entry keeps its name ("- NAME: description").
+      const item = l.match(/^(\s*- [\w.:-]{1,60}: )(.*)$/);
+      if (item) return item[1] + fill(item[2].length);
       // A line that opens or closes an envelope keeps the tag.
       const m = l.match(/^(\s*<[a-z_-]+>)(.*)$/) || l.match(/^(.*?)(<\/[a-z_-]+>\s*)$/);
       if (m && m[1].startsWith("<")) return m[1] + fill(m[2].length);
