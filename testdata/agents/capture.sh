@@ -92,6 +92,12 @@ normalise "$tmp/gemini-cli.jsonl" "$here/gemini-cli.jsonl"
 normalise "$tmp/claude-code.jsonl" "$tmp/claude-code.normal.jsonl"
 node "$here/redact-host.js" "$tmp/claude-code.normal.jsonl" "$ws" >"$here/claude-code.jsonl"
 
+# The workspace's own files, for the tests that check each of their bytes is
+# classified as the workspace's.
+mkdir -p "$here/workspace"
+cp "$ws/AGENTS.md" "$ws/CLAUDE.md" "$ws/GEMINI.md" "$here/workspace/"
+cp "$ws/.claude/skills/wl-deploy/SKILL.md" "$here/workspace/SKILL.md"
+
 for f in claude-code codex gemini-cli; do
   echo "$f: $(wc -l <"$here/$f.jsonl") exchanges" >&2
 done

@@ -76,6 +76,13 @@ func claudeCodeSkillsPieces(text string, kind wire.Kind) []piece {
 		}
 		// A line that is not an entry goes on the description before it.
 		if !bundled {
+			if n := len(out); n > 0 && out[n-1].end == at && out[n-1].label == label && at == host {
+				// The next line of the same entry's description.
+				out[n-1].end = end
+				host = end
+				at = end
+				continue
+			}
 			if at > host {
 				out = append(out, piece{start: host, end: at, kind: kind, trust: wire.Trusted, name: string(wire.KindHostRules)})
 			}
@@ -95,8 +102,9 @@ func claudeCodeSkillsPieces(text string, kind wire.Kind) []piece {
 
 // gitStatusData is the workspace's part of the "# gitStatus" section of
 // Claude Code's context reminder body: from its "Current branch:" line to
-// the end of its "Recent commits:" list (branch names, the files of the
-// status and commit subjects are written by whoever made the repository).
+// the end of its "Recent commits:" list, else to the next heading or the
+// host's trailer line (branch names, the files of the status and commit
+// subjects are written by whoever made the repository).
 // It returns -1, -1 when there is none.
 func gitStatusData(body string, from int) (start, end int) {
 	h := lineWith(body, from, "# gitStatus")
@@ -108,7 +116,7 @@ func gitStatusData(body string, from int) (start, end int) {
 		return -1, -1
 	}
 	end = len(body)
-	for _, k := range claudeCodeKeys {
+	for _, k := range append([]string{claudeCodeTrailer}, claudeCodeKeys...) {
 		if p := lineWith(body, start, k); p >= 0 && p < end {
 			end = p
 		}
