@@ -220,13 +220,20 @@ func (p *Proxy) gemini(out *mockWriter, f requestFacts, text string, in int, str
 	id, model := p.ids.next("gen"), q(modelOr(f.Model, "gemini-mock"))
 	body := fmt.Sprintf(`{"candidates":[{"content":{"parts":[{"text":%s}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":%d,"candidatesTokenCount":1,"totalTokenCount":%d,"cachedContentTokenCount":0},"modelVersion":%s,"responseId":%q}`,
 		q(text), in, in+1, model, id)
+	if stream {
+		body = fmt.Sprintf(`{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":%d,"candidatesTokenCount":1,"totalTokenCount":%d,"cachedContentTokenCount":0},"modelVersion":%s,"responseId":%q}`,
+			in, in+1, model, id)
+	}
+	// A stream: the text first, then the end with the usage.
+	first := fmt.Sprintf(`{"candidates":[{"content":{"parts":[{"text":%s}],"role":"model"},"index":0}],"modelVersion":%s,"responseId":%q}`, q(text), model, id)
 	switch {
 	case !stream:
 		out.json(body)
 	case sse:
 		out.start("text/event-stream")
+		out.write("data: " + first + "\r\n\r\n")
 		out.write("data: " + body + "\r\n\r\n")
 	default:
-		out.json("[" + body + "]")
+		out.json("[" + first + "," + body + "]")
 	}
 }

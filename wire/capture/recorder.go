@@ -38,7 +38,7 @@ type Exchange struct {
 // hold the answer to a client back; Close waits for what was queued.
 type Recorder struct {
 	path string
-	f    *os.File
+	f    file
 	off  int64 // the end of the last whole line written
 	ch   chan *Exchange
 	done chan struct{}
@@ -68,12 +68,23 @@ func Create(path string, log func(string)) (*Recorder, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
+	return newRecorder(path, f, st.Size(), log), nil
+}
+
+// file is what a Recorder writes to: an *os.File, or a failing one in tests.
+type file interface {
+	io.WriteCloser
+	Truncate(size int64) error
+}
+
+// newRecorder starts a Recorder appending to f, which ends at off.
+func newRecorder(path string, f file, off int64, log func(string)) *Recorder {
 	if log == nil {
 		log = func(string) {}
 	}
-	r := &Recorder{path: path, f: f, off: st.Size(), ch: make(chan *Exchange, 64), done: make(chan struct{}), log: log}
+	r := &Recorder{path: path, f: f, off: off, ch: make(chan *Exchange, 64), done: make(chan struct{}), log: log}
 	go r.loop()
-	return r, nil
+	return r
 }
 
 // Path is the recording's file name.
@@ -111,8 +122,18 @@ func (r *Recorder) Close() error {
 func (r *Recorder) loop() {
 	defer close(r.done)
 	for x := range r.ch {
-		line := Line(x)
-		_, err := r.f.Write(line)
+		// Written piece by piece: a JSON body goes from the exchange's own
+		// buffer to the file, not through a copy in a line.
+		var err error
+		n := 0
+		for _, p := range lineParts(x) {
+			var k int
+			k, err = r.f.Write(p)
+			n += k
+			if err != nil {
+				break
+			}
+		}
 		r.mu.Lock()
 		if err != nil {
 			// A full disk: what was written before stays whole; the part
@@ -126,7 +147,7 @@ func (r *Recorder) loop() {
 			continue
 		}
 		r.n++
-		r.off += int64(len(line))
+		r.off += int64(n)
 		r.mu.Unlock()
 	}
 }
@@ -140,8 +161,14 @@ func (r *Recorder) loop() {
 // dropped, so that it fits on the line); other text is kept as a string; bytes
 // that are not UTF-8 as "body_base64".
 func Line(x *Exchange) []byte {
+	return bytes.Join(lineParts(x), nil)
+}
+
+// lineParts is Line in pieces, a request body that is JSON on one line
+// being its own piece, not copied.
+func lineParts(x *Exchange) [][]byte {
+	var parts [][]byte
 	var b bytes.Buffer
-	b.Grow(len(x.ReqBody) + len(x.RespBody) + 1024)
 	b.WriteString(`{"request":{"timestamp":`)
 	b.WriteString(stamp(x.Start))
 	b.WriteString(`,"method":`)
@@ -150,7 +177,13 @@ func Line(x *Exchange) []byte {
 	quote(&b, redact.URLHint(x.URL))
 	b.WriteString(`,"headers":`)
 	headers(&b, x.ReqHeader)
-	writeBody(&b, x.ReqBody, false, true)
+	if t := bytes.TrimSpace(x.ReqBody); len(t) > 0 && (t[0] == '{' || t[0] == '[') && !bytes.ContainsAny(t, "\r\n") && jsontext.Value(t).IsValid() {
+		b.WriteString(`,"body":`)
+		parts = append(parts, bytes.Clone(b.Bytes()), t)
+		b.Reset()
+	} else {
+		writeBody(&b, x.ReqBody, false, true)
+	}
 	b.WriteString(`},"response":{"timestamp":`)
 	b.WriteString(stamp(x.End))
 	fmt.Fprintf(&b, `,"status_code":%d,"headers":`, x.Status)
@@ -165,7 +198,7 @@ func Line(x *Exchange) []byte {
 		quote(&b, redact.Text(x.Err))
 	}
 	b.WriteString("}}\n")
-	return b.Bytes()
+	return append(parts, b.Bytes())
 }
 
 func stamp(t time.Time) string {
@@ -235,5 +268,3 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 		b.WriteByte('"')
 	}
 }
-
-var _ io.Writer = (*bytes.Buffer)(nil)
