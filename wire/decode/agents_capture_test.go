@@ -61,8 +61,8 @@ func TestAgentCapturesClassifyWorkspaceAsUntrusted(t *testing.T) {
 	skill := workspaceFile(t, "SKILL.md")
 	for _, tc := range []struct {
 		capture, instructions string
-		minRequests int
-		listing     bool // the request carries a listing of the workspace
+		minRequests           int
+		listing               bool // the request carries a listing of the workspace
 	}{
 		{"claude-code", "CLAUDE.md", 1, false},
 		{"codex", "AGENTS.md", 1, false},
