@@ -52,6 +52,10 @@ function prose(s) {
     .split("\n")
     .map((l) => {
       if (keepLine(l)) return l;
+      // A label with a parenthesis keeps its shape and its value
+      // ("Main branch (...): main").
+      const label = l.match(/^([A-Z][A-Za-z ]*\()([^)]*)(\): .*)$/);
+      if (label) return label[1] + fill(label[2].length) + label[3];
       // A list entry keeps its name ("- NAME: description").
       const item = l.match(/^(\s*- [\w.:-]{1,60}: )(.*)$/);
       if (item) return item[1] + fill(item[2].length);

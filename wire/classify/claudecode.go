@@ -144,12 +144,80 @@ func hostWithGitStatus(body string, bs, a, b int) []piece {
 		return nil
 	}
 	var out []piece
-	if s > a {
-		out = append(out, rem(a, s))
+	add := func(pc piece) {
+		if pc.end <= pc.start {
+			return
+		}
+		if n := len(out); n > 0 && out[n-1].trust == pc.trust && out[n-1].end == pc.start {
+			out[n-1].end = pc.end // one piece for a run of the same trust
+			return
+		}
+		out = append(out, pc)
 	}
-	out = append(out, piece{start: bs + s, end: bs + e, kind: wire.KindEnvironment, trust: wire.Untrusted, envelope: "system-reminder", label: "gitStatus", name: "git-status"})
-	if b > e {
-		out = append(out, rem(e, b))
+	add(rem(a, s))
+	// The host's labels ("Current branch:", "Status:") stay the host's;
+	// the values after them, and the lines of the lists, are the
+	// repository's. Blank lines go with the text before them.
+	for at := s; at < e; {
+		end := lineEnd(body[:e], at)
+		line := body[at:end]
+		value := at
+		if n := gitStatusLabel(line); n > 0 {
+			value = at + n
+			if strings.TrimSpace(line[n:]) == "" {
+				value = end // a label alone on its line ("Status:")
+			}
+		} else if strings.TrimSpace(line) == "" {
+			if k := len(out); k > 0 && out[k-1].end == bs+at {
+				out[k-1].end = bs + end
+				at = end
+				continue
+			}
+		}
+		add(rem(at, value))
+		add(piece{start: bs + value, end: bs + end, kind: wire.KindEnvironment, trust: wire.Untrusted, envelope: "system-reminder", label: "gitStatus", name: "git-status"})
+		at = end
 	}
+	add(rem(e, b))
 	return out
+}
+
+// gitStatusLabels are the labels Claude Code writes in its git status.
+var gitStatusLabels = []string{"Current branch", "Main branch", "Status", "Recent commits", "Git user"}
+
+// gitStatusLabel is the length of the host's label that opens a line of
+// the git status ("Current branch: ", "Main branch (...): ", "Status:"),
+// or 0: a known label, an optional parenthesis, a colon and a space. A
+// line of the status's file list ("M  a:b") is never one.
+func gitStatusLabel(line string) int {
+	known := false
+	for _, l := range gitStatusLabels {
+		if rest, ok := strings.CutPrefix(line, l); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " (")) {
+			known = true
+		}
+	}
+	if !known {
+		return 0
+	}
+	colon := strings.IndexByte(line, ':')
+	if colon < 0 || colon > 80 {
+		return 0
+	}
+	head := line[:colon]
+	if p := strings.IndexByte(head, '('); p >= 0 {
+		if !strings.HasSuffix(head, ")") {
+			return 0
+		}
+		head = head[:p]
+	}
+	for _, c := range head {
+		if !(c == ' ' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return 0
+		}
+	}
+	n := colon + 1
+	if n < len(line) && line[n] == ' ' {
+		n++
+	}
+	return n
 }

@@ -37,3 +37,20 @@ func TestClassifyClaudeCodeSkillsListing(t *testing.T) {
 		t.Errorf("a listing of bundled skills only: %d segments, first %s", len(segs), segs[0].Trust)
 	}
 }
+
+// TestGitStatusLabel: only Claude Code's own labels are the host's; a
+// file of the status list whose name holds a colon is not one.
+func TestGitStatusLabel(t *testing.T) {
+	for line, want := range map[string]int{
+		"Current branch: main\n":                     len("Current branch: "),
+		"Main branch (you use this for PRs): main\n": len("Main branch (you use this for PRs): "),
+		"Status:\n":           len("Status:"),
+		"M  notes:todo.md\n":  0,
+		"Fix: a commit\n":     0,
+		"abc1234 Status: x\n": 0,
+	} {
+		if got := gitStatusLabel(line); got != want {
+			t.Errorf("gitStatusLabel(%q) = %d, want %d", line, got, want)
+		}
+	}
+}

@@ -98,12 +98,14 @@ func TestClassifyClaudeCodeMemoryReminder(t *testing.T) {
 	segs = expect(t, p, []wantSeg{
 		{id: p.ID + "/0", at: "<system-reminder>", kind: wire.KindOther, trust: wire.Trusted},
 		{id: p.ID + "/system-reminder", at: "As you answer", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder"},
-		{id: p.ID + "/git-status", at: "Current branch: main", kind: wire.KindEnvironment, trust: wire.Untrusted, env: "system-reminder", label: "gitStatus"},
-		{id: p.ID + "/system-reminder#2", at: "IMPORTANT: this context", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder"},
+		{id: p.ID + "/git-status", at: "main\n\n", kind: wire.KindEnvironment, trust: wire.Untrusted, env: "system-reminder", label: "gitStatus", exact: "main\n\n"},
+		{id: p.ID + "/system-reminder#2", at: "Status:\n", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder", exact: "Status:\n"},
+		{id: p.ID + "/git-status#2", at: "(clean)", kind: wire.KindEnvironment, trust: wire.Untrusted, env: "system-reminder", label: "gitStatus", exact: "(clean)\n\n"},
+		{id: p.ID + "/system-reminder#3", at: "IMPORTANT: this context", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder"},
 		{id: p.ID + "/1", at: "</system-reminder>", kind: wire.KindOther, trust: wire.Trusted},
 	})
-	if got := segs[2].Text; got != "Current branch: main\n\nStatus:\n(clean)\n\n" {
-		t.Errorf("git status: %q", got)
+	if got := segs[1].Text; !strings.HasSuffix(got, "\n\nCurrent branch: ") {
+		t.Errorf("the host's label is not the host's: %q", got)
 	}
 
 	// A project file first: everything after it is untrusted, the user's
