@@ -9,13 +9,13 @@ import (
 // last 4 characters; a short value shows no tail.
 func TestHint(t *testing.T) {
 	for in, want := range map[string]string{
-		"Bearer sk-proj-abcdefghijklmnop1234a1b2": "Bearer sk-…a1b2",
-		"sk-ant-api03-abcdefghijklmnopq9z8y":      "sk-…9z8y",
-		"AIzaSyA1234567890abcdefghijklmnopqrstu":  "…rstu",
+		"Bearer sk-proj-abcdefghijklmnop1234a1b2":  "Bearer sk-…a1b2",
+		"sk-ant-api03-abcdefghijklmnopq9z8y":       "sk-…9z8y",
+		"AIzaSyA1234567890abcdefghijklmnopqrstu":   "…rstu",
 		"ghp_abcdefghijklmnopqrstuvwxyz0123456789": "ghp_…6789",
-		"Basic dXNlcjpwYXNzd29yZA==":              "Basic …ZA==",
-		"short":                                   "…",
-		"Bearer tiny":                             "Bearer …",
+		"Basic dXNlcjpwYXNzd29yZA==":               "Basic …ZA==",
+		"short":                                    "…",
+		"Bearer tiny":                              "Bearer …",
 	} {
 		if got := Hint(in); got != want {
 			t.Errorf("Hint(%q) = %q, want %q", in, got, want)
