@@ -26,7 +26,7 @@ type Options struct {
 	// Mock answers every request in the proxy itself; nothing is forwarded.
 	Mock bool
 	// Transport forwards requests (tests); nil is a clone of
-	// http.DefaultTransport.
+	// http.DefaultTransport (which honours HTTPS_PROXY).
 	Transport http.RoundTripper
 	// Log receives one line for each exchange that failed.
 	Log func(string)
@@ -50,10 +50,9 @@ func New(rec *Recorder, opts Options) *Proxy {
 	p := &Proxy{opts: opts, rec: rec}
 	tr := opts.Transport
 	if tr == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.Proxy = nil // never through another proxy by the environment's say
-		t.ResponseHeaderTimeout = 0
-		tr = t
+		// HTTPS_PROXY and the like still apply: a provider may be reachable
+		// only through one.
+		tr = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
