@@ -24,7 +24,8 @@ func init() {
 }
 
 func newViewCmd(app *App) *cobra.Command {
-	return &cobra.Command{
+	var follow bool
+	cmd := &cobra.Command{
 		Use:         "view FILE... | -",
 		Annotations: map[string]string{globalsAnnotation: viewerGlobals},
 		Short:       "Open the interactive viewer on recorded requests",
@@ -36,12 +37,25 @@ Cache, Diff and Raw JSON views. Press ? in the viewer for every key.
 Long files load in the background: the first request is usable before the last is read.
 When standard output is not a terminal, view prints the plain-text report instead (what
 inspect, check and cache print for the same files, each file its own cache sequence) and
-exits 0; input problems still make exit 2.`,
+exits 0; input problems still make exit 2.
+
+With --follow FILE the viewer follows a file that is still being written (a capture of
+"wirelens proxy" or "record", an agent's session): requests appear as their lines are
+written, and the selection follows the newest.`,
 		Example: `  wirelens view session.jsonl
   wirelens session.jsonl
-  wirelens build . | wirelens view -`,
+  wirelens build . | wirelens view -
+  wirelens view --follow capture.jsonl`,
 		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if follow {
+				if len(args) != 1 || args[0] == "-" {
+					return usageError("--follow takes one file")
+				}
+				if isTerminal(app.Stdout) {
+					return viewFollow(cmd.Context(), app, args[0], args[0], ui.Options{})
+				}
+			}
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
 				if err := writeViewReport(app.Stdout, l.Requests, reportWidth(app.Stdout)); err != nil {
@@ -52,6 +66,8 @@ exits 0; input problems still make exit 2.`,
 			return viewInputs(cmd.Context(), app, args, ui.Options{})
 		},
 	}
+	cmd.Flags().BoolVar(&follow, "follow", false, "follow FILE as it grows (a capture being recorded)")
+	return cmd
 }
 
 // viewInputs opens the viewer on the inputs as they decode, and returns
