@@ -81,7 +81,9 @@ func (m *Model) findingMarks(r, s int) []render.FindingMark {
 	seg := &m.reqs[r].req.Segments[s]
 	var out []render.FindingMark
 	for _, f := range m.findings {
-		if f.req == r && f.Segment == seg.ID {
+		// Workspace text in the system prompt is about the whole segment:
+		// its badge says so.
+		if f.req == r && f.Segment == seg.ID && f.Rule != audit.RuleUntrustedInSystem {
 			lo, hi := render.FindingSpan(seg.Text, f.Offset)
 			if lo < hi {
 				out = append(out, render.FindingMark{Start: lo, End: hi, Severity: string(f.Severity)})

@@ -211,10 +211,11 @@ func EscapesHead(sw int) string {
 	return Pad("what", 10) + Pad("envelope, source · segment", sw) + Pad("@sent", 8) + "was → now · removed · left"
 }
 
-// EscapeDetail says in full what an escape did, at which offset of which
-// text.
+// EscapeDetail says in full what an escape did, then at which offset of
+// which text: what it did first, so a narrow view shows it.
 func EscapeDetail(st *themes.Styles, e *wire.Escape, where string) string {
-	head := st.Escape.Render(scan.VisibleLine(EscapeKind(e))) + st.Muted.Render(" at byte "+strconv.Itoa(e.Offset)+" of the text as sent, in "+scan.VisibleLine(where)+": ")
+	kind := st.Escape.Render(scan.VisibleLine(EscapeKind(e))) + " "
+	at := st.Muted.Render(" · at byte " + strconv.Itoa(e.Offset) + " of the text as sent, in " + scan.VisibleLine(where))
 	if e.Text == "" {
 		var classes []string
 		for _, h := range scan.Hazards(e.Original) {
@@ -222,14 +223,13 @@ func EscapeDetail(st *themes.Styles, e *wire.Escape, where string) string {
 				classes = append(classes, string(h.Class))
 			}
 		}
-		n := utf8.RuneCountInString(e.Original)
-		what := Plural(n, "code point")
+		what := Plural(utf8.RuneCountInString(e.Original), "code point")
 		if len(classes) > 0 {
-			what += " (" + strings.Join(classes, ", ") + ")"
+			what += ", " + strings.Join(classes, ", ")
 		}
-		return head + st.Muted.Render("removed "+what+": ") + scan.VisibleLine(e.Original) + st.Muted.Render(", nothing left in its place; ⌫ marks it in the content")
+		return kind + scan.VisibleLine(e.Original) + st.Muted.Render(" ("+what+") removed, nothing left in its place (⌫ in the content)") + at
 	}
-	return head + scan.VisibleLine(e.Original) + st.Muted.Render(" was replaced by ") + st.Escape.Render(scan.VisibleLine(e.Text))
+	return kind + scan.VisibleLine(e.Original) + st.Muted.Render(" was replaced by ") + st.Escape.Render(scan.VisibleLine(e.Text)) + at
 }
 
 // Pad pads s to w cells; a longer s is cut to leave one space, so table
