@@ -127,7 +127,7 @@ func (c *Content) layers() *cells.Layers {
 	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc), findingRanges(c.shownFinds), frame},
 		Bracket: c.Bracket, Cut: c.shownCut, CutCells: cells.Width(cutMark)}
 	for _, r := range c.removed {
-		l.Inserts = append(l.Inserts, cells.Insert{Offset: r.off, Cells: cells.Width(r.marker)})
+		l.Inserts = append(l.Inserts, cells.Insert{Offset: r.off, Cells: cells.Width(c.markerAt(r))})
 	}
 	return l
 }
@@ -522,7 +522,7 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			b.WriteString(st.Break.Render(cutMark))
 		}
 		if ri < len(c.removed) && c.removed[ri].off == pos {
-			b.WriteString(st.Muted.Render(c.removed[ri].marker))
+			b.WriteString(st.Muted.Render(c.markerAt(c.removed[ri])))
 			ri++
 		}
 		piece := scan.VisibleLine(c.Text[pos:next])
@@ -736,4 +736,26 @@ func (c *Content) frameText() {
 	for i := range c.pretty.delta {
 		c.pretty.delta[i] += shift
 	}
+}
+
+// markerAt is removal r's marker as drawn: cut (with "…") so that it, the
+// character it stands before (as the sanitiser shows it), the brackets and
+// the cache cut fit one row; nothing when not even "⌫…" does. The wrap
+// index counts it the same.
+func (c *Content) markerAt(r removal) string {
+	room := c.Width - c.Bracket
+	if r.off == c.shownCut {
+		room -= cells.Width(cutMark)
+	}
+	if r.off < len(c.Text) {
+		_, n := utf8.DecodeRuneInString(c.Text[r.off:])
+		room -= cells.Width(scan.VisibleLine(c.Text[r.off : r.off+n]))
+	}
+	switch {
+	case cells.Width(r.marker) <= room:
+		return r.marker
+	case room >= 2:
+		return cells.Clip(r.marker, room, "…")
+	}
+	return ""
 }
