@@ -132,7 +132,9 @@ type cacheRequestJSON struct {
 	PrefixBytes               int             `json:"prefix_bytes"`
 	Break                     *cacheBreakJSON `json:"break"`
 	TextBreak                 *cacheBreakJSON `json:"text_break,omitempty"`
-	PredictedCachedTokens     int             `json:"predicted_cached_tokens"`
+	PredictedCachedTokens     *int            `json:"predicted_cached_tokens"`
+	PredictionUnavailable     string          `json:"prediction_unavailable,omitempty"`
+	BreakpointPolicy          string          `json:"breakpoint_policy,omitempty"`
 	PredictedCacheWriteTokens int             `json:"predicted_cache_write_tokens,omitempty"`
 	PredictedFrom             string          `json:"predicted_from,omitempty"`
 	RecordedCachedTokens      *int            `json:"recorded_cached_tokens"`
@@ -157,18 +159,19 @@ type cacheWorstJSON struct {
 }
 
 type cacheSummaryJSON struct {
-	Requests              int              `json:"requests"`
-	ReuseRatio            float64          `json:"reuse_ratio"`
-	Breaks                map[string]int   `json:"breaks"`
-	ReprocessedTokens     int              `json:"reprocessed_tokens"`
-	BreaksByKind          map[string]int   `json:"breaks_by_kind"`
-	BreaksByVolatile      map[string]int   `json:"breaks_by_volatile"`
-	BreaksByCause         map[string]int   `json:"breaks_by_cause"`
-	Worst                 []cacheWorstJSON `json:"worst"`
-	PredictedCachedTokens int              `json:"predicted_cached_tokens"`
-	RecordedCachedTokens  *int             `json:"recorded_cached_tokens"`
-	Disagreements         int              `json:"disagreements"`
-	Note                  string           `json:"note,omitempty"`
+	Requests               int              `json:"requests"`
+	ReuseRatio             float64          `json:"reuse_ratio"`
+	Breaks                 map[string]int   `json:"breaks"`
+	ReprocessedTokens      int              `json:"reprocessed_tokens"`
+	BreaksByKind           map[string]int   `json:"breaks_by_kind"`
+	BreaksByVolatile       map[string]int   `json:"breaks_by_volatile"`
+	BreaksByCause          map[string]int   `json:"breaks_by_cause"`
+	Worst                  []cacheWorstJSON `json:"worst"`
+	PredictedCachedTokens  int              `json:"predicted_cached_tokens"`
+	RecordedCachedTokens   *int             `json:"recorded_cached_tokens"`
+	Disagreements          int              `json:"disagreements"`
+	PredictionsUnavailable int              `json:"predictions_unavailable,omitempty"`
+	Note                   string           `json:"note,omitempty"`
 }
 
 func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
@@ -241,11 +244,18 @@ func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
 		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider,
 		ComparedWith: cacheRefJSON{Source: st.PrevSource, Index: st.PrevIndex}, TotalTokens: st.TotalTokens,
 		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
-		TextBreak:             cacheBreakToJSON(st.TextBreak),
-		PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
-		PredictedFrom:        scan.VisibleLine(st.Prediction.From),
-		RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
+		TextBreak:                 cacheBreakToJSON(st.TextBreak),
+		PredictedCacheWriteTokens: st.Prediction.CacheWrite,
+		PredictedFrom:             scan.VisibleLine(st.Prediction.From),
+		RecordedCachedTokens:      st.Recorded, ReprocessedTokens: st.Reprocessed,
 		Disagreement: scan.VisibleLine(st.Disagreement)}
+	if st.Prediction.Unavailable != "" {
+		rj.PredictionUnavailable = scan.VisibleLine(st.Prediction.Unavailable)
+	} else {
+		pred := st.Prediction.Cached
+		rj.PredictedCachedTokens = &pred
+	}
+	rj.BreakpointPolicy = st.Prediction.Policy
 	for _, n := range st.Notes {
 		rj.Notes = append(rj.Notes, scan.VisibleLine(n))
 	}
@@ -258,7 +268,7 @@ func cacheSummaryToJSON(sum diff.Summary) cacheSummaryJSON {
 		Breaks: sum.BreaksByChannel, ReprocessedTokens: sum.ReprocessedTokens, BreaksByKind: sum.BreaksByKind,
 		BreaksByVolatile: sum.BreaksByVolatile, BreaksByCause: sum.BreaksByCause,
 		Worst: make([]cacheWorstJSON, 0, len(sum.Worst)), PredictedCachedTokens: sum.Predicted,
-		Disagreements: sum.Disagreements}
+		Disagreements: sum.Disagreements, PredictionsUnavailable: sum.Unpredicted}
 	if sum.RecordedRequests > 0 {
 		rec := sum.Recorded
 		s.RecordedCachedTokens = &rec
@@ -458,7 +468,11 @@ func (t *cacheText) add(st *diff.Step) error {
 		}
 	}
 	t.rows = binary.AppendUvarint(t.rows, uint64(at.source))
-	for _, n := range []int{st.Index, st.TotalTokens, st.PrefixTokens, st.Prediction.Cached} {
+	pred := st.Prediction.Cached
+	if st.Prediction.Unavailable != "" {
+		pred = -1 // no prediction
+	}
+	for _, n := range []int{st.Index, st.TotalTokens, st.PrefixTokens, pred} {
 		t.rows = binary.AppendVarint(t.rows, int64(n))
 	}
 	t.rows = append(t.rows, flags)
@@ -640,7 +654,11 @@ func (t *cacheText) cells(cells []string, row *cacheRow) []string {
 		}
 	}
 	cells[0], cells[1], cells[2], cells[3] = t.nameOf(row.at), wire.GroupDigits(row.tokens), wire.GroupDigits(row.prefix), ""
-	cells[4], cells[5], cells[6] = wire.GroupDigits(row.predicted), rec, t.labels[row.label]
+	pred := "n/a"
+	if row.predicted >= 0 {
+		pred = wire.GroupDigits(row.predicted)
+	}
+	cells[4], cells[5], cells[6] = pred, rec, t.labels[row.label]
 	return cells
 }
 
@@ -747,6 +765,9 @@ func (t *cacheText) summary(sum diff.Summary) {
 		t.line(2, "by cause: %s", countList(sum.BreaksByCause))
 	}
 	pred := fmt.Sprintf("predicted cached: %s tokens", wire.GroupDigits(sum.Predicted))
+	if sum.Unpredicted > 0 {
+		pred += fmt.Sprintf(" (no prediction for %s: see Notes)", plural(sum.Unpredicted, "request"))
+	}
 	if sum.RecordedRequests > 0 {
 		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", wire.GroupDigits(sum.Recorded),
 			plural(sum.RecordedRequests, "request"), sum.Disagreements)

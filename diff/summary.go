@@ -39,6 +39,9 @@ type Summary struct {
 	Recorded         int
 	RecordedRequests int
 	Disagreements    int
+	// Unpredicted counts the requests for which no prediction could be
+	// made (Prediction.Unavailable); Predicted leaves them out.
+	Unpredicted int
 }
 
 // WorstCount is how many worst requests a summary names.
@@ -59,7 +62,11 @@ func (a *summaryAcc) add(st *Step) {
 	s.Compared++
 	s.PrefixTokens += st.PrefixTokens
 	s.TotalTokens += st.TotalTokens
-	s.Predicted += st.Prediction.Cached
+	if st.Prediction.Unavailable != "" {
+		s.Unpredicted++
+	} else {
+		s.Predicted += st.Prediction.Cached
+	}
 	if st.Recorded != nil {
 		s.Recorded += *st.Recorded
 		s.RecordedRequests++

@@ -99,7 +99,11 @@ func (p cacheView) Render(w, h int) []string {
 		if row.Recorded != nil {
 			rec = "recorded " + shortNum(*row.Recorded)
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: predicted "+shortNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
+		pred := "predicted " + shortNum(row.Prediction.Cached)
+		if row.Prediction.Unavailable != "" {
+			pred = "no prediction (breakpoints not recorded)"
+		}
+		detail = append(detail, st.Muted.Render("cached tokens: "+pred+", "+rec+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)
