@@ -140,6 +140,7 @@ type cacheRequestJSON struct {
 	RecordedCachedTokens      *int            `json:"recorded_cached_tokens"`
 	ReprocessedTokens         int             `json:"reprocessed_tokens"`
 	Disagreement              string          `json:"disagreement,omitempty"`
+	ProviderVerdict           *verdictJSON    `json:"provider_verdict,omitempty"`
 	Notes                     []string        `json:"notes,omitempty"`
 }
 
@@ -171,6 +172,7 @@ type cacheSummaryJSON struct {
 	RecordedCachedTokens   *int             `json:"recorded_cached_tokens"`
 	Disagreements          int              `json:"disagreements"`
 	PredictionsUnavailable int              `json:"predictions_unavailable,omitempty"`
+	ProviderVerdicts       *verdictsJSON    `json:"provider_verdicts,omitempty"`
 	Note                   string           `json:"note,omitempty"`
 }
 
@@ -238,6 +240,48 @@ func (j *cacheJSON) finish(sum diff.Summary, errs []error) error {
 	return err
 }
 
+// verdictJSON is a provider's recorded verdict on a request's cache, beside
+// wirelens's own attribution in the same terms.
+type verdictJSON struct {
+	By           string `json:"by"`
+	Reason       string `json:"reason"`
+	MissedTokens *int   `json:"missed_tokens,omitempty"`
+	Wirelens     string `json:"wirelens"`
+	Outcome      string `json:"outcome"`
+}
+
+// verdictsJSON counts the verdicts of a sequence by outcome.
+type verdictsJSON struct {
+	Read         int `json:"read"`
+	Agree        int `json:"agree"`
+	Disagree     int `json:"disagree"`
+	Inconclusive int `json:"inconclusive"`
+}
+
+// stepVerdictJSON is st's verdict, nil when none was recorded.
+func stepVerdictJSON(st *diff.Step) *verdictJSON {
+	v := st.Verdict
+	if v == nil {
+		return nil
+	}
+	out := &verdictJSON{By: v.By, Reason: scan.VisibleLine(v.Reason), Wirelens: diff.Attribution(st), Outcome: st.VerdictOutcome}
+	if v.MissedTokens >= 0 {
+		n := v.MissedTokens
+		out.MissedTokens = &n
+	}
+	return out
+}
+
+// verdictText is a verdict and wirelens's attribution in words.
+func verdictText(st *diff.Step) string {
+	v := st.Verdict
+	s := v.By + " says " + scan.VisibleLine(v.Reason)
+	if v.MissedTokens >= 0 {
+		s += " (" + wire.GroupDigits(v.MissedTokens) + " tokens after the divergence)"
+	}
+	return s + "; wirelens: " + diff.Attribution(st) + " — " + st.VerdictOutcome
+}
+
 // cacheRequestToJSON is one compared request in `cache --json`.
 func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
 	rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
@@ -256,6 +300,7 @@ func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
 		rj.PredictedCachedTokens = &pred
 	}
 	rj.BreakpointPolicy = st.Prediction.Policy
+	rj.ProviderVerdict = stepVerdictJSON(st)
 	for _, n := range st.Notes {
 		rj.Notes = append(rj.Notes, scan.VisibleLine(n))
 	}
@@ -269,6 +314,10 @@ func cacheSummaryToJSON(sum diff.Summary) cacheSummaryJSON {
 		BreaksByVolatile: sum.BreaksByVolatile, BreaksByCause: sum.BreaksByCause,
 		Worst: make([]cacheWorstJSON, 0, len(sum.Worst)), PredictedCachedTokens: sum.Predicted,
 		Disagreements: sum.Disagreements, PredictionsUnavailable: sum.Unpredicted}
+	if sum.Verdicts > 0 {
+		s.ProviderVerdicts = &verdictsJSON{Read: sum.Verdicts, Agree: sum.VerdictsAgree, Disagree: sum.VerdictsDisagree,
+			Inconclusive: sum.VerdictsInconclusive}
+	}
 	if sum.RecordedRequests > 0 {
 		rec := sum.Recorded
 		s.RecordedCachedTokens = &rec
@@ -404,6 +453,8 @@ type cacheText struct {
 	groupKeys map[string]int // every kind of break seen
 	disagree  []stepNote     // the first disagreements
 	disagreeN int
+	verdicts  []stepNote // the first provider verdicts, beside wirelens's attribution
+	verdictN  int
 	notes     []stepNote // the first distinct notes
 	seenNotes map[string]bool
 }
@@ -495,6 +546,12 @@ func (t *cacheText) add(st *diff.Step) error {
 			t.groups[i].n++
 		}
 	}
+	if st.Verdict != nil {
+		if t.verdictN < maxDisagreements {
+			t.verdicts = append(t.verdicts, stepNote{at, verdictText(st)})
+		}
+		t.verdictN++
+	}
 	if st.Disagreement != "" {
 		if t.disagreeN < maxDisagreements {
 			t.disagree = append(t.disagree, stepNote{at, st.Disagreement})
@@ -571,6 +628,7 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		t.table()
 		t.breaks()
 		t.capped("Predicted against recorded", t.disagree, t.disagreeN)
+		t.capped("Provider verdicts", t.verdicts, t.verdictN)
 		t.capped("Notes", t.notes, len(t.seenNotes))
 		t.summary(sum)
 	}
@@ -773,6 +831,10 @@ func (t *cacheText) summary(sum diff.Summary) {
 			plural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
 	t.line(2, "%s", pred)
+	if sum.Verdicts > 0 {
+		t.line(2, "provider verdicts: %d read, %d agree with wirelens, %d disagree, %d inconclusive",
+			sum.Verdicts, sum.VerdictsAgree, sum.VerdictsDisagree, sum.VerdictsInconclusive)
+	}
 	if len(sum.Worst) > 0 {
 		t.line(2, "worst requests:")
 		for _, st := range sum.Worst {

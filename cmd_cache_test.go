@@ -690,3 +690,71 @@ func TestCacheJSONPolicyAndUnavailable(t *testing.T) {
 		t.Errorf("otel text:\n%s", text)
 	}
 }
+
+// TestCacheProviderVerdicts: cache sets each provider verdict beside
+// wirelens's attribution, in JSON and text, and counts agreements.
+func TestCacheProviderVerdicts(t *testing.T) {
+	path := filepath.Join("testdata", "verdicts", "anthropic-diagnostics.claude-trace.jsonl")
+	_, out, _ := runCLI(t, "", "cache", "--json", path)
+	var doc struct {
+		Requests []struct {
+			Index   int `json:"index"`
+			Verdict *struct {
+				By           string `json:"by"`
+				Reason       string `json:"reason"`
+				MissedTokens *int   `json:"missed_tokens"`
+				Wirelens     string `json:"wirelens"`
+				Outcome      string `json:"outcome"`
+			} `json:"provider_verdict"`
+			Break *struct {
+				Channel string `json:"channel"`
+			} `json:"break"`
+		} `json:"requests"`
+		Summary struct {
+			Verdicts *struct {
+				Read, Agree, Disagree, Inconclusive int
+			} `json:"provider_verdicts"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	agree, read := 0, 0
+	for _, r := range doc.Requests {
+		v := r.Verdict
+		if v == nil {
+			continue
+		}
+		read++
+		// wirelens's side is its own break, in the verdict's terms.
+		want := "no_break"
+		if r.Break != nil {
+			want = r.Break.Channel + "_changed"
+		}
+		if v.By != "anthropic" || v.Wirelens != want {
+			t.Errorf("@%d: verdict %+v, break %+v", r.Index, v, r.Break)
+		}
+		if v.Outcome == "agrees" {
+			agree++
+			if v.Reason != v.Wirelens || v.MissedTokens == nil {
+				t.Errorf("@%d: agrees: %+v", r.Index, v)
+			}
+		}
+	}
+	s := doc.Summary.Verdicts
+	if read != 4 || agree != 3 || s == nil || s.Read != read || s.Agree != agree || s.Inconclusive != 1 || s.Disagree != 0 {
+		t.Errorf("%d verdicts read, %d agree; summary %+v", read, agree, s)
+	}
+	_, text, _ := runCLI(t, "", "cache", path)
+	for _, want := range []string{"Provider verdicts", "@3: anthropic says system_changed (2,690 tokens after the divergence); wirelens: system_changed — agrees",
+		"provider verdicts: 4 read, 3 agree with wirelens, 0 disagree, 1 inconclusive"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text report lacks %q:\n%s", want, text)
+		}
+	}
+	// With no verdict recorded, no verdict field and no count.
+	_, out, _ = runCLI(t, "", "cache", "--json", filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl"))
+	if strings.Contains(out, "provider_verdict") {
+		t.Errorf("verdicts where none was recorded:\n%s", out)
+	}
+}

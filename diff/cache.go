@@ -95,7 +95,13 @@ type Step struct {
 	Recorded *int
 	// Disagreement states plainly how prediction and record differ, or "".
 	Disagreement string
-	Notes        []string
+	// Verdict is the provider's (or the agent's) recorded verdict on the
+	// request's cache, nil when none was recorded; VerdictOutcome says
+	// whether it agrees with wirelens's attribution (Attribution):
+	// VerdictAgrees, VerdictDisagrees or VerdictInconclusive.
+	Verdict        *wire.CacheVerdict
+	VerdictOutcome string
+	Notes          []string
 }
 
 // excerptLen is how much text each side of a break's excerpt holds.
@@ -246,6 +252,16 @@ func cacheOrdered(r *wire.Request) []wire.Segment {
 }
 
 func (v *seqView) tokens() int { return v.tokensTo(len(v.segs)) }
+
+// has reports whether the request holds a segment of channel ch.
+func (v *seqView) has(ch wire.Channel) bool {
+	for i := range v.segs {
+		if v.segs[i].Channel == ch {
+			return true
+		}
+	}
+	return false
+}
 
 // name is how reports name the request: "file@N".
 func (v *seqView) name() string { return v.req.Source + "@" + strconv.Itoa(v.req.Index) }
@@ -412,6 +428,13 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
 	if st.Prediction.Unavailable != "" {
 		st.Notes = append(st.Notes, st.Prediction.Unavailable)
+	}
+	if r.Verdict != nil {
+		v := *r.Verdict
+		st.Verdict = &v
+		st.VerdictOutcome = judgeVerdict(&v, Attribution(st), func(ch wire.Channel) bool {
+			return prev.has(ch) && cur.has(ch)
+		})
 	}
 	if r.Usage != nil && !r.Usage.CachedUnknown {
 		rec := r.Usage.CachedTokens

@@ -42,6 +42,9 @@ type Summary struct {
 	// Unpredicted counts the requests for which no prediction could be
 	// made (Prediction.Unavailable); Predicted leaves them out.
 	Unpredicted int
+	// Verdicts counts the recorded provider verdicts, and how many agree
+	// with wirelens's attribution, disagree, or are inconclusive.
+	Verdicts, VerdictsAgree, VerdictsDisagree, VerdictsInconclusive int
 }
 
 // WorstCount is how many worst requests a summary names.
@@ -62,6 +65,17 @@ func (a *summaryAcc) add(st *Step) {
 	s.Compared++
 	s.PrefixTokens += st.PrefixTokens
 	s.TotalTokens += st.TotalTokens
+	if st.Verdict != nil {
+		s.Verdicts++
+		switch st.VerdictOutcome {
+		case VerdictAgrees:
+			s.VerdictsAgree++
+		case VerdictDisagrees:
+			s.VerdictsDisagree++
+		default:
+			s.VerdictsInconclusive++
+		}
+	}
 	if st.Prediction.Unavailable != "" {
 		s.Unpredicted++
 	} else {

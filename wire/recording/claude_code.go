@@ -62,6 +62,7 @@ type claudeCodeNode struct {
 	model         string
 	content       body.AnthropicContent
 	usage         jsontext.Value
+	diagnostics   jsontext.Value
 }
 
 type claudeCodeEntry struct {
@@ -81,6 +82,9 @@ type claudeCodeEntry struct {
 		Model   string                `json:"model"`
 		Content body.AnthropicContent `json:"content"`
 		Usage   jsontext.Value        `json:"usage"`
+		// Diagnostics is the API's cache diagnostics on the response, as
+		// Claude Code writes them (body.AnthropicVerdict).
+		Diagnostics jsontext.Value `json:"diagnostics"`
 	} `json:"message"`
 }
 
@@ -130,7 +134,7 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	}
 	if e.Message != nil && (e.Type == "user" || e.Type == "assistant") {
 		n.role, n.msgID, n.model = e.Message.Role, e.Message.ID, e.Message.Model
-		n.content, n.usage = e.Message.Content, e.Message.Usage
+		n.content, n.usage, n.diagnostics = e.Message.Content, e.Message.Usage, e.Message.Diagnostics
 		if n.role == "" {
 			n.role = e.Type
 		}
@@ -246,6 +250,7 @@ type claudeCodeMsg struct {
 	str    string
 	isStr  bool
 	usage  jsontext.Value
+	diag   jsontext.Value
 	node   *claudeCodeNode // the first entry of the message
 }
 
@@ -277,6 +282,7 @@ func (c *claudeCode) End(d Sink) {
 			if u, err := body.ParseUsage(wire.FormatAnthropic, m.usage); err == nil && len(m.usage) > 0 {
 				pending.Usage = u
 			}
+			pending.Verdict = body.AnthropicVerdict(m.diag)
 		}
 		id := body.IndexPath("messages", msgs)
 		msgs++
@@ -377,6 +383,9 @@ func (c *claudeCode) End(d Sink) {
 func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	if len(n.usage) > 0 {
 		m.usage = n.usage
+	}
+	if len(n.diagnostics) > 0 {
+		m.diag = n.diagnostics
 	}
 	if m.node == n && n.content.IsStr {
 		m.str, m.isStr = n.content.Str, true
