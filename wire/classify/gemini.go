@@ -120,7 +120,7 @@ func geminiSessionPieces(text string) []piece {
 	}
 	if tail < len(text) {
 		rest := text[tail:]
-		pcs := cut(rest, false, true, wire.KindUserInput, wire.TrustUser)
+		pcs := cut(rest, false, true, wire.KindUserInput, wire.TrustUser, "")
 		if len(pcs) == 0 {
 			pc := piece{start: 0, end: len(rest), kind: wire.KindOther, trust: wire.Trusted}
 			if len(scanTags(rest, tagScope{})) > 0 {

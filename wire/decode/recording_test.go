@@ -1826,3 +1826,52 @@ func TestRecordingClaudeCodeChainEntries(t *testing.T) {
 		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
 	}
 }
+
+// TestCodexSkillsByCwd: a Codex rollout's working directory (session_meta
+// cwd) tells the workspace's skills from the others: a skill listed inside
+// it is the workspace's (untrusted) even in a folder named like Codex's own
+// system skills; the user's skills outside it stay the user's. Without the
+// cwd, that folder's name would pass for Codex's own.
+func TestCodexSkillsByCwd(t *testing.T) {
+	listing := "<skills_instructions>\n## Skills\nA skill is a set of local instructions.\n### Skill roots\n" +
+		"- `r0` = `/home/ana/.codex/skills/.system`\n- `r1` = `/home/ana/.codex/skills`\n- `r2` = `/srv/web-app/.codex/skills/.system`\n" +
+		"### Available skills\n- skill-creator: Guide for creating skills. (file: r0/skill-creator/SKILL.md)\n" +
+		"- notes: Keep my notes. (file: r1/notes/SKILL.md)\n- deploy: Deploy to staging. (file: r2/deploy/SKILL.md)\n" +
+		"### How to use skills\n- Discovery: the list above.\n</skills_instructions>"
+	dev, _ := json.Marshal(listing)
+	rollout := func(cwd string) string {
+		meta := `{"timestamp":"t","type":"session_meta","payload":{"id":"x","cli_version":"0.60.0"` + cwd + `}}`
+		return meta + "\n" +
+			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":` + string(dev) + `}]}}` + "\n" +
+			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"deploy it"}]}}` + "\n" +
+			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}` + "\n"
+	}
+	labels := func(data string) map[string]wire.Trust {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "rollout-2026-02-11T10-00-00-x.jsonl")
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reqs, errs := decodeAll(t, path, Options{})
+		if len(errs) > 0 || len(reqs) == 0 {
+			t.Fatalf("%d requests, errors %v", len(reqs), errs)
+		}
+		out := map[string]wire.Trust{}
+		for _, s := range reqs[0].Segments {
+			if s.Kind == wire.KindSkillsListing {
+				out[s.Label] = s.Trust
+			}
+		}
+		return out
+	}
+	with := labels(rollout(`,"cwd":"/srv/web-app"`))
+	want := map[string]wire.Trust{"skill skill-creator (built-in)": wire.Trusted, "skill notes (user)": wire.TrustUser,
+		"skill deploy (workspace)": wire.Untrusted}
+	if !reflect.DeepEqual(with, want) {
+		t.Errorf("with the cwd: %v, want %v", with, want)
+	}
+	without := labels(rollout(""))
+	if without["skill deploy (built-in)"] != wire.Trusted || len(without) != 3 {
+		t.Errorf("without the cwd the folder's name decides: %v", without)
+	}
+}

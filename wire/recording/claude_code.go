@@ -33,6 +33,7 @@ type claudeCode struct {
 	nodes    map[string]*claudeCodeNode
 	leaf     string
 	version  string
+	cwd      string // the first working directory an entry names
 	known    bool
 	unknown  kindCounts
 	side     int // sidechain (subagent) entries
@@ -72,6 +73,7 @@ type claudeCodeEntry struct {
 	LogicalParentUUID string  `json:"logicalParentUuid"`
 	IsSidechain       bool    `json:"isSidechain"`
 	Version           string  `json:"version"`
+	Cwd               string  `json:"cwd"`
 	Subtype           string  `json:"subtype"`
 	Micro             *struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
@@ -108,6 +110,9 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	}
 	if e.Version != "" {
 		c.version = e.Version
+	}
+	if e.Cwd != "" && c.cwd == "" {
+		c.cwd = e.Cwd
 	}
 	if e.IsSidechain {
 		c.side++
@@ -262,6 +267,7 @@ func (c *claudeCode) End(d Sink) {
 	chain, lost := c.branch()
 	var seq transcript
 	seq.init(d.Interner())
+	seq.builder.Cwd = c.cwd // the session's working directory, for its skills
 	names := body.NewToolNames()
 	msgs, compactions, synthetic, system := 0, 0, 0, 0
 	micro, cleared := 0, 0
