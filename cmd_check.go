@@ -117,7 +117,7 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	if compare {
 		return runCheckCompare(app, aud, f, failOn)
 	}
-	res := auditSources(app, aud, args, f.every)
+	res := auditSources(app, aud, args, f.every, f.asSARIF)
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
@@ -180,10 +180,14 @@ type checkResult struct {
 	// first, its Requests counting them.
 	every    bool
 	findings []audit.Finding
-	// needles holds, for each finding, the text at its place (a short
-	// stretch of the segment from the flagged byte on), by which SARIF
-	// finds the line of the file that holds it.
-	needles []string
+	// locate keeps needles: for each finding, the text at its place (a
+	// short stretch of the segment around the flagged byte) and where its
+	// request lies in its file, by which SARIF finds the line that holds it.
+	locate  bool
+	needles []needle
+	// segAt indexes the segments of the request being audited by id
+	// (reused from request to request).
+	segAt map[string]int
 	// seen indexes the distinct findings kept: by source, rule, segment,
 	// offset, message and the segment's text.
 	seen map[string]int
@@ -200,14 +204,17 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 	if len(fs) == 0 {
 		return
 	}
-	at := make(map[string]int, len(r.Segments))
+	if res.segAt == nil {
+		res.segAt = map[string]int{}
+	}
+	clear(res.segAt)
 	for i := range r.Segments {
-		at[r.Segments[i].ID] = i
+		res.segAt[r.Segments[i].ID] = i
 	}
 	for _, f := range fs {
 		var text string
 		var hash uint64
-		if i, ok := at[f.Segment]; ok {
+		if i, ok := res.segAt[f.Segment]; ok {
 			s := &r.Segments[i]
 			text, hash = s.Text, s.Hash
 			if hash == 0 {
@@ -228,14 +235,31 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 			f.Requests = &audit.RequestSpan{First: f.Request, Count: 1}
 		}
 		res.findings = append(res.findings, f)
-		res.needles = append(res.needles, needleAt(text, f.Offset))
+		if res.locate {
+			n := needle{text: needleAt(text, f.Offset), off: -1}
+			if r.Offset >= 0 && r.Length > 0 && !recordingFormat(r.Format) {
+				n.off, n.length = r.Offset, r.Length
+			}
+			res.needles = append(res.needles, n)
+		}
 	}
+}
+
+// recordingFormat reports whether requests of this format are rebuilt from
+// an agent's session file, whose bytes for a request are not one stretch of
+// the file.
+func recordingFormat(f wire.Format) bool {
+	switch f {
+	case wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode, wire.FormatGeminiCLI:
+		return true
+	}
+	return false
 }
 
 // auditSources audits every request of the sources as they stream in; only
 // the findings are kept (each distinct one once unless every is set).
-func auditSources(app *App, aud *audit.Auditor, sources []string, every bool) *checkResult {
-	res := &checkResult{every: every}
+func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate bool) *checkResult {
+	res := &checkResult{every: every, locate: locate}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
 			if err != nil {
@@ -257,7 +281,7 @@ func auditRef(app *App, aud *audit.Auditor, ref string) *checkResult {
 		return &checkResult{errs: []error{err}}
 	}
 	if file == ref && n == 1 {
-		return auditSources(app, aud, []string{ref}, true)
+		return auditSources(app, aud, []string{ref}, true, false)
 	}
 	r, errs, err := app.LoadRef(ref)
 	res := &checkResult{every: true, errs: errs}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,8 +19,19 @@ import (
 // text at the finding's place is looked for in the file as JSON writes it:
 // escaped the minimal way, the way Go escapes HTML characters, or with every
 // non-ASCII character as a \u escape (Python's default), in either case of
-// hex digit. The first occurrence at or after the request's line wins, else
-// the first in the file; where none is found the request's line stands.
+// hex digit. Where the request's bytes in the file are known (a body, alone
+// or in a HAR, trace or batch file) only they are searched, each request's
+// once; an agent recording is searched whole, for a bounded number of texts
+// in a bounded file, the first occurrence at or after the request's line
+// winning, else the first. Where none is found the request's line stands.
+
+// needle is the text at a finding's place and where its request lies.
+type needle struct {
+	text string
+	// off and length are the request's bytes in its file; off < 0 when
+	// they are not known (agent recordings).
+	off, length int64
+}
 
 // needleBefore and needleAfter are how much of the segment's text around a
 // finding's offset is looked for: enough to tell one place from another.
@@ -29,6 +41,14 @@ const (
 	// needleMin is the shortest needle looked for; a shorter one would be
 	// found in too many places to mean anything.
 	needleMin = 4
+)
+
+// Bounds of the search: a request body read whole, the file searched whole
+// (agent recordings), and the distinct texts looked for in it.
+const (
+	maxBodySearch    = 64 << 20
+	maxFileSearch    = 256 << 20
+	maxWholeFileText = 64
 )
 
 // needleAt is the text of a segment around offset off, cut at UTF-8
@@ -107,124 +127,174 @@ func jsonEscape(s string, html, ascii bool, hexFmt string) []byte {
 	return b.Bytes()
 }
 
-// lineSearch is the search of one source file for the needles of its
-// findings.
-type lineSearch struct {
-	findings []int      // indices into the findings
-	from     []int      // per finding: the line a find should be at or after (1 when unknown)
-	forms    [][][]byte // per finding: its needle's forms
-	first    []int      // per finding: the first line found anywhere, 0 until found
-	after    []int      // per finding: the first line found at or after from, 0 until found
+// findIn is the offset of the first form of text in b, or -1.
+func findIn(b []byte, forms [][]byte) int {
+	best := -1
+	for _, f := range forms {
+		if k := bytes.Index(b, f); k >= 0 && (best < 0 || k < best) {
+			best = k
+		}
+	}
+	return best
 }
 
 // findingLines returns, for each finding, the line of its source file that
 // holds its flagged text, or 0 where it cannot be told (standard input, a
-// file that is gone, text the file does not hold as written).
-func findingLines(findings []audit.Finding, needles []string) []int {
+// file that is gone, text the file does not hold as written, a search past
+// its bounds).
+func findingLines(findings []audit.Finding, needles []needle) []int {
 	lines := make([]int, len(findings))
-	bySource := map[string]*lineSearch{}
+	bySource := map[string][]int{}
 	var order []string
 	for i, f := range findings {
-		if i >= len(needles) || needles[i] == "" || f.Source == "-" || f.Source == "" {
+		if i >= len(needles) || needles[i].text == "" || f.Source == "-" || f.Source == "" {
 			continue
 		}
-		ls := bySource[f.Source]
-		if ls == nil {
-			ls = &lineSearch{}
-			bySource[f.Source] = ls
+		if bySource[f.Source] == nil {
 			order = append(order, f.Source)
 		}
-		ls.findings = append(ls.findings, i)
-		ls.from = append(ls.from, max(f.Line, 1))
-		ls.forms = append(ls.forms, jsonForms(needles[i]))
+		bySource[f.Source] = append(bySource[f.Source], i)
 	}
 	for _, src := range order {
-		ls := bySource[src]
-		ls.first = make([]int, len(ls.findings))
-		ls.after = make([]int, len(ls.findings))
 		in, err := wire.OpenInput(src, wire.MaxInputBytes)
 		if err != nil {
 			continue
 		}
-		ls.run(in)
-		in.Close()
-		for k, i := range ls.findings {
-			switch {
-			case ls.after[k] > 0:
-				lines[i] = ls.after[k]
-			case ls.first[k] > 0:
-				lines[i] = ls.first[k]
+		var inBody, whole []int
+		for _, i := range bySource[src] {
+			if n := needles[i]; n.off >= 0 && n.length > 0 && n.length <= maxBodySearch {
+				inBody = append(inBody, i)
+			} else {
+				whole = append(whole, i)
 			}
 		}
+		searchBodies(in, findings, needles, inBody, lines)
+		if len(whole) > 0 && in.Stat().Size() <= maxFileSearch {
+			searchWhole(in, findings, needles, whole, lines)
+		}
+		in.Close()
 	}
 	return lines
 }
 
-// searchChunk is how much of a file is searched at a time.
-const searchChunk = 4 << 20
+// searchBodies finds the findings' texts in their requests' bytes, reading
+// each request once, and the lines by counting line feeds from the start of
+// the file up to each request, once for the whole file.
+func searchBodies(in *wire.InputFile, findings []audit.Finding, needles []needle, idx []int, lines []int) {
+	if len(idx) == 0 {
+		return
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case needles[a].off < needles[b].off:
+			return -1
+		case needles[a].off > needles[b].off:
+			return 1
+		}
+		return 0
+	})
+	line, at := 1, int64(0) // the line of byte at
+	var buf []byte
+	chunk := make([]byte, 1<<20)
+	for k := 0; k < len(idx); {
+		off, length := needles[idx[k]].off, needles[idx[k]].length
+		// Count the line feeds up to off.
+		for at < off {
+			n := int(min(int64(len(chunk)), off-at))
+			got, err := in.ReadAt(chunk[:n], at)
+			line += bytes.Count(chunk[:got], []byte{'\n'})
+			at += int64(got)
+			if err != nil || got == 0 {
+				return
+			}
+		}
+		if int64(cap(buf)) < length {
+			buf = make([]byte, length)
+		}
+		b := buf[:length]
+		got, _ := in.ReadAt(b, off)
+		b = b[:got]
+		for ; k < len(idx) && needles[idx[k]].off == off; k++ {
+			i := idx[k]
+			if p := findIn(b, jsonForms(needles[i].text)); p >= 0 {
+				lines[i] = line + bytes.Count(b[:p], []byte{'\n'})
+			}
+		}
+	}
+}
 
-// run reads r once, in chunks that overlap by the longest needle, and
-// notes where each needle is found.
-func (ls *lineSearch) run(r io.Reader) {
+// searchWhole reads r once, in chunks that overlap by the longest text
+// looked for, for the findings' texts (at most maxWholeFileText distinct
+// ones): each finding gets the first line at or after its request's, else
+// the first line, that holds its text.
+func searchWhole(r io.Reader, findings []audit.Finding, needles []needle, idx []int, lines []int) {
+	type want struct {
+		forms        [][]byte
+		first, after map[int]int // by the line wanted: the line found
+	}
+	byText := map[string]*want{}
+	var texts []string
+	for _, i := range idx {
+		t := needles[i].text
+		if byText[t] == nil {
+			if len(texts) == maxWholeFileText {
+				continue
+			}
+			byText[t] = &want{forms: jsonForms(t)}
+			texts = append(texts, t)
+		}
+	}
 	longest := 0
-	for _, fs := range ls.forms {
-		for _, f := range fs {
+	for _, w := range byText {
+		for _, f := range w.forms {
 			longest = max(longest, len(f))
 		}
 	}
-	if longest == 0 {
-		return
-	}
-	open := len(ls.findings) // needles still looked for
-	buf := make([]byte, 0, searchChunk+longest)
-	base := 1 // the line of buf[0]
-	for open > 0 {
+	// Every occurrence's line, per text, up to a bound: what each finding
+	// takes is picked from them after the pass.
+	const maxHits = 1024
+	hits := map[string][]int{}
+	buf := make([]byte, 0, 4<<20+longest)
+	base := 1
+	for {
 		n, err := io.ReadFull(r, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		for k, fs := range ls.forms {
-			if ls.after[k] > 0 {
-				continue
-			}
-			for _, f := range fs {
-				if ls.find(k, f, buf, base) {
-					open--
-					break
+		// Occurrences that start in the kept overlap were seen before.
+		for _, t := range texts {
+			for _, f := range byText[t].forms {
+				at, line := 0, base
+				for len(hits[t]) < maxHits {
+					j := bytes.Index(buf[at:], f)
+					if j < 0 {
+						break
+					}
+					line += bytes.Count(buf[at:at+j], []byte{'\n'})
+					at += j
+					if !slices.Contains(hits[t], line) {
+						hits[t] = append(hits[t], line)
+					}
+					at++
 				}
 			}
 		}
 		if err != nil {
-			return
+			break
 		}
-		// Keep the last longest-1 bytes: a needle may straddle the cut.
 		keep := min(len(buf), longest-1)
 		base += bytes.Count(buf[:len(buf)-keep], []byte{'\n'})
 		copy(buf, buf[len(buf)-keep:])
 		buf = buf[:keep]
 	}
-}
-
-// find looks for form f of needle k in buf, whose first byte is on line
-// base, and reports whether it was found at or after the line wanted.
-func (ls *lineSearch) find(k int, f, buf []byte, base int) bool {
-	if len(f) == 0 {
-		return false
+	for _, i := range idx {
+		hs := hits[needles[i].text]
+		if len(hs) == 0 {
+			continue
+		}
+		slices.Sort(hs)
+		from := max(findings[i].Line, 1)
+		lines[i] = hs[0]
+		if k, _ := slices.BinarySearch(hs, from); k < len(hs) {
+			lines[i] = hs[k]
+		}
 	}
-	at, line := 0, base
-	for tries := 0; tries < 10000; tries++ {
-		j := bytes.Index(buf[at:], f)
-		if j < 0 {
-			return false
-		}
-		line += bytes.Count(buf[at:at+j], []byte{'\n'})
-		at += j
-		if ls.first[k] == 0 || line < ls.first[k] {
-			ls.first[k] = line
-		}
-		if line >= ls.from[k] {
-			ls.after[k] = line
-			return true
-		}
-		at++
-	}
-	return false
 }
