@@ -103,7 +103,13 @@ func (p cacheView) Render(w, h int) []string {
 		if row.Prediction.Unavailable != "" {
 			pred = "no prediction (breakpoints not recorded)"
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: "+pred+", "+rec+" · enter: diff with the request before"))
+		verdict := ""
+		if v := row.Verdict; v != nil {
+			// The detail area has three lines: the verdict shares the last.
+			verdict = " · provider verdict: " + v.By + " says " + scan.VisibleLine(v.Reason) +
+				"; wirelens: " + diff.Attribution(row) + " (" + row.VerdictOutcome + ")"
+		}
+		detail = append(detail, st.Muted.Render("cached tokens: "+pred+", "+rec+verdict+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)
