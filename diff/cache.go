@@ -208,9 +208,14 @@ func (v *seqView) hostPrefix() {
 		}
 	}
 	u := v.req.Usage
-	if u == nil || u.CachedUnknown || u.InputTokens <= v.tokens() {
+	switch {
+	case u == nil || u.CachedUnknown:
 		v.unavailable = "the system prompt and tools are not recorded, and no recorded input tokens give their size: " +
 			"no cache read can be predicted"
+		return
+	case u.InputTokens <= v.tokens():
+		v.unavailable = "the system prompt and tools are not recorded, and the recorded input tokens are no more than " +
+			"the estimate of what the file holds, so they do not give their size: no cache read can be predicted"
 		return
 	}
 	v.hidden = u.InputTokens - v.tokens()
