@@ -444,7 +444,7 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 		}
 		b.WriteString("  " + findingLine(f))
 		if f.Requests != nil && f.Requests.Count > 1 {
-			fmt.Fprintf(&b, "  (in %s from here)", plural(f.Requests.Count, "request"))
+			fmt.Fprintf(&b, "  (in %s requests from here)", wire.GroupDigits(f.Requests.Count))
 		}
 		b.WriteByte('\n')
 	}
@@ -458,7 +458,7 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 		fmt.Fprintf(&b, "%s checked: %s (%d high, %d medium, %d low)",
 			plural(res.requests, "request"), plural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
 		if res.total > len(res.findings) {
-			fmt.Fprintf(&b, "; %s counting each request's (--every-request lists them)", plural(res.total, "finding"))
+			fmt.Fprintf(&b, "; %s findings counting each request's (--every-request lists them)", wire.GroupDigits(res.total))
 		}
 		b.WriteByte('\n')
 	}
