@@ -117,3 +117,20 @@ func TestSkillOriginInCwd(t *testing.T) {
 		}
 	}
 }
+
+func TestGeminiSessionCwd(t *testing.T) {
+	session := fixture(t, "gemini_session_context.txt")
+	head := "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
+	for text, want := range map[string]string{
+		session: "/home/dev/app",
+		head + "I'm currently working in the directory: /srv/app\nHere is the folder structure of the current working directories:\n": "/srv/app",
+		// A line after the tree heading is a file name's, not the host's.
+		head + "Here is the folder structure of the current working directories:\nI'm currently working in the directory: /evil\n": "",
+		"I'm currently working in the directory: /srv/app\n": "",
+		"": "",
+	} {
+		if got := GeminiSessionCwd(text); got != want {
+			t.Errorf("GeminiSessionCwd(%.60q) = %q, want %q", text, got, want)
+		}
+	}
+}

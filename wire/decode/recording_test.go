@@ -1875,3 +1875,42 @@ func TestCodexSkillsByCwd(t *testing.T) {
 		t.Errorf("without the cwd the folder's name decides: %v", without)
 	}
 }
+
+// TestGeminiSkillsByCwd: in a Gemini request body, the working directory
+// the session context names tells the workspace's skills from the others:
+// working in a checkout of Gemini CLI itself, its skills/builtin folder is
+// the workspace's, not the host's.
+func TestGeminiSkillsByCwd(t *testing.T) {
+	loc := "/home/ana/src/gemini-cli/packages/core/src/skills/builtin/skill-creator/SKILL.md"
+	system := "You are Gemini CLI.\n\n# Available Agent Skills\n\nYou have access to the following specialized skills.\n\n" +
+		"<available_skills>\n  <skill>\n    <name>skill-creator</name>\n    <description>Make skills.</description>\n" +
+		"    <location>" + loc + "</location>\n  </skill>\n</available_skills>\n"
+	session := func(dir string) string {
+		return "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n" +
+			"Today's date is Tuesday, December 1, 2026.\nMy operating system is: linux\n" +
+			"- **Workspace Directories:**\n  - " + dir + "\n- **Directory Structure:**\n\n" + dir + "/\n└───README.md\n</session_context>"
+	}
+	label := func(dir string) (string, wire.Trust) {
+		sys, _ := json.Marshal(system)
+		ctx, _ := json.Marshal(session(dir))
+		body := `{"systemInstruction":{"parts":[{"text":` + string(sys) + `}]},"contents":[{"role":"user","parts":[{"text":` +
+			string(ctx) + `}]},{"role":"user","parts":[{"text":"hi"}]}]}`
+		for r, err := range Decode(strings.NewReader(body), Options{Source: "g.json"}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range r.Segments {
+				if s.Kind == wire.KindSkillsListing {
+					return s.Label, s.Trust
+				}
+			}
+		}
+		return "", ""
+	}
+	if l, tr := label("/home/ana/src/gemini-cli"); l != "skill skill-creator (workspace)" || tr != wire.Untrusted {
+		t.Errorf("inside the working directory: %q %s", l, tr)
+	}
+	if l, tr := label("/home/ana/src/app"); l != "skill skill-creator (built-in)" || tr != wire.Trusted {
+		t.Errorf("outside the working directory: %q %s", l, tr)
+	}
+}
