@@ -126,7 +126,7 @@ func TestGeminiSessionCwd(t *testing.T) {
 		head + "I'm currently working in the directory: /srv/app\nHere is the folder structure of the current working directories:\n": "/srv/app",
 		// A line after the tree heading is a file name's, not the host's.
 		head + "Here is the folder structure of the current working directories:\nI'm currently working in the directory: /evil\n": "",
-		"I'm currently working in the directory: /srv/app\n": "",
+		"I'm currently working in the directory: /srv/app\n":                                                                       "",
 		"": "",
 	} {
 		if got := GeminiSessionCwd(text); got != want {
