@@ -123,6 +123,7 @@ func runCheck(app *App, f checkFlags, args []string) error {
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
 			Errors: errorsJSON(res.errs)})
 	case f.asSARIF:
+		res.alignNeedles()
 		err = writeSARIF(app.Stdout, res.findings, nil, res.errs, findingLines(res.findings, res.needles))
 	default:
 		err = writeCheckText(app.Stdout, res)
@@ -198,6 +199,7 @@ type checkResult struct {
 
 // audit counts r and adds its findings.
 func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
+	res.alignNeedles()
 	res.requests++
 	fs := aud.Audit(r)
 	res.total += len(fs)
@@ -242,6 +244,15 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 			}
 			res.needles = append(res.needles, n)
 		}
+	}
+}
+
+// alignNeedles gives findings added without a needle (by another pass over
+// the requests) an empty one, so that needles stay index for index with
+// findings.
+func (res *checkResult) alignNeedles() {
+	for res.locate && len(res.needles) < len(res.findings) {
+		res.needles = append(res.needles, needle{off: -1})
 	}
 }
 
