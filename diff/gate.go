@@ -47,6 +47,9 @@ func (g *Gate) Add(r *wire.Request, findings *[]audit.Finding) {
 	if h := g.at[key]; h != nil && h.index < len(*findings) {
 		h.count++
 		h.tokens += st.Reprocessed
+		if span := (*findings)[h.index].Requests; span != nil {
+			span.Count = h.count
+		}
 		(*findings)[h.index].Message = h.first + fmt.Sprintf("; again in %d later requests, %s tokens re-processed in all",
 			h.count-1, wire.GroupDigits(h.tokens))
 		return
@@ -60,6 +63,7 @@ func (g *Gate) Add(r *wire.Request, findings *[]audit.Finding) {
 		scan.VisibleLine(st.PrevSource), st.PrevIndex, why, scan.VisibleLine(b.Segment), b.Channel, b.Kind, g.Limit)
 	*findings = append(*findings, audit.Finding{Rule: audit.RuleUnstablePrefix, Severity: audit.SeverityMedium,
 		Source: r.Source, Request: r.Index, Line: r.Line, Segment: scan.VisibleLine(b.Segment), Offset: b.Offset,
-		Excerpt: scan.VisibleLine(b.Before) + " → " + scan.VisibleLine(b.After), Message: msg, Key: key})
+		Excerpt: scan.VisibleLine(b.Before) + " → " + scan.VisibleLine(b.After), Message: msg, Key: key,
+		Requests: &audit.RequestSpan{First: r.Index, Count: 1}})
 	g.at[key] = &gateHit{index: len(*findings) - 1, first: msg, count: 1, tokens: st.Reprocessed}
 }

@@ -118,10 +118,24 @@ func (p cacheView) Render(w, h int) []string {
 			rec = "recorded " + shortNum(*row.Recorded)
 		}
 		money := breakMoney(&p.reqs[p.cur.sel].req, row)
-		if money != "" {
-			money += " · "
+		pred := "predicted " + shortNum(row.Prediction.Cached)
+		if row.Prediction.Unavailable != "" {
+			pred = "no prediction (breakpoints not recorded)"
 		}
-		detail = append(detail, st.Muted.Render(money+"cached tokens: predicted "+shortNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
+		verdict := ""
+		if v := row.Verdict; v != nil {
+			// The detail area has three lines: the verdict shares the last.
+			verdict = " · provider verdict: " + v.By + " says " + scan.VisibleLine(v.Reason) +
+				"; wirelens: " + diff.Attribution(row) + " (" + row.VerdictOutcome + ")"
+		}
+		line := "cached tokens: " + pred + ", " + rec + verdict + " · enter: diff with the request before"
+		switch {
+		case money != "" && verdict != "":
+			line += " · " + money // the verdict first: the line is cut at the pane's width
+		case money != "":
+			line = money + " · " + line
+		}
+		detail = append(detail, st.Muted.Render(line))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)

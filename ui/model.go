@@ -31,6 +31,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -80,8 +81,10 @@ type Options struct {
 	Tour bool
 	Hint string
 	// Toggle, when set, is called (in a command) by the layout key; it
-	// returns the new layout's name. watch sets it.
+	// returns the new layout's name. watch sets it, and Layout to the
+	// layout it starts in (shown in the header).
 	Toggle func() (string, error)
+	Layout string
 	// Live says the stream never ends (watch): the header says "watching"
 	// and the selection follows the newest request.
 	Live bool
@@ -242,6 +245,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 	}
 	m.setTheme(name)
 	m.keys.Layout.SetEnabled(opts.Toggle != nil)
+	m.layoutName = opts.Layout
 	for i := range opts.Requests {
 		m.reqs = append(m.reqs, m.hzMemo.measure(opts.Requests[i]))
 	}
@@ -275,11 +279,13 @@ func newModel(ctx context.Context, opts Options) *Model {
 }
 
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
-#1 LEGACY pastes AGENTS.md, the listing and the skills into the system
+const TourHint = `Guided tour: one poisoned workspace, built in two layouts,
+each twice: a minute apart, after a one-line AGENTS.md edit.
+#1 #2 LEGACY pastes AGENTS.md, the listing and the skills into the system
    prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
-#2 ISOLATED keeps host rules alone in the system prefix; the workspace
+#3 #4 ISOLATED keeps host rules alone in the system prefix; the workspace
    comes as escaped <untrusted_*> fragments on the right.
+4 cache: the legacy prefix breaks mid-system, the isolated one holds.
 j/k move · tab panes · 5 side by side · 2 escapes · 3 findings · ? help
 Any key closes this.`
 
@@ -748,17 +754,19 @@ func (m *Model) loadBody() []tea.Cmd {
 	}
 	m.bodyKey = [2]int{c, s}
 	seg := &m.reqs[c].req.Segments[s]
-	if m.body.Text == seg.Text && m.body.Scanned && m.body.Width == m.contentWidth() {
+	open, close := render.Frame(m.reqs[c].req.Segments, s)
+	if m.body.Sent == seg.Text && m.body.FrameOpen == open && m.body.FrameClose == close && m.body.Scanned && m.body.Width == m.contentWidth() {
 		// The same text (interned) in another request: keep the work done.
 		m.body.Key = seg.ID
 		m.body.Top, m.body.TopOff, m.body.Target = 0, 0, -1
-		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 			return jobCmds([]any{f})
 		}
 		return nil
 	}
+	m.body.FrameOpen, m.body.FrameClose = open, close
 	jobs := m.body.Set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
-	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 		// The index counts the marks and the cut: it replaces set's.
 		jobs[0] = f
 	}
@@ -769,7 +777,7 @@ func (m *Model) loadBody() []tea.Cmd {
 // it returns the command that indexes its rows again when they change what
 // a row holds.
 func (m *Model) decorateBody(marks []mark, cut int) tea.Cmd {
-	if f := m.body.Decorate(0, m.body.Escapes, marks, cut); f != nil {
+	if f := m.body.Decorate(0, m.body.Escapes, marks, cut, m.findingMarks(m.bodyKey[0], m.bodyKey[1])...); f != nil {
 		return func() tea.Msg { return f() }
 	}
 	return nil
