@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -55,6 +56,7 @@ const (
 	RuleVolatileInPrefix   = "volatile-in-prefix"
 	RuleUnwrappedWorkspace = "unwrapped-workspace"
 	RuleUntrustedElevated  = "untrusted-elevated"
+	RuleSecretInContext    = "secret-in-context"
 )
 
 // RuleInfo describes one audit rule.
@@ -124,6 +126,14 @@ var Rules = []RuleInfo{
 			"with the framing sentence quoted. Send workspace text as data in an <untrusted_*> envelope whose framing says it is " +
 			"data (wirelens build --layout isolated), and keep directives of authority for the host's own rules; the user's own " +
 			"files (~/.claude/CLAUDE.md) are not reported."},
+	{RuleSecretInContext, SeverityHigh,
+		"An API key, token, private key or credential-like value in the context.",
+		"A credential that reached the context (a tool printed an .env file, a workspace file holds a key) is sent to the model " +
+			"provider with this request and every later one of the session, and sits in every log and capture of it. Found with " +
+			"gitleaks' rules (provider keys of OpenAI, Anthropic, Google, AWS, GitHub, Slack, Stripe and some 200 more, private key " +
+			"blocks, JWTs, high-entropy values assigned to names such as api_key or password) and the plain sk- keys of " +
+			"OpenAI-compatible providers; reported by kind and place with a masked form, never in the clear. Rotate the credential, " +
+			"keep it out of files and outputs the agent reads, and share captures with --redact."},
 }
 
 // RuleByID returns the rule of an ID.
@@ -203,6 +213,9 @@ type textScan struct {
 
 	legacy     []textSpan
 	haveLegacy bool
+
+	secrets     []redact.Secret
+	haveSecrets bool
 }
 
 // textSpan is a stretch of a text that looks like workspace content.
@@ -273,6 +286,14 @@ func (a *Auditor) legacyOf(sc *textScan) []textSpan {
 		sc.legacy = legacyHints(sc.text)
 	}
 	return sc.legacy
+}
+
+func (a *Auditor) secretsOf(sc *textScan) []redact.Secret {
+	if !sc.haveSecrets {
+		sc.haveSecrets = true
+		sc.secrets = redact.FindSecrets(sc.text)
+	}
+	return sc.secrets
 }
 
 // Audit returns the findings of one request with a fresh Auditor.
