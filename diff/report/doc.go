@@ -58,7 +58,9 @@ const (
 // blocks lays the report out.
 func (r *Report) blocks() []block {
 	var out []block
-	h := func(level int, text string) { out = append(out, block{kind: blockHeading, level: level, parts: []cell{plain(text)}}) }
+	h := func(level int, text string) {
+		out = append(out, block{kind: blockHeading, level: level, parts: []cell{plain(text)}})
+	}
 	p := func(parts ...cell) { out = append(out, block{kind: blockPara, parts: parts}) }
 	table := func(head []string, rows [][]cell) { out = append(out, block{kind: blockTable, head: head, rows: rows}) }
 	n := wire.GroupDigits
