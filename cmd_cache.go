@@ -157,7 +157,7 @@ type cacheRequestJSON struct {
 	ReprocessedTokens         int             `json:"reprocessed_tokens"`
 	Disagreement              string          `json:"disagreement,omitempty"`
 	Notes                     []string        `json:"notes,omitempty"`
-	Cost                      *cacheCostJSON  `json:"cost,omitempty"`
+	Cost                      *diff.CostJSON  `json:"cost,omitempty"`
 }
 
 // cacheRefJSON names the earlier request a request is compared with.
@@ -176,19 +176,19 @@ type cacheWorstJSON struct {
 }
 
 type cacheSummaryJSON struct {
-	Requests              int                  `json:"requests"`
-	ReuseRatio            float64              `json:"reuse_ratio"`
-	Breaks                map[string]int       `json:"breaks"`
-	ReprocessedTokens     int                  `json:"reprocessed_tokens"`
-	BreaksByKind          map[string]int       `json:"breaks_by_kind"`
-	BreaksByVolatile      map[string]int       `json:"breaks_by_volatile"`
-	BreaksByCause         map[string]int       `json:"breaks_by_cause"`
-	Worst                 []cacheWorstJSON     `json:"worst"`
-	PredictedCachedTokens int                  `json:"predicted_cached_tokens"`
-	RecordedCachedTokens  *int                 `json:"recorded_cached_tokens"`
-	Disagreements         int                  `json:"disagreements"`
-	Note                  string               `json:"note,omitempty"`
-	Cost                  *cacheCostTotalsJSON `json:"cost,omitempty"`
+	Requests              int              `json:"requests"`
+	ReuseRatio            float64          `json:"reuse_ratio"`
+	Breaks                map[string]int   `json:"breaks"`
+	ReprocessedTokens     int              `json:"reprocessed_tokens"`
+	BreaksByKind          map[string]int   `json:"breaks_by_kind"`
+	BreaksByVolatile      map[string]int   `json:"breaks_by_volatile"`
+	BreaksByCause         map[string]int   `json:"breaks_by_cause"`
+	Worst                 []cacheWorstJSON `json:"worst"`
+	PredictedCachedTokens int              `json:"predicted_cached_tokens"`
+	RecordedCachedTokens  *int             `json:"recorded_cached_tokens"`
+	Disagreements         int              `json:"disagreements"`
+	Note                  string           `json:"note,omitempty"`
+	Cost                  *diff.TotalsJSON `json:"cost,omitempty"`
 }
 
 func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
@@ -230,7 +230,7 @@ func newCacheJSON(w *bufio.Writer) *cacheJSON {
 func (j *cacheJSON) add(st *diff.Step) error {
 	rj := cacheRequestToJSON(st)
 	if j.prices != nil {
-		rj.Cost = costToJSON(j.takeCost(), j.prices.Currency)
+		rj.Cost = j.takeCost().JSON(j.prices.Currency)
 	}
 	b, err := marshalJSON(rj, "    ")
 	if err != nil {

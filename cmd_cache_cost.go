@@ -6,14 +6,11 @@ package main
 // file: the report asks for it through cacheCosts.
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/price"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // cacheCosts is what a cache report keeps of the money: the cost of the
@@ -60,85 +57,12 @@ func (c *cacheCosts) keepBreak(at stepRef, cost *diff.Cost) {
 	}
 }
 
-// cacheCostJSON is the cost of one request in `cache --json` (an addition
-// to the shape of CONTRACT.md).
-type cacheCostJSON struct {
-	Price       string          `json:"price"`
-	Unconfirmed bool            `json:"unconfirmed,omitempty"`
-	Currency    string          `json:"currency"`
-	Spend       float64         `json:"spend"`
-	SpendBasis  string          `json:"spend_basis"`
-	Break       *breakCostJSON  `json:"break"`
-	Tokens      cacheTokensJSON `json:"tokens"`
-}
-
-// cacheTokensJSON is what a request's spend counts.
-type cacheTokensJSON struct {
-	Input        int `json:"input"`
-	CachedRead   int `json:"cached_read"`
-	CacheWrite5m int `json:"cache_write_5m"`
-	Output       int `json:"output"`
-}
-
-// breakCostJSON is what one break cost.
-type breakCostJSON struct {
-	Tokens    int     `json:"tokens"`
-	Rewritten bool    `json:"rewritten"`
-	Cost      float64 `json:"cost"`
-	Basis     string  `json:"basis"`
-}
-
-// cacheCostTotalsJSON is the summary's cost in `cache --json`.
-type cacheCostTotalsJSON struct {
-	Currency          string         `json:"currency"`
-	PricesDate        string         `json:"prices_date"`
-	PricesOrigin      string         `json:"prices_origin"`
-	Priced            int            `json:"priced_requests"`
-	Unpriced          map[string]int `json:"unpriced_models"`
-	Spend             float64        `json:"spend"`
-	SpendRecorded     float64        `json:"spend_recorded"`
-	SpendPredicted    float64        `json:"spend_predicted"`
-	Breaks            int            `json:"breaks"`
-	BreaksRecorded    int            `json:"breaks_recorded"`
-	BreakTokens       int            `json:"break_tokens"`
-	BreakCost         float64        `json:"break_cost"`
-	BreakCostRecorded float64        `json:"break_cost_recorded"`
-	BreakCostPred     float64        `json:"break_cost_predicted"`
-	Unconfirmed       []string       `json:"unconfirmed_prices"`
-}
-
-// costToJSON is a request's cost for JSON, nil when it is not priced.
-func costToJSON(c *diff.Cost, currency string) *cacheCostJSON {
-	if c == nil || !c.Priced {
-		return nil
-	}
-	j := &cacheCostJSON{Price: c.Price, Unconfirmed: c.Unconfirmed, Currency: currency,
-		Spend: roundMoney(c.Spend.USD), SpendBasis: string(c.Spend.Basis),
-		Tokens: cacheTokensJSON{Input: c.Spend.Tokens.Input, CachedRead: c.Spend.Tokens.CachedRead,
-			CacheWrite5m: c.Spend.Tokens.CacheWrite5m, Output: c.Spend.Tokens.Output}}
-	if b := c.Break; b != nil {
-		j.Break = &breakCostJSON{Tokens: b.Tokens, Rewritten: b.Rewritten, Cost: roundMoney(b.USD), Basis: string(b.Basis)}
-	}
-	return j
-}
-
 // totalsToJSON is the summary's cost for JSON, nil when none was noted.
-func (c *cacheCosts) totalsToJSON() *cacheCostTotalsJSON {
+func (c *cacheCosts) totalsToJSON() *diff.TotalsJSON {
 	if !c.done || c.prices == nil {
 		return nil
 	}
-	t := c.totals
-	j := &cacheCostTotalsJSON{Currency: t.Currency, PricesDate: c.prices.Date, PricesOrigin: c.prices.Origin,
-		Priced: t.Priced, Unpriced: map[string]int{}, Spend: roundMoney(t.SpendUSD),
-		SpendRecorded: roundMoney(t.SpendRecordedUSD), SpendPredicted: roundMoney(t.SpendPredictedUSD),
-		Breaks: t.Breaks, BreaksRecorded: t.BreaksRecorded, BreakTokens: t.BreakTokens,
-		BreakCost: roundMoney(t.BreakUSD), BreakCostRecorded: roundMoney(t.BreakRecordedUSD),
-		BreakCostPred: roundMoney(t.BreakPredictedUSD), Unconfirmed: []string{}}
-	for m, n := range t.Unpriced {
-		j.Unpriced[scan.VisibleLine(m)] += n
-	}
-	j.Unconfirmed = append(j.Unconfirmed, t.Unconfirmed...)
-	return j
+	return c.totals.JSON(c.prices)
 }
 
 // writeCosts writes the text report's Cost section: what the breaks cost
@@ -149,21 +73,9 @@ func (t *cacheText) writeCosts() {
 	if !c.done || c.prices == nil {
 		return
 	}
-	tot := c.totals
-	cur := tot.Currency
 	t.b.WriteString("\nCost\n")
-	if tot.Priced == 0 {
-		t.line(2, "no price for the models of these requests (%s): give a table of your own with --prices", unpricedList(tot.Unpriced))
-		t.line(2, "%s", priceNote(c.prices, nil))
-		return
-	}
-	t.line(2, "breaks cost %s: %s tokens processed again instead of read from the cache (%s; %s of it recorded, %s predicted)",
-		money(tot.BreakUSD, cur), wire.GroupDigits(tot.BreakTokens), plural(tot.Breaks, "break"),
-		money(tot.BreakRecordedUSD, cur), money(tot.BreakPredictedUSD, cur))
-	t.line(2, "the session cost %s over %s (%s from recorded usage, %s predicted from estimated tokens)",
-		money(tot.SpendUSD, cur), plural(tot.Priced, "priced request"), money(tot.SpendRecordedUSD, cur), money(tot.SpendPredictedUSD, cur))
-	if len(tot.Unpriced) > 0 {
-		t.line(2, "not priced: %s", unpricedList(tot.Unpriced))
+	for _, l := range c.totals.Lines() {
+		t.line(2, "%s", l)
 	}
 	if len(c.worst) > 0 {
 		t.line(2, "costliest breaks:")
@@ -172,33 +84,9 @@ func (t *cacheText) writeCosts() {
 			if w.cost.Rewritten {
 				how = "written to the cache again"
 			}
-			t.line(4, "%s  %s: %s tokens %s (%s)", t.nameOf(w.at), money(w.cost.USD, cur), wire.GroupDigits(w.cost.Tokens), how, basisWord(w.cost.Basis))
+			t.line(4, "%s  %s: %s tokens %s (%s)", t.nameOf(w.at), money(w.cost.USD, c.totals.Currency),
+				wire.GroupDigits(w.cost.Tokens), how, basisWord(w.cost.Basis))
 		}
 	}
-	t.line(2, "%s", priceNote(c.prices, tot.Unconfirmed))
-}
-
-// unpricedList writes "model-a (3 requests), model-b (1 request)".
-func unpricedList(m map[string]int) string {
-	type kv struct {
-		k string
-		v int
-	}
-	var kvs []kv
-	for k, v := range m {
-		kvs = append(kvs, kv{k, v})
-	}
-	sort.Slice(kvs, func(i, j int) bool { return kvs[i].v > kvs[j].v || kvs[i].v == kvs[j].v && kvs[i].k < kvs[j].k })
-	s := ""
-	for i, e := range kvs {
-		if i > 0 {
-			s += ", "
-		}
-		name := e.k
-		if name == "" {
-			name = "(no model named)"
-		}
-		s += strconv.Quote(scan.VisibleLine(name)) + fmt.Sprintf(" (%s)", plural(e.v, "request"))
-	}
-	return s
+	t.line(2, "%s", priceNote(c.prices, c.totals.Unconfirmed))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -23,6 +24,8 @@ type checkFlags struct {
 	workspace       string
 	before, after   string
 	rules           bool
+	cache           bool   // --cache: the cache rules too
+	maxReprocessed  string // --max-reprocessed
 }
 
 func newCheckCmd(app *App) *cobra.Command {
@@ -71,6 +74,8 @@ errors (what could be read is still reported).`,
 	fl.StringVar(&f.before, "before", "", "the wire before a change (FILE or FILE@N); use with --after")
 	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
 	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
+	fl.BoolVar(&f.cache, "cache", false, "also the prompt-cache rules (unstable-prefix) over each FILE's sequence of requests")
+	fl.StringVar(&f.maxReprocessed, "max-reprocessed", "1024", "with --cache: tokens (or a share such as 25%) of an earlier request a break may re-process")
 	return cmd
 }
 
@@ -106,10 +111,14 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	gate, err := newCacheGate(f)
+	if err != nil {
+		return err
+	}
 	if compare {
 		return runCheckCompare(app, aud, f, failOn)
 	}
-	res := auditSources(app, aud, args)
+	res := auditSources(app, aud, args, gate)
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
@@ -169,18 +178,22 @@ type checkResult struct {
 	requests int
 	findings []audit.Finding
 	errs     []error
+	gate     *diff.Gate // check --cache, nil without
 }
 
 // audit counts r and adds its findings.
 func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 	res.requests++
 	res.findings = append(res.findings, aud.Audit(r)...)
+	if res.gate != nil {
+		res.gate.Add(r, &res.findings)
+	}
 }
 
 // auditSources audits every request of the sources as they stream in; only
 // the findings are kept.
-func auditSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
-	res := &checkResult{}
+func auditSources(app *App, aud *audit.Auditor, sources []string, gate *diff.Gate) *checkResult {
+	res := &checkResult{gate: gate}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
 			if err != nil {
@@ -196,13 +209,13 @@ func auditSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
 
 // auditRef audits what a --before/--after reference names: a whole file, or
 // one request of it (FILE@N).
-func auditRef(app *App, aud *audit.Auditor, ref string) *checkResult {
+func auditRef(app *App, aud *audit.Auditor, ref string, gate *diff.Gate) *checkResult {
 	file, n, err := splitRef(ref)
 	if err != nil {
 		return &checkResult{errs: []error{err}}
 	}
 	if file == ref && n == 1 {
-		return auditSources(app, aud, []string{ref})
+		return auditSources(app, aud, []string{ref}, gate)
 	}
 	r, errs, err := app.LoadRef(ref)
 	res := &checkResult{errs: errs}
@@ -301,8 +314,10 @@ func matchByKey(fs, others []audit.Finding) (matched, rest []audit.Finding) {
 
 // runCheckCompare is `check --before A --after B`.
 func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Severity) error {
-	b := auditRef(app, aud, f.before)
-	a := auditRef(app, aud, f.after)
+	gb, _ := newCacheGate(f)
+	ga, _ := newCacheGate(f)
+	b := auditRef(app, aud, f.before, gb)
+	a := auditRef(app, aud, f.after, ga)
 	errs := append(append([]error{}, b.errs...), a.errs...)
 	fixed, introduced, unchanged := compareFindings(b.findings, a.findings)
 	var err error

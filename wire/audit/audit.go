@@ -57,6 +57,10 @@ const (
 	RuleUnwrappedWorkspace = "unwrapped-workspace"
 	RuleUntrustedElevated  = "untrusted-elevated"
 	RuleSecretInContext    = "secret-in-context"
+	// RuleUnstablePrefix is found by the cache analysis (check --cache),
+	// not by the Auditor: it is listed here with the others for check
+	// --rules and SARIF.
+	RuleUnstablePrefix = "unstable-prefix"
 )
 
 // RuleInfo describes one audit rule.
@@ -134,6 +138,13 @@ var Rules = []RuleInfo{
 			"blocks, JWTs, high-entropy values assigned to names such as api_key or password) and the plain sk- keys of " +
 			"OpenAI-compatible providers; reported by kind and place with a masked form, never in the clear. Rotate the credential, " +
 			"keep it out of files and outputs the agent reads, and share captures with --redact."},
+	{RuleUnstablePrefix, SeverityMedium,
+		"(check --cache) A request re-processes a prefix that did not change in meaning.",
+		"The prompt cache broke between two requests of the same model on a changing value (a timestamp, a date, a UUID, a " +
+			"counter), on tools or segments sent in another order, or on a segment inserted before stable text, and the provider " +
+			"processed again more of the earlier request than --max-reprocessed allows (tokens, or a share of the earlier request). " +
+			"Keep the prefix byte-stable: sort tools, move the clock and other changing values after the cached prefix " +
+			"(wirelens whatif shows what that saves)."},
 }
 
 // RuleByID returns the rule of an ID.

@@ -125,3 +125,26 @@ func TestLoadRejectsBadTables(t *testing.T) {
 		t.Error("a missing file loaded as a price table")
 	}
 }
+
+func TestMoneyAndRate(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		cur  string
+		want string
+	}{{0, "USD", "$0"}, {0.01234, "USD", "$0.0123"}, {12.345, "", "$12.35"}, {1234.5, "USD", "$1234"},
+		{0.0000123, "USD", "$0.000012"}, {-0.5, "USD", "-$0.5000"}, {0.5, "EUR", "0.5000 EUR"}} {
+		if got := Money(c.v, c.cur); got != c.want {
+			t.Errorf("Money(%v, %q) = %q, want %q", c.v, c.cur, got, c.want)
+		}
+	}
+	if got := Rate(0.3, "USD"); got != "$0.3" {
+		t.Errorf("Rate = %q", got)
+	}
+	if got := Round(0.12345678); got != 0.123457 {
+		t.Errorf("Round = %v", got)
+	}
+	n := Default().Note([]string{"GPT-5.5"})
+	if !strings.Contains(n, "built-in") || !strings.Contains(n, "GPT-5.5") || !strings.Contains(n, Default().Date) {
+		t.Errorf("Note = %q", n)
+	}
+}
