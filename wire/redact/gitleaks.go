@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,6 +32,9 @@ type leakRule struct {
 
 	once sync.Once
 	re   *regexp.Regexp
+
+	anchoredOnce sync.Once
+	anchored     *regexp.Regexp // \A(?:expr), for windowed
 }
 
 // leakAllow is an allowlist: a finding is dropped when its target matches
@@ -111,6 +115,16 @@ func (r *leakRule) compiled() *regexp.Regexp {
 	return r.re
 }
 
+func (r *leakRule) anchoredRe() *regexp.Regexp {
+	r.anchoredOnce.Do(func() {
+		re, err := regexp.Compile(`\A(?:` + r.expr + `)`)
+		if err == nil {
+			r.anchored = re
+		}
+	})
+	return r.anchored
+}
+
 // allowed reports whether the allowlist drops a finding.
 func (a *leakAllow) allowed(secret, match, line string) bool {
 	if a.never {
@@ -176,7 +190,13 @@ func leakFind(s, low string, out []Secret) []Secret {
 		if re == nil {
 			continue
 		}
-		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		var matches [][]int
+		if strings.HasPrefix(r.id, "generic") && len(r.keywords) > 0 {
+			matches = windowed(r, s, low)
+		} else {
+			matches = re.FindAllStringSubmatchIndex(s, -1)
+		}
+		for _, m := range matches {
 			// The match without the line feeds around it, as gitleaks
 			// takes it.
 			ms, me := m[0], m[1]
@@ -335,4 +355,86 @@ func isUUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// The generic rules' expressions start with an unanchored, case-insensitive
+// run of name characters, which Go's regexp matches slowly (about 1 s per MB
+// of code). A match is a name holding a keyword (at most nameBefore bytes of
+// it before the keyword), an assignment and a value, so each is looked for
+// with the expression anchored at the start of the name around a keyword,
+// in a window of windowAfter bytes past the keyword.
+const (
+	nameBefore  = 50
+	windowAfter = 256
+)
+
+// isNameByte reports whether c may stand in a name ([\w.-]).
+func isNameByte(c byte) bool {
+	return c == '_' || c == '.' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// windowed returns the matches of r's expression in s (as
+// FindAllStringSubmatchIndex would, offsets into s) that start at a name
+// around an occurrence of a keyword in low, the ASCII lower case of s. A
+// match that reaches the end of its window, short of the end of s, is
+// dropped: it may be cut short.
+func windowed(r *leakRule, s, low string) [][]int {
+	re := r.anchoredRe()
+	if re == nil {
+		return nil
+	}
+	var starts []int
+	for _, k := range r.keywords {
+		for at := 0; ; {
+			i := strings.Index(low[at:], k)
+			if i < 0 {
+				break
+			}
+			i += at
+			start := i
+			for start > 0 && i-start < nameBefore && isNameByte(s[start-1]) {
+				start--
+			}
+			starts = append(starts, start)
+			at = i + len(k)
+		}
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	var out [][]int
+	end := -1
+	for _, start := range starts {
+		if start < end {
+			continue // inside the last match
+		}
+		stop := min(len(s), start+nameBefore+windowAfter)
+		m := re.FindStringSubmatchIndex(s[start:stop])
+		if m == nil || m[1] == stop-start && stop != len(s) {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += start
+			}
+		}
+		out = append(out, m)
+		end = m[1]
+	}
+	return out
+}
+
+// asciiLower is s with ASCII capitals made small, every offset kept.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }

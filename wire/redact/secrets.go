@@ -67,7 +67,7 @@ func FindSecrets(s string) []Secret {
 	if s == "" {
 		return nil
 	}
-	low := strings.ToLower(s)
+	low := asciiLower(s)
 	found := leakFind(s, low, nil)
 	for _, c := range shapeCuts(s) {
 		found = append(found, Secret{Rule: shapeNames[c.shape], Kind: kindOfRule(shapeNames[c.shape]), Start: c.start, End: c.end})

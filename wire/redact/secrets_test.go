@@ -237,3 +237,23 @@ func TestLeakRulesLoad(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFindSecrets measures FindSecrets on 1 MB of tool output and code
+// that holds keywords of many rules (key, token, secret, api) but no secret.
+func BenchmarkFindSecrets(b *testing.B) {
+	var text strings.Builder
+	for text.Len() < 1<<20 {
+		text.WriteString("const apiKey = process.env.API_KEY; // the token and secret come from the vault\n" +
+			"func (c *Client) Do(req *Request) (*Response, error) { return c.http.Do(req) }\n" +
+			"{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}\n")
+	}
+	s := text.String()
+	FindSecrets("warm up the rules")
+	b.SetBytes(int64(len(s)))
+	b.ResetTimer()
+	for range b.N {
+		if found := FindSecrets(s); len(found) != 0 {
+			b.Fatalf("found %d", len(found))
+		}
+	}
+}
