@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -130,7 +131,10 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 		if len(cs.growth.Rows) > 1 {
 			w.WriteString(scan.VisibleLine(cs.name) + ": " + plural(len(cs.growth.Rows), "request") +
 				", estimated tokens by category (o200k_base)\n")
-			writeTable(w, cs.growth.Table(), width, numberColumns(1))
+			rows := cs.growth.Table()
+			right := numberColumns(1)
+			delete(right, len(rows[0])-1) // the bar
+			writeTable(w, rows, width, right)
 			w.WriteByte('\n')
 		}
 		if u := writeContextBlock(w, cs.last, tab, width); u != "" && !slices.Contains(unconfirmed, u) {
@@ -175,6 +179,7 @@ func writeContextBlock(w *bufio.Writer, c *breakdown.Context, tab *price.Table, 
 		}
 	}
 	fmt.Fprintf(w, "cached prefix: %s tokens (%s)\n", wire.GroupDigits(c.CachedTokens), c.CachedBasis)
+	fmt.Fprintf(w, "context: %s  (%s)\n", strings.Join(breakdown.Bar(c.ByGroup(), c.Tokens, 40), ""), breakdown.Legend)
 	row, priced := tab.Lookup(c.Model)
 	if priced {
 		fmt.Fprintf(w, "price: %s (input %s, cached read %s per million tokens); this prompt ~%s\n",

@@ -92,6 +92,8 @@ func TestEveryOutputMasksCredentials(t *testing.T) {
 			{"check"}, {"check", "--json"}, {"check", "--sarif"}, {"check", "--every-request", "--json"},
 			{"cache"}, {"cache", "--json"}, {"cache", "--by-model"},
 			{"view"}, {"gen-session", "--decode"},
+			{"context"}, {"context", "--json"}, {"whatif", "--layout", "isolated", "--sort-tools", "--freeze-time"},
+			{"whatif", "--layout", "isolated", "--json"}, {"check", "--cache", "--max-reprocessed", "0", "--json"},
 		} {
 			_, out, stderr := runCLI(t, "", append(args, path)...)
 			noLeak(t, strings.Join(args, " "), out+stderr)

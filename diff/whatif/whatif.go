@@ -162,8 +162,9 @@ func (p *Replay) Rows() []Row { return p.rows }
 
 // Totals is the sums as recorded and under each scenario.
 func (p *Replay) Totals() (as Totals, alts []Totals) {
-	for _, l := range p.alts {
-		alts = append(alts, l.tot)
+	alts = make([]Totals, len(p.Scenarios))
+	for k := range p.alts {
+		alts[k] = p.alts[k].tot
 	}
 	return p.as.tot, alts
 }

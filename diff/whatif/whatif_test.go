@@ -73,3 +73,20 @@ func TestReplay(t *testing.T) {
 		t.Errorf("json %+v", j.Scenarios)
 	}
 }
+
+// TestReplayOfNothing: a replay that read no request reports empty totals,
+// never an index out of range.
+func TestReplayOfNothing(t *testing.T) {
+	rp := &Replay{Prices: price.Default(), Scenarios: []Scenario{{Name: "stable", Rewrite: stableTime}}}
+	as, alts := rp.Totals()
+	if as.Requests != 0 || len(alts) != 1 || alts[0].Requests != 0 {
+		t.Errorf("totals %+v %+v", as, alts)
+	}
+	j := rp.JSON("o200k_base")
+	if len(j.Scenarios) != 1 || len(j.Scenarios[0].Requests) != 0 || j.Scenarios[0].Totals.Saved != nil {
+		t.Errorf("json %+v", j)
+	}
+	if tab := rp.Table(0); len(tab) != 2 || tab[1][0] != "total" {
+		t.Errorf("table %v", tab)
+	}
+}

@@ -163,3 +163,23 @@ func TestGrowth(t *testing.T) {
 		t.Errorf("growth rows %+v", g.Rows)
 	}
 }
+
+func TestBar(t *testing.T) {
+	by := make([]int, len(Groups))
+	by[0], by[1], by[6] = 500, 500, 1 // host rules, tools, a tiny user turn
+	got := strings.Join(Bar(by, 1001, 20), "")
+	if len(got) != 20 || !strings.HasPrefix(got, "HHHHHHHHH") || !strings.Contains(got, "TTTTTTTTT") || !strings.HasSuffix(got, "U") {
+		t.Errorf("Bar = %q", got)
+	}
+	if half := strings.Join(Bar(by, 2002, 20), ""); len(half) != 10 {
+		t.Errorf("against a request twice as long: %q", half)
+	}
+	if Bar(by, 0, 20) != nil || Bar(make([]int, len(Groups)), 10, 20) != nil {
+		t.Error("an empty bar has runs")
+	}
+	for _, g := range Groups {
+		if len(g.Letter()) != 1 || !strings.Contains(Legend, g.Letter()+" ") {
+			t.Errorf("%s: letter %q not in the legend", g, g.Letter())
+		}
+	}
+}

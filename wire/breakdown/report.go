@@ -47,6 +47,66 @@ func (g Group) Short() string {
 	return strings.ToUpper(string(g))
 }
 
+// Letter is a group's glyph in a stacked bar: a letter, so the bar reads
+// without colour.
+func (g Group) Letter() string {
+	switch g {
+	case GroupHostRules:
+		return "H"
+	case GroupTools:
+		return "T"
+	case GroupInstruction:
+		return "W"
+	case GroupListings:
+		return "L"
+	case GroupSkills:
+		return "S"
+	case GroupHostFacts:
+		return "F"
+	case GroupUser:
+		return "U"
+	case GroupModel:
+		return "M"
+	case GroupToolResults:
+		return "R"
+	case GroupReasoning:
+		return "Z"
+	}
+	return "O"
+}
+
+// Legend says what the letters of a stacked bar stand for.
+const Legend = "H rules T tools W files L listings S skills F facts U user M model R results Z reasoning O other"
+
+// Bar is a stacked bar of tokens by group (in the order of Groups), cells
+// long for longest tokens: each group's share of the cells in its letter;
+// a group too small for a cell still gets one. It returns the runs of
+// letters, one per group shown, so a viewer can colour each.
+func Bar(byGroup []int, longest, cells int) []string {
+	total := 0
+	for _, n := range byGroup {
+		total += n
+	}
+	if longest <= 0 || total <= 0 || cells <= 0 {
+		return nil
+	}
+	n := max(1, min(cells, (total*cells+longest-1)/longest))
+	var runs []string
+	used, acc := 0, 0
+	for i, tok := range byGroup {
+		if tok == 0 || i >= len(Groups) {
+			continue
+		}
+		acc += tok
+		upto := min(n, max(used+1, acc*n/total))
+		if upto > used {
+			runs = append(runs, strings.Repeat(Groups[i].Letter(), upto-used))
+			used = upto
+		}
+	}
+	return runs
+}
+
 // Cost is what tokens of which cached are cached cost at row's prices:
 // cached tokens at the cached-read price, the rest at the input price.
 func Cost(tokens, cached int, row price.Row) float64 {
@@ -136,9 +196,13 @@ func (c *Context) Rows(row price.Row, priced bool, currency string) [][]string {
 	return rows
 }
 
+// GrowthBarCells is the length of the longest request's bar in Table.
+const GrowthBarCells = 24
+
 // Table is the growth as the rows of a text table, its heading first: one
 // row a request ("@N"), its tokens, cached tokens and the tokens of each
-// group found in any request.
+// group found in any request, and a stacked bar of its groups (see Bar),
+// as long as the request against the session's longest.
 func (g *Growth) Table() [][]string {
 	used := make([]bool, len(Groups))
 	for _, row := range g.Rows {
@@ -152,6 +216,11 @@ func (g *Growth) Table() [][]string {
 			head = append(head, gr.Short())
 		}
 	}
+	head = append(head, "CONTEXT")
+	longest := 0
+	for _, row := range g.Rows {
+		longest = max(longest, row.Tokens)
+	}
 	rows := [][]string{head}
 	for _, row := range g.Rows {
 		cells := []string{"@" + strconv.Itoa(row.Index), wire.GroupDigits(row.Tokens), wire.GroupDigits(row.Cached)}
@@ -160,6 +229,7 @@ func (g *Growth) Table() [][]string {
 				cells = append(cells, wire.GroupDigits(n))
 			}
 		}
+		cells = append(cells, strings.Join(Bar(row.ByGroup, longest, GrowthBarCells), ""))
 		rows = append(rows, cells)
 	}
 	return rows
@@ -269,4 +339,17 @@ func (c *Context) ToJSON(tab *price.Table) JSON {
 			CachedRead: row.CachedRead, Unconfirmed: row.Unconfirmed, Cost: price.Round(c.PromptCost(row))}
 	}
 	return j
+}
+
+// ByGroup is the tokens of each group, in the order of Groups.
+func (c *Context) ByGroup() []int {
+	out := make([]int, len(Groups))
+	for _, t := range c.Totals() {
+		for i, g := range Groups {
+			if g == t.Group {
+				out[i] = t.Tokens
+			}
+		}
+	}
+	return out
 }
