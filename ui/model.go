@@ -449,29 +449,10 @@ func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
 	return found
 }
 
-// maskSecrets hides each secret of text behind asterisks of its length
-// after its first four characters at most (the masked form's head), so
-// every offset into the text (escapes, hazards, matches, the cache cut)
-// still holds.
-func maskSecrets(text string, secrets []redact.Secret) string {
-	if len(secrets) == 0 {
-		return text
-	}
-	b := []byte(text)
-	for _, sec := range secrets {
-		keep := min(4, (sec.End-sec.Start)/8)
-		for i := sec.Start; i < sec.End; i++ {
-			if keep > 0 && b[i] < 0x80 {
-				keep--
-				continue
-			}
-			if b[i] != '\n' {
-				b[i] = '*'
-			}
-		}
-	}
-	return string(b)
-}
+// maskSecrets hides each secret of text (redact.Blank): asterisks of the
+// same length, so every offset into the text (escapes, hazards, matches,
+// the cache cut) still holds.
+func maskSecrets(text string, secrets []redact.Secret) string { return redact.Blank(text, secrets) }
 
 // hazards are the hazards of a segment's text (read-only: shared).
 func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {

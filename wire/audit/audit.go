@@ -299,6 +299,16 @@ func (a *Auditor) legacyOf(sc *textScan) []textSpan {
 	return sc.legacy
 }
 
+// blanked is a segment's text with its secrets hidden (redact.Blank, the
+// same length), so that no finding's excerpt shows one.
+func (a *Auditor) blanked(s *wire.Segment) string {
+	secrets := a.secretsOf(a.scan(s.Text, s.Hash))
+	if len(secrets) == 0 {
+		return s.Text
+	}
+	return redact.Blank(s.Text, secrets)
+}
+
 func (a *Auditor) secretsOf(sc *textScan) []redact.Secret {
 	if !sc.haveSecrets {
 		sc.haveSecrets = true
@@ -414,7 +424,7 @@ func (c *requestAudit) add(i int, rule string, off, n int, key, msg string) {
 		Request:  max(c.r.Index, 1),
 		Segment:  s.ID,
 		Offset:   off,
-		Excerpt:  Excerpt(s.Text, off, n),
+		Excerpt:  Excerpt(c.a.blanked(s), off, n),
 		Message:  scan.VisibleLine(msg),
 		Line:     c.r.Line,
 		Key:      rule + "\x00" + string(s.Kind) + "\x00" + s.Label + "\x00" + key,

@@ -115,3 +115,32 @@ func MaskSecrets(s string) string {
 	b.WriteString(s[at:])
 	return b.String()
 }
+
+// Blank hides each secret of text behind asterisks of its byte length,
+// after at most its first four characters (the head of its masked form), so
+// that every offset into the text still holds: for excerpts and views that
+// point into the text by offset. Line feeds inside a secret (a private key
+// block) are kept.
+func Blank(text string, secrets []Secret) string {
+	if len(secrets) == 0 {
+		return text
+	}
+	b := []byte(text)
+	for _, sec := range secrets {
+		keep := min(4, (sec.End-sec.Start)/8)
+		if strings.HasPrefix(text[sec.Start:], "-----") {
+			keep = 0
+		}
+		for i := sec.Start; i < sec.End; i++ {
+			if keep > 0 && b[i] < 0x80 {
+				keep--
+				continue
+			}
+			keep = 0
+			if b[i] != '\n' {
+				b[i] = '*'
+			}
+		}
+	}
+	return string(b)
+}
