@@ -66,8 +66,8 @@ func (r *Report) blocks() []block {
 	n := wire.GroupDigits
 
 	h(1, "wirelens report")
-	p(plain("Before: "), quoted(r.Before), plain(fmt.Sprintf(" (%d requests, model %s). After: ", r.Sides[0].Requests, models(r.Sides[0].Models))),
-		quoted(r.After), plain(fmt.Sprintf(" (%d requests, model %s).", r.Sides[1].Requests, models(r.Sides[1].Models))))
+	p(plain("Before: "), quoted(r.Before), plain(fmt.Sprintf(" (%s, model %s). After: ", requests(r.Sides[0].Requests), models(r.Sides[0].Models))),
+		quoted(r.After), plain(fmt.Sprintf(" (%s, model %s).", requests(r.Sides[1].Requests), models(r.Sides[1].Models))))
 
 	// Trust map.
 	h(2, "Trust map of the first request")
@@ -271,4 +271,12 @@ func countList(m map[string]int) string {
 		parts[i] = e.k + " " + strconv.Itoa(e.v)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// requests is "1 request" or "N requests".
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return strconv.Itoa(n) + " requests"
 }
