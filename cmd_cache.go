@@ -193,8 +193,8 @@ type cacheSummaryJSON struct {
 	Disagreements          int              `json:"disagreements"`
 	PredictionsUnavailable int              `json:"predictions_unavailable,omitempty"`
 	ProviderVerdicts       *verdictsJSON    `json:"provider_verdicts,omitempty"`
-	Cost                   *diff.TotalsJSON `json:"cost,omitempty"`
 	Note                   string           `json:"note,omitempty"`
+	Cost                   *diff.TotalsJSON `json:"cost,omitempty"`
 }
 
 func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
@@ -678,9 +678,6 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 	return nil
 }
 
-func (t *cacheText) noteCost(c diff.Cost)             { t.costs.noteCost(c) }
-func (t *cacheText) noteTotals(tot diff.LedgerTotals) { t.costs.noteTotals(tot) }
-
 // sourceList names the files of a sequence for the heading: the first
 // three, then how many more.
 func sourceList(sources []string) string {
@@ -690,6 +687,8 @@ func sourceList(sources []string) string {
 	}
 	return strings.Join(sources[:shown], ", ") + " and " + plural(len(sources)-shown, "more file")
 }
+func (t *cacheText) noteCost(c diff.Cost)             { t.costs.noteCost(c) }
+func (t *cacheText) noteTotals(tot diff.LedgerTotals) { t.costs.noteTotals(tot) }
 
 // writeCacheText writes the text report of steps and their summary at once,
 // as cache writes it (the viewer's plain-text output shares it).

@@ -25,9 +25,9 @@ type checkFlags struct {
 	workspace       string
 	before, after   string
 	rules           bool
+	every           bool
 	cache           bool   // --cache: the cache rules too
 	maxReprocessed  string // --max-reprocessed
-	every           bool
 }
 
 func newCheckCmd(app *App) *cobra.Command {
@@ -82,9 +82,9 @@ errors (what could be read is still reported).`,
 	fl.StringVar(&f.before, "before", "", "the wire before a change (FILE or FILE@N); use with --after")
 	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
 	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
+	fl.BoolVar(&f.every, "every-request", false, "list a finding under every request that carries it, not once with a count")
 	fl.BoolVar(&f.cache, "cache", false, "also the prompt-cache rules (unstable-prefix) over each FILE's sequence of requests")
 	fl.StringVar(&f.maxReprocessed, "max-reprocessed", "1024", "with --cache: tokens (or a share such as 25%) of an earlier request a break may re-process")
-	fl.BoolVar(&f.every, "every-request", false, "list a finding under every request that carries it, not once with a count")
 	return cmd
 }
 
@@ -204,8 +204,8 @@ type checkResult struct {
 	seen map[string]int
 	// total counts the findings of every request, repeats included.
 	total int
-	gate  *diff.Gate // check --cache, nil without
 	errs  []error
+	gate  *diff.Gate // check --cache, nil without
 }
 
 // audit counts r and adds its findings.
@@ -213,9 +213,15 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 	res.alignNeedles()
 	res.requests++
 	if res.gate != nil {
+		// The cache rules' findings come after the request's own; each is
+		// one break of one request, so it is never a repeat.
 		defer func() {
+			n := len(res.findings)
 			res.gate.Add(r, &res.findings)
-			res.alignNeedles()
+			res.total += len(res.findings) - n
+			for k := n; !res.every && k < len(res.findings); k++ {
+				res.findings[k].Requests = &audit.RequestSpan{First: res.findings[k].Request, Count: 1}
+			}
 		}()
 	}
 	fs := aud.Audit(r)

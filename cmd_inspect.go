@@ -11,28 +11,37 @@ import (
 
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
 func init() { register(newInspectCmd) }
 
 func newInspectCmd(app *App) *cobra.Command {
-	var asJSON bool
+	var asJSON, redacted bool
 	cmd := &cobra.Command{
-		Use:         "inspect FILE... [--json]",
+		Use:         "inspect FILE... [--json [--redact]]",
 		Annotations: map[string]string{globalsAnnotation: inputGlobals},
 		Short:       "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
 		Long: `inspect prints every request of the given files, one block per request and one line per
 segment: its id, channel, role, kind, trust, envelope, size in bytes and estimated tokens
 (o200k_base; providers' own tokenizers differ), and the escapes found in it.
 
+With --json --redact, each segment also carries its text, with every secret that
+secret-in-context finds (API keys, tokens, private keys, credential-like values) replaced by
+"[redacted by wirelens]", so the output can be shared: what was sent, without the secrets.
+
 FILE may be "-" for standard input. Input problems are reported one line each on standard
 error (exit 2) and everything that could be read is still printed.`,
 		Example: `  wirelens inspect request.json
-  wirelens inspect session.jsonl --json | jq '.requests[].segments[].trust'
-  wirelens build . | wirelens inspect -`,
+  wirelens inspect session.jsonl --json | jq '.requests[].segments[] | select(.trust=="untrusted")'
+  wirelens build . | wirelens inspect -
+  wirelens inspect session.jsonl --json --redact > shareable.json`,
 		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if redacted && !asJSON {
+				return usageError("--redact needs --json: it adds each segment's text, masked, to the JSON")
+			}
 			// Requests are written as they are decoded, so a long session is
 			// never held whole.
 			var (
@@ -52,7 +61,7 @@ error (exit 2) and everything that could be read is still printed.`,
 						return true
 					}
 					if asJSON {
-						werr = writeInspectRequestJSON(bw, &r, count > 0)
+						werr = writeInspectRequestJSON(bw, &r, count > 0, redacted)
 					} else {
 						werr = writeInspectBlocks(bw, []wire.Request{r}, width, count > 0)
 					}
@@ -82,6 +91,7 @@ error (exit 2) and everything that could be read is still printed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
+	cmd.Flags().BoolVar(&redacted, "redact", false, "with --json: add each segment's text, every secret in it masked")
 	return cmd
 }
 
@@ -98,6 +108,8 @@ type inspectSegmentJSON struct {
 	Tokens     int           `json:"tokens"`
 	Breakpoint bool          `json:"cache_breakpoint,omitempty"`
 	Escapes    []wire.Escape `json:"escapes"`
+	// Text is the segment's text with every secret masked (--redact).
+	Text *string `json:"text,omitempty"`
 }
 
 type inspectRequestJSON struct {
@@ -114,8 +126,9 @@ type inspectRequestJSON struct {
 	Notes    []string             `json:"notes,omitempty"`
 }
 
-// inspectRequest is the JSON form of one request.
-func inspectRequest(r *wire.Request) inspectRequestJSON {
+// inspectRequest is the JSON form of one request; with redacted, each
+// segment carries its text with every secret masked.
+func inspectRequest(r *wire.Request, redacted bool) inspectRequestJSON {
 	rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
 		Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
 		Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
@@ -130,14 +143,18 @@ func inspectRequest(r *wire.Request) inspectRequestJSON {
 		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
 			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
 			Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
+		if redacted {
+			text := redact.MaskSecrets(s.Text)
+			rj.Segments[len(rj.Segments)-1].Text = &text
+		}
 	}
 	return rj
 }
 
 // writeInspectRequestJSON writes one element of the "requests" array,
 // indented as writeJSON would indent the whole document.
-func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
-	b, err := marshalJSON(inspectRequest(r), "    ")
+func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma, redacted bool) error {
+	b, err := marshalJSON(inspectRequest(r, redacted), "    ")
 	if err != nil {
 		return err
 	}
