@@ -41,6 +41,9 @@ exits 0; input problems still make exit 2.`,
   wirelens build . | wirelens view -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if containsDash(args) && isTerminal(app.Stdin) {
+				return errStdinTerminal
+			}
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
 				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout)); err != nil {
@@ -75,6 +78,11 @@ func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Option
 	}
 	return app.finish(errs.take(), 0)
 }
+
+// errStdinTerminal is what view says when "-" names standard input and
+// standard input is the terminal: the keys typed there are not a payload, and
+// the viewer reading them both as keys and as input would answer to neither.
+var errStdinTerminal = usageError(`standard input is a terminal, not a payload: pipe one in ("wirelens build . | wirelens view -") or name a file`)
 
 // containsDash reports whether standard input is one of the inputs.
 func containsDash(args []string) bool {
