@@ -24,7 +24,8 @@ func init() {
 }
 
 func newViewCmd(app *App) *cobra.Command {
-	return &cobra.Command{
+	var separate bool
+	cmd := &cobra.Command{
 		Use:   "view FILE... | -",
 		Short: "Open the interactive viewer on recorded requests",
 		Long: `view opens recorded model requests in a terminal viewer: the request list, the trusted
@@ -33,9 +34,13 @@ segment with every escape marked and every hazard shown visibly, and the Escapes
 Cache, Diff and Raw JSON views. Press ? in the viewer for every key.
 
 Long files load in the background: the first request is usable before the last is read.
+All FILE arguments form one sequence for the prompt cache, in the order given, as in
+"wirelens cache FILE...": each request is compared with the last earlier request of its
+model, whatever file it came from. With --separate each FILE is a sequence of its own.
+
 When standard output is not a terminal, view prints the plain-text report instead (what
-inspect, check and cache print for the same files, each file its own cache sequence) and
-exits 0; input problems still make exit 2.`,
+inspect, check and cache print for the same files) and exits 0; input problems still make
+exit 2.`,
 		Example: `  wirelens view session.jsonl
   wirelens session.jsonl
   wirelens build . | wirelens view -`,
@@ -46,14 +51,20 @@ exits 0; input problems still make exit 2.`,
 			}
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
-				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout)); err != nil {
+				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout), separate); err != nil {
 					return err
 				}
 				return app.finish(l.Errors, 0)
 			}
-			return viewInputs(cmd.Context(), app, args, ui.Options{})
+			opts := ui.Options{Analysis: ui.DefaultAnalysis()}
+			if separate {
+				opts.Analysis.Cache = ui.CompareBySource
+			}
+			return viewInputs(cmd.Context(), app, args, opts)
 		},
 	}
+	cmd.Flags().BoolVar(&separate, "separate", false, "each FILE its own prompt-cache sequence (by default all FILEs are one, as in cache)")
+	return cmd
 }
 
 // viewInputs opens the viewer on the inputs as they decode, and returns
@@ -61,7 +72,8 @@ exits 0; input problems still make exit 2.`,
 // one writes to, a pipe that hangs) is stopped where it can be and left
 // behind where it cannot, never waited for. The input errors reported are
 // those met before the viewer closed. plumbing holds the viewer's program
-// plumbing (tests); the rest of the options are set here.
+// plumbing (tests) and its analyses (the default ones when none is given);
+// the rest of the options are set here.
 func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Options) error {
 	errs := &streamErrors{}
 	ctx, cancel := context.WithCancel(ctx)
@@ -69,7 +81,9 @@ func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Option
 	opts := plumbing
 	opts.Title = strings.Join(args, " ")
 	opts.Stream = streamInputs(ctx, app, args, errs)
-	opts.Analysis = ui.DefaultAnalysis()
+	if opts.Analysis.Cache == nil {
+		opts.Analysis = ui.DefaultAnalysis()
+	}
 	opts.Theme, opts.NoColor = app.Theme, app.NoColor
 	err := ui.Run(ctx, opts)
 	cancel()
@@ -180,8 +194,9 @@ func streamInputs(ctx context.Context, app *App, args []string, errs *streamErro
 
 // writeViewReport is what view and watch print when standard output is not
 // a terminal: what inspect, check and cache print for the same requests,
-// each source its own cache sequence as in the viewer.
-func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
+// all of them one cache sequence as in the viewer (each source its own with
+// separate, as view --separate).
+func writeViewReport(w io.Writer, reqs []wire.Request, width int, separate bool) error {
 	if err := writeInspectText(w, reqs, width); err != nil || len(reqs) == 0 {
 		return err
 	}
@@ -198,7 +213,7 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 	}
 	for lo := 0; lo < len(reqs); {
 		hi := lo + 1
-		for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
+		for hi < len(reqs) && (!separate || reqs[hi].Source == reqs[lo].Source) {
 			hi++
 		}
 		// A source of one request has nothing to compare: that is said
@@ -262,7 +277,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				return usageError("%v", first.Err)
 			}
 			if !isTerminal(app.Stdout) {
-				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, terminalWidth(app.Stdout))
+				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, terminalWidth(app.Stdout), false)
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
@@ -329,7 +344,9 @@ func demoOptions(app *App) (ui.Options, error) {
 	return ui.Options{
 		Title:    "demo: poisoned workspace, legacy vs isolated",
 		Requests: []wire.Request{legacy, isolated},
-		Analysis: ui.DefaultAnalysis(),
+		// The two layouts are apart: the isolated request is no
+		// continuation of the legacy one.
+		Analysis: ui.Analysis{Findings: ui.DefaultAnalysis().Findings, Cache: ui.CompareBySource},
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,
