@@ -84,7 +84,7 @@ func TestUIGolden(t *testing.T) {
 		{"content", []string{"l", "j", "j", "j", "tab"}},
 		{"escapes", []string{"2"}},
 		{"findings", []string{"3"}},
-		{"cache", []string{"4", "j", "j"}},
+		{"cache", []string{"4", "k"}},
 		{"diff", []string{"5"}},
 		{"trustmap", []string{"5", "t"}},
 		{"raw", []string{"6"}},

@@ -4,6 +4,7 @@ package ui
 // details and the jump from a row to its place in the content.
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -135,27 +136,10 @@ func (m *Model) jumpTo(r, s, off int) tea.Cmd {
 	if r < 0 || r >= len(m.reqs) {
 		return nil
 	}
-	vis := -1
-	for k, i := range m.visible {
-		if i == r {
-			vis = k
-		}
-	}
-	if vis < 0 {
-		m.filter = ""
-		m.refilter()
-		for k, i := range m.visible {
-			if i == r {
-				vis = k
-			}
-		}
-	}
-	m.list.sel = max(0, vis)
-	m.ensureListVisible()
 	m.seg = m.cachePos(r, s)
 	m.view = viewWire
 	m.focus = focusContent
-	cmds := m.selectionChanged()
+	cmds := m.selectRequest(r)
 	m.body.reveal(off, m.contentHeight())
 	return tea.Batch(cmds...)
 }
@@ -192,10 +176,16 @@ func (m *Model) tableEnter() tea.Cmd {
 			return m.jumpTo(f.req, s, f.Offset)
 		}
 	case viewCache:
+		// The diff of the request under the cursor with the one its cache
+		// step compares it with: the request is selected, the Diff view
+		// opens at it.
 		r := m.table.sel
 		if r >= 1 && r < len(m.reqs) {
-			m.marks = []int{r - 1, r}
-			return m.openView(viewDiff)
+			cmds := m.selectRequest(r)
+			if p := m.predecessor(r); len(m.marks) > 0 && !(slices.Contains(m.marks, p) && slices.Contains(m.marks, r)) {
+				m.marks = nil // they would stand for another pair
+			}
+			return tea.Batch(append(cmds, m.openView(viewDiff))...)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -284,13 +285,52 @@ func (m *Model) toggleMark() {
 	m.status = "marked #" + strconv.Itoa(c+1) + " for diff"
 }
 
-// openView switches to a view and starts what it needs.
+// openView switches to a view and starts what it needs. A table opens at
+// the selected request: the Cache view on its row, the Findings view on its
+// first finding (or the next request's).
 func (m *Model) openView(v viewKind) tea.Cmd {
 	if m.view != v {
 		m.table = tableCursor{}
+		m.view = v
+		if c := m.cur(); c >= 0 {
+			switch v {
+			case viewCache:
+				m.moveTable(c)
+			case viewFindings:
+				m.moveTable(sort.Search(len(m.findings), func(i int) bool { return m.findings[i].req >= c }))
+			}
+		}
 	}
-	m.view = v
 	return tea.Batch(m.viewOpened()...)
+}
+
+// predecessor is the request that request c is compared with for the
+// prompt cache (the last earlier request of its model, as its cache step
+// names it), or the one just before it when it has no step.
+func (m *Model) predecessor(c int) int {
+	if st := m.step(c); st != nil {
+		for i := c - 1; i >= 0; i-- {
+			if r := &m.reqs[i].req; r.Source == st.PrevSource && r.Index == st.PrevIndex {
+				return i
+			}
+		}
+	}
+	return c - 1
+}
+
+// selectRequest selects request r in the list, clearing a filter that hides
+// it, and keeps the view.
+func (m *Model) selectRequest(r int) []tea.Cmd {
+	if r < 0 || r >= len(m.reqs) {
+		return nil
+	}
+	if !slices.Contains(m.visible, r) {
+		m.filter = ""
+		m.refilter()
+	}
+	m.list.sel = max(0, slices.Index(m.visible, r))
+	m.ensureListVisible()
+	return m.selectionChanged()
 }
 
 // viewOpened starts the commands the current view needs.

@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+)
+
+// navSession is a session of n requests of one model, each continuing the
+// one before, and, when other is set, request other (0-based) of another
+// model in between: the request after it is compared with the one before
+// it for the cache.
+func navSession(n, other int) []wire.Request {
+	tools := wire.Part{ID: "tools[0]", Channel: wire.ChannelTools, Type: "tool", Name: "read_file",
+		Text: `{"name":"read_file","description":"Read a file","input_schema":{"type":"object"}}`}
+	sys := wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: "You are a coding agent.\n"}
+	var reqs []wire.Request
+	for i := 0; i < n; i++ {
+		model := "claude-sonnet-4-6"
+		if i == other {
+			model = "claude-haiku-4-5"
+		}
+		parts := []wire.Part{tools, sys}
+		for k := 0; k <= i; k++ {
+			parts = append(parts, wire.Part{ID: "messages[" + strconv.Itoa(k) + "].content[0]", Channel: wire.ChannelMessages,
+				Role: "user", Type: "text", Text: "question " + strconv.Itoa(k+1)})
+		}
+		reqs = append(reqs, testReq(model, i+1, parts...))
+	}
+	return reqs
+}
+
+// TestUICacheAndDiffOpenAtTheSelection checks that the Cache view opens
+// with its cursor on the selected request and the Diff view compares the
+// selected request with the one its cache step names (the last earlier
+// request of its model), not #1; that marks are kept for a pair the
+// selection belongs to, and that enter on a Cache row diffs that row.
+func TestUICacheAndDiffOpenAtTheSelection(t *testing.T) {
+	reqs := navSession(8, 5)
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "shift+tab", "G") // the list: #8
+	if m.cur() != 7 {
+		t.Fatalf("selected #%d, want #8", m.cur()+1)
+	}
+	pressKeys(t, m, "4")
+	if m.view != viewCache || m.table.sel != 7 {
+		t.Fatalf("the Cache view opened on row %d, want #8's (7)", m.table.sel)
+	}
+	if !strings.Contains(plain(m.Render()), "▸ #8") {
+		t.Fatalf("the Cache view's cursor is not on #8:\n%s", plain(m.Render()))
+	}
+	pressKeys(t, m, "5")
+	// #8 follows #7 (another model sits at #6): #7 is its predecessor.
+	if a, b := m.diffPair(); a != 6 || b != 7 {
+		t.Fatalf("diff pair #%d → #%d, want #7 → #8", a+1, b+1)
+	}
+	// #7 comes after #6 of another model: it is compared with #5.
+	pressKeys(t, m, "1", "k", "5")
+	if a, b := m.diffPair(); a != 4 || b != 6 {
+		t.Fatalf("diff pair for #7: #%d → #%d, want #5 → #7", a+1, b+1)
+	}
+	if !strings.Contains(plain(m.Render()), "Diff #5 → #7") {
+		t.Fatalf("the Diff view's title:\n%s", plain(m.Render()))
+	}
+	// Marks stand for their pair while the selection is one of them.
+	m.marks = []int{1, 3}
+	if a, b := m.diffPair(); a != 4 || b != 6 {
+		t.Fatalf("marks #2 #4 took over the diff of #7: #%d → #%d", a+1, b+1)
+	}
+	pressKeys(t, m, "1", "g", "j") // #2
+	if a, b := m.diffPair(); a != 1 || b != 3 {
+		t.Fatalf("with #2 marked and selected: #%d → #%d, want the marks #2 → #4", a+1, b+1)
+	}
+	// Enter on a Cache row: that request, against its predecessor.
+	pressKeys(t, m, "4", "j", "j", "j", "enter")
+	if m.view != viewDiff || m.cur() != 4 {
+		t.Fatalf("enter on the Cache row of #5: view %d, selected #%d", m.view, m.cur()+1)
+	}
+	if a, b := m.diffPair(); a != 3 || b != 4 || len(m.marks) != 0 {
+		t.Fatalf("enter on #5's row: diff #%d → #%d (marks %v), want #4 → #5 and the marks of another pair dropped", a+1, b+1, m.marks)
+	}
+	// The Findings view opens at the selected request's first finding.
+	m.findings = []findingRow{{req: 0}, {req: 2}, {req: 4}, {req: 6}}
+	pressKeys(t, m, "1", "3")
+	if m.table.sel != 2 {
+		t.Fatalf("the Findings view opened on row %d, want #5's first finding (2)", m.table.sel)
+	}
+}
