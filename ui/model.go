@@ -171,6 +171,9 @@ type Model struct {
 	list    listPane // the request list: selection (index into visible) and scroll
 
 	seg   int     // cursor: index into the selected request's cache order
+	// colSeg is the cursor last held in each segment column (tab comes back
+	// to it).
+	colSeg [2]int
 	segs  segPane // the segment columns: their scroll
 	focus focusKind
 	view  viewKind

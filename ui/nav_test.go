@@ -89,3 +89,56 @@ func TestUICacheAndDiffOpenAtTheSelection(t *testing.T) {
 		t.Fatalf("the Findings view opened on row %d, want #5's first finding (2)", m.table.sel)
 	}
 }
+
+// TestUITabCyclesEveryPane checks that tab goes through every pane of the
+// wire view in turn, both segment columns included (each drawn focused in
+// its turn), and shift+tab back; a column with no segment is passed over,
+// and tab comes back to the segment last selected in a column.
+func TestUITabCyclesEveryPane(t *testing.T) {
+	m := startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "shift+tab")
+	if m.pane() != paneList {
+		t.Fatalf("shift+tab from the prefix column: pane %d, want the list", m.pane())
+	}
+	// The focused box is drawn with a double line in mono.
+	focusedTitle := func() string {
+		s := plain(m.Render())
+		for _, title := range []string{"Requests", "TRUSTED PREFIX", "MESSAGES", "content", "system[", "messages["} {
+			if strings.Contains(s, "╔═ "+title) {
+				return title
+			}
+		}
+		return ""
+	}
+	want := []struct {
+		pane  int
+		title string
+	}{{panePrefix, "TRUSTED PREFIX"}, {paneMessages, "MESSAGES"}, {paneContent, "messages["}, {paneList, "Requests"}, {panePrefix, "TRUSTED PREFIX"}}
+	for i, w := range want {
+		pressKeys(t, m, "tab")
+		if m.pane() != w.pane || focusedTitle() != w.title {
+			t.Fatalf("tab %d: pane %d with %q focused, want pane %d, %q", i+1, m.pane(), focusedTitle(), w.pane, w.title)
+		}
+	}
+	// Back: the list, then the content, the messages column.
+	for i, w := range []int{paneList, paneContent, paneMessages, panePrefix} {
+		pressKeys(t, m, "shift+tab")
+		if m.pane() != w {
+			t.Fatalf("shift+tab %d: pane %d, want %d", i+1, m.pane(), w)
+		}
+	}
+	// The segment last selected in the messages column comes back.
+	pressKeys(t, m, "tab", "j")
+	second := m.seg
+	pressKeys(t, m, "tab", "tab", "tab", "tab")
+	if m.pane() != paneMessages || m.seg != second {
+		t.Fatalf("back in the messages column on position %d, want %d", m.seg, second)
+	}
+	// A request with no message: its column is passed over.
+	only := testReq("m", 1, wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: "rules"})
+	m = startModel(t, Options{Requests: []wire.Request{only}, Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "tab")
+	if m.pane() != paneContent {
+		t.Fatalf("tab from the prefix with no message: pane %d, want the content", m.pane())
+	}
+}

@@ -144,11 +144,9 @@ func (m *Model) onWireKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
 	switch {
 	case matches(k, km.NextPane):
-		m.focus = (m.focus + 1) % 3
-		return nil
+		return m.cyclePane(1)
 	case matches(k, km.PrevPane):
-		m.focus = (m.focus + 2) % 3
-		return nil
+		return m.cyclePane(-1)
 	case matches(k, km.Enter):
 		if m.focus < focusContent {
 			m.focus++
@@ -163,6 +161,67 @@ func (m *Model) onWireKey(k tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.onScrollKey(&m.body, k, m.contentHeight())
 	}
+}
+
+// The panes of the wire view in the order tab goes through them: the
+// request list, the trusted prefix's column, the messages' column, the
+// content.
+const (
+	paneList = iota
+	panePrefix
+	paneMessages
+	paneContent
+	panes
+)
+
+// pane is the pane of the wire view that has the focus.
+func (m *Model) pane() int {
+	switch m.focus {
+	case focusList:
+		return paneList
+	case focusContent:
+		return paneContent
+	}
+	if col, _ := m.segCol(); col == 1 {
+		return paneMessages
+	}
+	return panePrefix
+}
+
+// cyclePane moves the focus to the next pane (dir 1) or the previous one
+// (dir -1), every pane in turn; a segment column with no segment is passed
+// over.
+func (m *Model) cyclePane(dir int) tea.Cmd {
+	cols := m.columns()
+	from := m.pane()
+	if from == panePrefix || from == paneMessages {
+		m.colSeg[from-panePrefix] = m.seg
+	}
+	for p, n := (from+dir+panes)%panes, 0; n < panes; p, n = (p+dir+panes)%panes, n+1 {
+		switch p {
+		case paneList:
+			m.focus = focusList
+			return nil
+		case paneContent:
+			m.focus = focusContent
+			return nil
+		}
+		col := p - panePrefix
+		if len(cols[col]) == 0 {
+			continue
+		}
+		m.focus = focusSegs
+		if from == p {
+			return nil
+		}
+		// The segment last selected in that column, else its first shown.
+		to := m.colSeg[col]
+		if !slices.Contains(cols[col], to) {
+			to = cols[col][min(m.segs.top[col], len(cols[col])-1)]
+		}
+		return m.moveSeg(to)
+	}
+	return nil
 }
 
 func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
