@@ -127,9 +127,11 @@ func (p listPane) Render(w, h int) []string {
 			lines = append(lines, st.Muted.Render("no match"))
 		}
 	}
+	// The filter itself is in the status line; the title counts what it
+	// leaves.
 	title := "Requests"
 	if p.filter != "" {
-		title += " · filter " + scan.VisibleLine(p.filter)
+		title += " " + strconv.Itoa(len(p.visible)) + "/" + strconv.Itoa(len(p.reqs))
 	}
 	return box(st, st.Header.Render(title), lines, w, h, p.focused)
 }

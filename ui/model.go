@@ -137,12 +137,18 @@ type entry struct {
 	escRows []escRow // the Escapes view's rows
 }
 
-// prompt is a one-line input (search or filter).
+// prompt is a one-line input (search or filter). It opens empty; ↑ and ↓
+// go through the earlier entries of its kind.
 type prompt struct {
 	active bool
 	kind   string // "search" or "filter"
 	text   []rune
+	hist   int    // the history entry shown: len(history) is the line being typed
+	draft  []rune // the line being typed, kept while the history is shown
 }
+
+// maxHistory is how many entries the search and the filter histories keep.
+const maxHistory = 50
 
 type hit struct{ req, seg, off int }
 
@@ -188,6 +194,7 @@ type Model struct {
 	status   string
 
 	pr                      prompt
+	history                 map[string][]string // the prompts' entries by kind, oldest first
 	filter                  string
 	query                   string
 	hits                    []hit

@@ -142,3 +142,83 @@ func TestUITabCyclesEveryPane(t *testing.T) {
 		t.Fatalf("tab from the prefix with no message: pane %d, want the content", m.pane())
 	}
 }
+
+// statusLine is the last line of the rendered screen, plain.
+func statusLine(m *Model) string {
+	lines := screenLines(m.Render())
+	return lines[len(lines)-1]
+}
+
+// TestUISearchAndFilterPrompts checks the search and filter lines: each
+// opens empty (a second search does not append to the first), ↑ and ↓ go
+// through the earlier entries, esc clears the search or the filter (in the
+// prompt and after it), and the active filter and search show in the status
+// line.
+func TestUISearchAndFilterPrompts(t *testing.T) {
+	m := startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "/")
+	typeText(t, m, "zzzz_notfound")
+	pressKeys(t, m, "enter")
+	if m.query != "zzzz_notfound" || !strings.Contains(statusLine(m), "[/zzzz_notfound · no match]") {
+		t.Fatalf("query %q, status %q", m.query, statusLine(m))
+	}
+	pressKeys(t, m, "/")
+	if len(m.pr.text) != 0 || !strings.Contains(statusLine(m), "↑↓ history") {
+		t.Fatalf("the search line reopened with %q, status %q", string(m.pr.text), statusLine(m))
+	}
+	typeText(t, m, "POISONED")
+	pressKeys(t, m, "enter")
+	if m.query != "POISONED" || len(m.hits) == 0 {
+		t.Fatalf("second search: query %q, %d hits", m.query, len(m.hits))
+	}
+	if s := statusLine(m); !strings.Contains(s, "[/POISONED · match 1/"+strconv.Itoa(len(m.hits))+"]") {
+		t.Fatalf("the status line does not show the search: %q", s)
+	}
+	// History: ↑ the last, ↑ the one before, ↓ back, ↓ the line typed.
+	pressKeys(t, m, "/")
+	typeText(t, m, "dra")
+	for i, step := range []struct{ key, want string }{{"up", "POISONED"}, {"up", "zzzz_notfound"}, {"up", "zzzz_notfound"}, {"down", "POISONED"}, {"down", "dra"}} {
+		pressKeys(t, m, step.key)
+		if got := string(m.pr.text); got != step.want {
+			t.Fatalf("history step %d (%s): %q, want %q", i+1, step.key, got, step.want)
+		}
+	}
+	// esc in the line clears the search.
+	pressKeys(t, m, "esc")
+	if m.pr.active || m.query != "" || len(m.hits) != 0 || strings.Contains(statusLine(m), "[/") {
+		t.Fatalf("esc in the search line: query %q, %d hits, status %q", m.query, len(m.hits), statusLine(m))
+	}
+	// A filter shows in the status line; esc clears it.
+	pressKeys(t, m, "f")
+	typeText(t, m, "#2")
+	pressKeys(t, m, "enter")
+	if len(m.visible) != 1 || !strings.Contains(statusLine(m), "[filter #2]") {
+		t.Fatalf("filter #2: visible %v, status %q", m.visible, statusLine(m))
+	}
+	if !strings.Contains(plain(m.Render()), "Requests 1/3") {
+		t.Fatalf("the list's title does not count what the filter leaves:\n%s", plain(m.Render()))
+	}
+	pressKeys(t, m, "esc")
+	if m.filter != "" || len(m.visible) != 3 || strings.Contains(statusLine(m), "[filter") {
+		t.Fatalf("esc: filter %q, visible %v, status %q", m.filter, m.visible, statusLine(m))
+	}
+	// esc in the filter line clears what it applied as it was typed.
+	pressKeys(t, m, "f")
+	typeText(t, m, "#3")
+	if len(m.visible) != 1 {
+		t.Fatalf("the filter does not apply as typed: %v", m.visible)
+	}
+	pressKeys(t, m, "esc")
+	if m.filter != "" || len(m.visible) != 3 {
+		t.Fatalf("esc in the filter line: filter %q, visible %v", m.filter, m.visible)
+	}
+	// The filter line opens empty, its history on ↑.
+	pressKeys(t, m, "f")
+	if len(m.pr.text) != 0 {
+		t.Fatalf("the filter line reopened with %q", string(m.pr.text))
+	}
+	pressKeys(t, m, "up")
+	if string(m.pr.text) != "#2" || len(m.visible) != 1 {
+		t.Fatalf("↑ in the filter line: %q, visible %v", string(m.pr.text), m.visible)
+	}
+}

@@ -77,20 +77,20 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.selectionCmd()
 		}
 		if m.query != "" {
-			m.query, m.hits = "", nil
-			return m.decorateBody(nil, m.body.cut)
+			return m.clearSearch()
 		}
 		if m.filter != "" {
 			m.filter = ""
+			m.status = "filter cleared"
 			m.refilter()
 			return m.selectionCmd()
 		}
 		return nil
 	case matches(k, km.Search):
-		m.pr = prompt{active: true, kind: "search", text: []rune(m.query)}
+		m.openPrompt("search")
 		return nil
 	case matches(k, km.Filter):
-		m.pr = prompt{active: true, kind: "filter", text: []rune(m.filter)}
+		m.openPrompt("filter")
 		return nil
 	case matches(k, km.Next):
 		return m.stepHit(1)
@@ -247,23 +247,73 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 	return nil
 }
 
+// openPrompt opens the search or filter line, empty: what was searched or
+// filtered before is on ↑.
+func (m *Model) openPrompt(kind string) {
+	m.pr = prompt{active: true, kind: kind, hist: len(m.history[kind])}
+}
+
+// remember adds an entry to the history of its kind (not twice in a row).
+func (m *Model) remember(kind, text string) {
+	if text == "" {
+		return
+	}
+	if m.history == nil {
+		m.history = map[string][]string{}
+	}
+	h := m.history[kind]
+	if len(h) > 0 && h[len(h)-1] == text {
+		return
+	}
+	h = append(h, text)
+	if len(h) > maxHistory {
+		h = h[len(h)-maxHistory:]
+	}
+	m.history[kind] = h
+}
+
 // onPromptKey edits the search or filter line.
 func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
-		// The filter stays as typed (it applies as it is typed); a search
-		// is not started.
+		// esc clears: the filter (it applies as it is typed) or the search.
 		m.pr.active = false
-		return nil
+		if m.pr.kind == "filter" {
+			m.status = "filter cleared"
+			m.filter = ""
+			m.refilter()
+			return m.selectionCmd()
+		}
+		return m.clearSearch()
 	case "enter":
 		m.pr.active = false
 		text := string(m.pr.text)
+		m.remember(m.pr.kind, text)
 		if m.pr.kind == "filter" {
 			m.filter = text
 			m.refilter()
 			return m.selectionCmd()
 		}
 		return m.startSearch(text)
+	case "up", "down":
+		h := m.history[m.pr.kind]
+		to := m.pr.hist - 1
+		if k.String() == "down" {
+			to = m.pr.hist + 1
+		}
+		if to < 0 || to > len(h) {
+			return nil
+		}
+		if m.pr.hist == len(h) {
+			m.pr.draft = m.pr.text
+		}
+		m.pr.hist = to
+		if to == len(h) {
+			m.pr.text = m.pr.draft
+		} else {
+			m.pr.text = []rune(h[to])
+		}
+		return m.promptChanged()
 	case "backspace", "ctrl+h":
 		if len(m.pr.text) > 0 {
 			m.pr.text = m.pr.text[:len(m.pr.text)-1]
@@ -278,6 +328,17 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.promptChanged()
 	}
 	return nil
+}
+
+// clearSearch drops the search and its marks.
+func (m *Model) clearSearch() tea.Cmd {
+	if m.query != "" {
+		m.status = "search cleared"
+	}
+	m.searchGen++ // a search still running is stale
+	m.searching = false
+	m.query, m.hits, m.hitAt = "", nil, -1
+	return m.decorateBody(nil, m.body.cut)
 }
 
 // promptChanged applies the filter as it is typed (it is cheap).

@@ -187,12 +187,19 @@ type statusBar struct {
 	text      string // plain text: sanitised here
 	searching bool
 	help      string // the short help, rendered by the root's help model
+	// filter and query are the active filter and search (hostile); hits
+	// the search's matches and hitAt the one shown (-1 none).
+	filter, query string
+	hits, hitAt   int
+	history       bool // the prompt has earlier entries
 }
 
 // statusBar is the status line as the model stands.
 func (m *Model) statusBar() statusBar {
-	p := statusBar{st: m.st, prompt: m.pr, text: m.status, searching: m.searching}
+	p := statusBar{st: m.st, prompt: m.pr, text: m.status, searching: m.searching,
+		filter: m.filter, query: m.query, hits: len(m.hits), hitAt: m.hitAt}
 	if p.prompt.active {
+		p.history = len(m.history[p.prompt.kind]) > 0
 		return p
 	}
 	if p.text == "" {
@@ -209,14 +216,37 @@ func (p statusBar) Render(width, _ int) string {
 		label := "/"
 		if p.prompt.kind == "filter" {
 			label = "filter (words; is:break is:finding is:hazard is:escape is:marked): "
+			if width < 100 {
+				label = "filter: "
+			}
 		}
-		return st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
+		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
+		keys := "enter ok · esc clears"
+		if p.history {
+			keys = "↑↓ history · " + keys
+		}
+		if gap := width - cells.Width(line) - cells.Width(keys); gap >= 2 {
+			line += strings.Repeat(" ", gap) + st.Muted.Render(keys)
+		}
+		return line
+	}
+	// The active filter and search come first: they change what is shown.
+	var chips string
+	if p.filter != "" {
+		chips += p.chip("filter", p.filter, "")
+	}
+	if p.query != "" {
+		at := "no match"
+		if p.hits > 0 {
+			at = "match " + strconv.Itoa(max(0, p.hitAt)+1) + "/" + strconv.Itoa(p.hits)
+		}
+		chips += p.chip("/", p.query, at)
 	}
 	left := p.text
 	if p.searching {
 		left = "searching… " + left
 	}
-	left = st.Status.Render(scan.VisibleLine(left))
+	left = chips + st.Status.Render(scan.VisibleLine(left))
 	right := p.help
 	room := width - cells.Width(left) - 2
 	if room < 10 {
@@ -227,6 +257,23 @@ func (p statusBar) Render(width, _ int) string {
 	}
 	gap := width - cells.Width(left) - cells.Width(right)
 	return left + strings.Repeat(" ", max(1, gap)) + right
+}
+
+// chip is an active filter or search in the status line: its label, its
+// text (hostile, cut to 24 cells) and a count, bracketed in mono.
+func (p statusBar) chip(label, text, count string) string {
+	st := p.st
+	text = cells.Clip(scan.VisibleLine(text), 24, "…")
+	if label != "/" {
+		label += " "
+	}
+	if count != "" {
+		count = " · " + count
+	}
+	if st.Mono {
+		return "[" + label + text + count + "] "
+	}
+	return st.StatusKey.Render(label) + st.Accent.Render(text) + st.Status.Render(count+" │ ")
 }
 
 // describeSelection is the status line's account of what is selected (plain
