@@ -184,6 +184,8 @@ type Model struct {
 	focus focusKind
 	view  viewKind
 	prev  viewKind // for help and back
+	// helpTop is the first row of the help shown.
+	helpTop int
 
 	body    content // the selected segment
 	bodyKey [2]int  // request, segment shown in body; -1 none

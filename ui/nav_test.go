@@ -222,3 +222,58 @@ func TestUISearchAndFilterPrompts(t *testing.T) {
 		t.Fatalf("↑ in the filter line: %q, visible %v", string(m.pr.text), m.visible)
 	}
 }
+
+// TestUIHelpFitsOrScrolls checks that the help shows every key of the key
+// map at 80x24 (scrolling to what does not fit, with a scroll indicator),
+// fits whole at 120x40, is one column when narrow, and that esc goes back
+// to the view it was opened from.
+func TestUIHelpFitsOrScrolls(t *testing.T) {
+	keys := DefaultKeyMap()
+	var want []string
+	for _, col := range keys.FullHelp() {
+		for _, b := range col {
+			if b.Enabled() {
+				want = append(want, b.Help().Key+"  "+b.Help().Desc)
+			}
+		}
+	}
+	want = append(want, "Mouse: click a tab")
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {50, 16}} {
+		m := startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, size[0], size[1])
+		pressKeys(t, m, "4", "?")
+		seen := ""
+		scrolled := false
+		for i := 0; i < 60; i++ {
+			screen := plain(m.Render())
+			seen += screen
+			if i == 0 {
+				scrolled = strings.Contains(screen, "j/k scroll")
+				if scrolled != strings.Contains(screen, "↓ 1-") {
+					t.Fatalf("%dx%d: the title and the scroll indicator disagree:\n%s", size[0], size[1], screen)
+				}
+			}
+			pressKeys(t, m, "j")
+		}
+		for _, w := range want {
+			// Columns pad the keys: compare without the padding.
+			if !strings.Contains(strings.Join(strings.Fields(seen), " "), strings.Join(strings.Fields(w), " ")) {
+				t.Fatalf("%dx%d: the help never shows %q", size[0], size[1], w)
+			}
+		}
+		if fits := size[0] >= 120; fits == scrolled {
+			t.Fatalf("%dx%d: scrolled %v", size[0], size[1], scrolled)
+		}
+		if size[0] < helpNarrow {
+			pressKeys(t, m, "g")
+			for _, l := range screenLines(m.Render()) {
+				if strings.Contains(l, "Move") && strings.Contains(l, "General") {
+					t.Fatalf("%dx%d: the help is not one column: %q", size[0], size[1], l)
+				}
+			}
+		}
+		pressKeys(t, m, "esc")
+		if m.view != viewCache {
+			t.Fatalf("%dx%d: esc from the help went to view %d, not back to the Cache view", size[0], size[1], m.view)
+		}
+	}
+}

@@ -68,10 +68,14 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.view == viewHelp {
 			m.view = m.prev
 		} else {
-			m.prev, m.view = m.view, viewHelp
+			m.prev, m.view, m.helpTop = m.view, viewHelp, 0
 		}
 		return nil
 	case matches(k, km.Back):
+		if m.view == viewHelp {
+			m.view = m.prev
+			return nil
+		}
 		if m.view != viewWire {
 			m.view = viewWire
 			return m.selectionCmd()
@@ -132,6 +136,21 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case viewRaw:
 		return m.onScrollKey(&m.raw, k, m.bodyHeight()-2)
 	case viewHelp:
+		h := m.bodyHeight() - 2
+		switch {
+		case matches(k, km.Up):
+			m.scrollHelp(-1)
+		case matches(k, km.Down):
+			m.scrollHelp(1)
+		case matches(k, km.PageUp):
+			m.scrollHelp(-max(1, h-1))
+		case matches(k, km.PageDown):
+			m.scrollHelp(max(1, h-1))
+		case matches(k, km.Top):
+			m.helpTop = 0
+		case matches(k, km.Bottom):
+			m.scrollHelp(1 << 20)
+		}
 		return nil
 	}
 	return nil
@@ -495,6 +514,8 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 		m.diff.scroll(n, m.bodyHeight()-3)
 	case viewEscapes, viewFindings, viewCache:
 		m.moveTable(m.table.sel + n/3)
+	case viewHelp:
+		m.scrollHelp(n)
 	}
 	return nil
 }

@@ -308,6 +308,42 @@ func (m *Model) describeSelection() string {
 
 // box frames lines in a w×h box with a title in the top edge.
 func box(st *themes.Styles, title string, lines []string, w, h int, focused bool) []string {
+	return scrollBox(st, title, lines, w, h, focused, scrollPos{})
+}
+
+// scrollPos is where the rows a box shows sit in all the rows it could
+// show: rows top to top+shown of total.
+type scrollPos struct{ top, shown, total int }
+
+// more reports whether there are rows the box does not show.
+func (s scrollPos) more() bool { return s.shown > 0 && s.total > s.shown }
+
+// thumb is the rows of the scroll bar's thumb in a track of n rows.
+func (s scrollPos) thumb(n int) (int, int) {
+	size := max(1, min(n, n*s.shown/max(1, s.total)))
+	from := 0
+	if over := s.total - s.shown; over > 0 {
+		from = min(n-size, (s.top*(n-size)+over/2)/over)
+	}
+	return from, from + size
+}
+
+// label is the position in words for the bottom edge: "↑↓ 12-31/45".
+func (s scrollPos) label() string {
+	arrows := ""
+	if s.top > 0 {
+		arrows += "↑"
+	}
+	if s.top+s.shown < s.total {
+		arrows += "↓"
+	}
+	return fmt.Sprintf("%s %d-%d/%d", arrows, s.top+1, min(s.top+s.shown, s.total), s.total)
+}
+
+// scrollBox is box with a scroll indicator when sc says rows are hidden: a
+// thumb on the right edge (a shape, so it reads without colour) and the
+// position in the bottom edge.
+func scrollBox(st *themes.Styles, title string, lines []string, w, h int, focused bool, sc scrollPos) []string {
 	if w < 2 || h < 2 {
 		return make([]string, max(0, h))
 	}
@@ -324,15 +360,51 @@ func box(st *themes.Styles, title string, lines []string, w, h int, focused bool
 	out := make([]string, 0, h)
 	out = append(out, frame.Render(edge.TopLeft+edge.Top)+t+frame.Render(strings.Repeat(edge.Top, fill)+edge.TopRight))
 	left, right := frame.Render(edge.Left), frame.Render(edge.Right)
+	t0, t1 := -1, -1
+	if sc.more() {
+		t0, t1 = sc.thumb(h - 2)
+	}
 	for i := 0; i < h-2; i++ {
 		l := ""
 		if i < len(lines) {
 			l = lines[i]
 		}
-		out = append(out, left+fit(l, inner)+right)
+		r := right
+		if i >= t0 && i < t1 {
+			r = frame.Render("█")
+		}
+		out = append(out, left+fit(l, inner)+r)
 	}
-	out = append(out, frame.Render(edge.BottomLeft+strings.Repeat(edge.Bottom, inner)+edge.BottomRight))
+	bottom := strings.Repeat(edge.Bottom, inner)
+	if sc.more() {
+		if lb := " " + sc.label() + " "; cells.Width(lb)+2 <= inner {
+			bottom = strings.Repeat(edge.Bottom, inner-cells.Width(lb)-1) + lb + edge.Bottom
+		}
+	}
+	out = append(out, frame.Render(edge.BottomLeft+bottom+edge.BottomRight))
 	return out
+}
+
+// withScroll puts the scroll indicator of sc on a box that another pane
+// drew (w cells wide, focused or not).
+func withScroll(st *themes.Styles, boxed []string, w int, focused bool, sc scrollPos) []string {
+	h := len(boxed)
+	if !sc.more() || w < 4 || h < 3 {
+		return boxed
+	}
+	edge, frame := st.Edge, st.Frame
+	if focused {
+		edge, frame = st.EdgeFocus, st.FrameFocus
+	}
+	t0, t1 := sc.thumb(h - 2)
+	for i := t0; i < t1; i++ {
+		boxed[1+i] = cells.Clip(boxed[1+i], w-1, "") + frame.Render("█")
+	}
+	inner := w - 2
+	if lb := " " + sc.label() + " "; cells.Width(lb)+2 <= inner {
+		boxed[h-1] = frame.Render(edge.BottomLeft + strings.Repeat(edge.Bottom, inner-cells.Width(lb)-1) + lb + edge.Bottom + edge.BottomRight)
+	}
+	return boxed
 }
 
 // hjoin puts blocks of equal height side by side.
