@@ -247,17 +247,17 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 	km := m.keys
 	switch {
 	case matches(k, km.Up):
-		c.scroll(-1, h)
+		c.Scroll(-1, h)
 	case matches(k, km.Down):
-		c.scroll(1, h)
+		c.Scroll(1, h)
 	case matches(k, km.PageUp):
-		c.scroll(-max(1, h-1), h)
+		c.Scroll(-max(1, h-1), h)
 	case matches(k, km.PageDown):
-		c.scroll(max(1, h-1), h)
+		c.Scroll(max(1, h-1), h)
 	case matches(k, km.Top):
-		c.toTop()
+		c.ToTop()
 	case matches(k, km.Bottom):
-		c.toBottom(h)
+		c.ToBottom(h)
 	case matches(k, km.Left):
 		if m.view == viewWire {
 			m.focus = focusSegs
@@ -357,7 +357,7 @@ func (m *Model) clearSearch() tea.Cmd {
 	m.searchGen++ // a search still running is stale
 	m.searching = false
 	m.query, m.hits, m.hitAt = "", nil, -1
-	return m.decorateBody(nil, m.body.cut)
+	return m.decorateBody(nil, m.body.Cut)
 }
 
 // promptChanged applies the filter as it is typed (it is cheap).
@@ -506,10 +506,10 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 			}
 			return m.onSegKey(tea.KeyPressMsg{Code: arrowCode(step)})
 		default:
-			m.body.scroll(n, m.contentHeight())
+			m.body.Scroll(n, m.contentHeight())
 		}
 	case viewRaw:
-		m.raw.scroll(n, m.bodyHeight()-2)
+		m.raw.Scroll(n, m.bodyHeight()-2)
 	case viewDiff:
 		m.diff.scroll(n, m.bodyHeight()-3)
 	case viewEscapes, viewFindings, viewCache:
