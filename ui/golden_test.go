@@ -188,7 +188,9 @@ func TestUIHeadlessProgram(t *testing.T) {
 				ch <- Item{Req: &reqs[i], Progress: float64(i+1) / float64(len(reqs))}
 			}
 			close(ch)
-			screen := runHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "TRUSTED PREFIX")
+			// Wait for the whole stream: the loading screen shows the panes
+			// too, and on a busy machine stays long enough to look settled.
+			screen := runHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "4 requests")
 			if !strings.Contains(screen, "4 requests") {
 				t.Fatalf("not every streamed request arrived:\n%s", screen)
 			}

@@ -197,7 +197,7 @@ func (p helpView) Render(width, height int) []string {
 	if len(all) > shown {
 		title += " · j/k scroll"
 	}
-	return scrollBox(st, st.Header.Render(title), all[top:], width, height, true, scrollPos{top, shown, len(all)})
+	return scrollBox(st, st.Header.Render(title), all[top:], width, height, true, scrollPos{top: top, shown: shown, total: len(all)})
 }
 
 // scrollHelp scrolls the help by n rows (to the top or the bottom for a

@@ -133,7 +133,7 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " " + strconv.Itoa(len(p.visible)) + "/" + strconv.Itoa(len(p.reqs))
 	}
-	return box(st, st.Header.Render(title), lines, w, h, p.focused)
+	return scrollBox(st, st.Header.Render(title), lines, w, h, p.focused, scrollPos{top: p.top, shown: h - 2, total: len(p.visible)})
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -238,7 +240,7 @@ func TestUIHelpFitsOrScrolls(t *testing.T) {
 		}
 	}
 	want = append(want, "Mouse: click a tab")
-	for _, size := range [][2]int{{80, 24}, {120, 40}, {50, 16}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {minWidth, 18}} {
 		m := startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, size[0], size[1])
 		pressKeys(t, m, "4", "?")
 		seen := ""
@@ -275,5 +277,101 @@ func TestUIHelpFitsOrScrolls(t *testing.T) {
 		if m.view != viewCache {
 			t.Fatalf("%dx%d: esc from the help went to view %d, not back to the Cache view", size[0], size[1], m.view)
 		}
+	}
+}
+
+// TestUITooSmall checks that a terminal smaller than the viewer draws in
+// says so (its size and the least needed) on exactly its own size, that
+// the mouse does nothing there and q still quits, and that the smallest
+// size it draws in shows the panes.
+func TestUITooSmall(t *testing.T) {
+	for _, size := range [][2]int{{40, 10}, {minWidth - 1, 30}, {120, minHeight - 1}, {12, 4}} {
+		m := startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, size[0], size[1])
+		lines := screenLines(m.Render())
+		if len(lines) != size[1] {
+			t.Fatalf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := cellWidth(l); w != size[0] {
+				t.Fatalf("%dx%d: line %d is %d wide", size[0], size[1], i, w)
+			}
+		}
+		screen := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+		if !strings.HasPrefix(screen, "Terminal too small") {
+			t.Fatalf("%dx%d: %q", size[0], size[1], screen)
+		}
+		if size[1] >= 10 && !strings.Contains(screen, strconv.Itoa(size[0])+"x"+strconv.Itoa(size[1])+" here; wirelens needs 60x16 at least") {
+			t.Fatalf("%dx%d does not say the sizes: %q", size[0], size[1], screen)
+		}
+		sel := m.cur()
+		drive(t, m, tea.MouseClickMsg{X: 3, Y: 4, Button: tea.MouseLeft}, tea.MouseWheelMsg{X: 3, Y: 4, Button: tea.MouseWheelDown})
+		if m.cur() != sel || m.focus != focusSegs {
+			t.Fatalf("%dx%d: the mouse acted on panes not shown", size[0], size[1])
+		}
+		pressKeys(t, m, "q")
+		if m.ctx.Err() == nil {
+			t.Fatalf("%dx%d: q did not quit", size[0], size[1])
+		}
+	}
+	m := startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, minWidth, minHeight)
+	if s := plain(m.Render()); strings.Contains(s, "too small") || !strings.Contains(s, "TRUSTED") {
+		t.Fatalf("%dx%d:\n%s", minWidth, minHeight, s)
+	}
+}
+
+// TestUIScrollIndicators checks that every pane holding more than it shows
+// says so: a scroll bar on its right edge and the rows shown in its bottom
+// edge, in the list, both segment columns, the content, the tables, the
+// diff and Raw; and that a pane showing everything has none.
+func TestUIScrollIndicators(t *testing.T) {
+	reqs := navSession(30, -1)
+	var parts []wire.Part
+	for i := 0; i < 9; i++ {
+		parts = append(parts, wire.Part{ID: "system[" + strconv.Itoa(i) + "]", Channel: wire.ChannelSystem, Role: "system", Type: "text",
+			Text: strings.Repeat("rule "+strconv.Itoa(i)+"\n", 40)})
+	}
+	for i := 0; i < 9; i++ {
+		parts = append(parts, wire.Part{ID: "messages[" + strconv.Itoa(i) + "].content[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: "q"})
+	}
+	reqs = append(reqs, testReq("claude-sonnet-4-6", 31, parts...))
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Mono}, 80, 24)
+	has := func(where string, want ...string) {
+		t.Helper()
+		s := plain(m.Render())
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				t.Fatalf("%s: no %q on the screen:\n%s", where, w, s)
+			}
+		}
+	}
+	// The list: 31 requests, 20 shown.
+	has("list", "↓ 1-20/31")
+	pressKeys(t, m, "shift+tab", "G")
+	has("list at the bottom", "↑ 12-31/31")
+	// The last request: 9 system segments (3 shown), 9 messages, a content
+	// of 41 rows (40 lines and the empty one after the last newline; 12
+	// shown).
+	pressKeys(t, m, "tab")
+	has("segment columns", "↓ 1-3/9", "↓ 1-12/41")
+	pressKeys(t, m, "G", "enter", "pgdown")
+	has("content", "↑↓ 12-23/41", "↑ 7-9/9")
+	lines := screenLines(m.Render())
+	thumbs := 0
+	for _, l := range lines[1 : len(lines)-1] {
+		if strings.HasSuffix(l, "█") {
+			thumbs++
+		}
+	}
+	if thumbs == 0 {
+		t.Fatal("no scroll bar on the right edge")
+	}
+	pressKeys(t, m, "4")
+	has("cache table", "↑ 17-31/31")
+	pressKeys(t, m, "6")
+	has("raw", "↓ 1-")
+	// A pane that shows everything has no indicator.
+	m = startModel(t, Options{Requests: testSession(), Theme: themes.Mono}, 120, 40)
+	if s := plain(m.Render()); strings.Contains(s, "█") || strings.Contains(s, "↓") {
+		t.Fatalf("a screen that shows everything has a scroll indicator:\n%s", s)
 	}
 }

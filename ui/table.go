@@ -80,7 +80,7 @@ func (t table) Render(w, h int) []string {
 		}
 		lines = append(lines, l)
 	}
-	return box(st, st.Header.Render(t.title), lines, w, h, true)
+	return scrollBox(st, st.Header.Render(t.title), lines, w, h, true, scrollPos{top: t.cur.top, shown: n, total: t.count, track: n + 1})
 }
 
 // excerptAround is up to n bytes of text on either side of [off, end), on one

@@ -485,6 +485,9 @@ func (m *Model) viewOpened() []tea.Cmd {
 
 // onWheel scrolls the pane under the pointer.
 func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
+	if m.tooSmall() {
+		return nil
+	}
 	n := 0
 	switch ms.Button {
 	case tea.MouseWheelUp:
@@ -530,7 +533,7 @@ func arrowCode(b interface{ Keys() []string }) rune {
 
 // onClick selects what is under the pointer.
 func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
-	if ms.Button != tea.MouseLeft {
+	if ms.Button != tea.MouseLeft || m.tooSmall() {
 		return nil
 	}
 	if m.hint != "" {

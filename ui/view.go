@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -30,18 +31,17 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// minWidth and minHeight are the smallest screen the viewer draws.
-const minWidth, minHeight = 30, 8
+// minWidth and minHeight are the smallest screen the viewer draws its
+// panes in; a smaller one says so.
+const minWidth, minHeight = 60, 16
+
+// tooSmall reports whether the terminal is smaller than the viewer draws in.
+func (m *Model) tooSmall() bool { return m.w < minWidth || m.h < minHeight }
 
 // Render is the screen as a string of exactly h lines of w cells.
 func (m *Model) Render() string {
-	if m.w < minWidth || m.h < minHeight {
-		lines := make([]string, max(1, m.h))
-		lines[0] = fit(fmt.Sprintf("wirelens needs %dx%d at least", minWidth, minHeight), max(1, m.w))
-		for i := 1; i < len(lines); i++ {
-			lines[i] = fit("", max(1, m.w))
-		}
-		return strings.Join(lines, "\n")
+	if m.tooSmall() {
+		return m.renderTooSmall()
 	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.header().Render(m.w, 1))
@@ -57,9 +57,9 @@ func (m *Model) Render() string {
 	case viewCache:
 		body = m.cacheView().Render(m.w, bh)
 	case viewDiff:
-		body = m.diffView().Render(m.w, bh)
+		body = withScroll(m.st, m.diffView().Render(m.w, bh), 0, m.w, true, m.diffScroll(bh-3))
 	case viewRaw:
-		body = m.rawView().Render(m.w, bh)
+		body = withScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, contentScroll(&m.raw, bh-2))
 	case viewHelp:
 		body = m.helpView().Render(m.w, bh)
 	}
@@ -73,6 +73,55 @@ func (m *Model) Render() string {
 	}
 	if len(lines) > m.h {
 		lines = lines[:m.h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// diffScroll is where the Diff view, h rows of it shown, is in its rows:
+// the text diff's or the trust map's.
+func (m *Model) diffScroll(h int) scrollPos {
+	a, b := m.diffPair()
+	if a < 0 || b < 0 {
+		return scrollPos{}
+	}
+	n := len(m.diff.lines)
+	if m.diff.trust {
+		n = len(trustRows(m.reqs, a, b))
+	} else if !m.diff.ready {
+		return scrollPos{}
+	}
+	return scrollPos{top: m.diff.top, shown: h, total: n}
+}
+
+// renderTooSmall is the screen of a terminal smaller than minWidth x
+// minHeight: what is too small and what to do, centred, wrapped to the
+// width (at least its first words when even that does not fit).
+func (m *Model) renderTooSmall() string {
+	w, h := max(1, m.w), max(1, m.h)
+	msg := []string{
+		"Terminal too small",
+		fmt.Sprintf("%dx%d here; wirelens needs %dx%d at least.", m.w, m.h, minWidth, minHeight),
+		"Make the window larger, or press q to quit.",
+	}
+	var rows []string
+	for i, l := range msg {
+		for _, wl := range strings.Split(ansi.Wordwrap(l, w, " "), "\n") {
+			if i == 0 {
+				wl = m.st.Accent.Render(wl)
+			}
+			rows = append(rows, wl)
+		}
+	}
+	rows = rows[:min(len(rows), h)]
+	lines := make([]string, h)
+	y := (h - len(rows)) / 2
+	for i := range lines {
+		l := ""
+		if i >= y && i-y < len(rows) {
+			l = rows[i-y]
+			l = strings.Repeat(" ", max(0, (w-cells.Width(l))/2)) + l
+		}
+		lines[i] = fit(l, w)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -312,8 +361,23 @@ func box(st *themes.Styles, title string, lines []string, w, h int, focused bool
 }
 
 // scrollPos is where the rows a box shows sit in all the rows it could
-// show: rows top to top+shown of total.
-type scrollPos struct{ top, shown, total int }
+// show: rows top to top+shown of total (bytes of a text whose rows are not
+// counted yet, with bytes set: the label is then a percentage).
+type scrollPos struct {
+	top, shown, total int
+	bytes             bool
+	// track is how many of the box's rows, from its top, the scroll bar
+	// runs along (0: all; a table's rows, not its details).
+	track int
+}
+
+// trackIn is the scroll bar's length in a box of n inner rows.
+func (s scrollPos) trackIn(n int) int {
+	if s.track > 0 {
+		return min(n, s.track)
+	}
+	return n
+}
 
 // more reports whether there are rows the box does not show.
 func (s scrollPos) more() bool { return s.shown > 0 && s.total > s.shown }
@@ -336,6 +400,9 @@ func (s scrollPos) label() string {
 	}
 	if s.top+s.shown < s.total {
 		arrows += "↓"
+	}
+	if s.bytes {
+		return fmt.Sprintf("%s %d%%", arrows, min(s.top+s.shown, s.total)*100/max(1, s.total))
 	}
 	return fmt.Sprintf("%s %d-%d/%d", arrows, s.top+1, min(s.top+s.shown, s.total), s.total)
 }
@@ -362,7 +429,7 @@ func scrollBox(st *themes.Styles, title string, lines []string, w, h int, focuse
 	left, right := frame.Render(edge.Left), frame.Render(edge.Right)
 	t0, t1 := -1, -1
 	if sc.more() {
-		t0, t1 = sc.thumb(h - 2)
+		t0, t1 = sc.thumb(sc.trackIn(h - 2))
 	}
 	for i := 0; i < h-2; i++ {
 		l := ""
@@ -386,25 +453,31 @@ func scrollBox(st *themes.Styles, title string, lines []string, w, h int, focuse
 }
 
 // withScroll puts the scroll indicator of sc on a box that another pane
-// drew (w cells wide, focused or not).
-func withScroll(st *themes.Styles, boxed []string, w int, focused bool, sc scrollPos) []string {
-	h := len(boxed)
+// drew, w cells wide from cell x of each line (focused or not).
+func withScroll(st *themes.Styles, lines []string, x, w int, focused bool, sc scrollPos) []string {
+	h := len(lines)
 	if !sc.more() || w < 4 || h < 3 {
-		return boxed
+		return lines
 	}
-	edge, frame := st.Edge, st.Frame
+	frame := st.Frame
 	if focused {
-		edge, frame = st.EdgeFocus, st.FrameFocus
+		frame = st.FrameFocus
 	}
-	t0, t1 := sc.thumb(h - 2)
+	t0, t1 := sc.thumb(sc.trackIn(h - 2))
 	for i := t0; i < t1; i++ {
-		boxed[1+i] = cells.Clip(boxed[1+i], w-1, "") + frame.Render("█")
+		lines[1+i] = setCells(lines[1+i], x+w-1, frame.Render("█"))
 	}
 	inner := w - 2
 	if lb := " " + sc.label() + " "; cells.Width(lb)+2 <= inner {
-		boxed[h-1] = frame.Render(edge.BottomLeft + strings.Repeat(edge.Bottom, inner-cells.Width(lb)-1) + lb + edge.Bottom + edge.BottomRight)
+		lines[h-1] = setCells(lines[h-1], x+w-2-cells.Width(lb), frame.Render(lb))
 	}
-	return boxed
+	return lines
+}
+
+// setCells draws s (one or more cells) over a styled line from cell x.
+func setCells(line string, x int, s string) string {
+	w := cells.Width(s)
+	return fit(cells.Clip(line, x, ""), x) + s + ansi.TruncateLeft(line, x+w, "")
 }
 
 // hjoin puts blocks of equal height side by side.
@@ -464,10 +537,35 @@ func (m *Model) renderWire(h int) []string {
 	rw := m.rightWidth()
 	sh := m.segHeight()
 	list := m.listPane().Render(lw, h)
-	segs := m.segPane().Render(rw, sh)
-	body := m.contentPane().Render(rw, h-sh)
+	sp := m.segPane()
+	segs := sp.Render(rw, sh)
+	cols, focusCol := sp.columns(), -1
+	if m.focus == focusSegs {
+		focusCol, _ = sp.cursorAt()
+	}
+	for col, x := range []int{0, rw / 2} {
+		w := rw / 2
+		if col == 1 {
+			w = rw - rw/2
+		}
+		segs = withScroll(m.st, segs, x, w, focusCol == col, scrollPos{top: sp.top[col], shown: segItemsIn(sh), total: len(cols[col])})
+	}
+	body := withScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, contentScroll(&m.body, h-sh-2))
 	right := append(segs, body...)
 	return hjoin(list, right)
+}
+
+// contentScroll is where a content pane h rows high is in its text: by
+// rows once they are counted, by bytes (shown as a percentage) before.
+func contentScroll(c *render.Content, h int) scrollPos {
+	if c.Rows != nil {
+		return scrollPos{top: c.Top, shown: h, total: len(c.Rows)}
+	}
+	if len(c.Text) == 0 || c.Width <= 0 {
+		return scrollPos{}
+	}
+	// Before the rows are counted: a screen is about h rows of Width bytes.
+	return scrollPos{top: c.TopOff, shown: min(len(c.Text)-c.TopOff, max(1, h*c.Width)), total: len(c.Text), bytes: true}
 }
 
 // ---- small helpers ----
