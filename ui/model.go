@@ -176,14 +176,14 @@ type Model struct {
 	visible []int    // indices into reqs, after the filter
 	list    listPane // the request list: selection (index into visible) and scroll
 
-	seg   int     // cursor: index into the selected request's cache order
+	seg int // cursor: index into the selected request's cache order
 	// colSeg is the cursor last held in each segment column (tab comes back
 	// to it).
 	colSeg [2]int
-	segs  segPane // the segment columns: their scroll
-	focus focusKind
-	view  viewKind
-	prev  viewKind // for help and back
+	segs   segPane // the segment columns: their scroll
+	focus  focusKind
+	view   viewKind
+	prev   viewKind // for help and back
 	// helpTop is the first row of the help shown.
 	helpTop int
 
