@@ -350,6 +350,7 @@ func demoOptions(app *App) (ui.Options, error) {
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,
+		Labels:   map[string]string{legacy.Source: "LEGACY", isolated.Source: "ISOLATED"},
 		Marks:    []int{0, 1},
 	}, nil
 }

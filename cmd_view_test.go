@@ -44,8 +44,10 @@ func TestViewDemoOptions(t *testing.T) {
 	m := ui.New(opts)
 	m.Update(nil)
 	screen := m.Render()
-	if !strings.Contains(screen, "Guided tour") || !strings.Contains(screen, "[UNTRUSTED]") || strings.ContainsRune(screen, 0x1b) {
-		t.Fatalf("demo first screen:\n%s", screen)
+	for _, want := range []string{"Tour:", "[UNTRUSTED]", "#1 LEGACY", "1 LEGACY", "2 ISOLATED"} {
+		if !strings.Contains(screen, want) || strings.ContainsRune(screen, 0x1b) {
+			t.Fatalf("demo first screen lacks %q:\n%s", want, screen)
+		}
 	}
 }
 

@@ -71,8 +71,8 @@ func goldenSession() ([]wire.Request, Analysis) {
 	return []wire.Request{r1, r2, r3, r4}, a
 }
 
-// TestUIGolden renders each view at 80x24 and 160x48 in the dark, light
-// and mono themes and compares it with testdata/TestUIGolden/*.golden
+// TestUIGolden renders each view at 80x24, 120x40 and 160x48 in the dark,
+// light and mono themes and compares it with testdata/TestUIGolden/*.golden
 // (go test ./ui -run TestUIGolden -update rewrites them).
 func TestUIGolden(t *testing.T) {
 	reqs, a := goldenSession()
@@ -92,7 +92,7 @@ func TestUIGolden(t *testing.T) {
 		{"search", []string{"/", "P", "O", "I", "S", "O", "N", "E", "D", "enter", "n"}},
 	}
 	for _, theme := range []string{themes.Dark, themes.Light, themes.Mono} {
-		for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
 			for _, v := range views {
 				name := fmt.Sprintf("%s_%dx%d_%s", v.name, size[0], size[1], theme)
 				t.Run(name, func(t *testing.T) {

@@ -76,9 +76,15 @@ type Options struct {
 	// Theme is auto, dark, light, high-contrast or mono; NoColor forces mono.
 	Theme   string
 	NoColor bool
-	// Tour shows a first-screen hint (Hint, or the demo's guided tour).
+	// Tour opens where the story is (the selected request's untrusted
+	// AGENTS.md, else its first untrusted segment) with a first-screen
+	// hint under the panes (Hint, or the demo's guided tour), which the
+	// first key or click closes.
 	Tour bool
 	Hint string
+	// Labels name the requests of a source ("demo (legacy)": "LEGACY"):
+	// the request list and the header show them at every width.
+	Labels map[string]string
 	// Toggle, when set, is called (in a command) by the layout key; it
 	// returns the new layout's name. watch sets it.
 	Toggle func() (string, error)
@@ -274,26 +280,46 @@ func newModel(ctx context.Context, opts Options) *Model {
 	}
 	m.focus = focusSegs
 	if opts.Tour && len(m.reqs) > 0 {
-		// Start on the first untrusted segment: what the tour is about.
-		e := &m.reqs[0]
-		for k, i := range e.order {
-			if e.req.Segments[i].Trust == wire.Untrusted {
-				m.seg = k
-				break
-			}
-		}
+		// The list has the focus: j and k go from one layout to the other,
+		// the same workspace text staying selected.
+		m.seg, m.focus = storySegment(&m.reqs[0]), focusList
 	}
 	return m
 }
 
+// storySegment is where the tour starts in a request: its position in the
+// cache order of the untrusted AGENTS.md text (in the system prompt first,
+// where it does harm), else of the first untrusted segment, else 0.
+func storySegment(e *entry) int {
+	best, rank := 0, 3
+	for k, i := range e.order {
+		s := &e.req.Segments[i]
+		if s.Trust != wire.Untrusted {
+			continue
+		}
+		r := 2
+		if s.Kind == wire.KindAgentsMD {
+			r = 1
+			if s.Channel == wire.ChannelSystem {
+				r = 0
+			}
+		}
+		if r < rank {
+			best, rank = k, r
+		}
+	}
+	return best
+}
+
+// TourHintShort is the demo's hint where the whole one does not fit.
+const TourHintShort = `Tour: #1 LEGACY has AGENTS.md in its trusted system prompt (⚠); ` +
+	`#2 ISOLATED keeps it in an escaped envelope. Any key closes this.`
+
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
-#1 LEGACY pastes AGENTS.md, the listing and the skills into the system
-   prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
-#2 ISOLATED keeps host rules alone in the system prefix; the workspace
-   comes as escaped <untrusted_*> fragments on the right.
-j/k move · tab panes · 5 side by side · 2 escapes · 3 findings · ? help
-Any key closes this.`
+const TourHint = `Tour: one poisoned workspace, two layouts. #1 LEGACY pastes AGENTS.md into ` +
+	`the trusted system prompt (⚠ in system): its text is below. #2 ISOLATED keeps it out of the ` +
+	`system prompt, in an escaped <untrusted_agents_md> fragment. j/k: one layout, the other · ` +
+	`5: side by side · 4: cache · ?: help. Any key closes this.`
 
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)

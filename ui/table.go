@@ -4,6 +4,7 @@ package ui
 // details and the jump from a row to its place in the content.
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -14,14 +15,24 @@ import (
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// detailLines is the height of the detail area under a table.
+// detailLines is the height of the detail area under a table; the Cache
+// view's says more (cacheDetailLines).
 const detailLines = 3
 
 // tableRows is how many rows a table shows in the body.
-func (m *Model) tableRows() int { return tableRowsIn(m.bodyHeight()) }
+func (m *Model) tableRows() int { return tableRowsIn(m.bodyHeight(), m.detailLines()) }
 
-// tableRowsIn is how many rows a table h rows high shows.
-func tableRowsIn(h int) int { return max(1, h-4-detailLines) }
+// detailLines is the height of the detail area of the view's table.
+func (m *Model) detailLines() int {
+	if m.view == viewCache {
+		return cacheDetailLines
+	}
+	return detailLines
+}
+
+// tableRowsIn is how many rows a table h rows high shows above a detail
+// area of d lines.
+func tableRowsIn(h, d int) int { return max(1, h-4-d) }
 
 // tableCursor is the cursor and scroll of the Escapes, Findings and Cache
 // tables (the root owns it).
@@ -50,13 +61,16 @@ type table struct {
 	row    func(i int) string
 	empty  string
 	detail []string
+	// details is the height of the detail area (detailLines when 0).
+	details int
 }
 
 // Render draws the table in a w×h box.
 func (t table) Render(w, h int) []string {
 	st := t.st
 	lines := []string{st.Header.Render(t.head)}
-	n := tableRowsIn(h)
+	d := cmp.Or(t.details, detailLines)
+	n := tableRowsIn(h, d)
 	for i := t.cur.top; i < t.count && i < t.cur.top+n; i++ {
 		r := t.row(i)
 		if i == t.cur.sel {
@@ -73,7 +87,7 @@ func (t table) Render(w, h int) []string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, w-2))))
-	for i := 0; i < detailLines; i++ {
+	for i := 0; i < d; i++ {
 		l := ""
 		if i < len(t.detail) {
 			l = " " + t.detail[i]

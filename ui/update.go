@@ -7,21 +7,45 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // ---- the geometry of the screen, shared by View and the mouse handlers ----
 
-// bodyHeight is the height between the header and the status line.
-func (m *Model) bodyHeight() int { return max(3, m.h-2) }
+// bodyHeight is the height between the header and the status line (and
+// the hint under the panes, while it shows).
+func (m *Model) bodyHeight() int { return max(3, m.h-2-len(m.hintBox())) }
 
+// listWidth is the request list's width: a label (the demo's LEGACY)
+// always fits beside the cursor, the index and the marks.
 func (m *Model) listWidth() int {
+	w := max(16, min(34, m.w/5))
 	switch {
 	case m.w < 70:
-		return max(12, m.w/4)
+		w = max(12, m.w/4)
 	case m.w < 110:
-		return 20
+		w = 20
 	}
-	return max(16, min(34, m.w/5))
+	return max(w, m.labelWidth()+len(strconv.Itoa(len(m.reqs)))+9)
+}
+
+// labelWidth is the widest label of the requests' sources.
+func (m *Model) labelWidth() int {
+	n := 0
+	for _, l := range m.opts.Labels {
+		n = max(n, cells.Width(scan.VisibleLine(l)))
+	}
+	return n
+}
+
+// label is the label of request i's source, "" when it has none.
+func (m *Model) label(i int) string {
+	if i < 0 || i >= len(m.reqs) {
+		return ""
+	}
+	return m.opts.Labels[m.reqs[i].req.Source]
 }
 
 // segHeight is the height of the segment columns: two fifths of the body,
@@ -42,12 +66,11 @@ func (m *Model) contentHeight() int {
 func (m *Model) listHeight() int { return max(1, m.bodyHeight()-2) }
 
 // onKey handles a key press.
-func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	if m.hint != "" {
+		// The hint hides nothing: the key that closes it does its work.
 		m.hint = ""
-		if !matches(k, m.keys.Quit) {
-			return nil
-		}
+		defer func() { cmd = tea.Batch(cmd, m.relayout()) }()
 	}
 	if k.String() == "ctrl+c" {
 		m.cancel()
@@ -532,13 +555,13 @@ func arrowCode(b interface{ Keys() []string }) rune {
 }
 
 // onClick selects what is under the pointer.
-func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
+func (m *Model) onClick(ms tea.Mouse) (cmd tea.Cmd) {
 	if ms.Button != tea.MouseLeft || m.tooSmall() {
 		return nil
 	}
 	if m.hint != "" {
 		m.hint = ""
-		return nil
+		defer func() { cmd = tea.Batch(cmd, m.relayout()) }()
 	}
 	if ms.Y == 0 {
 		for i, r := range m.tabRanges() {

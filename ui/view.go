@@ -63,10 +63,8 @@ func (m *Model) Render() string {
 	case viewHelp:
 		body = m.helpView().Render(m.w, bh)
 	}
-	if m.hint != "" {
-		body = overlay(m.st, body, m.hint, m.w)
-	}
 	lines = append(lines, body...)
+	lines = append(lines, m.hintBox()...)
 	lines = append(lines, m.statusBar().Render(m.w, 1))
 	for i := range lines {
 		lines[i] = fit(lines[i], m.w)
@@ -142,25 +140,55 @@ type header struct {
 	analysing  bool
 	errs       int
 	layout     string // hostile
+	// sel names the selected request by its label ("#1 LEGACY"), "" when
+	// its source has none.
+	sel string
 }
 
 // header is the header as the model stands.
 func (m *Model) header() header {
-	return header{st: m.st, title: m.opts.Title, view: m.view, prev: m.prev, reqs: len(m.reqs), dropped: m.dropped, visible: len(m.visible),
+	h := header{st: m.st, title: m.opts.Title, view: m.view, prev: m.prev, reqs: len(m.reqs), dropped: m.dropped, visible: len(m.visible),
 		loading: m.loading, live: m.opts.Live, progress: m.progress, analysing: m.analysing, errs: len(m.errs), layout: m.layoutName}
+	if c := m.cur(); c >= 0 && m.label(c) != "" {
+		h.sel = "#" + strconv.Itoa(c+1) + " " + scan.VisibleLine(m.label(c))
+	}
+	return h
 }
 
+// shortViewNames are the tabs' names when the full ones do not fit.
+var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw"}
+
 // parts are the header's pieces at a width; the tabs' cell ranges follow
-// from them (for mouse clicks).
+// from them (for mouse clicks). The selected request's label comes first
+// (before the program's name when narrow); the tabs' names shorten, then
+// go, to leave room for it and the count.
 func (p header) parts(width int) (string, []string) {
 	title := " " + Title
+	switch {
+	case p.sel != "" && width < 100:
+		title = " " + p.sel
+	case p.sel != "":
+		title += " · " + p.sel
+	}
 	if p.title != "" && width >= 110 {
 		title += " · " + cells.Clip(scan.VisibleLine(p.title), max(10, width/4), "…")
 	}
 	title += " "
 	var tabs []string
-	for i, n := range viewNames {
-		tabs = append(tabs, " "+strconv.Itoa(i+1)+" "+n+" ")
+	for _, names := range [][]string{viewNames, shortViewNames, nil} {
+		tabs = tabs[:0]
+		n := cells.Width(title) + 3
+		for i := range viewNames {
+			t := " " + strconv.Itoa(i+1) + " "
+			if names != nil {
+				t += names[i] + " "
+			}
+			tabs = append(tabs, t)
+			n += cells.Width(t)
+		}
+		if n+len("2 requests") <= width {
+			break
+		}
 	}
 	return title, tabs
 }
@@ -498,36 +526,33 @@ func hjoin(blocks ...[]string) []string {
 	return out
 }
 
-// overlay centres a hint box over a body w cells wide.
-func overlay(st *themes.Styles, body []string, text string, w int) []string {
-	var lines []string
-	for _, l := range strings.Split(text, "\n") {
-		wrapped := ansi.Wordwrap(scan.VisibleLine(l), max(10, w-6), " ")
-		lines = append(lines, strings.Split(wrapped, "\n")...)
+// hintBox is the first-screen hint (the tour) as a box under the panes,
+// wrapped at words to the width: it hides nothing of them. It is never more
+// than a third of the screen, and none while the hint is closed.
+func (m *Model) hintBox() []string {
+	if m.hint == "" || m.tooSmall() {
+		return nil
 	}
-	bw := 0
-	for _, l := range lines {
-		bw = max(bw, cells.Width(l))
-	}
-	bw = min(bw+4, w-2)
-	bh := min(len(lines)+2, len(body))
-	boxed := box(st, st.Accent.Render("guide"), func() []string {
-		out := make([]string, len(lines))
-		for i, l := range lines {
-			out[i] = st.Hint.UnsetBorderStyle().UnsetPadding().Render(" " + l)
+	st := m.st
+	room := max(1, m.h/3-2)
+	wrap := func(text string) []string {
+		var lines []string
+		for _, l := range strings.Split(text, "\n") {
+			wrapped := ansi.Wordwrap(scan.VisibleLine(l), max(10, m.w-4), " ")
+			for _, wl := range strings.Split(wrapped, "\n") {
+				lines = append(lines, st.Hint.UnsetBorderStyle().UnsetPadding().Render(" "+wl))
+			}
 		}
-		return out
-	}(), bw, bh, true)
-	x := max(0, (w-bw)/2)
-	y := max(0, (len(body)-bh)/2)
-	for i, l := range boxed {
-		if y+i >= len(body) {
-			break
-		}
-		row := fit(body[y+i], w)
-		body[y+i] = fit(cells.Clip(row, x, ""), x) + l + fit(ansi.TruncateLeft(row, x+bw, ""), w-x-bw)
+		return lines
 	}
-	return body
+	lines := wrap(m.hint)
+	if len(lines) > room && m.hint == TourHint {
+		lines = wrap(TourHintShort)
+	}
+	if len(lines) > room {
+		lines = append(lines[:room-1:room-1], " …")
+	}
+	return box(st, st.Accent.Render("guide"), lines, m.w, len(lines)+2, true)
 }
 
 // ---- the wire view ----
