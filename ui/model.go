@@ -312,13 +312,13 @@ func storySegment(e *entry) int {
 }
 
 // TourHintShort is the demo's hint where the whole one does not fit.
-const TourHintShort = `Tour: #1 LEGACY has AGENTS.md in its trusted system prompt (⚠); ` +
-	`#2 ISOLATED keeps it in an escaped envelope. Any key closes this.`
+const TourHintShort = `Tour: LEGACY has AGENTS.md in its trusted system prompt (⚠); ` +
+	`ISOLATED keeps it in an escaped envelope. Any key closes this.`
 
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Tour: one poisoned workspace, two layouts. #1 LEGACY pastes AGENTS.md into ` +
-	`the trusted system prompt (⚠ in system): its text is below. #2 ISOLATED keeps it out of the ` +
-	`system prompt, in an escaped <untrusted_agents_md> fragment. j/k: one layout, the other · ` +
+const TourHint = `Tour: one poisoned workspace, two layouts. LEGACY pastes AGENTS.md into ` +
+	`the trusted system prompt (marked ⚠): its text is below. ISOLATED keeps it out of the ` +
+	`system prompt, in an escaped <untrusted_agents_md> fragment. j/k: the requests · ` +
 	`5: side by side · 4: cache · ?: help. Any key closes this.`
 
 func (m *Model) setTheme(name string) {

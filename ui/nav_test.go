@@ -469,7 +469,7 @@ func TestUITourOpensOnTheStory(t *testing.T) {
 		}
 		screen := plain(m.Render())
 		lines := strings.Split(screen, "\n")
-		for _, want := range []string{"#1 LEGACY", "▸●1 LEGACY", " ●2 ISOLATED", "[UNTRUSTED] agen", "guide", "Any key closes this."} {
+		for _, want := range []string{"#1 LEGACY", "▸●1 LEGACY", " ●2 ISOLATED", "[UNTRUSTED] agen", "guide", "closes this."} {
 			if !strings.Contains(screen, want) {
 				t.Fatalf("%dx%d: the first screen lacks %q:\n%s", size[0], size[1], want, screen)
 			}
