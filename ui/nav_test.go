@@ -514,6 +514,9 @@ func TestUIGoldenTour(t *testing.T) {
 					pressKeys(t, m, step.keys...)
 					out := m.Render()
 					assertClean(t, name, out)
+					if theme == themes.Mono && strings.ContainsRune(out, 0x1b) {
+						t.Fatal("mono output holds an escape sequence")
+					}
 					golden.RequireEqual(t, []byte(out))
 				})
 			}
