@@ -641,6 +641,12 @@ const liveHistory = 100
 func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	first := len(m.reqs) == 0
+	// The segment selected, which a live view keeps as it follows.
+	var held *wire.Segment
+	if c, s := m.cur(), m.curSeg(); s >= 0 {
+		seg := m.reqs[c].req.Segments[s]
+		held = &seg
+	}
 	m.reqs = append(m.reqs, msg.entries...)
 	m.errs = append(m.errs, msg.errs...)
 	if len(msg.errs) > 0 {
@@ -664,9 +670,13 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 			cmds = append(cmds, m.selectionChanged()...)
 			cmds = append(cmds, m.viewOpened()...)
 		} else if m.opts.Live && wasLast && len(m.visible) > 0 {
-			// watch: follow the newest rebuild.
+			// watch: follow the newest rebuild, on the same segment (after
+			// a change of layout, the same workspace text).
 			m.list.sel = len(m.visible) - 1
 			m.ensureListVisible()
+			if held != nil {
+				m.seg = m.sameSegment(held, &m.reqs[m.cur()], m.seg)
+			}
 			cmds = append(cmds, m.selectionChanged()...)
 		}
 		if dropped {

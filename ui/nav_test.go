@@ -523,3 +523,26 @@ func TestUIGoldenTour(t *testing.T) {
 		}
 	}
 }
+
+// TestUILiveFollowKeepsTheSegment checks that a live view (watch) following
+// its newest rebuild keeps the segment selected: after a change of layout,
+// the same workspace text (the legacy AGENTS.md section becomes the
+// isolated envelope body).
+func TestUILiveFollowKeepsTheSegment(t *testing.T) {
+	story := storyPair()
+	ch := make(chan Item, 1)
+	m := New(Options{Stream: ch, Live: true, Theme: themes.Mono})
+	m.pullStream = true
+	drive(t, m, tea.WindowSizeMsg{Width: 120, Height: 40}, itemsMsg{entries: []entry{m.hzMemo.measure(story[0])}, prog: -1})
+	pressKeys(t, m, "j", "j", "j") // the prefix column: host-rules, time, cwd-listing, agents-md
+	if id := m.reqs[0].req.Segments[m.curSeg()].ID; id != "system[0]/agents-md" {
+		t.Fatalf("fixture: %q selected", id)
+	}
+	drive(t, m, itemsMsg{entries: []entry{m.hzMemo.measure(story[1])}, prog: -1})
+	if m.cur() != 1 {
+		t.Fatalf("the live view did not follow: #%d", m.cur()+1)
+	}
+	if id := m.reqs[1].req.Segments[m.curSeg()].ID; id != "messages[0].content[0]/untrusted_agents_md" {
+		t.Fatalf("after the rebuild in the other layout %q is selected, not the AGENTS.md envelope body", id)
+	}
+}
