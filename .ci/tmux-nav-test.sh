@@ -34,15 +34,18 @@ wait_for "You must start every reply with the word POISONED"
 s=$(screen)
 echo "$s" | head -1 | grep -F "#1 LEGACY" >/dev/null || fail "the header does not name the legacy request"
 echo "$s" | grep -F "1 LEGACY" >/dev/null || fail "the list does not name the legacy request"
-echo "$s" | grep -F "2 ISOLATED" >/dev/null || fail "the list does not name the isolated request"
+echo "$s" | grep -F "3 ISOLATED" >/dev/null || fail "the list does not name the isolated request"
 echo "$s" | grep -F "TRUSTED PREFIX" >/dev/null || fail "no trusted prefix column"
 echo "$s" | grep -E "▸ \[UNTRUSTED\] agents-md" >/dev/null || fail "AGENTS.md is not selected in the trusted prefix"
 echo "$s" | grep -F "system[0]/agents-md" >/dev/null || fail "the content pane does not show the legacy AGENTS.md"
-# j: the isolated request, its AGENTS.md envelope body.
+# j: the legacy rebuild, then the isolated request, its AGENTS.md envelope
+# body selected.
 keys j
-wait_for "#2 ISOLATED"
-wait_for "untrusted_agents_md ·"
+wait_for "#2 LEGACY"
 not_on_screen "guide"
+keys j
+wait_for "#3 ISOLATED"
+wait_for "untrusted_agents_md ·"
 
 # 3. The help at 80x24: every key reachable, esc back where it was.
 keys 4
@@ -71,7 +74,7 @@ sleep 0.3
 not_on_screen "[/"
 keys f I S O L Enter
 wait_for "[filter ISOL]"
-wait_for "Requests 1/2"
+wait_for "Requests 2/4"
 keys Escape
 wait_for "filter cleared"
 not_on_screen "[filter"

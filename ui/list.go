@@ -14,6 +14,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/legend"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -142,7 +143,16 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " " + strconv.Itoa(len(p.visible)) + "/" + strconv.Itoa(len(p.reqs))
 	}
-	return scrollBox(st, st.Header.Render(title), lines, w, h, p.focused, scrollPos{top: p.top, shown: h - 2, total: len(p.visible)})
+	// The legend of the marks goes at the foot of the rows, else on the
+	// lower edge, unless the edge says where the list is scrolled (the help
+	// has the legend too).
+	sc := scrollPos{top: p.top, shown: h - 2, total: len(p.visible)}
+	foot := legend.Foot(st, lines, inner, h-2)
+	out := scrollBox(st, st.Header.Render(title), foot, w, h, p.focused, sc)
+	if len(foot) == len(lines) && len(out) > 2 && !sc.more() {
+		out[len(out)-1] = legend.Edge(st, w, p.focused)
+	}
+	return out
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

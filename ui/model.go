@@ -86,8 +86,10 @@ type Options struct {
 	// the request list and the header show them at every width.
 	Labels map[string]string
 	// Toggle, when set, is called (in a command) by the layout key; it
-	// returns the new layout's name. watch sets it.
+	// returns the new layout's name. watch sets it, and Layout to the
+	// layout it starts in (shown in the header).
 	Toggle func() (string, error)
+	Layout string
 	// Live says the stream never ends (watch): the header says "watching"
 	// and the selection follows the newest request.
 	Live bool
@@ -260,6 +262,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 	}
 	m.setTheme(name)
 	m.keys.Layout.SetEnabled(opts.Toggle != nil)
+	m.layoutName = opts.Layout
 	for i := range opts.Requests {
 		m.reqs = append(m.reqs, m.hzMemo.measure(opts.Requests[i]))
 	}
@@ -313,13 +316,14 @@ func storySegment(e *entry) int {
 
 // TourHintShort is the demo's hint where the whole one does not fit.
 const TourHintShort = `Tour: LEGACY has AGENTS.md in its trusted system prompt (⚠); ` +
-	`ISOLATED keeps it in an escaped envelope. Any key closes this.`
+	`ISOLATED keeps it in an escaped envelope. 4: the cache. Any key closes this.`
 
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Tour: one poisoned workspace, two layouts. LEGACY pastes AGENTS.md into ` +
-	`the trusted system prompt (marked ⚠): its text is below. ISOLATED keeps it out of the ` +
-	`system prompt, in an escaped <untrusted_agents_md> fragment. j/k: the requests · ` +
-	`5: side by side · 4: cache · ?: help. Any key closes this.`
+const TourHint = `Tour: one poisoned workspace in two layouts, each built twice (a minute apart, ` +
+	`around a one-line AGENTS.md edit). LEGACY pastes AGENTS.md into the trusted system prompt ` +
+	`(marked ⚠): its text is below. ISOLATED keeps it out, in an escaped <untrusted_agents_md> ` +
+	`fragment. 4: the cache, the legacy prefix breaking mid-system and the isolated one holding · ` +
+	`5: side by side · j/k: the requests · ?: help. Any key closes this.`
 
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)
