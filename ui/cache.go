@@ -49,6 +49,15 @@ func (p cacheView) name(i int) string {
 	return n
 }
 
+// predicted is a step's predicted cached tokens, n/a where no prediction
+// could be made (as cache's table says).
+func predicted(row *diff.Step) string {
+	if row.Prediction.Unavailable != "" {
+		return "n/a"
+	}
+	return shortNum(row.Prediction.Cached)
+}
+
 // cacheBar draws a step's tokens in w cells as `cache` does: predicted
 // cached (█), shared with the earlier request but not cached (▒), new (░).
 func cacheBar(st *themes.Styles, row *diff.Step, w int) string {
@@ -106,7 +115,7 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		line := pad(p.name(i), nw) + cacheBar(st, row, bw) + " " +
 			pad(fmt.Sprintf("%3d%% %s/%s", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 17) +
-			pad(shortNum(row.Prediction.Cached), 7)
+			pad(predicted(row), 7)
 		if recorded {
 			rec := "-"
 			if row.Recorded != nil {
@@ -174,15 +183,23 @@ func (p cacheView) detail(i int) []string {
 	if row.Recorded != nil {
 		rec = "recorded " + shortNum(*row.Recorded)
 	}
-	out = append(out, st.Muted.Render("cached tokens: predicted "+shortNum(row.Prediction.Cached)+", "+rec+
-		" · "+shortNum(row.Reprocessed)+" re-processed"))
-	switch {
-	case row.Disagreement != "":
-		out = append(out, st.High.Render("! "+scan.VisibleLine(row.Disagreement)))
-	case len(row.Notes) > 0:
-		out = append(out, st.Muted.Render("note: "+scan.VisibleLine(row.Notes[0])))
-	default:
-		out = append(out, "")
+	pred := "predicted " + shortNum(row.Prediction.Cached)
+	if row.Prediction.Unavailable != "" {
+		pred = "no prediction (breakpoints not recorded)"
 	}
-	return append(out, legend)
+	out = append(out, st.Muted.Render("cached tokens: "+pred+", "+rec+" · "+shortNum(row.Reprocessed)+" re-processed"))
+	// The provider's own verdict on the break, beside wirelens's; where the
+	// record disagrees with the prediction, and why; else a note.
+	var said []string
+	if v := row.Verdict; v != nil {
+		said = append(said, st.Muted.Render("provider verdict: "+scan.VisibleLine(v.By)+" says "+scan.VisibleLine(v.Reason)+
+			"; wirelens: "+diff.Attribution(row)+" ("+row.VerdictOutcome+")"))
+	}
+	if row.Disagreement != "" {
+		said = append(said, st.High.Render("! "+scan.VisibleLine(row.Disagreement)))
+	}
+	if len(said) == 0 && len(row.Notes) > 0 {
+		said = append(said, st.Muted.Render("note: "+scan.VisibleLine(row.Notes[0])))
+	}
+	return append(out, strings.Join(said, st.Muted.Render(" · ")), legend)
 }
