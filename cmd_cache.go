@@ -431,30 +431,9 @@ func breakLabel(b *diff.Break) string {
 	return s
 }
 
-// breakSentence says what broke the cache in words.
-func breakSentence(b *diff.Break) string {
-	where := fmt.Sprintf("%s (%s, %s)", scan.VisibleLine(b.Segment), b.Channel, b.Kind)
-	switch b.Cause {
-	case diff.CauseModel:
-		return fmt.Sprintf("the model changed from %s to %s: providers keep one cache per model", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
-	case diff.CauseProvider:
-		return fmt.Sprintf("the provider changed (%s to %s): nothing is shared", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
-	case diff.CauseAdded:
-		return where + " was inserted before the end of the previous request"
-	case diff.CauseRemoved:
-		return where + " of the previous request is gone"
-	case diff.CauseReordered:
-		return where + " moved: the same segments in another order"
-	}
-	if b.Volatile != "" {
-		article := "a"
-		if strings.ContainsRune("aeiou", rune(b.Volatile[0])) {
-			article = "an"
-		}
-		return fmt.Sprintf("%s %s in %s changed at byte %d", article, b.Volatile, where, b.Offset)
-	}
-	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
-}
+// breakSentence says what broke the cache in words (the viewer's Cache
+// view says the same).
+func breakSentence(b *diff.Break) string { return b.Sentence() }
 
 // cacheText is the text report of cache, gathered step by step and written
 // once the summary is known (the heading needs the totals before the rows):

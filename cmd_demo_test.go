@@ -211,7 +211,7 @@ func TestDemoCacheStory(t *testing.T) {
 		t.Log(screen)
 	}
 	legacyPct := strconv.Itoa(int(math.Round(float64(legacy.step.PrefixTokens)*100/float64(legacy.step.TotalTokens)))) + "% " +
-		strconv.Itoa(legacy.step.PrefixTokens) + "/" + strconv.Itoa(legacy.step.TotalTokens) + " tok"
+		strconv.Itoa(legacy.step.PrefixTokens) + "/" + strconv.Itoa(legacy.step.TotalTokens)
 	for _, want := range []string{legacy.step.Break.Segment, isolated.step.Break.Segment, legacyPct} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the Cache view does not show the break at %s:\n%s", want, screen)

@@ -24,7 +24,7 @@ func init() {
 }
 
 func newViewCmd(app *App) *cobra.Command {
-	var follow bool
+	var separate, follow bool
 	cmd := &cobra.Command{
 		Use:         "view FILE... | -",
 		Annotations: map[string]string{globalsAnnotation: viewerGlobals},
@@ -35,9 +35,13 @@ segment with every escape marked and every hazard shown visibly, and the Escapes
 Cache, Diff and Raw JSON views. Press ? in the viewer for every key.
 
 Long files load in the background: the first request is usable before the last is read.
+All FILE arguments form one sequence for the prompt cache, in the order given, as in
+"wirelens cache FILE...": each request is compared with the last earlier request of its
+model, whatever file it came from. With --separate each FILE is a sequence of its own.
+
 When standard output is not a terminal, view prints the plain-text report instead (what
-inspect, check and cache print for the same files, each file its own cache sequence) and
-exits 0; input problems still make exit 2.
+inspect, check and cache print for the same files) and exits 0; input problems still make
+exit 2.
 
 With --follow FILE the viewer follows a file that is still being written (a capture of
 "wirelens proxy" or "record", an agent's session): requests appear as their lines are
@@ -48,6 +52,9 @@ written, and the selection follows the newest.`,
   wirelens view --follow capture.jsonl`,
 		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if containsDash(args) && isTerminal(app.Stdin) {
+				return errStdinTerminal
+			}
 			if follow {
 				if len(args) != 1 || args[0] == "-" {
 					return usageError("--follow takes one file")
@@ -58,14 +65,19 @@ written, and the selection follows the newest.`,
 			}
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
-				if err := writeViewReport(app.Stdout, l.Requests, reportWidth(app.Stdout)); err != nil {
+				if err := writeViewReport(app.Stdout, l.Requests, reportWidth(app.Stdout), separate); err != nil {
 					return err
 				}
 				return app.finish(l.Errors, 0)
 			}
-			return viewInputs(cmd.Context(), app, args, ui.Options{})
+			opts := ui.Options{Analysis: ui.DefaultAnalysis()}
+			if separate {
+				opts.Analysis.Cache = ui.CompareBySource
+			}
+			return viewInputs(cmd.Context(), app, args, opts)
 		},
 	}
+	cmd.Flags().BoolVar(&separate, "separate", false, "each FILE its own prompt-cache sequence (by default all FILEs are one, as in cache)")
 	cmd.Flags().BoolVar(&follow, "follow", false, "follow FILE as it grows (a capture being recorded)")
 	return cmd
 }
@@ -75,7 +87,8 @@ written, and the selection follows the newest.`,
 // one writes to, a pipe that hangs) is stopped where it can be and left
 // behind where it cannot, never waited for. The input errors reported are
 // those met before the viewer closed. plumbing holds the viewer's program
-// plumbing (tests); the rest of the options are set here.
+// plumbing (tests) and its analyses (the default ones when none is given);
+// the rest of the options are set here.
 func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Options) error {
 	errs := &streamErrors{}
 	ctx, cancel := context.WithCancel(ctx)
@@ -83,7 +96,9 @@ func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Option
 	opts := plumbing
 	opts.Title = strings.Join(args, " ")
 	opts.Stream = streamInputs(ctx, app, args, errs)
-	opts.Analysis = ui.DefaultAnalysis()
+	if opts.Analysis.Cache == nil {
+		opts.Analysis = ui.DefaultAnalysis()
+	}
 	opts.Theme, opts.NoColor = app.Theme, app.NoColor
 	err := ui.Run(ctx, opts)
 	cancel()
@@ -92,6 +107,11 @@ func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Option
 	}
 	return app.finish(errs.take(), 0)
 }
+
+// errStdinTerminal is what view says when "-" names standard input and
+// standard input is the terminal: the keys typed there are not a payload, and
+// the viewer reading them both as keys and as input would answer to neither.
+var errStdinTerminal = usageError(`standard input is a terminal, not a payload: pipe one in ("wirelens build . | wirelens view -") or name a file`)
 
 // containsDash reports whether standard input is one of the inputs.
 func containsDash(args []string) bool {
@@ -189,11 +209,12 @@ func streamInputs(ctx context.Context, app *App, args []string, errs *streamErro
 
 // writeViewReport is what view and watch print when standard output is not
 // a terminal: what inspect, check and cache print for the same requests,
-// each source its own cache sequence as in the viewer, every line wrapped
-// to width (a table cut to it) with its indent kept.
-func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
+// all of them one cache sequence as in the viewer (each source its own with
+// separate, as view --separate), every line wrapped to width (a table cut
+// to it) with its indent kept.
+func writeViewReport(w io.Writer, reqs []wire.Request, width int, separate bool) error {
 	var b strings.Builder
-	err := writeViewReportLines(&b, reqs, width)
+	err := writeViewReportLines(&b, reqs, width, separate)
 	if _, werr := io.WriteString(w, wrapReport(b.String(), width)); err == nil {
 		err = werr
 	}
@@ -201,7 +222,7 @@ func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
 }
 
 // writeViewReportLines writes the view report, its lines not yet wrapped.
-func writeViewReportLines(w io.Writer, reqs []wire.Request, width int) error {
+func writeViewReportLines(w io.Writer, reqs []wire.Request, width int, separate bool) error {
 	if err := writeInspectText(w, reqs, width); err != nil || len(reqs) == 0 {
 		return err
 	}
@@ -218,7 +239,7 @@ func writeViewReportLines(w io.Writer, reqs []wire.Request, width int) error {
 	}
 	for lo := 0; lo < len(reqs); {
 		hi := lo + 1
-		for hi < len(reqs) && reqs[hi].Source == reqs[lo].Source {
+		for hi < len(reqs) && (!separate || reqs[hi].Source == reqs[lo].Source) {
 			hi++
 		}
 		// A source of one request has nothing to compare: that is said
@@ -287,7 +308,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				return usageError("%v", first.Err)
 			}
 			if !isTerminal(app.Stdout) {
-				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, reportWidth(app.Stdout))
+				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, reportWidth(app.Stdout), false)
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
@@ -355,10 +376,13 @@ func demoOptions(app *App) (ui.Options, error) {
 	return ui.Options{
 		Title:    "demo: poisoned workspace, legacy vs isolated",
 		Requests: reqs,
-		Analysis: ui.DefaultAnalysis(),
+		// The two layouts are apart: an isolated request is no
+		// continuation of a legacy one.
+		Analysis: ui.Analysis{Findings: ui.DefaultAnalysis().Findings, Cache: ui.CompareBySource},
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,
+		Labels:   map[string]string{demoLegacySource: "LEGACY", demoIsolatedSource: "ISOLATED"},
 		Marks:    []int{0, 2},
 	}, nil
 }

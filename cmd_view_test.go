@@ -48,8 +48,10 @@ func TestViewDemoOptions(t *testing.T) {
 	m := ui.New(opts)
 	m.Update(nil)
 	screen := m.Render()
-	if !strings.Contains(screen, "Guided tour") || !strings.Contains(screen, "[UNTRUSTED]") || strings.ContainsRune(screen, 0x1b) {
-		t.Fatalf("demo first screen:\n%s", screen)
+	for _, want := range []string{"Tour:", "[UNTRUSTED]", "#1 LEGACY", "1 LEGACY", "2 LEGACY", "3 ISOLATED", "4 ISOLATED"} {
+		if !strings.Contains(screen, want) || strings.ContainsRune(screen, 0x1b) {
+			t.Fatalf("demo first screen lacks %q:\n%s", want, screen)
+		}
 	}
 }
 
@@ -172,29 +174,64 @@ func TestWatchHeaderShowsTheLayout(t *testing.T) {
 	}
 }
 
-// TestViewCacheRowsPerSource checks that each input file is its own cache
-// sequence: the first request of a file is not compared with the last of
-// the file before.
-func TestViewCacheRowsPerSource(t *testing.T) {
+// TestViewCacheOneSequenceLikeCache checks that the viewer compares the
+// requests of several files as one sequence, as `cache A B` does (the first
+// request of the second file is compared with the last of the first), and
+// that --separate (CompareBySource) makes each file a sequence of its own;
+// the plain report follows both.
+func TestViewCacheOneSequenceLikeCache(t *testing.T) {
+	files := []string{"testdata/payloads/anthropic-messages.json", "testdata/sessions/session.jsonl"}
 	app := &App{In: wire.NewInterner()}
-	l := app.Load([]string{"testdata/payloads/anthropic-messages.json", "testdata/sessions/session.jsonl"})
+	l := app.Load(files)
 	if len(l.Errors) > 0 || len(l.Requests) != 4 {
 		t.Fatalf("fixtures: %d requests, errors %v", len(l.Requests), l.Errors)
 	}
-	steps := ui.DefaultAnalysis().Cache(l.Requests)
-	var got []int
-	for i, st := range steps {
-		if st != nil {
-			got = append(got, i)
+	compared := func(steps []*diff.Step) []int {
+		var got []int
+		for i, st := range steps {
+			if st != nil {
+				got = append(got, i)
+			}
+		}
+		return got
+	}
+	one := ui.DefaultAnalysis().Cache(l.Requests)
+	if got := compared(one); !reflect.DeepEqual(got, []int{1, 2, 3}) {
+		t.Fatalf("one sequence: steps for requests %v, want [1 2 3]", got)
+	}
+	if st := one[1]; st.PrevSource != files[0] || st.Source != files[1] {
+		t.Fatalf("the second file's first request is compared with %s@%d, want the first file's", st.PrevSource, st.PrevIndex)
+	}
+	// The same as cache's own comparison of the same files.
+	var seq diff.Sequence
+	for i := range l.Requests {
+		st := seq.Add(&l.Requests[i])
+		if (st == nil) != (one[i] == nil) || (st != nil && (st.PrefixTokens != one[i].PrefixTokens || st.PrevIndex != one[i].PrevIndex)) {
+			t.Fatalf("request %d: the viewer's step differs from cache's", i+1)
 		}
 	}
-	if len(steps) != 4 || len(got) != 2 || got[0] != 2 || got[1] != 3 {
-		t.Fatalf("cache steps for requests %v of %d, want [2 3] of 4", got, len(steps))
+	apart := ui.CompareBySource(l.Requests)
+	if got := compared(apart); !reflect.DeepEqual(got, []int{2, 3}) {
+		t.Fatalf("--separate: steps for requests %v, want [2 3]", got)
 	}
-	for _, i := range got {
-		if st := steps[i]; st.TotalTokens <= 0 || st.PrefixTokens > st.TotalTokens {
+	for _, i := range []int{2, 3} {
+		if st := apart[i]; st.TotalTokens <= 0 || st.PrefixTokens > st.TotalTokens || st.PrevSource != files[1] {
 			t.Fatalf("step %+v", st)
 		}
+	}
+	// The report's words, its wrapping undone.
+	report := func(args ...string) string {
+		var out, errb strings.Builder
+		if code := run(context.Background(), append([]string{"view"}, args...), strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("view %v: exit %d: %s", args, code, errb.String())
+		}
+		return strings.Join(strings.Fields(out.String()), " ")
+	}
+	if r := report(files...); strings.Count(r, "compared with the one before") != 1 || !strings.Contains(r, "4 requests, 3 compared") {
+		t.Fatalf("the report of two files is not one sequence of 4 requests:\n%s", r)
+	}
+	if r := report(append([]string{"--separate"}, files...)...); !strings.Contains(r, "3 requests, 2 compared") {
+		t.Fatalf("view --separate: the first file (one request) is compared with the second:\n%s", r)
 	}
 }
 

@@ -50,9 +50,18 @@ wait_for() {
 keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
 
 # start ARGS: run the viewer with ARGS in a fresh session of cols x rows; the
-# pane stays 30 s after it exits and shows its exit status.
+# pane stays 30 s after it exits and shows its exit status. The new session
+# (named after the script's, numbered) is made before the old one is
+# killed: killing the server's last session ends the server, and a session
+# made at that moment meets a server on its way out ("server exited
+# unexpectedly" on a busy machine).
+starts=0
 start() {
-	tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
+	local old=$session
+	base=${base:-$session}
+	starts=$((starts + 1))
+	session="$base-$starts"
 	tmux -S "$sock" new-session -d -s "$session" -x "$cols" -y "$rows" \
 		"cd '$root' && TERM=xterm-256color '$bin' $*; echo EXIT=\$?; sleep 30"
+	tmux -S "$sock" kill-session -t "=$old" >/dev/null 2>&1 || true
 }

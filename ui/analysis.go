@@ -45,9 +45,22 @@ func auditRequests(reqs []wire.Request) [][]audit.Finding {
 
 // compareRequests compares each request with the last earlier request of
 // its model and provider (the request just before it for the first of its
-// model), as `cache` does by default. Each source is its own sequence: the
-// first request of a file has no predecessor.
+// model), as `cache` does by default: every request given is one sequence,
+// whatever file it came from, as in `cache A B`.
 func compareRequests(reqs []wire.Request) []*diff.Step {
+	out := make([]*diff.Step, len(reqs))
+	var seq diff.Sequence
+	for i := range reqs {
+		out[i] = seq.Add(&reqs[i])
+	}
+	return out
+}
+
+// CompareBySource is Analysis.Cache for requests of several sources that
+// are apart (`view --separate`, the demo's two layouts): each source is its
+// own sequence, compared as compareRequests does, so the first request of a
+// source has no predecessor.
+func CompareBySource(reqs []wire.Request) []*diff.Step {
 	out := make([]*diff.Step, len(reqs))
 	var seq diff.Sequence
 	for i := range reqs {

@@ -13,8 +13,14 @@ import (
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
+// cacheDetailLines is the height of the Cache view's detail area: what
+// the request is compared with and what broke, before and after, the
+// predicted and recorded cache reads, where they disagree (or a note), and
+// the legend.
+const cacheDetailLines = 6
+
 // cacheView is the Cache view: every request's prefix reused from the one
-// before it, and what broke it.
+// it is compared with, and what broke it, said as `cache` says it.
 type cacheView struct {
 	st          *themes.Styles
 	reqs        []entry
@@ -23,12 +29,51 @@ type cacheView struct {
 	reusePrefix int          // prefix and total tokens over the steps
 	reuseTotal  int
 	cur         tableCursor
+	labels      map[string]string
+	prev        func(i int) int // the request step i is compared with
 }
 
 // cacheView is the Cache view as the model stands.
 func (m *Model) cacheView() cacheView {
 	return cacheView{st: m.st, reqs: m.reqs, steps: m.steps, done: m.anaDone,
-		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table}
+		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table, labels: m.opts.Labels, prev: m.predecessor}
+}
+
+// name is a request as the view names it: "#3", or "#3 LEGACY" when its
+// source has a label.
+func (p cacheView) name(i int) string {
+	n := "#" + strconv.Itoa(i+1)
+	if l := p.labels[p.reqs[i].req.Source]; l != "" {
+		n += " " + scan.VisibleLine(l)
+	}
+	return n
+}
+
+// predicted is a step's predicted cached tokens, n/a where no prediction
+// could be made (as cache's table says).
+func predicted(row *diff.Step) string {
+	if row.Prediction.Unavailable != "" {
+		return "n/a"
+	}
+	return shortNum(row.Prediction.Cached)
+}
+
+// cacheBar draws a step's tokens in w cells as `cache` does: predicted
+// cached (█), shared with the earlier request but not cached (▒), new (░).
+func cacheBar(st *themes.Styles, row *diff.Step, w int) string {
+	total := max(1, row.TotalTokens)
+	shared := min(max(row.PrefixTokens, 0), total)
+	cached := min(max(row.Prediction.Cached, 0), shared)
+	c, s := cached*w/total, shared*w/total
+	if cached > 0 && c == 0 {
+		c = 1
+	}
+	if shared > cached && s == c && s < w {
+		s = c + 1
+	}
+	s = max(s, c)
+	return st.TextTrusted.Render(strings.Repeat("█", c)) + st.Muted.Render(strings.Repeat("▒", s-c)) +
+		st.Removed.Render(strings.Repeat("░", w-s))
 }
 
 // Render draws the view in a w×h box.
@@ -38,6 +83,18 @@ func (p cacheView) Render(w, h int) []string {
 	bw := 10
 	if wide {
 		bw = 20
+	}
+	nw := 6
+	for i := range p.reqs {
+		if p.labels[p.reqs[i].req.Source] != "" {
+			nw = max(nw, len(p.name(i))+2)
+		}
+	}
+	// The recorded column shows when something was recorded (or there is
+	// room): `!` marks a record that disagrees with the prediction.
+	recorded := wide
+	for _, row := range p.steps {
+		recorded = recorded || (row != nil && row.Recorded != nil)
 	}
 	// The context column: each request's categories, against the longest.
 	cw, longest := 0, 0
@@ -49,30 +106,35 @@ func (p cacheView) Render(w, h int) []string {
 	}
 	rowAt := func(i int) string {
 		e := &p.reqs[i]
-		if i == 0 {
-			return pad("#1", 6) + st.Muted.Render("(first request: nothing to reuse) ") + shortNum(e.tokens) + " tok"
-		}
 		row := stepAt(p.steps, i)
 		if row == nil {
 			what := "analysing…"
-			if p.done {
+			switch {
+			case i == 0:
+				what = "(first request: nothing to reuse)"
+			case p.done:
 				what = "(first request of " + scan.VisibleLine(e.req.Source) + ": nothing to reuse)"
 			}
-			return pad("#"+strconv.Itoa(i+1), 6) + st.Muted.Render(what+" ") + shortNum(e.tokens) + " tok"
+			return pad(p.name(i), nw) + st.Muted.Render(what+" ") + shortNum(e.tokens) + " tok"
 		}
 		frac := 0.0
 		if row.TotalTokens > 0 {
 			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 		}
-		fill := max(0, min(bw, int(frac*float64(bw)+0.5)))
-		bar := st.TextTrusted.Render(strings.Repeat("█", fill)) + st.Removed.Render(strings.Repeat("░", bw-fill))
-		line := pad("#"+strconv.Itoa(i+1), 6) + bar + " " + pad(fmt.Sprintf("%3d%% %s/%s tok", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 21)
-		if wide {
+		line := pad(p.name(i), nw) + cacheBar(st, row, bw) + " " +
+			pad(fmt.Sprintf("%3d%% %s/%s", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 17) +
+			pad(predicted(row), 7)
+		if recorded {
+			rec := "-"
 			if row.Recorded != nil {
-				line += pad("rec "+shortNum(*row.Recorded), 11)
-			} else {
-				line += pad("", 11)
+				rec = shortNum(*row.Recorded)
+				if row.Disagreement != "" {
+					rec += st.High.Render("!")
+				}
 			}
+			line += pad(rec, 8)
+		}
+		if wide {
 			line += contextBar(st, e, longest, cw) + " "
 		}
 		if b := row.Break; b != nil {
@@ -86,57 +148,82 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		return line
 	}
-	title := "Prompt cache · prefix reused vs re-processed per request"
-	if !wide {
-		title = "Prompt cache"
-	}
+	title := "Prompt cache · each request against the last earlier one of its model"
 	if p.reuseTotal > 0 {
-		title += fmt.Sprintf(" · reuse %d%%", p.reusePrefix*100/p.reuseTotal)
+		title = fmt.Sprintf("Prompt cache · reuse %d%%: prefix tokens shared over all tokens compared", p.reusePrefix*100/p.reuseTotal)
 	}
-	if m := sessionBreakMoney(p.reqs, p.steps); m != "" {
+	if m := sessionBreakMoney(p.reqs, p.steps); m != "" && wide {
 		title += " · " + m
 	}
-	head := pad("req", 6) + pad("reused░new", bw+1) + pad("prefix/total", 21)
+	bar := "█▒░ cached"
 	if wide {
-		head += pad("recorded", 11) + pad("context", cw+1)
+		bar = "█cached ▒shared ░new"
+	}
+	head := pad("req", nw) + pad(bar, bw+1) + pad("% prefix/total", 17) + pad("pred", 7)
+	if recorded {
+		head += pad("rec", 8)
+	}
+	if wide {
+		head += pad("context", cw+1)
 	}
 	head += "break (enter: diff)"
 	if wide {
 		head += "   context: " + contextLegend
 	}
-	var detail []string
-	if row := stepAt(p.steps, p.cur.sel); row != nil {
-		if b := row.Break; b != nil {
-			detail = append(detail,
+	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
+		empty: "no requests", detail: p.detail(p.cur.sel), details: cacheDetailLines}.Render(w, h)
+}
+
+// detail is what the Cache view says under the table of request i, as
+// `cache` says it: what it is compared with and what broke, in words, the
+// text before and after, the predicted and recorded cache reads and where
+// they disagree, and the legend of the bar and the marks.
+func (p cacheView) detail(i int) []string {
+	st := p.st
+	legend := st.Muted.Render("█ predicted cached ▒ shared, not cached ░ new · ! recorded disagrees")
+	row := stepAt(p.steps, i)
+	if row == nil {
+		return []string{"", "", "", "", "", legend}
+	}
+	with := "vs #" + strconv.Itoa(p.prev(i)+1)
+	var out []string
+	if b := row.Break; b != nil {
+		out = append(out, st.Muted.Render(with+": ")+st.Break.Render("✂ "+b.Sentence()))
+		if b.Cause == diff.CauseModel || b.Cause == diff.CauseProvider {
+			out = append(out, "", "")
+		} else {
+			out = append(out,
 				st.Muted.Render("before: ")+scan.VisibleLine(b.Before),
 				st.Muted.Render("after:  ")+scan.VisibleLine(b.After))
-		} else {
-			detail = append(detail, st.Added.Render("the request starts with the whole previous request"))
 		}
-		rec := "nothing recorded"
-		if row.Recorded != nil {
-			rec = "recorded " + shortNum(*row.Recorded)
-		}
-		money := breakMoney(&p.reqs[p.cur.sel].req, row)
-		pred := "predicted " + shortNum(row.Prediction.Cached)
-		if row.Prediction.Unavailable != "" {
-			pred = "no prediction (breakpoints not recorded)"
-		}
-		verdict := ""
-		if v := row.Verdict; v != nil {
-			// The detail area has three lines: the verdict shares the last.
-			verdict = " · provider verdict: " + v.By + " says " + scan.VisibleLine(v.Reason) +
-				"; wirelens: " + diff.Attribution(row) + " (" + row.VerdictOutcome + ")"
-		}
-		line := "cached tokens: " + pred + ", " + rec + verdict + " · enter: diff with the request before"
-		switch {
-		case money != "" && verdict != "":
-			line += " · " + money // the verdict first: the line is cut at the pane's width
-		case money != "":
-			line = money + " · " + line
-		}
-		detail = append(detail, st.Muted.Render(line))
+	} else {
+		out = append(out, st.Muted.Render(with+": ")+st.Added.Render("the request starts with the whole of it"), "", "")
 	}
-	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
-		empty: "no requests", detail: detail}.Render(w, h)
+	rec := "nothing recorded"
+	if row.Recorded != nil {
+		rec = "recorded " + shortNum(*row.Recorded)
+	}
+	pred := "predicted " + shortNum(row.Prediction.Cached)
+	if row.Prediction.Unavailable != "" {
+		pred = "no prediction (breakpoints not recorded)"
+	}
+	line := "cached tokens: " + pred + ", " + rec + " · " + shortNum(row.Reprocessed) + " re-processed"
+	if money := breakMoney(&p.reqs[i].req, row); money != "" {
+		line = money + " · " + line
+	}
+	out = append(out, st.Muted.Render(line))
+	// The provider's own verdict on the break, beside wirelens's; where the
+	// record disagrees with the prediction, and why; else a note.
+	var said []string
+	if v := row.Verdict; v != nil {
+		said = append(said, st.Muted.Render("provider verdict: "+scan.VisibleLine(v.By)+" says "+scan.VisibleLine(v.Reason)+
+			"; wirelens: "+diff.Attribution(row)+" ("+row.VerdictOutcome+")"))
+	}
+	if row.Disagreement != "" {
+		said = append(said, st.High.Render("! "+scan.VisibleLine(row.Disagreement)))
+	}
+	if len(said) == 0 && len(row.Notes) > 0 {
+		said = append(said, st.Muted.Render("note: "+scan.VisibleLine(row.Notes[0])))
+	}
+	return append(out, strings.Join(said, st.Muted.Render(" · ")), legend)
 }

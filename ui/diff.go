@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
@@ -110,17 +111,19 @@ type diffMsg struct {
 	fl    int
 }
 
-// diffPair is the pair the Diff view compares: two marked requests, or the
-// selected request and the one before it.
+// diffPair is the pair the Diff view compares, for the selected request:
+// the two marked requests when the selection is one of them (or nothing is
+// selected), else the selected request and the one its cache step compares
+// it with (see predecessor).
 func (m *Model) diffPair() (int, int) {
-	if len(m.marks) == 2 {
+	c := m.cur()
+	if len(m.marks) == 2 && (c < 0 || slices.Contains(m.marks, c)) {
 		a, b := m.marks[0], m.marks[1]
 		if a > b {
 			a, b = b, a
 		}
 		return a, b
 	}
-	c := m.cur()
 	switch {
 	case c < 0:
 		return -1, -1
@@ -129,7 +132,7 @@ func (m *Model) diffPair() (int, int) {
 	case c == 0:
 		return -1, c
 	}
-	return c - 1, c
+	return m.predecessor(c), c
 }
 
 func (m *Model) startDiff() []tea.Cmd {

@@ -71,8 +71,8 @@ func goldenSession() ([]wire.Request, Analysis) {
 	return []wire.Request{r1, r2, r3, r4}, a
 }
 
-// TestUIGolden renders each view at 80x24 and 160x48 in the dark, light
-// and mono themes and compares it with testdata/TestUIGolden/*.golden
+// TestUIGolden renders each view at 80x24, 120x40 and 160x48 in the dark,
+// light and mono themes and compares it with testdata/TestUIGolden/*.golden
 // (go test ./ui -run TestUIGolden -update rewrites them).
 func TestUIGolden(t *testing.T) {
 	reqs, a := goldenSession()
@@ -84,7 +84,7 @@ func TestUIGolden(t *testing.T) {
 		{"content", []string{"l", "j", "j", "j", "tab"}},
 		{"escapes", []string{"2"}},
 		{"findings", []string{"3"}},
-		{"cache", []string{"4", "j", "j"}},
+		{"cache", []string{"4", "k"}},
 		{"diff", []string{"5"}},
 		{"trustmap", []string{"5", "t"}},
 		{"raw", []string{"6"}},
@@ -92,7 +92,7 @@ func TestUIGolden(t *testing.T) {
 		{"search", []string{"/", "P", "O", "I", "S", "O", "N", "E", "D", "enter", "n"}},
 	}
 	for _, theme := range []string{themes.Dark, themes.Light, themes.Mono} {
-		for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
 			for _, v := range views {
 				name := fmt.Sprintf("%s_%dx%d_%s", v.name, size[0], size[1], theme)
 				t.Run(name, func(t *testing.T) {
@@ -188,7 +188,9 @@ func TestUIHeadlessProgram(t *testing.T) {
 				ch <- Item{Req: &reqs[i], Progress: float64(i+1) / float64(len(reqs))}
 			}
 			close(ch)
-			screen := runHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "1/4 UNTRUSTED")
+			// Wait for the whole stream: the loading screen shows the panes
+			// too, and on a busy machine stays long enough to look settled.
+			screen := runHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "4 requests")
 			if !strings.Contains(screen, "4 requests") {
 				t.Fatalf("not every streamed request arrived:\n%s", screen)
 			}

@@ -39,7 +39,7 @@ func DefaultKeyMap() KeyMap {
 		NextPane: b("tab", "next pane", "tab"),
 		PrevPane: b("shift+tab", "previous pane", "shift+tab"),
 		Enter:    b("enter", "open / jump", "enter"),
-		Back:     b("esc", "back", "esc"),
+		Back:     b("esc", "back; clear search, filter", "esc"),
 		Search:   b("/", "search all requests", "/"),
 		Next:     b("n", "next match", "n"),
 		Prev:     b("N", "previous match", "N"),

@@ -15,6 +15,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/legend"
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -34,13 +35,14 @@ type listPane struct {
 	loading bool
 	focused bool // the list has the focus
 	cursor  bool // ... in the wire view: the selection shows as the cursor
+	labels  map[string]string
 }
 
 // listPane is the request list as the model stands.
 func (m *Model) listPane() listPane {
 	p := m.list
 	p.st, p.reqs, p.visible, p.steps, p.perReq, p.marks = m.st, m.reqs, m.visible, m.steps, m.perReq, m.marks
-	p.filter, p.loading = m.filter, m.loading
+	p.filter, p.loading, p.labels = m.filter, m.loading, m.opts.Labels
 	p.focused = m.focus == focusList
 	p.cursor = p.focused && m.view == viewWire
 	return p
@@ -100,9 +102,13 @@ func (p listPane) Render(w, h int) []string {
 		if model == "" {
 			model = string(e.req.Format)
 		}
-		// The model takes what the index, the cache bar (when there is room;
-		// the Cache view has it too), the tokens and the marks leave.
+		// The model takes what the index, the label, the cache bar (when
+		// there is room; the Cache view has it too), the tokens and the marks
+		// leave.
 		left := cursor + idx + " "
+		if l := p.labels[e.req.Source]; l != "" {
+			left += st.Header.Render(scan.VisibleLine(l)) + " "
+		}
 		right := fmt.Sprintf(" %5s ", shortNum(e.tokens)) + marks
 		if inner < 22 {
 			right = " " + marks
@@ -111,7 +117,10 @@ func (p listPane) Render(w, h int) []string {
 			right = " " + st.TextTrusted.Render(bar) + right
 		}
 		room := inner - cells.Width(left) - cells.Width(right)
-		line := left + st.Base.Render(fit(model, max(1, room))) + right
+		if room < 4 && left != cursor+idx+" " {
+			model = "" // the label says enough: no stump of a model
+		}
+		line := left + st.Base.Render(fit(model, max(0, room))) + right
 		if i == p.sel {
 			sty := st.Selected
 			if p.cursor {
@@ -128,13 +137,19 @@ func (p listPane) Render(w, h int) []string {
 			lines = append(lines, st.Muted.Render("no match"))
 		}
 	}
+	// The filter itself is in the status line; the title counts what it
+	// leaves.
 	title := "Requests"
 	if p.filter != "" {
-		title += " · filter " + scan.VisibleLine(p.filter)
+		title += " " + strconv.Itoa(len(p.visible)) + "/" + strconv.Itoa(len(p.reqs))
 	}
+	// The legend of the marks goes at the foot of the rows, else on the
+	// lower edge, unless the edge says where the list is scrolled (the help
+	// has the legend too).
+	sc := scrollPos{top: p.top, shown: h - 2, total: len(p.visible)}
 	foot := legend.Foot(st, lines, inner, h-2)
-	out := box(st, st.Header.Render(title), foot, w, h, p.focused)
-	if len(foot) == len(lines) && len(out) > 2 {
+	out := scrollBox(st, st.Header.Render(title), foot, w, h, p.focused, sc)
+	if len(foot) == len(lines) && len(out) > 2 && !sc.more() {
 		out[len(out)-1] = legend.Edge(st, w, p.focused)
 	}
 	return out
@@ -148,9 +163,37 @@ func (m *Model) moveSel(to int) tea.Cmd {
 	if to == m.list.sel {
 		return nil
 	}
+	from, fromSeg := m.cur(), m.curSeg()
 	m.list.sel = to
 	m.ensureListVisible()
+	if fromSeg >= 0 {
+		m.seg = m.sameSegment(&m.reqs[from].req.Segments[fromSeg], &m.reqs[m.cur()], m.seg)
+	}
 	return m.selectionCmd()
+}
+
+// sameSegment is the position in e's cache order of the segment that
+// stands for s: the one of the same id, else the same workspace text (kind
+// and label: the legacy layout's AGENTS.md section and the isolated one's
+// envelope body), else the first of the same kind and trust; else pos, the
+// position the cursor had.
+func (m *Model) sameSegment(s *wire.Segment, e *entry, pos int) int {
+	byKind := -1
+	for k, i := range e.order {
+		t := &e.req.Segments[i]
+		switch {
+		case t.ID == s.ID:
+			return k
+		case t.Kind == s.Kind && t.Label == s.Label && s.Label != "" && t.Kind != wire.KindOther:
+			byKind = k
+		case byKind < 0 && t.Kind == s.Kind && t.Trust == s.Trust && t.Kind != wire.KindOther:
+			byKind = k
+		}
+	}
+	if byKind >= 0 {
+		return byKind
+	}
+	return pos
 }
 
 func (m *Model) onListKey(k tea.KeyPressMsg) tea.Cmd {

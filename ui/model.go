@@ -78,9 +78,15 @@ type Options struct {
 	// Theme is auto, dark, light, high-contrast or mono; NoColor forces mono.
 	Theme   string
 	NoColor bool
-	// Tour shows a first-screen hint (Hint, or the demo's guided tour).
+	// Tour opens where the story is (the selected request's untrusted
+	// AGENTS.md, else its first untrusted segment) with a first-screen
+	// hint under the panes (Hint, or the demo's guided tour), which the
+	// first key or click closes.
 	Tour bool
 	Hint string
+	// Labels name the requests of a source ("demo (legacy)": "LEGACY"):
+	// the request list and the header show them at every width.
+	Labels map[string]string
 	// Toggle, when set, is called (in a command) by the layout key; it
 	// returns the new layout's name. watch sets it, and Layout to the
 	// layout it starts in (shown in the header).
@@ -144,12 +150,18 @@ type entry struct {
 	escRows    []escRow // the Escapes view's rows
 }
 
-// prompt is a one-line input (search or filter).
+// prompt is a one-line input (search or filter). It opens empty; ↑ and ↓
+// go through the earlier entries of its kind.
 type prompt struct {
 	active bool
 	kind   string // "search" or "filter"
 	text   []rune
+	hist   int    // the history entry shown: len(history) is the line being typed
+	draft  []rune // the line being typed, kept while the history is shown
 }
+
+// maxHistory is how many entries the search and the filter histories keep.
+const maxHistory = 50
 
 type hit struct{ req, seg, off int }
 
@@ -177,11 +189,16 @@ type Model struct {
 	visible []int    // indices into reqs, after the filter
 	list    listPane // the request list: selection (index into visible) and scroll
 
-	seg   int     // cursor: index into the selected request's cache order
-	segs  segPane // the segment columns: their scroll
-	focus focusKind
-	view  viewKind
-	prev  viewKind // for help and back
+	seg int // cursor: index into the selected request's cache order
+	// colSeg is the cursor last held in each segment column (tab comes back
+	// to it).
+	colSeg [2]int
+	segs   segPane // the segment columns: their scroll
+	focus  focusKind
+	view   viewKind
+	prev   viewKind // for help and back
+	// helpTop is the first row of the help shown.
+	helpTop int
 
 	body    content // the selected segment
 	bodyKey [2]int  // request, segment shown in body; -1 none
@@ -195,6 +212,7 @@ type Model struct {
 	showSecrets bool
 
 	pr                      prompt
+	history                 map[string][]string // the prompts' entries by kind, oldest first
 	filter                  string
 	query                   string
 	hits                    []hit
@@ -273,28 +291,47 @@ func newModel(ctx context.Context, opts Options) *Model {
 	}
 	m.focus = focusSegs
 	if opts.Tour && len(m.reqs) > 0 {
-		// Start on the first untrusted segment: what the tour is about.
-		e := &m.reqs[0]
-		for k, i := range e.order {
-			if e.req.Segments[i].Trust == wire.Untrusted {
-				m.seg = k
-				break
-			}
-		}
+		// The list has the focus: j and k go from one layout to the other,
+		// the same workspace text staying selected.
+		m.seg, m.focus = storySegment(&m.reqs[0]), focusList
 	}
 	return m
 }
 
+// storySegment is where the tour starts in a request: its position in the
+// cache order of the untrusted AGENTS.md text (in the system prompt first,
+// where it does harm), else of the first untrusted segment, else 0.
+func storySegment(e *entry) int {
+	best, rank := 0, 3
+	for k, i := range e.order {
+		s := &e.req.Segments[i]
+		if s.Trust != wire.Untrusted {
+			continue
+		}
+		r := 2
+		if s.Kind == wire.KindAgentsMD {
+			r = 1
+			if s.Channel == wire.ChannelSystem {
+				r = 0
+			}
+		}
+		if r < rank {
+			best, rank = k, r
+		}
+	}
+	return best
+}
+
+// TourHintShort is the demo's hint where the whole one does not fit.
+const TourHintShort = `Tour: LEGACY has AGENTS.md in its trusted system prompt (⚠); ` +
+	`ISOLATED keeps it in an escaped envelope. 4: the cache. Any key closes this.`
+
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Guided tour: one poisoned workspace, built in two layouts,
-each twice: a minute apart, after a one-line AGENTS.md edit.
-#1 #2 LEGACY pastes AGENTS.md, the listing and the skills into the system
-   prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
-#3 #4 ISOLATED keeps host rules alone in the system prefix; the workspace
-   comes as escaped <untrusted_*> fragments on the right.
-4 cache: the legacy prefix breaks mid-system, the isolated one holds.
-j/k move · tab panes · 5 side by side · 2 escapes · 3 findings · ? help
-Any key closes this.`
+const TourHint = `Tour: one poisoned workspace in two layouts, each built twice (a minute apart, ` +
+	`around a one-line AGENTS.md edit). LEGACY pastes AGENTS.md into the trusted system prompt ` +
+	`(marked ⚠): its text is below. ISOLATED keeps it out, in an escaped <untrusted_agents_md> ` +
+	`fragment. 4: the cache, the legacy prefix breaking mid-system and the isolated one holding · ` +
+	`5: side by side · j/k: the requests · ?: help. Any key closes this.`
 
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)
@@ -653,6 +690,12 @@ const liveHistory = 100
 func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	first := len(m.reqs) == 0
+	// The segment selected, which a live view keeps as it follows.
+	var held *wire.Segment
+	if c, s := m.cur(), m.curSeg(); s >= 0 {
+		seg := m.reqs[c].req.Segments[s]
+		held = &seg
+	}
 	m.reqs = append(m.reqs, msg.entries...)
 	m.errs = append(m.errs, msg.errs...)
 	if len(msg.errs) > 0 {
@@ -676,9 +719,13 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 			cmds = append(cmds, m.selectionChanged()...)
 			cmds = append(cmds, m.viewOpened()...)
 		} else if m.opts.Live && wasLast && len(m.visible) > 0 {
-			// watch: follow the newest rebuild.
+			// watch: follow the newest rebuild, on the same segment (after
+			// a change of layout, the same workspace text).
 			m.list.sel = len(m.visible) - 1
 			m.ensureListVisible()
+			if held != nil {
+				m.seg = m.sameSegment(held, &m.reqs[m.cur()], m.seg)
+			}
 			cmds = append(cmds, m.selectionChanged()...)
 		}
 		if dropped {

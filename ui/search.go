@@ -168,7 +168,8 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	cmd := m.jumpTo(h.req, h.seg, h.off)
 	// The body keeps its marks when the match is in the segment shown.
 	cmd = tea.Batch(cmd, m.decorateBody(m.matchMarks(h.req, h.seg), m.body.Cut))
-	m.status = "match " + strconv.Itoa(m.hitAt+1) + "/" + strconv.Itoa(len(m.hits)) + " · " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
+	// The count is in the search's place in the status line.
+	m.status = "in " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
 	return cmd
 }
 

@@ -4,6 +4,8 @@ package ui
 // details and the jump from a row to its place in the content.
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,14 +15,24 @@ import (
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// detailLines is the height of the detail area under a table.
+// detailLines is the height of the detail area under a table; the Cache
+// view's says more (cacheDetailLines).
 const detailLines = 3
 
 // tableRows is how many rows a table shows in the body.
-func (m *Model) tableRows() int { return tableRowsIn(m.bodyHeight()) }
+func (m *Model) tableRows() int { return tableRowsIn(m.bodyHeight(), m.detailLines()) }
 
-// tableRowsIn is how many rows a table h rows high shows.
-func tableRowsIn(h int) int { return max(1, h-4-detailLines) }
+// detailLines is the height of the detail area of the view's table.
+func (m *Model) detailLines() int {
+	if m.view == viewCache {
+		return cacheDetailLines
+	}
+	return detailLines
+}
+
+// tableRowsIn is how many rows a table h rows high shows above a detail
+// area of d lines.
+func tableRowsIn(h, d int) int { return max(1, h-4-d) }
 
 // tableCursor is the cursor and scroll of the Escapes, Findings and Cache
 // tables (the root owns it).
@@ -49,13 +61,16 @@ type table struct {
 	row    func(i int) string
 	empty  string
 	detail []string
+	// details is the height of the detail area (detailLines when 0).
+	details int
 }
 
 // Render draws the table in a w×h box.
 func (t table) Render(w, h int) []string {
 	st := t.st
 	lines := []string{st.Header.Render(t.head)}
-	n := tableRowsIn(h)
+	d := cmp.Or(t.details, detailLines)
+	n := tableRowsIn(h, d)
 	for i := t.cur.top; i < t.count && i < t.cur.top+n; i++ {
 		r := t.row(i)
 		if i == t.cur.sel {
@@ -72,14 +87,14 @@ func (t table) Render(w, h int) []string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, w-2))))
-	for i := 0; i < detailLines; i++ {
+	for i := 0; i < d; i++ {
 		l := ""
 		if i < len(t.detail) {
 			l = " " + t.detail[i]
 		}
 		lines = append(lines, l)
 	}
-	return box(st, st.Header.Render(t.title), lines, w, h, true)
+	return scrollBox(st, st.Header.Render(t.title), lines, w, h, true, scrollPos{top: t.cur.top, shown: n, total: t.count, track: n + 1})
 }
 
 // excerptAround is up to n bytes of text on either side of [off, end), on one
@@ -135,27 +150,10 @@ func (m *Model) jumpTo(r, s, off int) tea.Cmd {
 	if r < 0 || r >= len(m.reqs) {
 		return nil
 	}
-	vis := -1
-	for k, i := range m.visible {
-		if i == r {
-			vis = k
-		}
-	}
-	if vis < 0 {
-		m.filter = ""
-		m.refilter()
-		for k, i := range m.visible {
-			if i == r {
-				vis = k
-			}
-		}
-	}
-	m.list.sel = max(0, vis)
-	m.ensureListVisible()
 	m.seg = m.cachePos(r, s)
 	m.view = viewWire
 	m.focus = focusContent
-	cmds := m.selectionChanged()
+	cmds := m.selectRequest(r)
 	m.body.Reveal(off, m.contentHeight())
 	return tea.Batch(cmds...)
 }
@@ -192,10 +190,16 @@ func (m *Model) tableEnter() tea.Cmd {
 			return m.jumpTo(f.req, s, f.Offset)
 		}
 	case viewCache:
+		// The diff of the request under the cursor with the one its cache
+		// step compares it with: the request is selected, the Diff view
+		// opens at it.
 		r := m.table.sel
 		if r >= 1 && r < len(m.reqs) {
-			m.marks = []int{r - 1, r}
-			return m.openView(viewDiff)
+			cmds := m.selectRequest(r)
+			if p := m.predecessor(r); len(m.marks) > 0 && !(slices.Contains(m.marks, p) && slices.Contains(m.marks, r)) {
+				m.marks = nil // they would stand for another pair
+			}
+			return tea.Batch(append(cmds, m.openView(viewDiff))...)
 		}
 	}
 	return nil

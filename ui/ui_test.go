@@ -202,8 +202,9 @@ func TestUINavigation(t *testing.T) {
 	if m.body.Sent != reqs[0].Segments[m.curSeg()].Text {
 		t.Fatal("the content pane does not show the selected segment")
 	}
-	// list: shift+tab twice reaches the list (segments -> list is one step back)
-	pressKeys(t, m, "shift+tab")
+	// list: shift+tab twice reaches the list (the messages column, then the
+	// prefix column, then the list)
+	pressKeys(t, m, "shift+tab", "shift+tab")
 	if m.focus != focusList {
 		t.Fatalf("focus after shift+tab: %d", m.focus)
 	}

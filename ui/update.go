@@ -2,25 +2,50 @@ package ui
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // ---- the geometry of the screen, shared by View and the mouse handlers ----
 
-// bodyHeight is the height between the header and the status line.
-func (m *Model) bodyHeight() int { return max(3, m.h-2) }
+// bodyHeight is the height between the header and the status line (and
+// the hint under the panes, while it shows).
+func (m *Model) bodyHeight() int { return max(3, m.h-2-len(m.hintBox())) }
 
+// listWidth is the request list's width: a label (the demo's LEGACY)
+// always fits beside the cursor, the index and the marks.
 func (m *Model) listWidth() int {
+	w := max(16, min(34, m.w/5))
 	switch {
 	case m.w < 70:
-		return max(12, m.w/4)
+		w = max(12, m.w/4)
 	case m.w < 110:
-		return 20
+		w = 20
 	}
-	return max(16, min(34, m.w/5))
+	return max(w, m.labelWidth()+len(strconv.Itoa(len(m.reqs)))+9)
+}
+
+// labelWidth is the widest label of the requests' sources.
+func (m *Model) labelWidth() int {
+	n := 0
+	for _, l := range m.opts.Labels {
+		n = max(n, cells.Width(scan.VisibleLine(l)))
+	}
+	return n
+}
+
+// label is the label of request i's source, "" when it has none.
+func (m *Model) label(i int) string {
+	if i < 0 || i >= len(m.reqs) {
+		return ""
+	}
+	return m.opts.Labels[m.reqs[i].req.Source]
 }
 
 // segHeight is the height of the segment columns: two fifths of the body,
@@ -41,12 +66,11 @@ func (m *Model) contentHeight() int {
 func (m *Model) listHeight() int { return max(1, m.bodyHeight()-2) }
 
 // onKey handles a key press.
-func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	if m.hint != "" {
+		// The hint hides nothing: the key that closes it does its work.
 		m.hint = ""
-		if !matches(k, m.keys.Quit) {
-			return nil
-		}
+		defer func() { cmd = tea.Batch(cmd, m.relayout()) }()
 	}
 	if k.String() == "ctrl+c" {
 		m.cancel()
@@ -67,29 +91,33 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.view == viewHelp {
 			m.view = m.prev
 		} else {
-			m.prev, m.view = m.view, viewHelp
+			m.prev, m.view, m.helpTop = m.view, viewHelp, 0
 		}
 		return nil
 	case matches(k, km.Back):
+		if m.view == viewHelp {
+			m.view = m.prev
+			return nil
+		}
 		if m.view != viewWire {
 			m.view = viewWire
 			return m.selectionCmd()
 		}
 		if m.query != "" {
-			m.query, m.hits = "", nil
-			return m.decorateBody(nil, m.body.Cut)
+			return m.clearSearch()
 		}
 		if m.filter != "" {
 			m.filter = ""
+			m.status = "filter cleared"
 			m.refilter()
 			return m.selectionCmd()
 		}
 		return nil
 	case matches(k, km.Search):
-		m.pr = prompt{active: true, kind: "search", text: []rune(m.query)}
+		m.openPrompt("search")
 		return nil
 	case matches(k, km.Filter):
-		m.pr = prompt{active: true, kind: "filter", text: []rune(m.filter)}
+		m.openPrompt("filter")
 		return nil
 	case matches(k, km.Next):
 		return m.stepHit(1)
@@ -139,6 +167,21 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case viewRaw:
 		return m.onScrollKey(&m.raw, k, m.bodyHeight()-2)
 	case viewHelp:
+		h := m.bodyHeight() - 2
+		switch {
+		case matches(k, km.Up):
+			m.scrollHelp(-1)
+		case matches(k, km.Down):
+			m.scrollHelp(1)
+		case matches(k, km.PageUp):
+			m.scrollHelp(-max(1, h-1))
+		case matches(k, km.PageDown):
+			m.scrollHelp(max(1, h-1))
+		case matches(k, km.Top):
+			m.helpTop = 0
+		case matches(k, km.Bottom):
+			m.scrollHelp(1 << 20)
+		}
 		return nil
 	}
 	return nil
@@ -151,11 +194,9 @@ func (m *Model) onWireKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
 	switch {
 	case matches(k, km.NextPane):
-		m.focus = (m.focus + 1) % 3
-		return nil
+		return m.cyclePane(1)
 	case matches(k, km.PrevPane):
-		m.focus = (m.focus + 2) % 3
-		return nil
+		return m.cyclePane(-1)
 	case matches(k, km.Enter):
 		if m.focus < focusContent {
 			m.focus++
@@ -170,6 +211,67 @@ func (m *Model) onWireKey(k tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.onScrollKey(&m.body, k, m.contentHeight())
 	}
+}
+
+// The panes of the wire view in the order tab goes through them: the
+// request list, the trusted prefix's column, the messages' column, the
+// content.
+const (
+	paneList = iota
+	panePrefix
+	paneMessages
+	paneContent
+	panes
+)
+
+// pane is the pane of the wire view that has the focus.
+func (m *Model) pane() int {
+	switch m.focus {
+	case focusList:
+		return paneList
+	case focusContent:
+		return paneContent
+	}
+	if col, _ := m.segCol(); col == 1 {
+		return paneMessages
+	}
+	return panePrefix
+}
+
+// cyclePane moves the focus to the next pane (dir 1) or the previous one
+// (dir -1), every pane in turn; a segment column with no segment is passed
+// over.
+func (m *Model) cyclePane(dir int) tea.Cmd {
+	cols := m.columns()
+	from := m.pane()
+	if from == panePrefix || from == paneMessages {
+		m.colSeg[from-panePrefix] = m.seg
+	}
+	for p, n := (from+dir+panes)%panes, 0; n < panes; p, n = (p+dir+panes)%panes, n+1 {
+		switch p {
+		case paneList:
+			m.focus = focusList
+			return nil
+		case paneContent:
+			m.focus = focusContent
+			return nil
+		}
+		col := p - panePrefix
+		if len(cols[col]) == 0 {
+			continue
+		}
+		m.focus = focusSegs
+		if from == p {
+			return nil
+		}
+		// The segment last selected in that column, else its first shown.
+		to := m.colSeg[col]
+		if !slices.Contains(cols[col], to) {
+			to = cols[col][min(m.segs.top[col], len(cols[col])-1)]
+		}
+		return m.moveSeg(to)
+	}
+	return nil
 }
 
 func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
@@ -195,23 +297,73 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 	return nil
 }
 
+// openPrompt opens the search or filter line, empty: what was searched or
+// filtered before is on ↑.
+func (m *Model) openPrompt(kind string) {
+	m.pr = prompt{active: true, kind: kind, hist: len(m.history[kind])}
+}
+
+// remember adds an entry to the history of its kind (not twice in a row).
+func (m *Model) remember(kind, text string) {
+	if text == "" {
+		return
+	}
+	if m.history == nil {
+		m.history = map[string][]string{}
+	}
+	h := m.history[kind]
+	if len(h) > 0 && h[len(h)-1] == text {
+		return
+	}
+	h = append(h, text)
+	if len(h) > maxHistory {
+		h = h[len(h)-maxHistory:]
+	}
+	m.history[kind] = h
+}
+
 // onPromptKey edits the search or filter line.
 func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
-		// The filter stays as typed (it applies as it is typed); a search
-		// is not started.
+		// esc clears: the filter (it applies as it is typed) or the search.
 		m.pr.active = false
-		return nil
+		if m.pr.kind == "filter" {
+			m.status = "filter cleared"
+			m.filter = ""
+			m.refilter()
+			return m.selectionCmd()
+		}
+		return m.clearSearch()
 	case "enter":
 		m.pr.active = false
 		text := string(m.pr.text)
+		m.remember(m.pr.kind, text)
 		if m.pr.kind == "filter" {
 			m.filter = text
 			m.refilter()
 			return m.selectionCmd()
 		}
 		return m.startSearch(text)
+	case "up", "down":
+		h := m.history[m.pr.kind]
+		to := m.pr.hist - 1
+		if k.String() == "down" {
+			to = m.pr.hist + 1
+		}
+		if to < 0 || to > len(h) {
+			return nil
+		}
+		if m.pr.hist == len(h) {
+			m.pr.draft = m.pr.text
+		}
+		m.pr.hist = to
+		if to == len(h) {
+			m.pr.text = m.pr.draft
+		} else {
+			m.pr.text = []rune(h[to])
+		}
+		return m.promptChanged()
 	case "backspace", "ctrl+h":
 		if len(m.pr.text) > 0 {
 			m.pr.text = m.pr.text[:len(m.pr.text)-1]
@@ -226,6 +378,17 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.promptChanged()
 	}
 	return nil
+}
+
+// clearSearch drops the search and its marks.
+func (m *Model) clearSearch() tea.Cmd {
+	if m.query != "" {
+		m.status = "search cleared"
+	}
+	m.searchGen++ // a search still running is stale
+	m.searching = false
+	m.query, m.hits, m.hitAt = "", nil, -1
+	return m.decorateBody(nil, m.body.Cut)
 }
 
 // promptChanged applies the filter as it is typed (it is cheap).
@@ -292,13 +455,52 @@ func (m *Model) toggleMark() {
 	m.status = "marked #" + strconv.Itoa(c+1) + " for diff"
 }
 
-// openView switches to a view and starts what it needs.
+// openView switches to a view and starts what it needs. A table opens at
+// the selected request: the Cache view on its row, the Findings view on its
+// first finding (or the next request's).
 func (m *Model) openView(v viewKind) tea.Cmd {
 	if m.view != v {
 		m.table = tableCursor{}
+		m.view = v
+		if c := m.cur(); c >= 0 {
+			switch v {
+			case viewCache:
+				m.moveTable(c)
+			case viewFindings:
+				m.moveTable(sort.Search(len(m.findings), func(i int) bool { return m.findings[i].req >= c }))
+			}
+		}
 	}
-	m.view = v
 	return tea.Batch(m.viewOpened()...)
+}
+
+// predecessor is the request that request c is compared with for the
+// prompt cache (the last earlier request of its model, as its cache step
+// names it), or the one just before it when it has no step.
+func (m *Model) predecessor(c int) int {
+	if st := m.step(c); st != nil {
+		for i := c - 1; i >= 0; i-- {
+			if r := &m.reqs[i].req; r.Source == st.PrevSource && r.Index == st.PrevIndex {
+				return i
+			}
+		}
+	}
+	return c - 1
+}
+
+// selectRequest selects request r in the list, clearing a filter that hides
+// it, and keeps the view.
+func (m *Model) selectRequest(r int) []tea.Cmd {
+	if r < 0 || r >= len(m.reqs) {
+		return nil
+	}
+	if !slices.Contains(m.visible, r) {
+		m.filter = ""
+		m.refilter()
+	}
+	m.list.sel = max(0, slices.Index(m.visible, r))
+	m.ensureListVisible()
+	return m.selectionChanged()
 }
 
 // viewOpened starts the commands the current view needs.
@@ -314,6 +516,9 @@ func (m *Model) viewOpened() []tea.Cmd {
 
 // onWheel scrolls the pane under the pointer.
 func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
+	if m.tooSmall() {
+		return nil
+	}
 	n := 0
 	switch ms.Button {
 	case tea.MouseWheelUp:
@@ -343,6 +548,8 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 		m.diff.scroll(n, m.bodyHeight()-3)
 	case viewEscapes, viewFindings, viewCache:
 		m.moveTable(m.table.sel + n/3)
+	case viewHelp:
+		m.scrollHelp(n)
 	}
 	return nil
 }
@@ -356,13 +563,13 @@ func arrowCode(b interface{ Keys() []string }) rune {
 }
 
 // onClick selects what is under the pointer.
-func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
-	if ms.Button != tea.MouseLeft {
+func (m *Model) onClick(ms tea.Mouse) (cmd tea.Cmd) {
+	if ms.Button != tea.MouseLeft || m.tooSmall() {
 		return nil
 	}
 	if m.hint != "" {
 		m.hint = ""
-		return nil
+		defer func() { cmd = tea.Batch(cmd, m.relayout()) }()
 	}
 	if ms.Y == 0 {
 		for i, r := range m.tabRanges() {

@@ -1,0 +1,40 @@
+package diff
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// Sentence says in words what broke the cache, for people: where (segment,
+// channel, kind), why (a change of model or provider, an insertion, a
+// removal, a reordering, or the changing value the text changed in) and at
+// which byte. Every name in it is shown visibly (a hostile input can put
+// anything in them). The cache report and the
+// viewer's Cache view both say it.
+func (b *Break) Sentence() string {
+	v := scan.VisibleLine
+	where := fmt.Sprintf("%s (%s, %s)", v(b.Segment), v(string(b.Channel)), v(string(b.Kind)))
+	switch b.Cause {
+	case CauseModel:
+		return fmt.Sprintf("the model changed from %s to %s: providers keep one cache per model", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
+	case CauseProvider:
+		return fmt.Sprintf("the provider changed (%s to %s): nothing is shared", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
+	case CauseAdded:
+		return where + " was inserted before the end of the previous request"
+	case CauseRemoved:
+		return where + " of the previous request is gone"
+	case CauseReordered:
+		return where + " moved: the same segments in another order"
+	}
+	if b.Volatile != "" {
+		// "an" before a vowel sound: not before uuid (said "you-you-id").
+		article := "a"
+		if strings.ContainsRune("aeio", rune(b.Volatile[0])) {
+			article = "an"
+		}
+		return fmt.Sprintf("%s %s in %s changed at byte %d", article, v(string(b.Volatile)), where, b.Offset)
+	}
+	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
+}
