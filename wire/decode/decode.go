@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -82,6 +83,10 @@ type decoder struct {
 	cache *body.ElementCache
 	// det holds the messages detection found to tell nothing.
 	det body.DetectMemo
+	// lineShape is the walk of the line being decoded when it is one
+	// object, and lineErrs the errors met before it.
+	lineShape *body.Shape
+	lineErrs  int
 	// segs is the segment count of the last body decoded: the next body of
 	// a growing session holds about as many, and a few more.
 	segs int
@@ -93,6 +98,13 @@ type decoder struct {
 // maxLine is the longest line, or document, read (body.MaxLine); a variable
 // so that tests can lower it.
 var maxLine = body.MaxLine
+
+// walkAfter turns on walking a line after the body of the line before;
+// tests turn it off to compare.
+var walkAfter = true
+
+// tailWalks counts the lines walked after the line before, for tests.
+var tailWalks atomic.Int64
 
 // keepLong is the largest line buffer kept for the next long line.
 const keepLong = 8 << 20
@@ -827,6 +839,24 @@ func looksLikeJSONL(doc []byte) bool {
 // off of the source: a body, an array of bodies, or a container (HAR, trace).
 func (d *decoder) value(raw []byte, line int, off int64) {
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	if d.cache == nil {
+		d.cache = body.NewElementCache()
+	}
+	d.lineShape, d.lineErrs = nil, d.nerr
+	if d.lineMode > 0 && walkAfter {
+		// A line of a session: walked from where it stops being the body
+		// of the line before, when it was one (see body.Walker.WalkAfter).
+		trimmed := bytes.TrimSpace(raw)
+		if s := d.walk.WalkAfter(jsontext.Value(trimmed), d.cache); s != nil {
+			tailWalks.Add(1)
+			lead := int64(bytes.Index(raw, trimmed[:1]))
+			d.lineShape = s
+			d.objectShape(s, line, off+lead)
+			return
+		}
+	} else {
+		d.cache.Forget()
+	}
 	if !utf8.Valid(raw) {
 		at := body.InvalidUTF8At(raw)
 		d.Fail(line+bytes.Count(raw[:at], []byte("\n")), "invalid UTF-8 at byte %d (decoded with U+FFFD)", at)
@@ -850,6 +880,9 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 			return
 		}
 		d.whole = d.lineMode == 0
+		if !d.whole {
+			d.lineShape = s
+		}
 		d.objectShape(s, line, off+lead)
 		d.whole = false
 		return
@@ -970,6 +1003,11 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 	d.segs = len(b.Req.Segments)
 	if fill != nil {
 		fill(b.Req)
+	}
+	if s == d.lineShape && d.nerr == d.lineErrs {
+		// A whole line's body, without an error: the next line is walked
+		// after it.
+		d.cache.Remember(s)
 	}
 	d.Emit(*b.Req)
 }
