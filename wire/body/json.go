@@ -269,8 +269,8 @@ const (
 type elementEntry struct {
 	format wire.Format // the key's format (see member.prev)
 	segs   []wire.Segment
-	defs [][2]string // call ids the element names
-	uses [][2]string // call ids it looked up, with the names found
+	defs   [][2]string // call ids the element names
+	uses   [][2]string // call ids it looked up, with the names found
 }
 
 var elementSeed1, elementSeed2 = maphash.MakeSeed(), maphash.MakeSeed()

@@ -125,7 +125,9 @@ func TestTailWalkSameAsFullEdited(t *testing.T) {
 		// trailing data
 		func(l string, r *rand.Rand) string { return l + ` {}` },
 		// invalid UTF-8 near the end
-		func(l string, r *rand.Rand) string { return strings.Replace(l, `"type":"text","text":"`, "\"type\":\"text\",\"text\":\"\xff", 1) },
+		func(l string, r *rand.Rand) string {
+			return strings.Replace(l, `"type":"text","text":"`, "\"type\":\"text\",\"text\":\"\xff", 1)
+		},
 		func(l string, r *rand.Rand) string {
 			i := strings.LastIndex(l, `"text":"`)
 			if i < 0 {
@@ -160,7 +162,9 @@ func TestTailWalkSameAsFullEdited(t *testing.T) {
 		// white space inside, a blank line, another format
 		func(l string, r *rand.Rand) string { return strings.Replace(l, `},{"role":`, "} , \t{\"role\":", -1) },
 		func(l string, r *rand.Rand) string { return "" },
-		func(l string, r *rand.Rand) string { return `{"model":"gpt","messages":[{"role":"system","content":"hi"}]}` },
+		func(l string, r *rand.Rand) string {
+			return `{"model":"gpt","messages":[{"role":"system","content":"hi"}]}`
+		},
 		func(l string, r *rand.Rand) string { return `[` + l + `]` },
 	}
 	r := rand.New(rand.NewSource(11))
