@@ -87,6 +87,9 @@ type decoder struct {
 	// object, and lineErrs the errors met before it.
 	lineShape *body.Shape
 	lineErrs  int
+	// segRun holds the segments of the last request emitted, and room after
+	// them: a request that starts with all of them shares it (see share).
+	segRun []wire.Segment
 	// segs is the segment count of the last body decoded: the next body of
 	// a growing session holds about as many, and a few more.
 	segs int
@@ -992,7 +995,7 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 	}
 	b := d.Builder(format, line, off, int64(len(s.Value())))
 	if d.segs > 0 {
-		b.Req.Segments = make([]wire.Segment, 0, d.segs+d.segs/16+8)
+		b.Req.Segments = make([]wire.Segment, 0, d.segs+d.segs/8+16)
 	}
 	if err := body.Decode(format, s, b, d.cache); err != nil {
 		if !d.counted(line, kindBadBody) {
@@ -1009,7 +1012,42 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 		// after it.
 		d.cache.Remember(s)
 	}
+	b.Req.Segments = d.share(b.Req.Segments)
 	d.Emit(*b.Req)
+}
+
+// share is segs, in the backing array of the request before when segs
+// starts with all of its segments and there is room for the rest: a
+// session of growing requests then holds the segments of a run of them
+// once, not once a request. Requests are handed out with no room after
+// their segments (an append copies), and no request's segments are
+// written after it is emitted.
+func (d *decoder) share(segs []wire.Segment) []wire.Segment {
+	n := len(d.segRun)
+	if n == 0 || len(segs) < n || cap(d.segRun) < len(segs) || !sameSegments(segs[:n], d.segRun) {
+		d.segRun = segs
+		return segs[:len(segs):len(segs)]
+	}
+	run := d.segRun[:len(segs)]
+	copy(run[n:], segs[n:])
+	d.segRun = run
+	return run[:len(run):len(run)]
+}
+
+// sameSegments reports whether a and b hold equal segments.
+func sameSegments(a, b []wire.Segment) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Hash != y.Hash || x.Start != y.Start || x.CacheBreakpoint != y.CacheBreakpoint || x.Text != y.Text ||
+			x.ID != y.ID || x.Part != y.Part || x.Channel != y.Channel || x.Role != y.Role || x.Kind != y.Kind ||
+			x.Trust != y.Trust || x.Envelope != y.Envelope || x.Label != y.Label || !slices.Equal(x.Escapes, y.Escapes) {
+			return false
+		}
+	}
+	return true
 }
 
 // containerDecoder decodes a value that holds bodies (a HAR, a trace line),
