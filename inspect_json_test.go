@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
 )
@@ -128,6 +129,22 @@ func TestInspectJSONWriterSameAsEncoder(t *testing.T) {
 		}
 		if strings.ContainsAny(got.String(), "\x1b\u202e") {
 			t.Fatalf("request %d: a hazard reached the output raw", i)
+		}
+	}
+}
+
+// The ASCII fast path of table cells measures and cuts as ansi does.
+func TestCellWidthAndTruncateAsANSI(t *testing.T) {
+	cells := []string{"", "a", "messages[12].content[3]", "tool-schema", "12,345", "x ⚑", "é", "日本", "a\x1b[31mb",
+		"tab\there", "del\x7f", strings.Repeat("long-id.", 20)}
+	for _, c := range cells {
+		if got, want := cellWidth(c), ansi.StringWidth(c); got != want {
+			t.Errorf("cellWidth(%q) = %d, ansi says %d", c, got, want)
+		}
+		for w := -1; w <= len(c)+2; w++ {
+			if got, want := cellTruncate(c, w), ansi.Truncate(c, w, "…"); got != want {
+				t.Errorf("cellTruncate(%q, %d) = %q, ansi says %q", c, w, got, want)
+			}
 		}
 	}
 }

@@ -36,7 +36,7 @@ func writeTable(b textWriter, rows [][]string, width int, right map[int]bool) {
 // measureRow widens widths to hold the cells of row.
 func measureRow(widths []int, row []string) {
 	for c, cell := range row {
-		widths[c] = max(widths[c], ansi.StringWidth(cell))
+		widths[c] = max(widths[c], cellWidth(cell))
 	}
 }
 
@@ -61,8 +61,8 @@ func fitFirstColumn(widths []int, width int) {
 func writeRow(b textWriter, row []string, widths []int, right map[int]bool) {
 	b.WriteString("  ")
 	for c, cell := range row {
-		cell = ansi.Truncate(cell, widths[c], "…")
-		pad := strings.Repeat(" ", widths[c]-ansi.StringWidth(cell))
+		cell = cellTruncate(cell, widths[c])
+		pad := strings.Repeat(" ", widths[c]-cellWidth(cell))
 		if right[c] {
 			b.WriteString(pad + cell)
 		} else if c == len(row)-1 {
@@ -75,6 +75,41 @@ func writeRow(b textWriter, row []string, widths []int, right map[int]bool) {
 		}
 	}
 	b.WriteByte('\n')
+}
+
+// printableASCII reports whether s is only printable ASCII: one cell a
+// byte, and nothing to cut around.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// cellWidth is ansi.StringWidth, at once for printable ASCII (most cells:
+// ids, kinds, numbers).
+func cellWidth(s string) int {
+	if printableASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// cellTruncate is ansi.Truncate with the tail "…", at once for printable
+// ASCII.
+func cellTruncate(s string, width int) string {
+	if !printableASCII(s) {
+		return ansi.Truncate(s, width, "…")
+	}
+	switch {
+	case len(s) <= width:
+		return s
+	case width < 1:
+		return ""
+	}
+	return s[:width-1] + "…"
 }
 
 // plural writes a count with its noun: "1 break", "2 breaks".
