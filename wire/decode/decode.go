@@ -90,9 +90,8 @@ type decoder struct {
 	// segRun holds the segments of the last request emitted, and room after
 	// them: a request that starts with all of them shares it (see share).
 	segRun []wire.Segment
-	// segs is the segment count of the last body decoded: the next body of
-	// a growing session holds about as many, and a few more.
-	segs int
+	// scratch collects the segments of the body being decoded.
+	scratch []wire.Segment
 	// batchSaid holds what an OpenAI Batch file was told once: that it is
 	// an output file, or which endpoints' lines are skipped.
 	batchSaid map[string]bool
@@ -994,16 +993,15 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 		d.cache = body.NewElementCache()
 	}
 	b := d.Builder(format, line, off, int64(len(s.Value())))
-	if d.segs > 0 {
-		b.Req.Segments = make([]wire.Segment, 0, d.segs+d.segs/8+16)
-	}
+	// Segments are collected in the decoder's scratch array; share gives the
+	// request its own (or the run's) afterwards.
+	b.Req.Segments = d.scratch[:0]
 	if err := body.Decode(format, s, b, d.cache); err != nil {
 		if !d.counted(line, kindBadBody) {
 			d.Fail(line, "%s body: %s", format, body.DescribeError(err))
 		}
 		return
 	}
-	d.segs = len(b.Req.Segments)
 	if fill != nil {
 		fill(b.Req)
 	}
@@ -1022,17 +1020,30 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 // once, not once a request. Requests are handed out with no room after
 // their segments (an append copies), and no request's segments are
 // written after it is emitted.
+// segs is the decoder's scratch array: it is kept for the next request
+// (while small enough) and never handed out.
 func (d *decoder) share(segs []wire.Segment) []wire.Segment {
+	if cap(segs) <= keepScratch {
+		d.scratch = segs[:0]
+	} else {
+		d.scratch = nil
+	}
 	n := len(d.segRun)
 	if n == 0 || len(segs) < n || cap(d.segRun) < len(segs) || !sameSegments(segs[:n], d.segRun) {
-		d.segRun = segs
-		return segs[:len(segs):len(segs)]
+		// A run of its own, with room for the requests that extend it.
+		run := make([]wire.Segment, len(segs), len(segs)+len(segs)/8+16)
+		copy(run, segs)
+		d.segRun = run
+		return run[:len(run):len(run)]
 	}
 	run := d.segRun[:len(segs)]
 	copy(run[n:], segs[n:])
 	d.segRun = run
 	return run[:len(run):len(run)]
 }
+
+// keepScratch is the most segments the scratch array is kept for.
+const keepScratch = 1 << 15
 
 // sameSegments reports whether a and b hold equal segments.
 func sameSegments(a, b []wire.Segment) bool {
