@@ -47,8 +47,8 @@ func bigModel(b *testing.B, text string) *Model {
 		wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
 	m := startModel(b, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 160, 48)
 	pressKeys(b, m, "l", "tab")
-	if m.focus != focusContent || len(m.body.text) != len(text) || m.body.rows == nil {
-		b.Fatalf("not on the big segment: focus %d, %d bytes, indexed %v", m.focus, len(m.body.text), m.body.rows != nil)
+	if m.focus != focusContent || len(m.body.Text) != len(text) || m.body.Rows == nil {
+		b.Fatalf("not on the big segment: focus %d, %d bytes, indexed %v", m.focus, len(m.body.Text), m.body.Rows != nil)
 	}
 	return m
 }

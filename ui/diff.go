@@ -6,13 +6,12 @@ package ui
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -55,52 +54,8 @@ func (p diffView) Render(w, h int) []string {
 	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	lines := []string{st.Header.Render(pad(" #"+strconv.Itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
-	// words draws a changed line with its changed words emphasised; every
-	// piece passes through wire.VisibleLine.
-	words := func(text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
-		if len(ranges) == 0 {
-			return base.Render(fit(sign+scan.VisibleLine(text), w))
-		}
-		var b strings.Builder
-		b.WriteString(base.Render(sign))
-		pos := 0
-		for _, r := range ranges {
-			lo, hi := runeBoundary(text, max(pos, r[0])), runeBoundary(text, min(len(text), r[1]))
-			if lo >= hi {
-				continue
-			}
-			b.WriteString(base.Render(scan.VisibleLine(text[pos:lo])))
-			piece := scan.VisibleLine(text[lo:hi])
-			if st.Mono {
-				piece = st.MarkOpen + piece + st.MarkClose
-			}
-			b.WriteString(strong.Render(piece))
-			pos = hi
-		}
-		b.WriteString(base.Render(scan.VisibleLine(text[pos:])))
-		return fit(b.String(), w)
-	}
-	side := func(text string, k byte, ranges [][2]int, w int) string {
-		switch k {
-		case '-':
-			return words(text, ranges, st.Removed, st.RemovedWord, "- ", w)
-		case '+':
-			return words(text, ranges, st.Added, st.AddedWord, "+ ", w)
-		case 'h':
-			return st.Accent.Render(fit("── "+scan.VisibleLine(text), w))
-		case '~':
-			return st.Muted.Render(fit("  "+scan.VisibleLine(text), w))
-		case 0:
-			return fit("", w)
-		}
-		return st.Base.Render(fit("  "+scan.VisibleLine(text), w))
-	}
-	for i := p.d.top; i < len(p.d.lines) && len(lines) < h-2; i++ {
-		l := p.d.lines[i]
-		lines = append(lines, side(l.left, l.lk, l.lw, lw)+st.Subtle.Render("│")+side(l.right, l.rk, l.rw, rw))
-	}
+	lines := []string{render.DiffHead(st, a, b, p.reqs[a].req.Name(), p.reqs[b].req.Name(), lw)}
+	lines = append(lines, render.DiffRows(st, p.d.lines, p.d.top, h-3, lw, rw)...)
 	return box(st, st.Header.Render(title), lines, w, h, true)
 }
 
@@ -120,23 +75,9 @@ func (p diffView) trustMap(w, h int, title string) []string {
 		case r.head != "":
 			return st.Accent.Render(fit("── "+r.head+" ", w))
 		}
-		s := r.seg
-		name := s.Envelope
-		if name == "" {
-			name = string(s.Kind)
-		}
-		l := " " + trustBadge(st, s.Trust) + " " + scan.VisibleLine(name)
-		if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
-			l += " " + st.High.Render("⚠ in system")
-		}
-		l += st.Muted.Render(" · " + shortSize(len(s.Text)) + " · " + shortNum(r.tok) + " tok")
-		if s.Label != "" {
-			l += st.Muted.Render(" · " + scan.VisibleLine(s.Label))
-		}
-		return fit(l, w)
+		return render.TrustCell(st, r.seg, r.tok, w)
 	}
-	lines := []string{st.Header.Render(pad(" #"+strconv.Itoa(a+1)+" "+scan.VisibleLine(p.reqs[a].req.Name()), lw)) + st.Subtle.Render("│") +
-		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+scan.VisibleLine(p.reqs[b].req.Name()))}
+	lines := []string{render.DiffHead(st, a, b, p.reqs[a].req.Name(), p.reqs[b].req.Name(), lw)}
 	rows := trustRows(p.reqs, a, b)
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
@@ -144,13 +85,8 @@ func (p diffView) trustMap(w, h int, title string) []string {
 	return box(st, st.Header.Render(title), lines, w, h, true)
 }
 
-type diffLine struct {
-	left, right string // hostile text
-	lk, rk      byte   // ' ' same, '-' removed, '+' added, 'h' header, '~' elided
-	// lw and rw are the changed words of a replaced line: byte ranges in
-	// left and right.
-	lw, rw [][2]int
-}
+// diffLine is one row of the side-by-side diff.
+type diffLine = render.DiffLine
 
 type diffState struct {
 	gen   int
@@ -212,7 +148,7 @@ func (m *Model) startDiff() []tea.Cmd {
 	f := m.opts.Analysis.Diff
 	return []tea.Cmd{func() tea.Msg {
 		d := f(&ra, &rb)
-		lines, fl := layoutDiff(d)
+		lines, fl := render.LayoutDiff(d)
 		return diffMsg{gen: gen, lines: lines, first: d.First, fl: fl}
 	}}
 }
@@ -342,110 +278,4 @@ func trustRows(reqs []entry, a, b int) [][2]*trustRow {
 		}
 	}
 	return rows
-}
-
-// layoutDiff lays a diff out as side-by-side rows, segment by segment;
-// unchanged text is elided to a few lines of context. It also returns the
-// row of the first divergence.
-func layoutDiff(d *diff.RequestDiff) ([]diffLine, int) {
-	var out []diffLine
-	first := -1
-	const ctx = 3
-	for i := range d.Segments {
-		s := &d.Segments[i]
-		hdr := s.ID + " · " + string(s.Status)
-		if s.Status != diff.StatusSame && first < 0 {
-			first = len(out)
-		}
-		if s.Status == diff.StatusSame {
-			n := " (" + plural(strings.Count(s.Seg().Text, "\n")+1, "line") + ")"
-			out = append(out, diffLine{left: hdr + n, right: hdr + n, lk: 'h', rk: 'h'})
-			continue
-		}
-		out = append(out, diffLine{left: hdr, right: hdr, lk: 'h', rk: 'h'})
-		var dels, ins []string
-		var delW, insW [][][2]int
-		flush := func() {
-			for i := 0; i < max(len(dels), len(ins)); i++ {
-				var l diffLine
-				if i < len(dels) {
-					l.left, l.lk, l.lw = dels[i], '-', delW[i]
-				}
-				if i < len(ins) {
-					l.right, l.rk, l.rw = ins[i], '+', insW[i]
-				}
-				out = append(out, l)
-			}
-			dels, ins, delW, insW = nil, nil, nil, nil
-		}
-		for hi, h := range s.Hunks {
-			lines := strings.Split(strings.TrimSuffix(h.Text, "\n"), "\n")
-			switch h.Op {
-			case diff.OpDelete:
-				dels = append(dels, lines...)
-				delW = append(delW, wordRanges(h, len(lines))...)
-			case diff.OpInsert:
-				ins = append(ins, lines...)
-				insW = append(insW, wordRanges(h, len(lines))...)
-			default:
-				flush()
-				keepHead := hi > 0
-				keepTail := hi < len(s.Hunks)-1
-				if len(lines) <= 2*ctx+1 {
-					for _, l := range lines {
-						out = append(out, diffLine{left: l, right: l, lk: ' ', rk: ' '})
-					}
-					continue
-				}
-				if keepHead {
-					for _, l := range lines[:ctx] {
-						out = append(out, diffLine{left: l, right: l, lk: ' ', rk: ' '})
-					}
-				}
-				skipped := len(lines)
-				if keepHead {
-					skipped -= ctx
-				}
-				if keepTail {
-					skipped -= ctx
-				}
-				note := "⋯ " + plural(skipped, "equal line")
-				out = append(out, diffLine{left: note, right: note, lk: '~', rk: '~'})
-				if keepTail {
-					for _, l := range lines[len(lines)-ctx:] {
-						out = append(out, diffLine{left: l, right: l, lk: ' ', rk: ' '})
-					}
-				}
-			}
-		}
-		flush()
-	}
-	return out, max(0, first)
-}
-
-// wordRanges maps a hunk's changed words to byte ranges in each of its n
-// lines (nil for a line without changed words, or a hunk without words).
-func wordRanges(h diff.Hunk, n int) [][][2]int {
-	out := make([][][2]int, n)
-	if len(h.Words) == 0 {
-		return out
-	}
-	line, col := 0, 0
-	for _, w := range h.Words {
-		parts := strings.Split(w.Text, "\n")
-		for k, p := range parts {
-			if k > 0 {
-				line++
-				col = 0
-			}
-			if line >= n {
-				return out
-			}
-			if w.Op != diff.OpEqual && len(p) > 0 {
-				out[line] = append(out[line], [2]int{col, col + len(p)})
-			}
-			col += len(p)
-		}
-	}
-	return out
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -36,29 +36,15 @@ func (p escapesView) Render(w, h int) []string {
 	rowAt := func(i int) string {
 		r := rows[i]
 		if r.escape != nil {
-			e := r.escape
-			orig := e.Original
-			if orig == "" {
-				orig = "?"
-			}
-			return st.Escape.Render(pad("escape", 8)) + pad(scan.VisibleLine(e.Rule), 14) +
-				pad(scan.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(e.Offset), 9) +
-				scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
+			return render.EscapeRow(st, r.escape, r.segID, sw)
 		}
-		hz := r.hazard
-		shown := ""
-		if hz.Offset+hz.Len <= len(r.segText) {
-			shown = scan.VisibleLine(r.segText[hz.Offset : hz.Offset+hz.Len])
-		}
-		return st.Hazard.Render(pad("hazard", 8)) + pad(string(hz.Class), 14) +
-			pad(scan.VisibleLine(r.segID), sw) + pad("@"+strconv.Itoa(hz.Offset), 9) +
-			st.Hazard.Render(cells.Clip(shown, 60, "…"))
+		return render.HazardRow(st, r.hazard, r.segID, r.segText, sw)
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
 		title += " · request #" + strconv.Itoa(c+1) + " · " + strconv.Itoa(len(rows))
 	}
-	head := pad("what", 8) + pad("rule/class", 14) + pad("segment", sw) + pad("offset", 9) + "was → now / shown as"
+	head := render.EscapesHead(sw)
 	var detail []string
 	if p.cur.sel < len(rows) {
 		r := rows[p.cur.sel]

@@ -29,12 +29,12 @@ func FuzzUIContent(f *testing.F) {
 			return
 		}
 		var c content
-		jobs := c.set(0, "k", text, []wire.Escape{{Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}, nil, false, width, "")
-		c.marks = []mark{{max(0, off), max(0, off) + 3}}
-		c.cut = off
+		jobs := c.Set(0, "k", text, []wire.Escape{{Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}, nil, false, width, "")
+		c.Marks = []mark{{Start: max(0, off), End: max(0, off) + 3}}
+		c.Cut = off
 		check := func(stage string) {
 			for _, st := range []*themes.Styles{dark, mono} {
-				lines := c.render(st, width, 8)
+				lines := c.Render(st, width, 8)
 				out := strings.Join(lines, "\n")
 				assertClean(t, stage, out)
 				if st.Mono && strings.ContainsRune(out, 0x1b) {
@@ -51,17 +51,17 @@ func FuzzUIContent(f *testing.F) {
 			}
 		}
 		check("plain")
-		c.scroll(2, 8)
+		c.Scroll(2, 8)
 		check("plain scrolled")
-		c.applyPrep(jobs[0].(func() contentPrepMsg)())
+		c.ApplyPrep(jobs[0].(func() contentPrepMsg)())
 		if lit := jobs[1].(func() contentLitMsg); lit != nil {
-			c.applyLit(lit())
+			c.ApplyLit(lit())
 		}
-		c.toTop()
+		c.ToTop()
 		check("prepared")
-		c.reveal(off, 8)
+		c.Reveal(off, 8)
 		check("revealed")
-		c.toBottom(8)
+		c.ToBottom(8)
 		check("bottom")
 	})
 }

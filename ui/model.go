@@ -286,8 +286,8 @@ Any key closes this.`
 func (m *Model) setTheme(name string) {
 	m.st = themes.New(name)
 	st := m.st
-	m.body.bracket = cells.Width(st.MarkOpen + st.MarkClose)
-	m.raw.bracket = m.body.bracket
+	m.body.Bracket = cells.Width(st.MarkOpen + st.MarkClose)
+	m.raw.Bracket = m.body.Bracket
 	m.help.Styles = help.Styles{
 		Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
 		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep,
@@ -510,12 +510,12 @@ func (m *Model) litCmd() tea.Cmd {
 	var f func() contentLitMsg
 	switch m.view {
 	case viewWire:
-		if m.body.text != "" {
-			f = m.body.litJob(0, m.contentHeight())
+		if m.body.Text != "" {
+			f = m.body.LitJob(0, m.contentHeight())
 		}
 	case viewRaw:
-		if m.raw.text != "" {
-			f = m.raw.litJob(1, m.bodyHeight()-2)
+		if m.raw.Text != "" {
+			f = m.raw.LitJob(1, m.bodyHeight()-2)
 		}
 	}
 	if f == nil {
@@ -545,24 +545,24 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setAnalysis(findingRows(msg.findings), msg.steps)
 			m.analysing, m.anaDone = false, true
 			if k := m.bodyKey; k[0] >= 0 {
-				return m, m.decorateBody(m.body.marks, m.cutIn(k[0], k[1]))
+				return m, m.decorateBody(m.body.Marks, m.cutIn(k[0], k[1]))
 			}
 		}
 		return m, nil
 	case contentPrepMsg:
-		if msg.pane == 0 {
-			if m.body.applyPrep(msg) && m.body.target >= 0 {
-				m.body.reveal(m.body.target, m.contentHeight())
+		if msg.Pane == 0 {
+			if m.body.ApplyPrep(msg) && m.body.Target >= 0 {
+				m.body.Reveal(m.body.Target, m.contentHeight())
 			}
-		} else if m.raw.applyPrep(msg) {
-			m.raw.scroll(0, m.bodyHeight()-2)
+		} else if m.raw.ApplyPrep(msg) {
+			m.raw.Scroll(0, m.bodyHeight()-2)
 		}
 		return m, nil
 	case contentLitMsg:
-		if msg.pane == 0 {
-			m.body.applyLit(msg)
+		if msg.Pane == 0 {
+			m.body.ApplyLit(msg)
 		} else {
-			m.raw.applyLit(msg)
+			m.raw.ApplyLit(msg)
 		}
 		return m, nil
 	case searchMsg:
@@ -739,7 +739,7 @@ func (m *Model) selectionChanged() []tea.Cmd {
 func (m *Model) loadBody() []tea.Cmd {
 	c, s := m.cur(), m.curSeg()
 	if s < 0 {
-		m.body = content{bracket: m.body.bracket}
+		m.body = content{Bracket: m.body.Bracket}
 		m.bodyKey = [2]int{-1, -1}
 		return nil
 	}
@@ -748,17 +748,17 @@ func (m *Model) loadBody() []tea.Cmd {
 	}
 	m.bodyKey = [2]int{c, s}
 	seg := &m.reqs[c].req.Segments[s]
-	if m.body.text == seg.Text && m.body.scanned && m.body.width == m.contentWidth() {
+	if m.body.Text == seg.Text && m.body.Scanned && m.body.Width == m.contentWidth() {
 		// The same text (interned) in another request: keep the work done.
-		m.body.key = seg.ID
-		m.body.top, m.body.topOff, m.body.target = 0, 0, -1
-		if f := m.body.decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+		m.body.Key = seg.ID
+		m.body.Top, m.body.TopOff, m.body.Target = 0, 0, -1
+		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
 			return jobCmds([]any{f})
 		}
 		return nil
 	}
-	jobs := m.body.set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
-	if f := m.body.decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+	jobs := m.body.Set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
+	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
 		// The index counts the marks and the cut: it replaces set's.
 		jobs[0] = f
 	}
@@ -769,7 +769,7 @@ func (m *Model) loadBody() []tea.Cmd {
 // it returns the command that indexes its rows again when they change what
 // a row holds.
 func (m *Model) decorateBody(marks []mark, cut int) tea.Cmd {
-	if f := m.body.decorate(0, m.body.escapes, marks, cut); f != nil {
+	if f := m.body.Decorate(0, m.body.Escapes, marks, cut); f != nil {
 		return func() tea.Msg { return f() }
 	}
 	return nil
@@ -815,10 +815,10 @@ func jobCmds(jobs []any) []tea.Cmd {
 func (m *Model) relayout() tea.Cmd {
 	var cmds []tea.Cmd
 	m.help.SetWidth(m.w)
-	if f := m.body.resize(0, m.contentWidth()); f != nil {
+	if f := m.body.Resize(0, m.contentWidth()); f != nil {
 		cmds = append(cmds, func() tea.Msg { return f() })
 	}
-	if f := m.raw.resize(1, m.w-2); f != nil {
+	if f := m.raw.Resize(1, m.w-2); f != nil {
 		cmds = append(cmds, func() tea.Msg { return f() })
 	}
 	m.ensureListVisible()

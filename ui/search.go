@@ -29,7 +29,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	m.searchGen++
 	m.query = q
 	m.hits, m.hitAt = nil, -1
-	unmark := m.decorateBody(nil, m.body.cut)
+	unmark := m.decorateBody(nil, m.body.Cut)
 	if q == "" {
 		return unmark
 	}
@@ -167,7 +167,7 @@ func (m *Model) stepHit(dir int) tea.Cmd {
 	h := m.hits[m.hitAt]
 	cmd := m.jumpTo(h.req, h.seg, h.off)
 	// The body keeps its marks when the match is in the segment shown.
-	cmd = tea.Batch(cmd, m.decorateBody(m.matchMarks(h.req, h.seg), m.body.cut))
+	cmd = tea.Batch(cmd, m.decorateBody(m.matchMarks(h.req, h.seg), m.body.Cut))
 	m.status = "match " + strconv.Itoa(m.hitAt+1) + "/" + strconv.Itoa(len(m.hits)) + " · " + scan.VisibleLine(m.reqs[h.req].req.Segments[h.seg].ID)
 	return cmd
 }
@@ -183,7 +183,7 @@ func (m *Model) matchMarks(r, s int) []mark {
 	})
 	var out []mark
 	for i := lo; i < len(m.hits) && m.hits[i].req == r && m.hits[i].seg == s; i++ {
-		out = append(out, mark{m.hits[i].off, m.hits[i].off + len(m.query)})
+		out = append(out, mark{Start: m.hits[i].off, End: m.hits[i].off + len(m.query)})
 	}
 	return out
 }

@@ -5,38 +5,13 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/wire"
-	"github.com/wirelens/wirelens/wire/scan"
+	"github.com/wirelens/wirelens/ui/render"
 )
-
-// trustBadge is a segment's trust as a coloured label that also reads without
-// colour.
-func trustBadge(st *themes.Styles, t wire.Trust) string {
-	text := strings.ToUpper(string(t))
-	if text == "" {
-		text = "?"
-	}
-	if st.Mono {
-		return "[" + text + "]"
-	}
-	sty := st.BadgeUser
-	switch t {
-	case wire.Trusted:
-		sty = st.BadgeTrusted
-	case wire.Untrusted:
-		sty = st.BadgeUntrusted
-	case wire.TrustModel:
-		sty = st.BadgeModel
-	}
-	return sty.Render(" " + text + " ")
-}
 
 // segPane is the two segment columns of the selected request: the trusted
 // prefix (tools and system) beside the messages. top is its own state (the
@@ -89,54 +64,12 @@ func (p segPane) column(col, w, h int) []string {
 			pos := items[k]
 			si := e.order[pos]
 			s := &e.req.Segments[si]
-			sel := pos == p.cursor
-			cur := "  "
-			if sel {
-				cur = "▸ "
-			}
-			name := s.Envelope
-			if name == "" {
-				name = string(s.Kind)
-			}
-			l1 := cur + trustBadge(st, s.Trust) + " " + st.Header.Render(scan.VisibleLine(name))
-			if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
-				l1 += " " + st.High.Render("⚠ in system")
-			}
-			where := s.Label
-			if where == "" {
-				where = s.ID
-			} else {
-				where = where + " (" + s.ID + ")"
-			}
-			// Marks first, so a narrow column never cuts them off.
-			var marks []string
+			mk := render.SegmentMarks{Break: -1, Findings: p.perSeg[segKey{c, s.ID}], Hazards: len(e.segHz[si]), Tokens: e.segTok[si],
+				Selected: pos == p.cursor, Focused: p.focused}
 			if step != nil && step.Break != nil && step.Break.Segment == s.ID {
-				marks = append(marks, st.Break.Render("✂ prefix ends @"+strconv.Itoa(step.Break.Offset)))
+				mk.Break = step.Break.Offset
 			}
-			if nf := p.perSeg[segKey{c, s.ID}]; nf > 0 {
-				marks = append(marks, st.High.Render("⚑"+strconv.Itoa(nf)))
-			}
-			if nh := len(e.segHz[si]); nh > 0 {
-				marks = append(marks, st.Hazard.Render("!"+strconv.Itoa(nh)))
-			}
-			if n := len(s.Escapes); n > 0 {
-				marks = append(marks, st.Escape.Render("⎋"+strconv.Itoa(n)))
-			}
-			if s.CacheBreakpoint {
-				marks = append(marks, st.Accent.Render("◆bp"))
-			}
-			l2 := "   "
-			if len(marks) > 0 {
-				l2 += strings.Join(marks, " ") + " "
-			}
-			l2 += st.Muted.Render(scan.VisibleLine(where) + " · " + shortSize(len(s.Text)) + " · " + shortNum(e.segTok[si]) + " tok")
-			if sel {
-				sty := st.Selected
-				if p.focused {
-					sty = st.Cursor
-				}
-				l1 = sty.Render(ansi.Strip(fit(l1, inner)))
-			}
+			l1, l2 := render.SegmentRows(st, s, mk, inner)
 			lines = append(lines, l1, l2)
 		}
 		if len(items) == 0 {

@@ -156,7 +156,7 @@ func (m *Model) jumpTo(r, s, off int) tea.Cmd {
 	m.view = viewWire
 	m.focus = focusContent
 	cmds := m.selectionChanged()
-	m.body.reveal(off, m.contentHeight())
+	m.body.Reveal(off, m.contentHeight())
 	return tea.Batch(cmds...)
 }
 

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +9,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/decode"
@@ -200,7 +199,7 @@ func TestUINavigation(t *testing.T) {
 	if seg := reqs[0].Segments[m.curSeg()]; seg.Channel != wire.ChannelMessages {
 		t.Fatalf("after l: %q in %s", seg.ID, seg.Channel)
 	}
-	if m.body.text != reqs[0].Segments[m.curSeg()].Text {
+	if m.body.Text != reqs[0].Segments[m.curSeg()].Text {
 		t.Fatal("the content pane does not show the selected segment")
 	}
 	// list: shift+tab twice reaches the list (segments -> list is one step back)
@@ -233,8 +232,8 @@ func TestUINavigation(t *testing.T) {
 	if lines := screenLines(m.Render()); len(lines) != 20 || cellWidth(lines[0]) != 70 {
 		t.Fatalf("after resize: %d lines, first %d wide", len(lines), cellWidth(lines[0]))
 	}
-	if m.body.width != m.contentWidth() {
-		t.Fatalf("content wraps at %d, pane is %d", m.body.width, m.contentWidth())
+	if m.body.Width != m.contentWidth() {
+		t.Fatalf("content wraps at %d, pane is %d", m.body.Width, m.contentWidth())
 	}
 	// mouse: a click on the third list row selects the third request
 	drive(t, m, tea.MouseClickMsg{X: 3, Y: 1 + 1 + 2, Button: tea.MouseLeft})
@@ -280,7 +279,7 @@ func TestUISearchAcrossRequests(t *testing.T) {
 	if m.cur() != first.req || m.curSeg() != first.seg || m.view != viewWire {
 		t.Fatal("the match is not selected")
 	}
-	if len(m.body.marks) == 0 {
+	if len(m.body.Marks) == 0 {
 		t.Fatal("the match is not marked in the content")
 	}
 	pressKeys(t, m, "n")
@@ -365,7 +364,7 @@ func TestUIFilterAndViews(t *testing.T) {
 	}
 	// Raw view: a built request has no body on disk; the model is shown.
 	pressKeys(t, m, "6")
-	if !strings.Contains(m.raw.text, `"segments"`) || !strings.Contains(plain(m.Render()), "Raw JSON") {
+	if !strings.Contains(m.raw.Text, `"segments"`) || !strings.Contains(plain(m.Render()), "Raw JSON") {
 		t.Fatal("raw view is empty")
 	}
 	pressKeys(t, m, "?")
@@ -416,7 +415,7 @@ func TestUIStreamLoads(t *testing.T) {
 	if !strings.Contains(plain(m.Render()), "loading 30%") {
 		t.Fatalf("no progress shown:\n%s", plain(m.Render()))
 	}
-	if m.body.text != reqs[0].Segments[m.curSeg()].Text {
+	if m.body.Text != reqs[0].Segments[m.curSeg()].Text {
 		t.Fatal("the first request is not usable while loading")
 	}
 	r1 := reqs[1]
@@ -457,31 +456,6 @@ func (c rgbColor) RGBA() (uint32, uint32, uint32, uint32) {
 	return uint32(c.r) * 0x101, uint32(c.g) * 0x101, uint32(c.b) * 0x101, 0xffff
 }
 
-// TestUIStaleResults checks the generation counters: highlighting survives a
-// resize, a result for a replaced text is dropped, and a wrap index for an
-// old width is dropped.
-func TestUIStaleResults(t *testing.T) {
-	var c content
-	jobs := c.set(0, "a", `{"a": 1}`, nil, nil, false, 40, "")
-	prepA, litA := jobs[0].(func() contentPrepMsg), jobs[1].(func() contentLitMsg)
-	if f := c.resize(0, 60); f == nil {
-		t.Fatal("a new width gave no prep job")
-	}
-	if c.applyPrep(prepA()) {
-		t.Fatal("a wrap index for the old width was applied")
-	}
-	if !c.applyLit(litA()) || !c.lit || len(c.spans) == 0 {
-		t.Fatal("highlighting was lost to a resize")
-	}
-	jobs = c.set(0, "b", "plain text", nil, nil, false, 60, "")
-	if c.applyLit(litA()) || c.lit {
-		t.Fatal("the highlighting of a replaced text was applied")
-	}
-	if !c.applyPrep(jobs[0].(func() contentPrepMsg)()) || c.rows == nil {
-		t.Fatal("the current wrap index was not applied")
-	}
-}
-
 // TestUICacheCutInContent checks that the content pane marks where the
 // cache prefix ends inside the segment that broke it.
 func TestUICacheCutInContent(t *testing.T) {
@@ -499,8 +473,8 @@ func TestUICacheCutInContent(t *testing.T) {
 			t.Fatalf("segment %s not reachable", row.Break.Segment)
 		}
 	}
-	if m.body.cut != row.Break.Offset {
-		t.Fatalf("cut at %d, break at %d", m.body.cut, row.Break.Offset)
+	if m.body.Cut != row.Break.Offset {
+		t.Fatalf("cut at %d, break at %d", m.body.Cut, row.Break.Offset)
 	}
 	if !strings.Contains(plain(m.Render()), "2026-11-29T22:0✂9:13Z") {
 		t.Fatalf("no cut mark in the content:\n%s", plain(m.Render()))
@@ -515,7 +489,7 @@ func TestUIHighlightFromTheme(t *testing.T) {
 		Text: `{"name": "read_file", "count": 42}`})
 	for _, theme := range []string{themes.Dark, themes.Light} {
 		m := startModel(t, Options{Requests: []wire.Request{r}, Theme: theme}, 100, 30)
-		if !m.body.lit || len(m.body.spans) == 0 {
+		if !m.body.Lit || len(m.body.Spans) == 0 {
 			t.Fatalf("%s: no highlighting", theme)
 		}
 		tok := themes.New(theme).Tokens
@@ -646,39 +620,18 @@ func TestUIRawRedactsCredentials(t *testing.T) {
 		pressKeys(t, m, "1")
 		leaks(fmt.Sprintf("wire view of request %d", i+1), plain(m.Render()))
 		pressKeys(t, m, "6")
-		if m.cur() != i || !strings.HasPrefix(m.raw.key, "body from ") {
-			t.Fatalf("request %d: raw view of %d, %q", i+1, m.cur(), m.raw.key)
+		if m.cur() != i || !strings.HasPrefix(m.raw.Key, "body from ") {
+			t.Fatalf("request %d: raw view of %d, %q", i+1, m.cur(), m.raw.Key)
 		}
-		leaks(fmt.Sprintf("Raw view of request %d", i+1), m.raw.text)
+		leaks(fmt.Sprintf("Raw view of request %d", i+1), m.raw.Text)
 		for range 40 {
 			leaks(fmt.Sprintf("Raw view of request %d", i+1), plain(m.Render()))
 			pressKeys(t, m, "pgdown")
 		}
-		masked += strings.Count(m.raw.text, "[redacted by wirelens]") + strings.Count(m.raw.text, "[redacted]")
+		masked += strings.Count(m.raw.Text, "[redacted by wirelens]") + strings.Count(m.raw.Text, "[redacted]")
 	}
 	if masked < 20 {
 		t.Fatalf("only %d values masked across the Raw views", masked)
-	}
-}
-
-// TestUIRawReadsTheBodyBack checks the Raw view shows the body as recorded
-// (pretty-printed) when the file holds it, and wirelens's model with the
-// reason when the file no longer does.
-func TestUIRawReadsTheBodyBack(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "session.jsonl")
-	body := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
-	if err := os.WriteFile(path, []byte("\n"+body+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := wire.Request{Source: path, Index: 1, Offset: 1, Length: int64(len(body))}
-	text, note := rawText(&r)
-	if !strings.HasPrefix(note, "body from "+path) || !strings.Contains(text, "\n  \"model\": \"m\",\n") {
-		t.Fatalf("read back: note %q\n%s", note, text)
-	}
-	r.Length = 100
-	text, note = rawText(&r)
-	if !strings.Contains(note, path) || !strings.HasSuffix(note, ": wirelens's model of the request") || !strings.Contains(text, `"segments"`) {
-		t.Fatalf("past the end of the file: note %q\n%s", note, text)
 	}
 }
 
@@ -692,22 +645,22 @@ func TestUIHighlightWindow(t *testing.T) {
 	text := b.String()
 	r := testReq("m", 1, wire.Part{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "tool", Type: "tool_result", Text: text})
 	m := startModel(t, Options{Requests: []wire.Request{r}, Theme: themes.Dark}, 120, 40)
-	if !m.body.litCovers(m.contentHeight()) || m.body.litLo != 0 || m.body.litHi >= len(text)/2 {
-		t.Fatalf("first window: [%d, %d) of %d", m.body.litLo, m.body.litHi, len(text))
+	if !m.body.LitCovers(m.contentHeight()) || m.body.LitLo != 0 || m.body.LitHi >= len(text)/2 {
+		t.Fatalf("first window: [%d, %d) of %d", m.body.LitLo, m.body.LitHi, len(text))
 	}
 	// Jump to the end without running commands: the view is not lit there.
 	m.focus = focusContent
 	m.update(keyPress("G"))
-	if m.body.litCovers(m.contentHeight()) {
+	if m.body.LitCovers(m.contentHeight()) {
 		t.Fatal("the end of the text was lit without being asked for")
 	}
 	drive(t, m, keyPress("k"))
-	if !m.body.litCovers(m.contentHeight()) || m.body.litLo == 0 || m.body.litHi != len(text) {
-		t.Fatalf("end window: [%d, %d) of %d", m.body.litLo, m.body.litHi, len(text))
+	if !m.body.LitCovers(m.contentHeight()) || m.body.LitLo == 0 || m.body.LitHi != len(text) {
+		t.Fatalf("end window: [%d, %d) of %d", m.body.LitLo, m.body.LitHi, len(text))
 	}
-	last := m.body.spans[len(m.body.spans)-1]
-	if text[last.start:last.end] != "}" {
-		t.Fatalf("the last span is %q", text[last.start:last.end])
+	last := m.body.Spans[len(m.body.Spans)-1]
+	if text[last.Start:last.End] != "}" {
+		t.Fatalf("the last span is %q", text[last.Start:last.End])
 	}
 }
 
@@ -732,7 +685,7 @@ func TestUIDiffWords(t *testing.T) {
 		t.Fatalf("an unchanged line of the run is marked:\n%s", screen)
 	}
 	assertClean(t, "diff words", m.Render())
-	if got := wordRanges(diff.Hunk{Op: diff.OpDelete, Text: "ab\ncd", Words: []diff.Hunk{{Op: diff.OpDelete, Text: "ab\nc"}, {Op: diff.OpEqual, Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
+	if got := render.WordRanges(diff.Hunk{Op: diff.OpDelete, Text: "ab\ncd", Words: []diff.Hunk{{Op: diff.OpDelete, Text: "ab\nc"}, {Op: diff.OpEqual, Text: "d"}}}, 2); len(got[0]) != 1 || got[0][0] != [2]int{0, 2} || got[1][0] != [2]int{0, 1} {
 		t.Fatalf("word ranges across lines: %v", got)
 	}
 }
@@ -746,8 +699,8 @@ func TestUIBodyTakesTheLoadersHazards(t *testing.T) {
 	m := New(Options{Requests: []wire.Request{r, r}, Theme: themes.Mono})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m.loadBody()
-	if !m.body.scanned || len(m.body.hazards) != len(scan.Hazards(text)) {
-		t.Fatalf("body hazards %v (scanned %v), want the scanner's %v", m.body.hazards, m.body.scanned, scan.Hazards(text))
+	if !m.body.Scanned || len(m.body.Hazards) != len(scan.Hazards(text)) {
+		t.Fatalf("body hazards %v (scanned %v), want the scanner's %v", m.body.Hazards, m.body.Scanned, scan.Hazards(text))
 	}
 	if !strings.Contains(m.Render(), "⟦␛[2J⟧") {
 		t.Fatalf("the hazard is not marked in the first frame:\n%s", m.Render())

@@ -77,7 +77,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if m.query != "" {
 			m.query, m.hits = "", nil
-			return m.decorateBody(nil, m.body.cut)
+			return m.decorateBody(nil, m.body.Cut)
 		}
 		if m.filter != "" {
 			m.filter = ""
@@ -168,17 +168,17 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 	km := m.keys
 	switch {
 	case matches(k, km.Up):
-		c.scroll(-1, h)
+		c.Scroll(-1, h)
 	case matches(k, km.Down):
-		c.scroll(1, h)
+		c.Scroll(1, h)
 	case matches(k, km.PageUp):
-		c.scroll(-max(1, h-1), h)
+		c.Scroll(-max(1, h-1), h)
 	case matches(k, km.PageDown):
-		c.scroll(max(1, h-1), h)
+		c.Scroll(max(1, h-1), h)
 	case matches(k, km.Top):
-		c.toTop()
+		c.ToTop()
 	case matches(k, km.Bottom):
-		c.toBottom(h)
+		c.ToBottom(h)
 	case matches(k, km.Left):
 		if m.view == viewWire {
 			m.focus = focusSegs
@@ -327,10 +327,10 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 			}
 			return m.onSegKey(tea.KeyPressMsg{Code: arrowCode(step)})
 		default:
-			m.body.scroll(n, m.contentHeight())
+			m.body.Scroll(n, m.contentHeight())
 		}
 	case viewRaw:
-		m.raw.scroll(n, m.bodyHeight()-2)
+		m.raw.Scroll(n, m.bodyHeight()-2)
 	case viewDiff:
 		m.diff.scroll(n, m.bodyHeight()-3)
 	case viewEscapes, viewFindings, viewCache:

@@ -353,52 +353,9 @@ func (m *Model) renderWire(h int) []string {
 
 // ---- small helpers ----
 
-// pad pads s to w cells; a longer s is cut to leave one space, so table
-// columns never run into each other.
-func pad(s string, w int) string {
-	if w > 1 && cells.Width(s) >= w {
-		return fit(s, w-1) + " "
-	}
-	return fit(s, w)
-}
-
 // fillBar is a bar of n cells filled to frac.
 func fillBar(frac float64, n int) string {
 	f := int(frac*float64(n) + 0.5)
 	f = max(0, min(n, f))
 	return strings.Repeat("█", f) + strings.Repeat("░", n-f)
-}
-
-// plural is "1 segment", "2 segments".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// shortNum shortens a count: 950, 12.3k, 4.1M.
-func shortNum(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 100000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	case n < 1000000:
-		return strconv.Itoa(n/1000) + "k"
-	default:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	}
-}
-
-// shortSize is a size in B, KB or MB.
-func shortSize(n int) string {
-	switch {
-	case n < 1024:
-		return strconv.Itoa(n) + " B"
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
 }

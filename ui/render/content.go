@@ -1,0 +1,539 @@
+package render
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// Span is a highlighted byte range of a text.
+type Span struct {
+	Start, End int
+	Type       chroma.TokenType
+}
+
+// Mark is a byte range to show specially (a search match).
+type Mark struct{ Start, End int }
+
+// Content is a scrollable, wrapped, highlighted view of one hostile text.
+// Its heavy parts (hazard scan, wrap index, highlighting) arrive from
+// commands; until then it shows a plain view computed for the visible rows
+// only. The viewer reads its exported fields; it changes them only through
+// its methods, except Bracket, set once with the theme.
+type Content struct {
+	Key     string // what is shown (request and segment), for the status line
+	Text    string
+	Escapes []wire.Escape
+	Lang    string
+
+	gen     int // bumped whenever text or width changes
+	textGen int // bumped whenever the text changes (highlighting)
+	Width   int
+	Hazards []scan.Hazard
+	Scanned bool
+	Rows    []int // start offsets of the wrapped rows, when indexed
+	Spans   []Span
+	Lit     bool // Spans cover [LitLo, LitHi)
+	LitLo   int
+	LitHi   int
+	pendLo  int // the window asked for and not yet arrived (pendHi 0: none)
+	pendHi  int
+
+	Top    int // first row shown, when indexed
+	TopOff int // byte offset of the first row shown
+
+	Marks  []Mark
+	Target int // byte offset to keep in view, -1 none
+	Cut    int // where the cache prefix ends inside this text, -1 none
+	// Bracket is the cells the theme's brackets take around each marked
+	// piece (mono), counted when wrapping. The theme is mono from the start
+	// or never, so it does not change under a wrap index.
+	Bracket int
+}
+
+// cutMark is drawn where the cache prefix ends inside a text; notePrefix
+// starts the notes of the escapes a row holds, after its text.
+const (
+	cutMark    = "✂"
+	notePrefix = "  ◂ "
+)
+
+// The layers of marks over a text, the first over the others: search
+// matches, hazards, applied escapes.
+const (
+	layerMatch = iota
+	layerHazard
+	layerEscape
+)
+
+type (
+	matchRanges  []Mark
+	hazardRanges []scan.Hazard
+	escapeRanges []wire.Escape
+)
+
+func (r matchRanges) Len() int                { return len(r) }
+func (r matchRanges) Range(i int) (int, int)  { return r[i].Start, r[i].End }
+func (r hazardRanges) Len() int               { return len(r) }
+func (r hazardRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + r[i].Len }
+func (r escapeRanges) Len() int               { return len(r) }
+func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + len(r[i].Text) }
+
+// layers is how the rows of the text are drawn besides its characters:
+// marks (bracketed in a no-colour theme) and the cache cut. The renderer
+// draws from it and the wrap index counts it, so no row holds more than its
+// width and no character is cut off. It shares the content's slices, which
+// are replaced, never changed: the prep command wraps with it.
+func (c *Content) layers() *cells.Layers {
+	return &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.Marks), hazardRanges(c.Hazards), escapeRanges(c.Escapes)},
+		Bracket: c.Bracket, Cut: c.Cut, CutCells: cells.Width(cutMark)}
+}
+
+// wrap wraps the text from byte offset from as it is drawn (cells.Wrap).
+func (c *Content) wrap(from, limit int, stop ...int) []int {
+	return cells.Wrap(c.Text, c.Hazards, c.layers().Pieces(from), c.Width, from, limit, stop...)
+}
+
+// PrepMsg carries the hazard scan and the wrap index of a text.
+type PrepMsg struct {
+	Pane    int // which content pane
+	gen     int
+	width   int
+	hazards []scan.Hazard
+	rows    []int
+}
+
+// LitMsg carries the highlighting of text[lo:hi].
+type LitMsg struct {
+	Pane   int
+	gen    int
+	lo, hi int
+	spans  []Span
+}
+
+// Highlighting is done for what is needed: a text up to litWhole bytes at
+// once, a longer one a window of about litWindow bytes around the view,
+// asked for again when the view leaves it.
+const (
+	litWhole  = 256 << 10
+	litWindow = 192 << 10
+	litMargin = 32 << 10
+)
+
+// Set shows a new text; it returns the commands that prepare it. When the
+// text's hazards are known already (scanned), hz are they and the prep
+// command does not scan it again.
+func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []scan.Hazard, scanned bool, width int, lang string) []any {
+	c.gen++
+	c.textGen++
+	c.Key, c.Text, c.Escapes = key, text, escapes
+	c.Lang = lang
+	if lang == "" {
+		c.Lang = GuessLang(text)
+	}
+	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = hz, scanned, nil, nil, false
+	c.LitLo, c.LitHi, c.pendLo, c.pendHi = 0, 0, 0, 0
+	c.Top, c.TopOff, c.Target, c.Marks = 0, 0, -1, nil
+	c.Cut = -1
+	c.Width = width
+	return []any{c.PrepJob(pane), c.LitJob(pane, 20)}
+}
+
+// PrepJob is the work of a prep command, as a closure over immutable data.
+func (c *Content) PrepJob(pane int) func() PrepMsg {
+	snap := Content{Text: c.Text, Hazards: c.Hazards, Escapes: c.Escapes, Marks: c.Marks, Cut: c.Cut, Bracket: c.Bracket, Width: c.Width}
+	gen, scanned := c.gen, c.Scanned
+	return func() PrepMsg {
+		if !scanned {
+			snap.Hazards = scan.Hazards(snap.Text)
+		}
+		return PrepMsg{Pane: pane, gen: gen, width: snap.Width, hazards: snap.Hazards, rows: snap.wrap(0, -1)}
+	}
+}
+
+// litNeed is the byte range the view needs highlighted for h rows.
+func (c *Content) litNeed(h int) (int, int) {
+	lo := c.TopOff
+	if c.Rows != nil && c.Top < len(c.Rows) {
+		lo = c.Rows[c.Top]
+	}
+	hi := min(len(c.Text), lo+(h+1)*max(1, c.Width)*4)
+	if c.Rows != nil {
+		if end := c.Top + h; end < len(c.Rows) {
+			hi = c.Rows[end]
+		} else {
+			hi = len(c.Text)
+		}
+	}
+	return lo, hi
+}
+
+// LitCovers reports whether the spans cover what h rows show.
+func (c *Content) LitCovers(h int) bool {
+	if len(c.Text) == 0 {
+		return true
+	}
+	lo, hi := c.litNeed(h)
+	return c.Lit && c.LitLo <= lo && hi <= c.LitHi
+}
+
+// LitJob returns the highlighting job the view needs for h rows, or nil
+// when it is lit or asked for already.
+func (c *Content) LitJob(pane, h int) func() LitMsg {
+	if len(c.Text) == 0 || c.LitCovers(h) {
+		return nil
+	}
+	lo, hi := 0, len(c.Text)
+	if len(c.Text) > litWhole {
+		need, needHi := c.litNeed(h)
+		if c.pendHi > 0 && c.pendLo <= need && needHi <= c.pendHi {
+			return nil
+		}
+		lo = c.LineStart(max(0, need-litMargin))
+		hi = min(len(c.Text), max(needHi, lo+litWindow))
+		if i := strings.IndexByte(c.Text[hi:min(len(c.Text), hi+4096)], '\n'); i >= 0 {
+			hi += i + 1
+		}
+		hi = RuneBoundary(c.Text, hi)
+	} else if c.pendHi > 0 {
+		return nil
+	}
+	c.pendLo, c.pendHi = lo, hi
+	gen, text, lang := c.textGen, c.Text[lo:hi], c.Lang
+	return func() LitMsg {
+		spans := Highlight(text, lang)
+		for i := range spans {
+			spans[i].Start += lo
+			spans[i].End += lo
+		}
+		return LitMsg{Pane: pane, gen: gen, lo: lo, hi: hi, spans: spans}
+	}
+}
+
+// Decorate shows escapes, search matches and the cache cut in the text
+// (cut -1: none). They change what a row holds (a no-colour theme brackets
+// every marked piece, the cut is a cell of its own), so when they change
+// the wrap index is made again: it returns the prep job then, nil when
+// nothing a row holds changed.
+func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut int) func() PrepMsg {
+	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks))
+	c.Escapes, c.Marks, c.Cut = escapes, marks, cut
+	if same {
+		return nil
+	}
+	c.gen++
+	c.Rows, c.Top = nil, 0
+	// keep topOff: the plain view wraps from there until the index arrives
+	return c.PrepJob(pane)
+}
+
+// Resize changes the wrap width; it returns the prep job when the width
+// really changed.
+func (c *Content) Resize(pane, width int) func() PrepMsg {
+	if width == c.Width || width <= 0 {
+		return nil
+	}
+	c.gen++
+	c.Width = width
+	c.Rows = nil
+	c.Top = 0
+	// keep topOff: the plain view wraps from there
+	c.TopOff = c.LineStart(c.TopOff)
+	return c.PrepJob(pane)
+}
+
+// ApplyPrep takes a prep result if it is still current.
+func (c *Content) ApplyPrep(m PrepMsg) bool {
+	if m.gen != c.gen || m.width != c.Width {
+		return false
+	}
+	c.Hazards, c.Scanned, c.Rows = m.hazards, true, m.rows
+	c.Top = c.RowOf(c.TopOff)
+	c.TopOff = c.Rows[c.Top]
+	return true
+}
+
+func (c *Content) ApplyLit(m LitMsg) bool {
+	// Highlighting does not depend on the width: only a change of text
+	// makes it stale.
+	if m.gen != c.textGen {
+		return false
+	}
+	c.Spans, c.Lit, c.LitLo, c.LitHi = m.spans, true, m.lo, m.hi
+	if c.pendLo == m.lo && c.pendHi == m.hi {
+		c.pendLo, c.pendHi = 0, 0
+	}
+	return true
+}
+
+// RowOf is the row holding byte offset off (indexed only).
+func (c *Content) RowOf(off int) int {
+	if len(c.Rows) == 0 {
+		return 0
+	}
+	i := sort.SearchInts(c.Rows, off+1) - 1
+	return max(0, i)
+}
+
+// LineStart is the start of the line holding off.
+func (c *Content) LineStart(off int) int {
+	off = min(off, len(c.Text))
+	if i := strings.LastIndexByte(c.Text[:off], '\n'); i >= 0 {
+		return i + 1
+	}
+	return 0
+}
+
+// Scroll moves the view by n rows (negative is up) for a pane h rows high.
+func (c *Content) Scroll(n, h int) {
+	if c.Rows != nil {
+		c.Top = max(0, min(c.Top+n, len(c.Rows)-max(1, h)))
+		if c.Top < 0 {
+			c.Top = 0
+		}
+		c.TopOff = c.Rows[c.Top]
+		return
+	}
+	// Not indexed yet: wrap on the fly around topOff.
+	if n > 0 {
+		rows := c.wrap(c.TopOff, n+1)
+		c.TopOff = rows[len(rows)-1]
+		return
+	}
+	for ; n < 0 && c.TopOff > 0; n++ {
+		ls := c.LineStart(c.TopOff)
+		if ls == c.TopOff {
+			ls = c.LineStart(c.TopOff - 1)
+		}
+		prev := ls
+		for _, r := range c.wrap(ls, -1, c.TopOff) {
+			if r < c.TopOff {
+				prev = r
+			}
+		}
+		c.TopOff = prev
+	}
+}
+
+// ToTop and toBottom jump to the ends.
+func (c *Content) ToTop() { c.Top, c.TopOff = 0, 0 }
+
+func (c *Content) ToBottom(h int) {
+	if c.Rows != nil {
+		c.Scroll(len(c.Rows), h)
+		return
+	}
+	c.TopOff = c.LineStart(len(c.Text))
+}
+
+// Reveal scrolls so that byte offset off is in view (centred when it must
+// move).
+func (c *Content) Reveal(off, h int) {
+	off = max(0, min(off, len(c.Text)))
+	c.Target = off
+	if c.Rows == nil {
+		c.TopOff = c.LineStart(off)
+		return
+	}
+	r := c.RowOf(off)
+	if r >= c.Top && r < c.Top+h {
+		return
+	}
+	c.Top = max(0, min(r-h/3, len(c.Rows)-1))
+	c.TopOff = c.Rows[c.Top]
+}
+
+// rowsFrom gives up to n row ranges from the view's top.
+func (c *Content) rowsFrom(n int) [][2]int {
+	var starts []int
+	if c.Rows != nil {
+		end := min(len(c.Rows), c.Top+n)
+		starts = append(starts, c.Rows[c.Top:end]...)
+		if end < len(c.Rows) {
+			starts = append(starts, c.Rows[end])
+		} else {
+			starts = append(starts, len(c.Text)+1)
+		}
+	} else {
+		starts = c.wrap(c.TopOff, n+1)
+		if len(starts) <= n {
+			starts = append(starts, len(c.Text)+1)
+		}
+	}
+	out := make([][2]int, 0, n)
+	for i := 0; i+1 < len(starts) && i < n; i++ {
+		s, e := starts[i], starts[i+1]
+		if s > len(c.Text) {
+			break
+		}
+		e = min(e, len(c.Text))
+		if e > s && c.Text[e-1] == '\n' {
+			e--
+		}
+		out = append(out, [2]int{s, e})
+	}
+	return out
+}
+
+// Progress is the share of the text above the view's bottom, 0..100.
+func (c *Content) Progress(h int) int {
+	if c.Rows == nil || len(c.Rows) <= h {
+		if len(c.Text) == 0 {
+			return 100
+		}
+		return c.TopOff * 100 / len(c.Text)
+	}
+	return min(100, (c.Top+h)*100/len(c.Rows))
+}
+
+// Render draws the visible rows, each exactly width cells wide.
+func (c *Content) Render(st *themes.Styles, width, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	out := make([]string, 0, h)
+	for _, r := range c.rowsFrom(h) {
+		line := c.renderRow(st, r[0], r[1], width)
+		out = append(out, line)
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	for i := range out {
+		out[i] = cells.Fit(out[i], width)
+	}
+	return out
+}
+
+// renderRow draws one row of the text in the pieces its layers give (the
+// wrap index counted the same): every piece passes through wire.VisibleLine
+// before it is styled. The notes of the escapes that start in it take what
+// is left of the row's width: they never push its text out.
+func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
+	var b strings.Builder
+	var notes []string
+	l := c.layers()
+	cur := l.Cursor(start)
+	si := sort.Search(len(c.Spans), func(i int) bool { return c.Spans[i].End > start })
+	for pos := start; pos < end; {
+		next, layer, i, _ := l.Piece(cur, pos, end)
+		var style lipgloss.Style
+		switch layer {
+		case layerMatch:
+			style = st.Match
+		case layerHazard:
+			style = st.Hazard
+		case layerEscape:
+			style = st.Escape
+			if e := c.Escapes[i]; e.Offset >= start {
+				notes = append(notes, EscapeNote(e))
+			}
+		default:
+			for si < len(c.Spans) && c.Spans[si].End <= pos {
+				si++
+			}
+			style = st.Base
+			if si < len(c.Spans) && c.Spans[si].Start <= pos {
+				style = st.Code(c.Spans[si].Type)
+				next = min(next, c.Spans[si].End)
+			} else if si < len(c.Spans) {
+				next = min(next, c.Spans[si].Start)
+			}
+			next = RuneBoundary(c.Text, max(next, pos+1))
+		}
+		if pos == c.Cut {
+			b.WriteString(st.Break.Render(cutMark))
+		}
+		piece := scan.VisibleLine(c.Text[pos:next])
+		if layer >= 0 && st.Mono {
+			piece = st.MarkOpen + piece + st.MarkClose
+		}
+		b.WriteString(style.Render(piece))
+		pos = next
+	}
+	// A note shows when its arrow and a character of it fit: an ellipsis
+	// alone would read as text cut off.
+	if room := width - cells.Width(b.String()); len(notes) > 0 && room > cells.Width(notePrefix)+1 {
+		b.WriteString(cells.Clip(st.EscapeNote.Render(notePrefix+strings.Join(notes, "; ")), room, "…"))
+	}
+	return b.String()
+}
+
+// EscapeNote says what an escape replaced.
+func EscapeNote(e wire.Escape) string {
+	orig := e.Original
+	if orig == "" {
+		orig = "?"
+	}
+	return scan.VisibleLine(e.Rule + " " + orig + "→" + e.Text)
+}
+
+// RuneBoundary moves i forward to the next UTF-8 boundary of s.
+func RuneBoundary(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}
+
+// GuessLang picks a lexer for a text by its look.
+func GuessLang(text string) string {
+	t := strings.TrimLeft(text[:min(len(text), 512)], " \t\r\n")
+	switch {
+	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
+		return "json"
+	case strings.HasPrefix(t, "<"):
+		return "xml"
+	case strings.HasPrefix(t, "#") || strings.Contains(text[:min(len(text), 4096)], "\n#") ||
+		strings.Contains(text[:min(len(text), 4096)], "\n- "):
+		return "markdown"
+	}
+	if strings.Contains(text[:min(len(text), 4096)], "</") {
+		return "xml"
+	}
+	return "markdown"
+}
+
+// Highlight tokenises text with chroma into byte spans. It runs in a
+// command.
+func Highlight(text, lang string) []Span {
+	if len(text) == 0 {
+		return nil
+	}
+	lx := lexers.Get(lang)
+	if lx == nil {
+		return nil
+	}
+	it, err := chroma.Coalesce(lx).Tokenise(nil, text)
+	if err != nil {
+		return nil
+	}
+	var out []Span
+	pos := 0
+	for t := it(); t != chroma.EOF; t = it() {
+		n := len(t.Value)
+		if pos+n > len(text) || text[pos:pos+n] != t.Value {
+			// The lexer changed the text (some normalise newlines): stop
+			// rather than misplace colours.
+			break
+		}
+		if t.Type != chroma.Text && t.Type != chroma.TextWhitespace && n > 0 {
+			out = append(out, Span{pos, pos + n, t.Type})
+		}
+		pos += n
+	}
+	return out
+}
