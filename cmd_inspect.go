@@ -92,7 +92,18 @@ func writeInspectText(w io.Writer, reqs []wire.Request, width int) error {
 // blank line goes before each block but the first, and before the first too
 // when sep says blocks were written already.
 func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) error {
-	var b strings.Builder
+	// Into w itself when it buffers (a bufio.Writer: its error comes with
+	// Flush), or into one string written at the end.
+	type textOut interface {
+		io.Writer
+		textWriter
+	}
+	b, direct := w.(textOut)
+	var sb *strings.Builder
+	if !direct {
+		sb = &strings.Builder{}
+		b = sb
+	}
 	for i := range reqs {
 		r := &reqs[i]
 		if i > 0 || sep {
@@ -102,17 +113,17 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 		if model == "" {
 			model = "(no model)"
 		}
-		fmt.Fprintf(&b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
+		fmt.Fprintf(b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
 			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), len(r.Segments),
 			wire.GroupDigits(r.Bytes()), wire.GroupDigits(r.Tokens()))
 		if u := r.Usage; u != nil && u.CachedUnknown {
-			fmt.Fprintf(&b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
+			fmt.Fprintf(b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
 		} else if u != nil {
-			fmt.Fprintf(&b, "  recorded usage: input %s (cached %s, cache write %s)\n",
+			fmt.Fprintf(b, "  recorded usage: input %s (cached %s, cache write %s)\n",
 				wire.GroupDigits(u.InputTokens), wire.GroupDigits(u.CachedTokens), wire.GroupDigits(u.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  note: %s\n", scan.VisibleLine(n))
+			fmt.Fprintf(b, "  note: %s\n", scan.VisibleLine(n))
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
 		for j := range r.Segments {
@@ -129,8 +140,11 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
 				wire.GroupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
-		writeTable(&b, rows, width, map[int]bool{6: true, 7: true, 8: true})
+		writeTable(b, rows, width, map[int]bool{6: true, 7: true, 8: true})
 	}
-	_, err := io.WriteString(w, b.String())
+	if direct {
+		return nil
+	}
+	_, err := io.WriteString(w, sb.String())
 	return err
 }

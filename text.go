@@ -5,7 +5,6 @@ package main
 import (
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -62,19 +61,33 @@ func writeRow(b textWriter, row []string, widths []int, right map[int]bool) {
 	b.WriteString("  ")
 	for c, cell := range row {
 		cell = cellTruncate(cell, widths[c])
-		pad := strings.Repeat(" ", widths[c]-cellWidth(cell))
+		pad := widths[c] - cellWidth(cell)
 		if right[c] {
-			b.WriteString(pad + cell)
-		} else if c == len(row)-1 {
+			writeSpaces(b, pad)
 			b.WriteString(cell)
 		} else {
-			b.WriteString(cell + pad)
+			b.WriteString(cell)
+			if c < len(row)-1 {
+				writeSpaces(b, pad)
+			}
 		}
 		if c < len(row)-1 {
 			b.WriteString("  ")
 		}
 	}
 	b.WriteByte('\n')
+}
+
+// spaces is padding written a slice at a time.
+const spaces = "                                                                "
+
+// writeSpaces writes n spaces (none when n <= 0).
+func writeSpaces(b textWriter, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
 }
 
 // printableASCII reports whether s is only printable ASCII: one cell a
