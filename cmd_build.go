@@ -45,7 +45,7 @@ and nothing is written.`,
 		Example: `  wirelens build testdata/workspaces/poisoned --now 2026-11-29T22:08:44Z
   wirelens build . --layout legacy --api openai-chat | wirelens inspect -
   wirelens build . --skill deploy --escape targeted`,
-		Args: cobra.MaximumNArgs(1),
+		Args: atMostOneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {

@@ -110,7 +110,7 @@ func TestBuildBadInput(t *testing.T) {
 		{[]string{"build", dir, "--system", badTpl}, "bad.md:2: unknown variable ${KIMI_NOPE}"},
 		{[]string{"build", dir, "--skill", "ghost"}, "--skill ghost: no skills found"},
 		{[]string{"build", dir, "--add-dir", file}, "--add-dir"},
-		{[]string{"build", dir, "extra"}, "accepts at most 1 arg"},
+		{[]string{"build", dir, "extra"}, "takes one workspace DIR at most, but was given 2"},
 	}
 	for _, c := range cases {
 		code, out, errs := runCLI(t, "", c.args...)
@@ -187,7 +187,11 @@ func TestDemoReport(t *testing.T) {
 			"photo_[U+202E]gnp.sh",               // and shown visibly where it went raw
 			"The current date and time is 2026-", // the time fringe
 		} {
-			if !strings.Contains(strings.ReplaceAll(out, "\n", " "), want) && !strings.Contains(out, want) {
+			// A wrapped line keeps its indent: join each column's lines back
+			// as words.
+			left, right := demoColumns(t, out)
+			joined := strings.Join(strings.Fields(left), " ") + "\n" + strings.Join(strings.Fields(right), " ")
+			if !strings.Contains(joined, want) && !strings.Contains(out, want) {
 				t.Errorf("width %d: the report lacks %q", width, want)
 			}
 		}

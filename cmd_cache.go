@@ -26,8 +26,9 @@ func init() { register(newCacheCmd) }
 func newCacheCmd(app *App) *cobra.Command {
 	var asJSON, consecutive bool
 	cmd := &cobra.Command{
-		Use:   "cache FILE... [--json] [--consecutive]",
-		Short: "Prompt-cache stability over a sequence of requests",
+		Use:         "cache FILE... [--json] [--consecutive]",
+		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Short:       "Prompt-cache stability over a sequence of requests",
 		Long: `cache compares each request with the last earlier request of the same model and provider
 (the provider's family and, when the input records it, the endpoint's host): providers keep one
 cache per model, so an agent that sends a small model's requests (titles, summaries) between the
@@ -56,7 +57,7 @@ for compatibility and does nothing: comparing by model is the default.`,
   wirelens cache capture.har --json | jq '.summary.reuse_ratio'
   wirelens cache req1.json req2.json req3.json
   wirelens cache --consecutive claude-trace.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Each step is written (JSON) or folded into the report (text)
 			// as it is computed: only the last request of each model is held
@@ -448,6 +449,11 @@ func intern(list *[]string, ids map[string]int, s string) int {
 // index, tokens, prefix tokens, predicted cached tokens, flags, the recorded
 // cache read (when there is one) and the break label.
 func (t *cacheText) add(st *diff.Step) error {
+	if st.PrevSource != "" {
+		// The request compared with counts among the sources: "cache A B"
+		// names B's request B@1, not @1 under A's heading.
+		intern(&t.sources, t.sourceIDs, st.PrevSource)
+	}
 	at := stepRef{source: intern(&t.sources, t.sourceIDs, st.Source), index: st.Index}
 	t.providers[st.Rule.Provider] = true
 	var flags byte
@@ -552,6 +558,8 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		if len(t.sources) == 1 {
 			source = t.sources[0]
 			t.name = func(_ string, index int) string { return "@" + strconv.Itoa(index) }
+		} else {
+			source = sourceList(t.sources)
 		}
 		t.heading(sum, source)
 		t.table()
@@ -561,6 +569,16 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		t.summary(sum)
 	}
 	return nil
+}
+
+// sourceList names the files of a sequence for the heading: the first
+// three, then how many more.
+func sourceList(sources []string) string {
+	const shown = 3
+	if len(sources) <= shown {
+		return strings.Join(sources, ", ")
+	}
+	return strings.Join(sources[:shown], ", ") + " and " + plural(len(sources)-shown, "more file")
 }
 
 // writeCacheText writes the text report of steps and their summary at once,

@@ -626,3 +626,31 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestCacheNamesEachRequestByItsFile: "cache A B" with one request a file
+// names the compared request by its own file (B@1), not "@1" under A's or
+// B's name alone, and the heading names both files.
+func TestCacheNamesEachRequestByItsFile(t *testing.T) {
+	a := buildToFile(t, "first", "--layout", "legacy")
+	code, out, errs := runCLI(t, "", "build", buildPoisoned, "--layout", "legacy", "--now", "2026-11-29T22:09:44Z")
+	if code != 0 {
+		t.Fatalf("build: exit %d: %s", code, errs)
+	}
+	b := filepath.Join(t.TempDir(), "second.json")
+	if err := os.WriteFile(b, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(t, "", "cache", a, b)
+	if code != 0 {
+		t.Fatalf("cache: exit %d: %s", code, errs)
+	}
+	if !strings.HasPrefix(out, a+", "+b+": 2 requests") {
+		t.Errorf("heading does not name both files:\n%s", out)
+	}
+	if !strings.Contains(out, "\n  "+b+"@1 ") || strings.Contains(out, "\n  @1 ") {
+		t.Errorf("the compared request is not named by its own file:\n%s", out)
+	}
+	if !strings.Contains(out, "first at "+b+"@1)") {
+		t.Errorf("the break is not named by its file:\n%s", out)
+	}
+}

@@ -28,8 +28,9 @@ type checkFlags struct {
 func newCheckCmd(app *App) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
-		Use:   "check FILE... [--json | --sarif] [--fail-on SEV] [--workspace DIR]",
-		Short: "Report trust-boundary findings; exit 1 when any is at or above --fail-on",
+		Use:         "check FILE... [--json | --sarif] [--fail-on SEV] [--workspace DIR]",
+		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Short:       "Report trust-boundary findings; exit 1 when any is at or above --fail-on",
 		Long: `check audits every request of the given files for trust-boundary problems: workspace text in
 the system channel (untrusted-in-system), envelope breakouts and forged authority markers in
 untrusted text, bidi controls, Unicode tag smuggling, look-alike tags, invisible and control

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -19,8 +21,9 @@ func init() { register(newDemoCmd) }
 
 func newDemoCmd(app *App) *cobra.Command {
 	return &cobra.Command{
-		Use:   "demo",
-		Short: "Show a poisoned workspace in the legacy and the isolated layout, side by side",
+		Use:         "demo",
+		Annotations: map[string]string{globalsAnnotation: themeGlobals},
+		Short:       "Show a poisoned workspace in the legacy and the isolated layout, side by side",
 		Long: `demo builds the same request twice, live, from a poisoned example workspace embedded in
 wirelens (the repro of the bug report: an AGENTS.md that demands the word POISONED and asks for
 rm -rf /, with a closing-tag breakout, a bidi override, tag characters and a terminal escape
@@ -35,23 +38,19 @@ both side by side: the trusted system prefix, the untrusted fragments, and the e
 Every workspace byte is shown visibly, never raw.`,
 		Example: `  wirelens demo
   wirelens demo | less`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if isTerminal(app.Stdout) && isTerminal(app.Stdin) {
 				return openDemo(cmd.Context(), app)
 			}
-			width := terminalWidth(app.Stdout)
-			if width == 0 {
-				width = demoDefaultWidth
-			}
-			return writeDemoReport(app.Stdout, width)
+			return writeDemoReport(app.Stdout, reportWidth(app.Stdout))
 		},
 	}
 }
 
-// demoDefaultWidth is the report's width when standard output is not a
-// terminal.
-const demoDefaultWidth = 160
+// demoColumnWidth is the narrowest column of the side-by-side report: a
+// narrower output stacks the two layouts.
+const demoColumnWidth = 48
 
 // hostRuleLines is how many lines of a host-rules segment the report
 // shows: the rules are the same in both layouts and not the point.
@@ -74,6 +73,11 @@ func writeDemoReport(w io.Writer, width int) error {
 			", api anthropic, escape entities, skill " + demoSkill + " activated",
 		"",
 	}
+	cache, err := demoCacheLines(width)
+	if err != nil {
+		return fmt.Errorf("demo: %v", err)
+	}
+	head = append(head, cache...)
 	for _, l := range head {
 		for _, wl := range wrapLine(l, width) {
 			if _, err := fmt.Fprintln(w, wl); err != nil {
@@ -82,7 +86,7 @@ func writeDemoReport(w io.Writer, width int) error {
 		}
 	}
 	const gap = " │ "
-	if width < 2*36+len(gap) {
+	if width < 2*demoColumnWidth+ansi.StringWidth(gap) {
 		for _, col := range [][]string{
 			layoutColumn("LEGACY (before the fix)", legacy, width),
 			{""},
@@ -119,10 +123,14 @@ func writeDemoReport(w io.Writer, width int) error {
 // payload byte goes through wire.Visible or wire.VisibleLine.
 func layoutColumn(title string, res *assemble.Result, width int) []string {
 	var out []string
-	add := func(s string) { out = append(out, wrapLine(s, width)...) }
+	add := func(s string) { out = append(out, cells.WrapIndented(s, max(width, 8), 2)...) }
 	rule := func(s string) {
 		out = append(out, "")
 		s = "── " + s + " "
+		if ansi.StringWidth(s) > width {
+			out = append(out, cells.WrapIndented(strings.TrimSpace(s), width, 3)...)
+			return
+		}
 		out = append(out, s+strings.Repeat("─", max(0, width-ansi.StringWidth(s))))
 	}
 	r := &res.Request
@@ -190,7 +198,13 @@ func layoutColumn(title string, res *assemble.Result, width int) []string {
 	for k := range counts {
 		rules = append(rules, k)
 	}
-	sort.Strings(rules)
+	// Most severe first, then by name.
+	sort.Slice(rules, func(i, j int) bool {
+		if a, b := sev[rules[i]].Rank(), sev[rules[j]].Rank(); a != b {
+			return a > b
+		}
+		return rules[i] < rules[j]
+	})
 	for _, k := range rules {
 		add(fmt.Sprintf("%-6s %s ×%d", sev[k], k, counts[k]))
 	}
@@ -213,7 +227,7 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, wrapLine(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), width)...)
+	*out = append(*out, cells.WrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), max(width, 8), 2)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {
@@ -232,33 +246,119 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		lines = shown
 	}
 	for _, l := range lines {
-		for _, wl := range wrapLine(scan.VisibleLine(l), width-2) {
-			*out = append(*out, "  "+wl)
-		}
+		// A wrapped line keeps its own indent: a listing stays a tree.
+		*out = append(*out, wrapLine("  "+scan.VisibleLine(l), width)...)
 	}
 }
 
-// wrapLine wraps one line of safe text to width cells.
+// wrapLine wraps one line of safe text to width cells (at least 8),
+// continuation lines indented as the first.
 func wrapLine(s string, width int) []string {
-	if width < 8 {
-		width = 8
-	}
-	if ansi.StringWidth(s) <= width {
-		return []string{s}
-	}
-	return strings.Split(ansi.Wrap(s, width, " "), "\n")
+	return cells.WrapIndented(s, max(width, 8), 0)
 }
 
 // quoteShort shows an escaped original: visible, quoted, cut when long.
 func quoteShort(s string) string {
-	v := scan.VisibleLine(s)
-	if ansi.StringWidth(v) > 40 {
-		v = ansi.Truncate(v, 40, "…")
-	}
+	v := cells.ClipWhole(scan.VisibleLine(s), 40)
 	return "“" + v + "”"
 }
 
 // shortFragment names a fragment without the workspace path.
 func shortFragment(f string) string {
 	return strings.ReplaceAll(f, demoPath+"/", "")
+}
+
+// demoCache is what the prompt cache makes of one layout's two builds (the
+// second a minute after the first, after the one-line AGENTS.md edit).
+type demoCache struct {
+	step          *diff.Step
+	systemChanged bool
+}
+
+// demoCaches compares each layout's two builds as cache does.
+func demoCaches() (legacy, isolated demoCache, err error) {
+	reqs, err := demoSequence()
+	if err != nil {
+		return demoCache{}, demoCache{}, err
+	}
+	one := func(a, b *wire.Request) demoCache {
+		steps, _ := diff.Analyze([]wire.Request{*a, *b})
+		return demoCache{step: steps[0], systemChanged: systemText(a) != systemText(b)}
+	}
+	return one(&reqs[0], &reqs[1]), one(&reqs[2], &reqs[3]), nil
+}
+
+// systemText is the text of a request's system channel.
+func systemText(r *wire.Request) string {
+	var b strings.Builder
+	for _, s := range r.Segments {
+		if s.Channel == wire.ChannelSystem {
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
+}
+
+// demoCacheLines are the report's prompt-cache section: the two layouts'
+// figures side by side, as the viewer's Cache view and cache show them.
+func demoCacheLines(width int) ([]string, error) {
+	legacy, isolated, err := demoCaches()
+	if err != nil {
+		return nil, err
+	}
+	pct := func(st *diff.Step) string {
+		if st.TotalTokens == 0 {
+			return "0%"
+		}
+		// Rounded, as the viewer's Cache view rounds it.
+		return fmt.Sprintf("%.0f%%", float64(st.PrefixTokens)*100/float64(st.TotalTokens))
+	}
+	system := func(c demoCache) string {
+		if c.systemChanged {
+			return "changed: not cached past the change"
+		}
+		return "unchanged: cached whole"
+	}
+	rows := [][]string{{"", "LEGACY", "ISOLATED"}}
+	for _, r := range []struct {
+		name string
+		val  func(c demoCache) string
+	}{
+		{"tokens", func(c demoCache) string { return wire.GroupDigits(c.step.TotalTokens) }},
+		{"reused prefix", func(c demoCache) string {
+			return wire.GroupDigits(c.step.PrefixTokens) + " (" + pct(c.step) + ")"
+		}},
+		{"re-processed", func(c demoCache) string { return wire.GroupDigits(c.step.Reprocessed) }},
+		{"prefix breaks at", func(c demoCache) string { return breakLabel(c.step.Break) }},
+		{"system prompt", system},
+	} {
+		rows = append(rows, []string{r.name, r.val(legacy), r.val(isolated)})
+	}
+	out := []string{
+		"PROMPT CACHE: each layout built again at " + assemble.FormatTime(demoLater) +
+			", a minute later, after a one-line AGENTS.md edit (added: “" +
+			scan.VisibleLine(strings.TrimSuffix(demoEditLine, "\n")) + "”); tokens are o200k_base estimates",
+	}
+	widths := make([]int, 3)
+	for _, row := range rows {
+		measureRow(widths, row)
+	}
+	if 2+widths[0]+2+widths[1]+2+widths[2] <= width {
+		var b strings.Builder
+		writeTable(&b, rows, 0, nil)
+		out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+	} else {
+		// Too narrow for the table: one paragraph a layout.
+		for c, name := range []string{"LEGACY", "ISOLATED"} {
+			var parts []string
+			for _, row := range rows[1:] {
+				parts = append(parts, row[0]+" "+row[c+1])
+			}
+			out = append(out, "  "+name+": "+strings.Join(parts, "; "))
+		}
+	}
+	out = append(out, "The legacy prefix breaks at the time in the middle of the system prompt, and the AGENTS.md "+
+		"edit would break it again; the isolated system prompt holds, and only the request-time fragments "+
+		"after it are processed again.", "")
+	return out, nil
 }

@@ -19,8 +19,9 @@ func init() { register(newDiffCmd) }
 func newDiffCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "diff A B [--json]",
-		Short: "Segment-aligned diff of two requests",
+		Use:         "diff A B [--json]",
+		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Short:       "Segment-aligned diff of two requests",
 		Long: `diff aligns the segments of two requests (same id, else same text, else same kind and
 envelope, else the same workspace or time kind anywhere, so a legacy system section is paired
 with its isolated fragment) and marks each same, changed, added or removed. Changed segments
@@ -34,7 +35,7 @@ differ, 2 on errors.`,
   wirelens build --layout isolated . > isolated.json
   wirelens diff legacy.json isolated.json
   wirelens diff session.jsonl@3 session.jsonl@4 --json`,
-		Args: cobra.ExactArgs(2),
+		Args: twoRequests,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "-" && args[1] == "-" {
 				return usageError("diff: standard input can be read for A or for B, not both")

@@ -25,7 +25,7 @@ func newGenSessionCmd(app *App) *cobra.Command {
 		Use:    "gen-session [--requests N] [--seed S] | --decode FILE",
 		Short:  "Write a synthetic Anthropic JSONL session of N growing requests to standard output",
 		Hidden: true,
-		Args:   cobra.NoArgs,
+		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if decode != "" {
 				return decodeTimed(app, decode)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -18,8 +19,9 @@ func init() { register(newInspectCmd) }
 func newInspectCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "inspect FILE... [--json]",
-		Short: "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
+		Use:         "inspect FILE... [--json]",
+		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Short:       "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
 		Long: `inspect prints every request of the given files, one block per request and one line per
 segment: its id, channel, role, kind, trust, envelope, size in bytes and estimated tokens
 (o200k_base; providers' own tokenizers differ), and the escapes found in it.
@@ -27,9 +29,9 @@ segment: its id, channel, role, kind, trust, envelope, size in bytes and estimat
 FILE may be "-" for standard input. Input problems are reported one line each on standard
 error (exit 2) and everything that could be read is still printed.`,
 		Example: `  wirelens inspect request.json
-  wirelens inspect session.jsonl --json | jq '.requests[].segments[] | select(.trust=="untrusted")'
+  wirelens inspect session.jsonl --json | jq '.requests[].segments[].trust'
   wirelens build . | wirelens inspect -`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Requests are written as they are decoded, so a long session is
 			// never held whole.
@@ -126,6 +128,7 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			fmt.Fprintf(b, "  note: %s\n", scan.VisibleLine(n))
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
+		breakpoints := false
 		for j := range r.Segments {
 			s := &r.Segments[j]
 			env := s.Envelope
@@ -134,17 +137,54 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			}
 			id := s.ID
 			if s.CacheBreakpoint {
-				id += " ⚑"
+				id += " " + markBreakpoint
+				breakpoints = true
 			}
 			rows = append(rows, []string{scan.VisibleLine(id), string(s.Channel), scan.VisibleLine(s.Role),
 				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
 				wire.GroupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
-		writeTable(b, rows, width, map[int]bool{6: true, 7: true, 8: true})
+		writeSegmentTable(b, rows, width)
+		if breakpoints {
+			b.WriteString("  " + markBreakpoint + " cache breakpoint (cache_control: the provider caches the prefix up to here)\n")
+		}
 	}
 	if direct {
 		return nil
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// writeSegmentTable writes inspect's table of segments: one row a segment
+// when it fits width (or the width is unknown), else each segment's id on a
+// line of its own and its other columns on the next, further in, so that no
+// id is cut.
+func writeSegmentTable(b textWriter, rows [][]string, width int) {
+	right := map[int]bool{6: true, 7: true, 8: true}
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		measureRow(widths, row)
+	}
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	if width <= 0 || total <= width {
+		writeTable(b, rows, width, right)
+		return
+	}
+	shifted := map[int]bool{}
+	for c := range right {
+		shifted[c-1] = true
+	}
+	for i, row := range rows {
+		if i > 0 {
+			for _, l := range cells.WrapIndented("  "+row[0], width, 4) {
+				b.WriteString(l + "\n")
+			}
+		}
+		b.WriteString("  ")
+		writeRow(b, row[1:], widths[1:], shifted)
+	}
 }

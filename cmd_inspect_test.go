@@ -613,3 +613,35 @@ func TestInspectSessionsRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectMarksMeanWhatTheViewerSays: a cache breakpoint is ◆ in
+// inspect, as in the viewer ("◆bp"), with a legend line; ⚑ (findings in the
+// viewer) and ✂ (a cache break) never stand for it; the README says the
+// same of each mark.
+func TestInspectMarksMeanWhatTheViewerSays(t *testing.T) {
+	code, out, errs := runCLI(t, "", "inspect", filepath.Join("testdata", "payloads", "anthropic-messages.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "tools[1] ◆ ") || !strings.Contains(out, "\n  ◆ cache breakpoint (cache_control") {
+		t.Errorf("the breakpoint is not marked ◆ with its legend:\n%s", out)
+	}
+	if strings.ContainsAny(out, "⚑✂") {
+		t.Errorf("inspect uses a mark of another meaning:\n%s", out)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| `✂` | the prompt-cache prefix breaks here", "| `⚑` | `check` found something",
+		"| `◆` | an explicit cache breakpoint", "`✂`\nwhere the prompt-cache prefix broke, `⚑` where `check` found something",
+	} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README does not say %q", want)
+		}
+	}
+	if strings.Contains(string(readme), "breakpoint is marked `⚑`") {
+		t.Error("README still gives ⚑ to cache breakpoints")
+	}
+}

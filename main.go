@@ -11,7 +11,6 @@ import (
 	"os"
 	"strings"
 
-	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/wire"
@@ -167,16 +166,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := fang.Execute(ctx, root,
-		fang.WithVersion(programVersion()),
-		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
-			var ee *ExitError
-			if errors.As(err, &ee) && ee.Msg == "" {
-				return
-			}
-			fmt.Fprintln(w, "wirelens: "+scan.VisibleLine(err.Error()))
-		}),
-	)
+	root.Version = programVersion()
+	root.SetVersionTemplate("wirelens {{.Version}}\n")
+	root.SetHelpFunc(helpFunc)
+	// Cobra's own errors for a flag ("unknown flag: --x") become usage
+	// errors: exit 2, one line.
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError("%s: %v (see %s --help)", cmd.Name(), err, cmd.CommandPath())
+	})
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Msg != "" {
+			fmt.Fprintln(stderr, "wirelens: "+scan.VisibleLine(err.Error()))
+		}
+	}
 	if err == nil {
 		return 0
 	}

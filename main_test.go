@@ -5,8 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // runCLI runs the program as a user would, with stdin as standard input,
@@ -52,7 +55,7 @@ func TestRootPrintsHelpWithoutArguments(t *testing.T) {
 func TestEveryCommandHasHelp(t *testing.T) {
 	for _, cmd := range []string{"view", "watch", "demo", "build", "inspect", "check", "cache", "diff"} {
 		code, out, _ := runCLI(t, "", cmd, "--help")
-		if code != 0 || !strings.Contains(out, "USAGE") || !strings.Contains(out, "wirelens "+cmd) {
+		if code != 0 || !strings.Contains(out, "Usage:\n  wirelens "+cmd) {
 			t.Errorf("%s --help: exit %d\n%s", cmd, code, out)
 		}
 	}
@@ -68,6 +71,98 @@ func TestUsageErrorsAreOneLineExitTwo(t *testing.T) {
 		code, _, stderr := runCLI(t, "", args...)
 		if code != 2 || !strings.HasPrefix(stderr, "wirelens: ") || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one wirelens: line", args, code, stderr)
+		}
+	}
+}
+
+// TestHelpIsPlainAndNarrow holds the help to the shape of item 15 of issue
+// 14: no line ends in padding, no line is wider than 80 columns when the
+// width is not known (the command column is the width of the longest name,
+// the --format list wraps), the text keeps the casing it was written in,
+// and a global flag is listed only for the commands it does something for.
+func TestHelpIsPlainAndNarrow(t *testing.T) {
+	t.Setenv("COLUMNS", "")
+	cmds := []string{"", "view", "watch", "demo", "build", "inspect", "check", "cache", "diff"}
+	for _, cmd := range cmds {
+		args := []string{"--help"}
+		if cmd != "" {
+			args = []string{cmd, "--help"}
+		}
+		code, out, _ := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		for i, line := range strings.Split(out, "\n") {
+			if strings.TrimRight(line, " ") != line {
+				t.Errorf("%v: line %d ends in spaces: %q", args, i+1, line)
+			}
+			// Long prose paragraphs are written at up to 100 columns; the
+			// generated columns must keep to 80.
+			if strings.HasPrefix(line, "  ") && ansi.StringWidth(line) > 80 {
+				t.Errorf("%v: line %d is %d columns wide: %q", args, i+1, ansi.StringWidth(line), line)
+			}
+		}
+		for _, bad := range []string{"Prompt-Cache", "Segment-Aligned", "Api ", "USAGE", "FLAGS"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%v: help says %q", args, bad)
+			}
+		}
+		_, globals, _ := strings.Cut(out, "Global flags:")
+		flags := map[string]bool{}
+		for _, f := range []string{"--format", "--theme", "--no-color"} {
+			flags[f] = strings.Contains(globals, f)
+		}
+		want := map[string][]string{
+			"view": {"--format", "--theme", "--no-color"}, "watch": {"--theme", "--no-color"},
+			"demo": {"--theme", "--no-color"}, "inspect": {"--format"}, "check": {"--format"},
+			"cache": {"--format"}, "diff": {"--format"},
+		}[cmd]
+		if cmd == "" {
+			// The root lists them all as its own flags.
+			for f := range flags {
+				if !strings.Contains(out, f) {
+					t.Errorf("wirelens --help does not list %s", f)
+				}
+			}
+			continue
+		}
+		for f, listed := range flags {
+			if listed != slices.Contains(want, f) {
+				t.Errorf("%s --help: %s listed %v, want %v", cmd, f, listed, !listed)
+			}
+		}
+	}
+	// The command column is the longest command name wide, not the width
+	// of the usage lines.
+	_, out, _ := runCLI(t, "", "--help")
+	if !strings.Contains(out, "\n  cache        Prompt-cache stability over a sequence of requests\n") {
+		t.Errorf("command column not as narrow as its names:\n%s", out)
+	}
+}
+
+// TestArgumentErrorsAreSentences: a missing or extra argument is one line
+// naming what is missing, never cobra's "requires at least 1 arg(s)".
+func TestArgumentErrorsAreSentences(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect"}, "wirelens: inspect: no FILE given: name a request file"},
+		{[]string{"cache"}, "wirelens: cache: no FILE given"},
+		{[]string{"view"}, "wirelens: view: no FILE given"},
+		{[]string{"diff"}, "wirelens: diff: no request given: name the two requests to compare, A and B"},
+		{[]string{"diff", "a.json"}, `wirelens: diff: only A given: name B too, the request to compare "a.json" with`},
+		{[]string{"diff", "a", "b", "c"}, `wirelens: diff: compares two requests, A and B, but was given 3: "a" "b" "c"`},
+		{[]string{"demo", "x"}, `wirelens: demo: takes no argument, but was given "x"`},
+		{[]string{"watch", "a", "b"}, `wirelens: watch: takes one workspace DIR at most, but was given 2`},
+		{[]string{"inspect", "--nope", "x"}, "wirelens: inspect: unknown flag: --nope"},
+	} {
+		code, _, stderr := runCLI(t, "", c.args...)
+		if code != 2 || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and one line starting %q", c.args, code, stderr, c.want)
+		}
+		if strings.Contains(stderr, "arg(s)") {
+			t.Errorf("%q: cobra's wording: %q", c.args, stderr)
 		}
 	}
 }

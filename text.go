@@ -5,9 +5,17 @@ package main
 import (
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/ui/cells"
 )
+
+// markBreakpoint marks an explicit cache breakpoint (cache_control), as the
+// viewer does ("◆bp"); the marks have one meaning each everywhere (README,
+// "Each mark has one meaning").
+const markBreakpoint = "◆"
 
 // textWriter is where the plain-text reports write: a strings.Builder or a
 // bufio.Writer.
@@ -131,4 +139,24 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// wrapReport wraps every line of a plain-text report to width, as
+// cells.WrapIndented does, continuation lines two spaces further in.
+func wrapReport(text string, width int) string {
+	if width <= 0 {
+		return text
+	}
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		body := strings.TrimSuffix(line, "\n")
+		for _, l := range cells.WrapIndented(body, width, 2) {
+			b.WriteString(l + "\n")
+		}
+		if !strings.HasSuffix(line, "\n") {
+			s := b.String()
+			return s[:len(s)-1]
+		}
+	}
+	return b.String()
 }

@@ -79,5 +79,13 @@ func (r *RefreshReport) String() string {
 	if !r.SystemStable {
 		stable = "changed"
 	}
-	return fmt.Sprintf("%d fragment(s) changed; system prompt %s", len(r.Changes), stable)
+	return fmt.Sprintf("%s changed; system prompt %s", fragmentCount(len(r.Changes)), stable)
+}
+
+// fragmentCount is "1 fragment" or "N fragments".
+func fragmentCount(n int) string {
+	if n == 1 {
+		return "1 fragment"
+	}
+	return fmt.Sprintf("%d fragments", n)
 }

@@ -31,6 +31,11 @@ type WatchOptions struct {
 	AddDirs, SkillsDirs []string
 	// Host is the host facts of the machine.
 	Host Host
+	// LiveClock makes each build take the time of the clock. Without it
+	// every build takes the time of the first, so that what a rebuild shows
+	// is what the workspace change did, not the clock (which breaks the
+	// legacy layout's prefix at every build).
+	LiveClock bool
 }
 
 // Rebuild is one build of a Watcher, or a problem met while watching.
@@ -40,7 +45,7 @@ type Rebuild struct {
 	// Report says what changed since the build before, when both are in the
 	// same layout and API; nil otherwise.
 	Report *RefreshReport
-	// Note says in one line what happened: "#2 rebuilt: 1 fragment(s)
+	// Note says in one line what happened: "#2 rebuilt: 1 fragment
 	// changed, ...", "#1 built legacy layout", "#2 unchanged: ...",
 	// "rebuild failed: ...", "watch: ..." (the file watcher's error, or the
 	// directory cap reached).
@@ -77,6 +82,7 @@ type Watcher struct {
 	base       Baseline
 	prevLayout Layout // the layout prev was bound in
 	count      int
+	frozen     time.Time     // the time of the first build (without LiveClock)
 	kick       chan struct{} // set by Watch: asks the watch loop for a rebuild
 	// watching is the file watcher of Watch (tests read its list).
 	watching *fsnotify.Watcher
@@ -96,6 +102,12 @@ func (w *Watcher) Build() Rebuild {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := w.clock().UTC().Truncate(time.Second)
+	if !w.opts.LiveClock {
+		if w.frozen.IsZero() {
+			w.frozen = now
+		}
+		now = w.frozen
+	}
 	in, closeIn, err := OpenInput(w.dir, w.opts.AddDirs, w.opts.SkillsDirs, now)
 	if err != nil {
 		return Rebuild{Err: err}
@@ -146,7 +158,7 @@ func rebuildNote(rep *RefreshReport) string {
 	if rep == nil || len(rep.Changes) == 0 {
 		return "rebuilt: nothing changed on the wire"
 	}
-	s := fmt.Sprintf("rebuilt: %d fragment(s) changed, first %s", len(rep.Changes), rep.FirstChange)
+	s := fmt.Sprintf("rebuilt: %s changed, first %s", fragmentCount(len(rep.Changes)), rep.FirstChange)
 	if rep.SystemStable {
 		s += "; system prompt byte-identical"
 	} else {

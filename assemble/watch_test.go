@@ -87,7 +87,7 @@ func TestWatcherRebuildsOnChange(t *testing.T) {
 		t.Fatalf("the rebuild does not hold the edited AGENTS.md:\n%s", after)
 	}
 	// The time may have changed too: the count of changes is not fixed.
-	if !strings.HasPrefix(r.Note, "#2 rebuilt: ") || !strings.HasSuffix(r.Note, " fragment(s) changed, first system; system prompt CHANGED") ||
+	if !strings.HasPrefix(r.Note, "#2 rebuilt: ") || !strings.HasSuffix(r.Note, " fragments changed, first system; system prompt CHANGED") ||
 		r.Report.SystemStable || r.Report.FirstChange != "system" {
 		t.Fatalf("after the edit: note %q, report %+v", r.Note, r.Report)
 	}
@@ -256,12 +256,12 @@ func watchAgain(t *testing.T, w *Watcher) <-chan Rebuild {
 // TestWatcherDropsClockOnlyRebuilds writes a log file of a watched
 // workspace again and again, its first build an hour old: every rebuild is
 // unchanged and not counted, though the time on the wire would differ; an
-// edit of AGENTS.md after them is build #2, with the new time.
+// edit of AGENTS.md after them is build #2, with the new time (LiveClock).
 func TestWatcherDropsClockOnlyRebuilds(t *testing.T) {
 	for _, layout := range []Layout{LayoutLegacy, LayoutIsolated} {
 		t.Run(string(layout), func(t *testing.T) {
 			dir := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "# Notes\nUse tabs.\n", "app.log": "start\n"})
-			w := NewWatcher(dir, wire.NewInterner(), layout, wire.FormatAnthropic, WatchOptions{Host: testHost})
+			w := NewWatcher(dir, wire.NewInterner(), layout, wire.FormatAnthropic, WatchOptions{Host: testHost, LiveClock: true})
 			w.clock = func() time.Time { return time.Now().Add(-time.Hour) }
 			stream := watchAgain(t, w)
 			w.mu.Lock()
@@ -291,6 +291,43 @@ func TestWatcherDropsClockOnlyRebuilds(t *testing.T) {
 			}
 			if !timeChanged {
 				t.Fatalf("the rebuild after the edit keeps the old time: %+v", r.Report.Changes)
+			}
+		})
+	}
+}
+
+// TestWatcherFreezesTheTime: without LiveClock every build takes the time of
+// the first, an hour old, so the rebuild after an AGENTS.md edit changes
+// the AGENTS.md text alone: in the legacy layout the system prompt changes
+// at AGENTS.md, not at the time; in the isolated one it stays
+// byte-identical.
+func TestWatcherFreezesTheTime(t *testing.T) {
+	for _, layout := range []Layout{LayoutLegacy, LayoutIsolated} {
+		t.Run(string(layout), func(t *testing.T) {
+			dir := writeTree(t, t.TempDir(), map[string]string{"AGENTS.md": "# Notes\nUse tabs.\n"})
+			w := NewWatcher(dir, wire.NewInterner(), layout, wire.FormatAnthropic, WatchOptions{Host: testHost})
+			w.clock = func() time.Time { return time.Now().Add(-time.Hour) }
+			stream := watchAgain(t, w)
+			w.mu.Lock()
+			w.clock = time.Now
+			w.mu.Unlock()
+			if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Notes\nUse spaces.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := nextRebuild(t, stream, "after the edit")
+			if r.Request == nil || r.Report == nil || !strings.Contains(requestText(r.Request), "Use spaces.") {
+				t.Fatalf("after the edit: %+v", r)
+			}
+			for _, c := range r.Report.Changes {
+				if c.Fragment == "time" {
+					t.Errorf("the time moved between builds: %+v", c)
+				}
+			}
+			if want := layout == LayoutIsolated; r.Report.SystemStable != want {
+				t.Errorf("system prompt stable %v, want %v", r.Report.SystemStable, want)
+			}
+			if strings.Contains(r.Note, "(s)") || (layout == LayoutIsolated && !strings.Contains(r.Note, "rebuilt: 1 fragment changed,")) {
+				t.Errorf("note %q", r.Note)
 			}
 		})
 	}

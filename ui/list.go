@@ -14,6 +14,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/legend"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -131,7 +132,12 @@ func (p listPane) Render(w, h int) []string {
 	if p.filter != "" {
 		title += " · filter " + scan.VisibleLine(p.filter)
 	}
-	return box(st, st.Header.Render(title), lines, w, h, p.focused)
+	foot := legend.Foot(st, lines, inner, h-2)
+	out := box(st, st.Header.Render(title), foot, w, h, p.focused)
+	if len(foot) == len(lines) && len(out) > 2 {
+		out[len(out)-1] = legend.Edge(st, w, p.focused)
+	}
+	return out
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

@@ -80,8 +80,10 @@ type Options struct {
 	Tour bool
 	Hint string
 	// Toggle, when set, is called (in a command) by the layout key; it
-	// returns the new layout's name. watch sets it.
+	// returns the new layout's name. watch sets it, and Layout to the
+	// layout it starts in (shown in the header).
 	Toggle func() (string, error)
+	Layout string
 	// Live says the stream never ends (watch): the header says "watching"
 	// and the selection follows the newest request.
 	Live bool
@@ -242,6 +244,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 	}
 	m.setTheme(name)
 	m.keys.Layout.SetEnabled(opts.Toggle != nil)
+	m.layoutName = opts.Layout
 	for i := range opts.Requests {
 		m.reqs = append(m.reqs, m.hzMemo.measure(opts.Requests[i]))
 	}
@@ -275,11 +278,13 @@ func newModel(ctx context.Context, opts Options) *Model {
 }
 
 // TourHint is the first-screen hint of the demo.
-const TourHint = `Guided tour: one poisoned workspace, built in two layouts.
-#1 LEGACY pastes AGENTS.md, the listing and the skills into the system
+const TourHint = `Guided tour: one poisoned workspace, built in two layouts,
+each twice: a minute apart, after a one-line AGENTS.md edit.
+#1 #2 LEGACY pastes AGENTS.md, the listing and the skills into the system
    prompt: see the UNTRUSTED badges on the trusted side (⚠ in system).
-#2 ISOLATED keeps host rules alone in the system prefix; the workspace
+#3 #4 ISOLATED keeps host rules alone in the system prefix; the workspace
    comes as escaped <untrusted_*> fragments on the right.
+4 cache: the legacy prefix breaks mid-system, the isolated one holds.
 j/k move · tab panes · 5 side by side · 2 escapes · 3 findings · ? help
 Any key closes this.`
 

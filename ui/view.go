@@ -151,6 +151,10 @@ func (p header) Render(width, _ int) string {
 	}
 	b.WriteString(st.Subtle.Render("│ "))
 	info := plural(p.reqs, "request")
+	if p.layout != "" {
+		// First, so that a narrow header never cuts it.
+		info = strings.ToUpper(scan.VisibleLine(p.layout)) + " · " + info
+	}
 	if p.visible != p.reqs {
 		info = strconv.Itoa(p.visible) + "/" + info
 	}
@@ -171,9 +175,6 @@ func (p header) Render(width, _ int) string {
 	}
 	if p.errs > 0 {
 		info += " · " + plural(p.errs, "input error")
-	}
-	if p.layout != "" {
-		info += " · layout " + scan.VisibleLine(p.layout)
 	}
 	b.WriteString(st.Muted.Render(info))
 	return b.String()

@@ -25,6 +25,9 @@ type respItem struct {
 	// reasoning
 	Summary          []chatPart `json:"summary"`
 	EncryptedContent string     `json:"encrypted_content"`
+	// additional_tools (Codex 0.169 sends its tools as this input item,
+	// with no top-level tools)
+	Tools []jsontext.Value `json:"tools"`
 	// anything else is kept as sent
 	raw jsontext.Value
 }
@@ -43,7 +46,7 @@ func (it *respItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	}
 	switch it.Type {
 	case "", "message", "function_call", "function_call_output", "reasoning",
-		"custom_tool_call", "custom_tool_call_output":
+		"custom_tool_call", "custom_tool_call_output", "additional_tools":
 	default:
 		it.raw = append(jsontext.Value(nil), raw...)
 	}
@@ -128,6 +131,10 @@ func respItemParts(b *classify.Builder, id string, it *respItem, names *toolName
 			q.Text = respPartText(&it.Output.Parts[j])
 			b.Add(q)
 		}
+	case "additional_tools":
+		// Tool definitions, the host's, in the input: each a tool schema of
+		// the tools channel; a namespace's tools each on their own.
+		respToolParts(b, id+".tools", "", it.Tools)
 	case "reasoning":
 		text := ""
 		for j, s := range it.Summary {
@@ -174,4 +181,35 @@ func respPartText(p *chatPart) string {
 		return mediaRefText("file", p.Filename)
 	}
 	return chatPartText(p)
+}
+
+// respTool is a tool definition of an additional_tools item: a tool, or a
+// namespace of tools.
+type respTool struct {
+	Type        string           `json:"type"`
+	Name        string           `json:"name"`
+	Description string           `json:"description"`
+	Tools       []jsontext.Value `json:"tools"`
+}
+
+// respToolParts adds a tool-schema part for each tool of tools, the tools of
+// a namespace under their namespace's name (functions.exec).
+func respToolParts(b *classify.Builder, id, ns string, tools []jsontext.Value) {
+	for i, raw := range tools {
+		var t respTool
+		_ = Unmarshal(raw, &t) // a tool that is not an object is kept as its JSON
+		name := t.Name
+		if ns != "" {
+			name = ns + "." + name
+		}
+		tid := IndexPath(id, i)
+		if t.Type == "namespace" && len(t.Tools) > 0 {
+			if t.Description != "" {
+				b.Add(wire.Part{ID: tid, Channel: wire.ChannelTools, Role: "tool", Type: "tool", Name: name, Text: t.Description})
+			}
+			respToolParts(b, tid+".tools", name, t.Tools)
+			continue
+		}
+		b.Add(wire.Part{ID: tid, Channel: wire.ChannelTools, Role: "tool", Type: "tool", Name: name, Text: Compact(raw)})
+	}
 }

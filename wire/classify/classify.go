@@ -140,12 +140,13 @@ func splittable(kind wire.Kind, trust wire.Trust) bool {
 }
 
 // mayHaveMarkup is the quick exit: outside the system channel, only a '<'
-// or a Gemini context line can start an envelope.
+// or a Gemini context line can start an envelope, and only Claude Code's
+// skills sentence a listing of skills.
 func mayHaveMarkup(text string, ch wire.Channel) bool {
 	if ch == wire.ChannelSystem {
 		return true
 	}
-	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ")
+	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ") || strings.Contains(text, claudeCodeSkillsIntro)
 }
 
 // cut cuts text into pieces; nil (or one piece) when there is nothing to
@@ -185,6 +186,9 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []pie
 		}
 	}
 	if len(envs) == 0 && !anyLegacy {
+		if trust == wire.Trusted {
+			return claudeCodeSkillsPieces(text, kind)
+		}
 		return nil
 	}
 

@@ -607,12 +607,12 @@ func reminderPieces(text string, bs, be int) []piece {
 				return whole(wire.Untrusted)
 			}
 		}
-		return whole(wire.Trusted)
+		return hostWithGitStatus(body, bs, 0, len(body))
 	}
 	// Header lines "Contents of PATH (...):" after the context sentence.
 	first := lineWith(body, ci, claudeCodeContents)
 	if first < 0 {
-		return whole(wire.Trusted)
+		return hostWithGitStatus(body, bs, 0, len(body))
 	}
 	// The untrusted region ends at the last known context key after the
 	// first header, else at the last trailer, else at the body's end.
@@ -682,8 +682,7 @@ func reminderPieces(text string, bs, be int) []piece {
 	if out == nil {
 		return whole(wire.Trusted)
 	}
-	rem(cur, len(body))
-	return out
+	return append(out, hostWithGitStatus(body, bs, cur, len(body))...)
 }
 
 // contentsPath is the path of a "Contents of PATH (description):" line.

@@ -90,14 +90,23 @@ func TestClassifyClaudeCodeMemoryReminder(t *testing.T) {
 		t.Errorf("file bodies: %q, %q", segs[3].Text, segs[4].Text)
 	}
 
-	// The context reminder after it carries no file: one trusted reminder.
+	// The context reminder after it carries no file, but the repository's
+	// git status (its branch, its files, its commit subjects), which is
+	// workspace text between the host's heading and trailer.
 	text = claudeCodeRequestText(t, 1)
 	p = userPart("messages[0].content[1]", text)
-	expect(t, p, []wantSeg{
+	segs = expect(t, p, []wantSeg{
 		{id: p.ID + "/0", at: "<system-reminder>", kind: wire.KindOther, trust: wire.Trusted},
 		{id: p.ID + "/system-reminder", at: "As you answer", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder"},
+		{id: p.ID + "/git-status", at: "main\n\n", kind: wire.KindEnvironment, trust: wire.Untrusted, env: "system-reminder", label: "gitStatus", exact: "main\n\n"},
+		{id: p.ID + "/system-reminder#2", at: "Status:\n", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder", exact: "Status:\n"},
+		{id: p.ID + "/git-status#2", at: "(clean)", kind: wire.KindEnvironment, trust: wire.Untrusted, env: "system-reminder", label: "gitStatus", exact: "(clean)\n\n"},
+		{id: p.ID + "/system-reminder#3", at: "IMPORTANT: this context", kind: wire.KindReminder, trust: wire.Trusted, env: "system-reminder"},
 		{id: p.ID + "/1", at: "</system-reminder>", kind: wire.KindOther, trust: wire.Trusted},
 	})
+	if got := segs[1].Text; !strings.HasSuffix(got, "\n\nCurrent branch: ") {
+		t.Errorf("the host's label is not the host's: %q", got)
+	}
 
 	// A project file first: everything after it is untrusted, the user's
 	// header included, since the project's body could have written it.

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wirelens/wirelens/wire/capture"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+func init() {
+	register(newProxyCmd)
+	register(newRecordCmd)
+}
+
+// captureFlags are the flags proxy and record share.
+type captureFlags struct {
+	listen, out, upstream, har string
+	mock                       bool
+}
+
+// defaultCaptureName is the recording's name when --out is not given.
+func defaultCaptureName() string {
+	return "wirelens-capture-" + time.Now().UTC().Format("20060102-150405") + ".jsonl"
+}
+
+// capture is a running proxy and its recording.
+type captureRun struct {
+	app    *App
+	flags  captureFlags
+	server *capture.Server
+	rec    *capture.Recorder
+	logMu  sync.Mutex
+}
+
+// logLine writes one "wirelens: ..." line on standard error.
+func (c *captureRun) logLine(s string) {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	fmt.Fprintln(c.app.Stderr, "wirelens: "+scan.VisibleLine(s))
+}
+
+// startCapture opens the recording and the listener and starts serving.
+func startCapture(app *App, f captureFlags) (*captureRun, error) {
+	if f.mock && f.upstream != "" {
+		return nil, usageError("--mock and --upstream cannot be used together")
+	}
+	opts := capture.Options{Mock: f.mock}
+	if f.upstream != "" {
+		u, err := url.Parse(f.upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usageError("--upstream %q: give a URL such as https://api.moonshot.ai", f.upstream)
+		}
+		opts.Upstream = u
+	}
+	if f.out == "" {
+		f.out = defaultCaptureName()
+	}
+	c := &captureRun{app: app, flags: f}
+	opts.Log = c.logLine
+	ln, warning, err := capture.Listen(f.listen)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	if warning != "" {
+		c.logLine("warning: " + warning)
+	}
+	rec, err := capture.Create(f.out, c.logLine)
+	if err != nil {
+		ln.Close()
+		return nil, usageError("%s: %v", f.out, describeCreateError(err))
+	}
+	c.rec = rec
+	c.server = capture.Serve(ln, capture.New(rec, opts))
+	return c, nil
+}
+
+func describeCreateError(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// stop shuts the proxy down, closes the recording and writes the HAR.
+func (c *captureRun) stop() error {
+	err := c.server.Close(5 * time.Second)
+	n, lost := c.rec.Counts()
+	msg := fmt.Sprintf("%d exchanges recorded in %s", n, c.flags.out)
+	if lost > 0 {
+		msg += fmt.Sprintf(" (%d could not be written)", lost)
+	}
+	c.logLine(msg)
+	if c.flags.har != "" {
+		if herr := writeHARFile(c.flags.har, c.flags.out); herr != nil {
+			c.logLine(herr.Error())
+			return &ExitError{Code: 2}
+		}
+	}
+	if err != nil {
+		c.logLine(err.Error())
+	}
+	return nil
+}
+
+// writeHARFile writes the HAR of recording into path (mode 0600).
+func writeHARFile(path, recording string) error {
+	in, err := os.Open(recording)
+	if err != nil {
+		return fmt.Errorf("%s: %s", recording, describeCreateError(err))
+	}
+	defer in.Close()
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("%s: %s", path, describeCreateError(err))
+	}
+	if err := capture.WriteHAR(out, in, programVersion()); err != nil {
+		out.Close()
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return out.Close()
+}
+
+func addCaptureFlags(cmd *cobra.Command, f *captureFlags, proxy bool) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "", "address to listen on (default: a free port on 127.0.0.1; a non-loopback address is warned about)")
+	fl.StringVar(&f.out, "out", "", "the recording to append to, created mode 0600 (default: wirelens-capture-DATE-TIME.jsonl)")
+	fl.BoolVar(&f.mock, "mock", false, "answer every request in the proxy (no upstream, no network, no key needed)")
+	if proxy {
+		fl.StringVar(&f.upstream, "upstream", "", "send every request to this URL (default: the provider the request's path and headers name)")
+		fl.StringVar(&f.har, "har", "", "also write the exchanges as HAR 1.2 to this file on exit")
+	}
+}
+
+func newProxyCmd(app *App) *cobra.Command {
+	var f captureFlags
+	cmd := &cobra.Command{
+		Use:   "proxy [--listen ADDR] [--out FILE] [--upstream URL | --mock] [--har FILE]",
+		Short: "Run a loopback reverse proxy that records every model exchange",
+		Long: `proxy listens on a loopback port and records every request a client sends through it, and
+its response, one line per exchange in FILE (the claude-trace JSONL shape, which every
+wirelens command reads). Point an agent's base URL at it (ANTHROPIC_BASE_URL=http://ADDR,
+OPENAI_BASE_URL=http://ADDR/v1, GOOGLE_GEMINI_BASE_URL=http://ADDR; see "wirelens record").
+
+Each request goes to its provider (Anthropic for Messages paths, Gemini for
+generateContent paths, OpenAI otherwise), or to --upstream (OpenAI-compatible hosts such as
+Moonshot's), and the answer streams back as it arrives: server-sent events are passed on
+event by event, unbuffered. No TLS is intercepted and no certificate is needed.
+
+With --mock nothing is forwarded: the proxy answers each request itself with a short valid
+reply in the request's own API and mode (streamed or not, usage with zero cached tokens),
+and model lists, token counts and health checks with plausible empty answers, so an agent
+runs to its end offline with no key.
+
+Credentials never reach the recording in the clear: Authorization, x-api-key,
+x-goog-api-key, api-key, cookies and key-like query parameters become a hint that keeps the
+scheme and the last 4 characters (Bearer sk-…a1b2). Stop it with Ctrl-C.`,
+		Example: `  wirelens proxy --mock --listen 127.0.0.1:8787 --out capture.jsonl
+  wirelens proxy --out moonshot.jsonl --upstream https://api.moonshot.ai --har moonshot.har`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := startCapture(app, f)
+			if err != nil {
+				return err
+			}
+			mode := "forwarding to each provider"
+			if f.mock {
+				mode = "answering itself (mock)"
+			} else if f.upstream != "" {
+				mode = "forwarding to " + f.upstream
+			}
+			c.logLine(fmt.Sprintf("proxy on %s, %s, recording to %s; Ctrl-C stops it", c.server.URL(), mode, c.rec.Path()))
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			<-ctx.Done()
+			return c.stop()
+		},
+	}
+	addCaptureFlags(cmd, &f, true)
+	return cmd
+}
+
+// envSummary lists the variables record sets, for --help.
+func envSummary() string {
+	var names []string
+	for _, v := range capture.BaseURLVars {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+var _ = context.Background

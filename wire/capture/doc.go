@@ -1,0 +1,12 @@
+// Package capture records the live wire: a loopback reverse proxy, in the
+// style of a provider's base URL (no TLS interception, no certificate), that
+// forwards each model request to its provider (Anthropic Messages, OpenAI
+// Chat and Responses, Gemini generateContent, and OpenAI-compatible hosts)
+// and streams the answer back as it arrives, or, in mock mode, answers each
+// request itself in the request's own API shape so an agent runs to its end
+// offline with no key. Every exchange is appended to a recording in the
+// claude-trace JSONL shape that wire/decode reads, one whole line per
+// exchange, credentials replaced by hints (wire/redact) before anything is
+// written. Run starts a command with the agents' base-URL variables pointed
+// at the proxy.
+package capture

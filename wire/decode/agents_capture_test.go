@@ -1,0 +1,185 @@
+package decode
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// The captures of testdata/agents (capture.sh: Claude Code 2.1.328, Codex
+// 0.169.0 and Gemini CLI 0.61.0 run through `wirelens record --mock` in a
+// workspace of our own with hostile content) judge the classifier on what
+// today's agents really send: every byte the workspace wrote is untrusted,
+// every byte the host wrote is the host's.
+
+const agentsDir = "../../testdata/agents"
+
+// captureRequests decodes one capture, failing on any error.
+func captureRequests(t *testing.T, name string) []wire.Request {
+	t.Helper()
+	f, err := os.Open(filepath.Join(agentsDir, name+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var reqs []wire.Request
+	for r, err := range Decode(f, Options{Source: name + ".jsonl"}) {
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) == 0 {
+		t.Fatalf("%s: no request decoded", name)
+	}
+	return reqs
+}
+
+// workspaceFile reads a file of the capture's workspace.
+func workspaceFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(agentsDir, "workspace", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// hostFraming is text only the hosts write around workspace text: an
+// untrusted segment that holds it has taken host bytes.
+var hostFraming = []string{
+	"Contents of /", "Codebase and user instructions", "# AGENTS.md instructions for", "<INSTRUCTIONS>",
+	"--- Context from:", "--- End of Context from:", "<loaded_context>", "<session_context>",
+	"skills are available for use with the Skill tool", "## Skills",
+}
+
+func TestAgentCapturesClassifyWorkspaceAsUntrusted(t *testing.T) {
+	skill := workspaceFile(t, "SKILL.md")
+	for _, tc := range []struct {
+		capture, instructions string
+		minRequests           int
+		listing               bool // the request carries a listing of the workspace
+	}{
+		{"claude-code", "CLAUDE.md", 1, false},
+		{"codex", "AGENTS.md", 1, false},
+		{"gemini-cli", "GEMINI.md", 2, true},
+	} {
+		t.Run(tc.capture, func(t *testing.T) {
+			file := workspaceFile(t, tc.instructions)
+			reqs := captureRequests(t, tc.capture)
+			if len(reqs) < tc.minRequests {
+				t.Fatalf("%d requests, want at least %d", len(reqs), tc.minRequests)
+			}
+			// The workspace's distinctive lines: any segment that holds
+			// one must be untrusted.
+			var lines []string
+			for _, l := range strings.Split(file+"\n"+skill, "\n") {
+				l = strings.TrimSpace(l)
+				tagOnly := strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") && !strings.Contains(l, " ")
+				if len(l) >= 12 && !strings.HasPrefix(l, "---") && !tagOnly { // a closing tag alone is also the host's
+					lines = append(lines, l)
+				}
+			}
+			lines = append(lines, "WL-SKILL-MARKER", "WL-WORKSPACE-MARKER")
+			sawFile, sawSkill, sawListing := false, false, false
+			for _, r := range reqs {
+				for _, s := range r.Segments {
+					if s.Trust == wire.Untrusted {
+						if strings.Contains(s.Text, file) {
+							sawFile = true
+							if s.Kind != wire.KindAgentsMD {
+								t.Errorf("@%d %s: the whole %s is kind %s, want agents-md", r.Index, s.ID, tc.instructions, s.Kind)
+							}
+						}
+						if strings.Contains(s.Text, "WL-SKILL-MARKER") {
+							sawSkill = true
+							if s.Kind != wire.KindSkillsListing {
+								t.Errorf("@%d %s: the workspace skill's entry is kind %s, want skills-listing", r.Index, s.ID, s.Kind)
+							}
+							if !strings.Contains(s.Label, "wl-deploy") {
+								t.Errorf("@%d %s: the workspace skill's label %q does not name it", r.Index, s.ID, s.Label)
+							}
+						}
+						if s.Kind == wire.KindCwdListing && strings.Contains(s.Text, "wl-deploy") && strings.Contains(s.Text, "src") {
+							sawListing = true
+						}
+						for _, h := range hostFraming {
+							if strings.Contains(s.Text, h) {
+								t.Errorf("@%d %s: untrusted %s segment holds host framing %q", r.Index, s.ID, s.Kind, h)
+							}
+						}
+						continue
+					}
+					for _, l := range lines {
+						if strings.Contains(s.Text, l) {
+							t.Errorf("@%d %s (%s, %s) holds workspace text %q", r.Index, s.ID, s.Kind, s.Trust, l)
+						}
+					}
+				}
+			}
+			if !sawFile {
+				t.Errorf("no untrusted segment holds the whole of %s", tc.instructions)
+			}
+			if !sawSkill {
+				t.Errorf("no untrusted segment holds the workspace skill's entry")
+			}
+			if sawListing != tc.listing {
+				t.Errorf("untrusted workspace listing seen: %v, want %v", sawListing, tc.listing)
+			}
+		})
+	}
+}
+
+// TestClaudeCodeCaptureGitStatusIsWorkspaceText: the branch and the commit
+// subjects of Claude Code's git status come from the repository.
+func TestClaudeCodeCaptureGitStatusIsWorkspaceText(t *testing.T) {
+	reqs := captureRequests(t, "claude-code")
+	// The branch and the commit line are the repository's; the labels
+	// before them the host's.
+	want := map[string]bool{"master": false, "main": false, "(clean)": false, "workspace": false}
+	for _, s := range reqs[0].Segments {
+		text := strings.TrimRight(s.Text, "\n")
+		if h, subject, ok := strings.Cut(text, " "); ok && len(h) >= 7 && strings.Trim(h, "0123456789abcdef") == "" {
+			text = subject // a commit: its hash changes with every capture
+		}
+		if _, ok := want[text]; ok {
+			want[text] = true
+			if s.Trust != wire.Untrusted || s.Label != "gitStatus" || s.Kind != wire.KindEnvironment {
+				t.Errorf("%s %q: %s %s (label %q), want untrusted environment gitStatus", s.ID, s.Text, s.Trust, s.Kind, s.Label)
+			}
+		}
+		if s.Trust == wire.Untrusted && (strings.Contains(s.Text, "Current branch:") || strings.Contains(s.Text, "# gitStatus")) {
+			t.Errorf("%s: the host's label is inside the workspace's git status: %q", s.ID, s.Text)
+		}
+	}
+	for text, seen := range want {
+		if !seen {
+			t.Errorf("no segment is the git status value %q", text)
+		}
+	}
+}
+
+// TestCodexCaptureToolsAreTools: Codex 0.169 sends its tools as an
+// additional_tools input item; each is a trusted tool schema.
+func TestCodexCaptureToolsAreTools(t *testing.T) {
+	reqs := captureRequests(t, "codex")
+	n := 0
+	for _, s := range reqs[0].Segments {
+		if strings.HasPrefix(s.ID, "input[0]") {
+			n++
+			if s.Channel != wire.ChannelTools || s.Kind != wire.KindToolSchema || s.Trust != wire.Trusted {
+				t.Errorf("%s: %s %s %s, want a trusted tool-schema in the tools channel", s.ID, s.Channel, s.Kind, s.Trust)
+			}
+		}
+		if s.Kind == wire.KindAssistant {
+			t.Errorf("%s: an assistant segment in a first request", s.ID)
+		}
+	}
+	if n < 5 {
+		t.Errorf("%d tool segments from input[0], want the namespaces' tools each on their own", n)
+	}
+}
