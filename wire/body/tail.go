@@ -43,10 +43,17 @@ type span struct{ off, n int64 }
 // million tiny elements holds nothing for each.
 func keepElems(n, size int) bool { return n <= 1024 || n*64 <= size }
 
+// rememberMax is the longest body remembered: a copy of a huge line is
+// not held beside it.
+const rememberMax = 64 << 20
+
 // Forget drops the body remembered: the next line is walked in full.
 func (c *ElementCache) Forget() {
 	if c.last != nil {
 		c.spare, c.last = c.last, nil
+		if cap(c.spare.line) > 8<<20 {
+			c.spare.line = nil // a long line's copy is not kept for the next
+		}
 	}
 }
 
@@ -55,7 +62,7 @@ func (c *ElementCache) Forget() {
 // the places of its members and elements.
 func (c *ElementCache) Remember(s *Shape) {
 	c.Forget()
-	if s.dup {
+	if s.dup || len(s.v) > rememberMax {
 		return
 	}
 	lb := c.spare
