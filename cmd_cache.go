@@ -133,12 +133,15 @@ type cacheRequestJSON struct {
 	PrefixBytes               int             `json:"prefix_bytes"`
 	Break                     *cacheBreakJSON `json:"break"`
 	TextBreak                 *cacheBreakJSON `json:"text_break,omitempty"`
-	PredictedCachedTokens     int             `json:"predicted_cached_tokens"`
+	PredictedCachedTokens     *int            `json:"predicted_cached_tokens"`
+	PredictionUnavailable     string          `json:"prediction_unavailable,omitempty"`
+	BreakpointPolicy          string          `json:"breakpoint_policy,omitempty"`
 	PredictedCacheWriteTokens int             `json:"predicted_cache_write_tokens,omitempty"`
 	PredictedFrom             string          `json:"predicted_from,omitempty"`
 	RecordedCachedTokens      *int            `json:"recorded_cached_tokens"`
 	ReprocessedTokens         int             `json:"reprocessed_tokens"`
 	Disagreement              string          `json:"disagreement,omitempty"`
+	ProviderVerdict           *verdictJSON    `json:"provider_verdict,omitempty"`
 	Notes                     []string        `json:"notes,omitempty"`
 }
 
@@ -158,18 +161,20 @@ type cacheWorstJSON struct {
 }
 
 type cacheSummaryJSON struct {
-	Requests              int              `json:"requests"`
-	ReuseRatio            float64          `json:"reuse_ratio"`
-	Breaks                map[string]int   `json:"breaks"`
-	ReprocessedTokens     int              `json:"reprocessed_tokens"`
-	BreaksByKind          map[string]int   `json:"breaks_by_kind"`
-	BreaksByVolatile      map[string]int   `json:"breaks_by_volatile"`
-	BreaksByCause         map[string]int   `json:"breaks_by_cause"`
-	Worst                 []cacheWorstJSON `json:"worst"`
-	PredictedCachedTokens int              `json:"predicted_cached_tokens"`
-	RecordedCachedTokens  *int             `json:"recorded_cached_tokens"`
-	Disagreements         int              `json:"disagreements"`
-	Note                  string           `json:"note,omitempty"`
+	Requests               int              `json:"requests"`
+	ReuseRatio             float64          `json:"reuse_ratio"`
+	Breaks                 map[string]int   `json:"breaks"`
+	ReprocessedTokens      int              `json:"reprocessed_tokens"`
+	BreaksByKind           map[string]int   `json:"breaks_by_kind"`
+	BreaksByVolatile       map[string]int   `json:"breaks_by_volatile"`
+	BreaksByCause          map[string]int   `json:"breaks_by_cause"`
+	Worst                  []cacheWorstJSON `json:"worst"`
+	PredictedCachedTokens  int              `json:"predicted_cached_tokens"`
+	RecordedCachedTokens   *int             `json:"recorded_cached_tokens"`
+	Disagreements          int              `json:"disagreements"`
+	PredictionsUnavailable int              `json:"predictions_unavailable,omitempty"`
+	ProviderVerdicts       *verdictsJSON    `json:"provider_verdicts,omitempty"`
+	Note                   string           `json:"note,omitempty"`
 }
 
 func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
@@ -236,17 +241,67 @@ func (j *cacheJSON) finish(sum diff.Summary, errs []error) error {
 	return err
 }
 
+// verdictJSON is a provider's recorded verdict on a request's cache, beside
+// wirelens's own attribution in the same terms.
+type verdictJSON struct {
+	By           string `json:"by"`
+	Reason       string `json:"reason"`
+	MissedTokens *int   `json:"missed_tokens,omitempty"`
+	Wirelens     string `json:"wirelens"`
+	Outcome      string `json:"outcome"`
+}
+
+// verdictsJSON counts the verdicts of a sequence by outcome.
+type verdictsJSON struct {
+	Read         int `json:"read"`
+	Agree        int `json:"agree"`
+	Disagree     int `json:"disagree"`
+	Inconclusive int `json:"inconclusive"`
+}
+
+// stepVerdictJSON is st's verdict, nil when none was recorded.
+func stepVerdictJSON(st *diff.Step) *verdictJSON {
+	v := st.Verdict
+	if v == nil {
+		return nil
+	}
+	out := &verdictJSON{By: v.By, Reason: scan.VisibleLine(v.Reason), Wirelens: diff.Attribution(st), Outcome: st.VerdictOutcome}
+	if v.MissedTokens >= 0 {
+		n := v.MissedTokens
+		out.MissedTokens = &n
+	}
+	return out
+}
+
+// verdictText is a verdict and wirelens's attribution in words.
+func verdictText(st *diff.Step) string {
+	v := st.Verdict
+	s := v.By + " says " + scan.VisibleLine(v.Reason)
+	if v.MissedTokens >= 0 {
+		s += " (" + wire.GroupDigits(v.MissedTokens) + " tokens after the divergence)"
+	}
+	return s + "; wirelens: " + diff.Attribution(st) + " — " + st.VerdictOutcome
+}
+
 // cacheRequestToJSON is one compared request in `cache --json`.
 func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
 	rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
 		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider,
 		ComparedWith: cacheRefJSON{Source: st.PrevSource, Index: st.PrevIndex}, TotalTokens: st.TotalTokens,
 		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
-		TextBreak:             cacheBreakToJSON(st.TextBreak),
-		PredictedCachedTokens: st.Prediction.Cached, PredictedCacheWriteTokens: st.Prediction.CacheWrite,
-		PredictedFrom:        scan.VisibleLine(st.Prediction.From),
-		RecordedCachedTokens: st.Recorded, ReprocessedTokens: st.Reprocessed,
+		TextBreak:                 cacheBreakToJSON(st.TextBreak),
+		PredictedCacheWriteTokens: st.Prediction.CacheWrite,
+		PredictedFrom:             scan.VisibleLine(st.Prediction.From),
+		RecordedCachedTokens:      st.Recorded, ReprocessedTokens: st.Reprocessed,
 		Disagreement: scan.VisibleLine(st.Disagreement)}
+	if st.Prediction.Unavailable != "" {
+		rj.PredictionUnavailable = scan.VisibleLine(st.Prediction.Unavailable)
+	} else {
+		pred := st.Prediction.Cached
+		rj.PredictedCachedTokens = &pred
+	}
+	rj.BreakpointPolicy = st.Prediction.Policy
+	rj.ProviderVerdict = stepVerdictJSON(st)
 	for _, n := range st.Notes {
 		rj.Notes = append(rj.Notes, scan.VisibleLine(n))
 	}
@@ -259,7 +314,11 @@ func cacheSummaryToJSON(sum diff.Summary) cacheSummaryJSON {
 		Breaks: sum.BreaksByChannel, ReprocessedTokens: sum.ReprocessedTokens, BreaksByKind: sum.BreaksByKind,
 		BreaksByVolatile: sum.BreaksByVolatile, BreaksByCause: sum.BreaksByCause,
 		Worst: make([]cacheWorstJSON, 0, len(sum.Worst)), PredictedCachedTokens: sum.Predicted,
-		Disagreements: sum.Disagreements}
+		Disagreements: sum.Disagreements, PredictionsUnavailable: sum.Unpredicted}
+	if sum.Verdicts > 0 {
+		s.ProviderVerdicts = &verdictsJSON{Read: sum.Verdicts, Agree: sum.VerdictsAgree, Disagree: sum.VerdictsDisagree,
+			Inconclusive: sum.VerdictsInconclusive}
+	}
 	if sum.RecordedRequests > 0 {
 		rec := sum.Recorded
 		s.RecordedCachedTokens = &rec
@@ -395,6 +454,8 @@ type cacheText struct {
 	groupKeys map[string]int // every kind of break seen
 	disagree  []stepNote     // the first disagreements
 	disagreeN int
+	verdicts  []stepNote // the first provider verdicts, beside wirelens's attribution
+	verdictN  int
 	notes     []stepNote // the first distinct notes
 	seenNotes map[string]bool
 }
@@ -464,7 +525,11 @@ func (t *cacheText) add(st *diff.Step) error {
 		}
 	}
 	t.rows = binary.AppendUvarint(t.rows, uint64(at.source))
-	for _, n := range []int{st.Index, st.TotalTokens, st.PrefixTokens, st.Prediction.Cached} {
+	pred := st.Prediction.Cached
+	if st.Prediction.Unavailable != "" {
+		pred = -1 // no prediction
+	}
+	for _, n := range []int{st.Index, st.TotalTokens, st.PrefixTokens, pred} {
 		t.rows = binary.AppendVarint(t.rows, int64(n))
 	}
 	t.rows = append(t.rows, flags)
@@ -486,6 +551,12 @@ func (t *cacheText) add(st *diff.Step) error {
 		} else if i < len(t.groups) {
 			t.groups[i].n++
 		}
+	}
+	if st.Verdict != nil {
+		if t.verdictN < maxDisagreements {
+			t.verdicts = append(t.verdicts, stepNote{at, verdictText(st)})
+		}
+		t.verdictN++
 	}
 	if st.Disagreement != "" {
 		if t.disagreeN < maxDisagreements {
@@ -565,6 +636,7 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		t.table()
 		t.breaks()
 		t.capped("Predicted against recorded", t.disagree, t.disagreeN)
+		t.capped("Provider verdicts", t.verdicts, t.verdictN)
 		t.capped("Notes", t.notes, len(t.seenNotes))
 		t.summary(sum)
 	}
@@ -658,7 +730,11 @@ func (t *cacheText) cells(cells []string, row *cacheRow) []string {
 		}
 	}
 	cells[0], cells[1], cells[2], cells[3] = t.nameOf(row.at), wire.GroupDigits(row.tokens), wire.GroupDigits(row.prefix), ""
-	cells[4], cells[5], cells[6] = wire.GroupDigits(row.predicted), rec, t.labels[row.label]
+	pred := "n/a"
+	if row.predicted >= 0 {
+		pred = wire.GroupDigits(row.predicted)
+	}
+	cells[4], cells[5], cells[6] = pred, rec, t.labels[row.label]
 	return cells
 }
 
@@ -765,11 +841,18 @@ func (t *cacheText) summary(sum diff.Summary) {
 		t.line(2, "by cause: %s", countList(sum.BreaksByCause))
 	}
 	pred := fmt.Sprintf("predicted cached: %s tokens", wire.GroupDigits(sum.Predicted))
+	if sum.Unpredicted > 0 {
+		pred += fmt.Sprintf(" (no prediction for %s: see Notes)", plural(sum.Unpredicted, "request"))
+	}
 	if sum.RecordedRequests > 0 {
 		pred += fmt.Sprintf("; recorded: %s tokens over %s (%d disagree)", wire.GroupDigits(sum.Recorded),
 			plural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
 	t.line(2, "%s", pred)
+	if sum.Verdicts > 0 {
+		t.line(2, "provider verdicts: %d read, %d agree with wirelens, %d disagree, %d inconclusive",
+			sum.Verdicts, sum.VerdictsAgree, sum.VerdictsDisagree, sum.VerdictsInconclusive)
+	}
 	if len(sum.Worst) > 0 {
 		t.line(2, "worst requests:")
 		for _, st := range sum.Worst {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"weak"
@@ -652,5 +653,136 @@ func TestCacheNamesEachRequestByItsFile(t *testing.T) {
 	}
 	if !strings.Contains(out, "first at "+b+"@1)") {
 		t.Errorf("the break is not named by its file:\n%s", out)
+	}
+}
+
+// TestCacheJSONPolicyAndUnavailable: cache --json names the breakpoint
+// policy applied to a Claude Code transcript and predicts from it; the
+// prediction is null, with the reason, where none can be made.
+func TestCacheJSONPolicyAndUnavailable(t *testing.T) {
+	path := filepath.Join("testdata", "claude-code-transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+	_, out, _ := runCLI(t, "", "cache", "--json", path)
+	var doc struct {
+		Requests []map[string]any `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Requests) == 0 {
+		t.Fatalf("cache --json: %v\n%s", err, out)
+	}
+	for _, r := range doc.Requests {
+		if p, ok := r["predicted_cached_tokens"].(float64); !ok || p <= 0 || r["breakpoint_policy"] != "Claude Code 2.1" {
+			t.Errorf("@%v: predicted %v, policy %v", r["index"], r["predicted_cached_tokens"], r["breakpoint_policy"])
+		}
+		if _, ok := r["prediction_unavailable"]; ok {
+			t.Errorf("@%v: prediction_unavailable %v", r["index"], r["prediction_unavailable"])
+		}
+	}
+
+	// An OpenTelemetry export of Claude requests keeps no breakpoints.
+	dir := t.TempDir()
+	span := func(id string, msgs string, cached int) string {
+		return `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"` + id + `","name":"chat claude-sonnet-4-5",` +
+			`"attributes":[{"key":"gen_ai.request.model","value":{"stringValue":"claude-sonnet-4-5"}},` +
+			`{"key":"gen_ai.provider.name","value":{"stringValue":"anthropic"}},` +
+			`{"key":"gen_ai.input.messages","value":{"stringValue":` + strconv.Quote(msgs) + `}},` +
+			`{"key":"gen_ai.usage.input_tokens","value":{"intValue":"3000"}},` +
+			`{"key":"gen_ai.usage.cache_read.input_tokens","value":{"intValue":"` + strconv.Itoa(cached) + `"}}]}`
+	}
+	m1 := `[{"role":"user","parts":[{"type":"text","content":"What does main.go do?"}]}]`
+	m2 := `[{"role":"user","parts":[{"type":"text","content":"What does main.go do?"}]},` +
+		`{"role":"assistant","parts":[{"type":"text","content":"Nothing yet."}]},` +
+		`{"role":"user","parts":[{"type":"text","content":"And util.go?"}]}]`
+	doc2 := `{"resourceSpans":[{"scopeSpans":[{"spans":[` + span("b7ad6b7169203331", m1, 0) + `,` +
+		span("b7ad6b7169203332", m2, 2500) + `]}]}]}`
+	otel := filepath.Join(dir, "spans.json")
+	if err := os.WriteFile(otel, []byte(doc2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "", "cache", "--json", otel)
+	var d2 struct {
+		Requests []map[string]any `json:"requests"`
+		Summary  map[string]any   `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &d2); err != nil || code != 0 || len(d2.Requests) != 1 {
+		t.Fatalf("otel: exit %d, %v, stderr %q\n%s", code, err, errs, out)
+	}
+	r := d2.Requests[0]
+	if p, ok := r["predicted_cached_tokens"]; !ok || p != nil || r["prediction_unavailable"] == nil || r["disagreement"] != nil {
+		t.Errorf("otel: predicted %v, unavailable %v, disagreement %v", r["predicted_cached_tokens"],
+			r["prediction_unavailable"], r["disagreement"])
+	}
+	if d2.Summary["predictions_unavailable"] != 1.0 {
+		t.Errorf("otel summary: %v", d2.Summary)
+	}
+	_, text, _ := runCLI(t, "", "cache", otel)
+	if !strings.Contains(text, "n/a") || !strings.Contains(text, "no prediction for 1 request") {
+		t.Errorf("otel text:\n%s", text)
+	}
+}
+
+// TestCacheProviderVerdicts: cache sets each provider verdict beside
+// wirelens's attribution, in JSON and text, and counts agreements.
+func TestCacheProviderVerdicts(t *testing.T) {
+	path := filepath.Join("testdata", "verdicts", "anthropic-diagnostics.claude-trace.jsonl")
+	_, out, _ := runCLI(t, "", "cache", "--json", path)
+	var doc struct {
+		Requests []struct {
+			Index   int `json:"index"`
+			Verdict *struct {
+				By           string `json:"by"`
+				Reason       string `json:"reason"`
+				MissedTokens *int   `json:"missed_tokens"`
+				Wirelens     string `json:"wirelens"`
+				Outcome      string `json:"outcome"`
+			} `json:"provider_verdict"`
+			Break *struct {
+				Channel string `json:"channel"`
+			} `json:"break"`
+		} `json:"requests"`
+		Summary struct {
+			Verdicts *struct {
+				Read, Agree, Disagree, Inconclusive int
+			} `json:"provider_verdicts"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	agree, read := 0, 0
+	for _, r := range doc.Requests {
+		v := r.Verdict
+		if v == nil {
+			continue
+		}
+		read++
+		// wirelens's side is its own break, in the verdict's terms.
+		want := "no_break"
+		if r.Break != nil {
+			want = r.Break.Channel + "_changed"
+		}
+		if v.By != "anthropic" || v.Wirelens != want {
+			t.Errorf("@%d: verdict %+v, break %+v", r.Index, v, r.Break)
+		}
+		if v.Outcome == "agrees" {
+			agree++
+			if v.Reason != v.Wirelens || v.MissedTokens == nil {
+				t.Errorf("@%d: agrees: %+v", r.Index, v)
+			}
+		}
+	}
+	s := doc.Summary.Verdicts
+	if read != 4 || agree != 3 || s == nil || s.Read != read || s.Agree != agree || s.Inconclusive != 1 || s.Disagree != 0 {
+		t.Errorf("%d verdicts read, %d agree; summary %+v", read, agree, s)
+	}
+	_, text, _ := runCLI(t, "", "cache", path)
+	for _, want := range []string{"Provider verdicts", "@3: anthropic says system_changed (2,690 tokens after the divergence); wirelens: system_changed — agrees",
+		"provider verdicts: 4 read, 3 agree with wirelens, 0 disagree, 1 inconclusive"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text report lacks %q:\n%s", want, text)
+		}
+	}
+	// With no verdict recorded, no verdict field and no count.
+	_, out, _ = runCLI(t, "", "cache", "--json", filepath.Join("testdata", "cache", "recorded.claude-trace.jsonl"))
+	if strings.Contains(out, "provider_verdict") {
+		t.Errorf("verdicts where none was recorded:\n%s", out)
 	}
 }

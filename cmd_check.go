@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ type checkFlags struct {
 	workspace       string
 	before, after   string
 	rules           bool
+	every           bool
 }
 
 func newCheckCmd(app *App) *cobra.Command {
@@ -38,7 +40,12 @@ characters, changing values in the cached prefix, and workspace text pasted into
 without an envelope. Rule IDs and severities are listed by "wirelens check --rules".
 
 Findings are printed grouped by request, most severe first, one line each, safe to print;
---json and --sarif (SARIF 2.1.0) are for scripts and code-scanning tools.
+--json and --sarif (SARIF 2.1.0) are for scripts and code-scanning tools. A finding that
+later requests of the same file carry again (the same segment, text and place) is listed
+once, under the first request that carries it, with the number of requests that do
+("requests": {"first": 3, "count": 40} in JSON and SARIF); --every-request lists it under
+every request instead. SARIF locations name the line of the file that holds the flagged
+text (the request's line when the text cannot be found in the file).
 
 --workspace DIR adds exact matches of that workspace's AGENTS.md paragraphs, listing lines
 and skill descriptions found in the system channel (or unwrapped in a user message). The
@@ -72,6 +79,7 @@ errors (what could be read is still reported).`,
 	fl.StringVar(&f.before, "before", "", "the wire before a change (FILE or FILE@N); use with --after")
 	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
 	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
+	fl.BoolVar(&f.every, "every-request", false, "list a finding under every request that carries it, not once with a count")
 	return cmd
 }
 
@@ -110,13 +118,14 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	if compare {
 		return runCheckCompare(app, aud, f, failOn)
 	}
-	res := auditSources(app, aud, args)
+	res := auditSources(app, aud, args, f.every, f.asSARIF)
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
 			Errors: errorsJSON(res.errs)})
 	case f.asSARIF:
-		err = writeSARIF(app.Stdout, res.findings, nil, res.errs)
+		res.alignNeedles()
+		err = writeSARIF(app.Stdout, res.findings, nil, res.errs, findingLines(res.findings, res.needles))
 	default:
 		err = writeCheckText(app.Stdout, res)
 	}
@@ -168,20 +177,101 @@ func workspaceMarks(b *assemble.Baseline) *audit.WorkspaceMarks {
 // checkResult is what check found in its sources.
 type checkResult struct {
 	requests int
+	// every lists each request's findings apart; otherwise a finding that
+	// later requests of its source carry again is kept once, under the
+	// first, its Requests counting them.
+	every    bool
 	findings []audit.Finding
-	errs     []error
+	// locate keeps needles: for each finding, the text at its place (a
+	// short stretch of the segment around the flagged byte) and where its
+	// request lies in its file, by which SARIF finds the line that holds it.
+	locate  bool
+	needles []needle
+	// segAt indexes the segments of the request being audited by id
+	// (reused from request to request).
+	segAt map[string]int
+	// seen indexes the distinct findings kept: by source, rule, segment,
+	// offset, message and the segment's text.
+	seen map[string]int
+	// total counts the findings of every request, repeats included.
+	total int
+	errs  []error
 }
 
 // audit counts r and adds its findings.
 func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
+	res.alignNeedles()
 	res.requests++
-	res.findings = append(res.findings, aud.Audit(r)...)
+	fs := aud.Audit(r)
+	res.total += len(fs)
+	if len(fs) == 0 {
+		return
+	}
+	if res.segAt == nil {
+		res.segAt = map[string]int{}
+	}
+	clear(res.segAt)
+	for i := range r.Segments {
+		res.segAt[r.Segments[i].ID] = i
+	}
+	for _, f := range fs {
+		var text string
+		var hash uint64
+		if i, ok := res.segAt[f.Segment]; ok {
+			s := &r.Segments[i]
+			text, hash = s.Text, s.Hash
+			if hash == 0 {
+				hash = wire.HashText(text)
+			}
+		}
+		if !res.every {
+			key := f.Source + "\x00" + f.Rule + "\x00" + f.Segment + "\x00" + strconv.Itoa(f.Offset) + "\x00" +
+				f.Message + "\x00" + strconv.FormatUint(hash, 16) + "\x00" + strconv.Itoa(len(text))
+			if res.seen == nil {
+				res.seen = map[string]int{}
+			}
+			if k, ok := res.seen[key]; ok {
+				res.findings[k].Requests.Count++
+				continue
+			}
+			res.seen[key] = len(res.findings)
+			f.Requests = &audit.RequestSpan{First: f.Request, Count: 1}
+		}
+		res.findings = append(res.findings, f)
+		if res.locate {
+			n := needle{text: needleAt(text, f.Offset), off: -1}
+			if r.Offset >= 0 && r.Length > 0 && !recordingFormat(r.Format) {
+				n.off, n.length = r.Offset, r.Length
+			}
+			res.needles = append(res.needles, n)
+		}
+	}
+}
+
+// alignNeedles gives findings added without a needle (by another pass over
+// the requests) an empty one, so that needles stay index for index with
+// findings.
+func (res *checkResult) alignNeedles() {
+	for res.locate && len(res.needles) < len(res.findings) {
+		res.needles = append(res.needles, needle{off: -1})
+	}
+}
+
+// recordingFormat reports whether requests of this format are rebuilt from
+// an agent's session file, whose bytes for a request are not one stretch of
+// the file.
+func recordingFormat(f wire.Format) bool {
+	switch f {
+	case wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode, wire.FormatGeminiCLI:
+		return true
+	}
+	return false
 }
 
 // auditSources audits every request of the sources as they stream in; only
-// the findings are kept.
-func auditSources(app *App, aud *audit.Auditor, sources []string) *checkResult {
-	res := &checkResult{}
+// the findings are kept (each distinct one once unless every is set).
+func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate bool) *checkResult {
+	res := &checkResult{every: every, locate: locate}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
 			if err != nil {
@@ -203,10 +293,10 @@ func auditRef(app *App, aud *audit.Auditor, ref string) *checkResult {
 		return &checkResult{errs: []error{err}}
 	}
 	if file == ref && n == 1 {
-		return auditSources(app, aud, []string{ref})
+		return auditSources(app, aud, []string{ref}, true, false)
 	}
 	r, errs, err := app.LoadRef(ref)
-	res := &checkResult{errs: errs}
+	res := &checkResult{every: true, errs: errs}
 	if err != nil {
 		res.errs = append(res.errs, err)
 		return res
@@ -325,7 +415,7 @@ func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Se
 				states = append(states, "absent")
 			}
 		}
-		err = writeSARIF(app.Stdout, all, states, errs)
+		err = writeSARIF(app.Stdout, all, states, errs, nil)
 	default:
 		err = writeCheckCompareText(app.Stdout, f.before, f.after, fixed, introduced, len(unchanged))
 	}
@@ -364,7 +454,11 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 			cur = key
 			fmt.Fprintf(&b, "%s\n", requestHead(f))
 		}
-		b.WriteString("  " + findingLine(f) + "\n")
+		b.WriteString("  " + findingLine(f))
+		if f.Requests != nil && f.Requests.Count > 1 {
+			fmt.Fprintf(&b, "  (in %s requests from here)", wire.GroupDigits(f.Requests.Count))
+		}
+		b.WriteByte('\n')
 	}
 	s := summarize(res.findings)
 	if len(res.findings) > 0 {
@@ -373,8 +467,12 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 	if len(res.findings) == 0 {
 		fmt.Fprintf(&b, "%s checked: no findings\n", plural(res.requests, "request"))
 	} else {
-		fmt.Fprintf(&b, "%s checked: %s (%d high, %d medium, %d low)\n",
+		fmt.Fprintf(&b, "%s checked: %s (%d high, %d medium, %d low)",
 			plural(res.requests, "request"), plural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
+		if res.total > len(res.findings) {
+			fmt.Fprintf(&b, "; %s findings counting each request's (--every-request lists them)", wire.GroupDigits(res.total))
+		}
+		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -120,8 +120,12 @@ func TestCheckJSONShape(t *testing.T) {
 			fk = append(fk, k)
 		}
 		sort.Strings(fk)
-		if strings.Join(fk, ",") != "excerpt,message,offset,request,rule,segment,severity,source" {
+		if strings.Join(fk, ",") != "excerpt,message,offset,request,requests,rule,segment,severity,source" {
 			t.Errorf("finding keys %v", fk)
+		}
+		// One request carries each: first 1, count 1 (CONTRACT.md).
+		if rq, ok := f["requests"].(map[string]any); !ok || rq["first"] != 1.0 || rq["count"] != 1.0 || len(rq) != 2 {
+			t.Errorf("finding requests %v", f["requests"])
 		}
 		if f["source"] != src || f["request"] != 1.0 || f["segment"] != "messages[2].content[0]" {
 			t.Errorf("finding %v", f)

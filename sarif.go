@@ -17,8 +17,9 @@ import (
 
 // SARIF 2.1.0 output of `check --sarif`: one run, one rule entry per audit
 // rule with its help text, one result per finding located in the source file
-// (at the request's line when it is line based) and at a logical location
-// naming the request and the segment.
+// (at the line that holds the flagged text, else the request's line when it
+// is line based) and at a logical location naming the request and the
+// segment.
 
 const (
 	sarifVersion = "2.1.0"
@@ -107,6 +108,9 @@ type sarifResultProps struct {
 	Segment  string `json:"segment"`
 	Offset   int    `json:"offset"`
 	Excerpt  string `json:"excerpt"`
+	// Requests is the first request that carries the finding and how many
+	// do, when check lists each distinct finding once.
+	Requests *audit.RequestSpan `json:"requests,omitempty"`
 }
 
 type sarifLocation struct {
@@ -213,9 +217,11 @@ func sarifRules() []sarifRule {
 }
 
 // writeSARIF writes findings as a SARIF 2.1.0 log. states, when not nil,
-// gives each finding's baselineState (new, unchanged, absent). Input errors
-// become tool execution notifications.
-func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []error) error {
+// gives each finding's baselineState (new, unchanged, absent); lines, when
+// not nil, the line of its file that holds the flagged text (0 where it was
+// not found: the request's line is given instead). Input errors become tool
+// execution notifications.
+func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []error, lines []int) error {
 	index := map[string]int{}
 	for i, r := range audit.Rules {
 		index[r.ID] = i
@@ -240,8 +246,12 @@ func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []e
 	}
 	for i, f := range findings {
 		phys := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Source)}}
-		if f.Line > 0 {
-			phys.Region = &sarifRegion{StartLine: f.Line}
+		line := f.Line
+		if i < len(lines) && lines[i] > 0 {
+			line = lines[i]
+		}
+		if line > 0 {
+			phys.Region = &sarifRegion{StartLine: line}
 		}
 		ref := f.Source + "@" + strconv.Itoa(f.Request)
 		sum := sha256.Sum256([]byte(f.Key))
@@ -257,7 +267,7 @@ func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []e
 			}},
 			PartialFingerprints: map[string]string{"wirelensFinding/v1": hex.EncodeToString(sum[:16])},
 			Properties: sarifResultProps{Severity: string(f.Severity), Request: f.Request, Segment: f.Segment,
-				Offset: f.Offset, Excerpt: f.Excerpt},
+				Offset: f.Offset, Excerpt: f.Excerpt, Requests: f.Requests},
 		}
 		if states != nil && i < len(states) {
 			res.BaselineState = states[i]

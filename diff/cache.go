@@ -95,7 +95,13 @@ type Step struct {
 	Recorded *int
 	// Disagreement states plainly how prediction and record differ, or "".
 	Disagreement string
-	Notes        []string
+	// Verdict is the provider's (or the agent's) recorded verdict on the
+	// request's cache, nil when none was recorded; VerdictOutcome says
+	// whether it agrees with wirelens's attribution (Attribution):
+	// VerdictAgrees, VerdictDisagrees or VerdictInconclusive.
+	Verdict        *wire.CacheVerdict
+	VerdictOutcome string
+	Notes          []string
 }
 
 // excerptLen is how much text each side of a break's excerpt holds.
@@ -114,6 +120,15 @@ type seqView struct {
 	chain []uint64
 	req   *wire.Request
 	rule  CacheRule
+	// policy is the agent's breakpoint policy that placed bps, where the
+	// recording keeps none; unavailable says why no breakpoints are known
+	// at all (a recording of an explicit-caching provider with no policy).
+	policy      *BreakpointPolicy
+	unavailable string
+	// hidden is the estimated tokens of the host prefix the recording
+	// does not hold (Claude Code's system prompt and tools), before every
+	// segment: the recorded input tokens less the estimate of the segments.
+	hidden int
 }
 
 // newSeqView prepares r. When prev is given, the running totals of the
@@ -168,7 +183,42 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 			v.bps = append(v.bps, i)
 		}
 	}
+	if v.rule.Mode == CacheExplicit && len(v.bps) == 0 && !CarriesBreakpoints(r.Format) {
+		if p, ok := PolicyFor(r.Format); ok {
+			v.policy = &p
+			v.bps = policyBreakpoints(v, p)
+			v.hostPrefix()
+		} else {
+			v.unavailable = string(r.Format) + " records no cache_control breakpoints and the agent's placement of them is not known: " +
+				v.rule.Provider + " caches only at breakpoints, so no cache read can be predicted"
+		}
+	}
 	return v
+}
+
+// hostPrefix sizes the host prefix a recording leaves out (no segment of
+// the system channel or the tools): the recorded input tokens less the
+// estimate of what the file holds. With no usage to size it, no prediction
+// can be made: whether the prefix reaches the provider's minimum, and how
+// much of a read it makes, is not known.
+func (v *seqView) hostPrefix() {
+	for i := range v.segs {
+		if v.segs[i].Channel != wire.ChannelMessages {
+			return // the host prefix is in the file
+		}
+	}
+	u := v.req.Usage
+	switch {
+	case u == nil || u.CachedUnknown:
+		v.unavailable = "the system prompt and tools are not recorded, and no recorded input tokens give their size: " +
+			"no cache read can be predicted"
+		return
+	case u.InputTokens <= v.tokens():
+		v.unavailable = "the system prompt and tools are not recorded, and the recorded input tokens are no more than " +
+			"the estimate of what the file holds, so they do not give their size: no cache read can be predicted"
+		return
+	}
+	v.hidden = u.InputTokens - v.tokens()
 }
 
 // chainHash extends the identity of a prefix by one segment: its text,
@@ -207,6 +257,16 @@ func cacheOrdered(r *wire.Request) []wire.Segment {
 }
 
 func (v *seqView) tokens() int { return v.tokensTo(len(v.segs)) }
+
+// has reports whether the request holds a segment of channel ch.
+func (v *seqView) has(ch wire.Channel) bool {
+	for i := range v.segs {
+		if v.segs[i].Channel == ch {
+			return true
+		}
+	}
+	return false
+}
 
 // name is how reports name the request: "file@N".
 func (v *seqView) name() string { return v.req.Source + "@" + strconv.Itoa(v.req.Index) }
@@ -305,6 +365,7 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		mem = newCacheMemory()
 		q.mems[key] = mem
 	}
+	mem.sizeHostPrefix(cur)
 	var st *Step
 	if prev != nil {
 		st = compareViews(prev, cur, mem)
@@ -318,10 +379,13 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 func Compare(prev, cur *wire.Request) *Step {
 	p := newSeqView(prev, nil)
 	mem := newCacheMemory()
+	c := newSeqView(cur, p)
 	if cacheKey(prev) == cacheKey(cur) {
+		mem.sizeHostPrefix(p)
 		mem.remember(p)
 	}
-	return compareViews(p, newSeqView(cur, p), mem)
+	mem.sizeHostPrefix(c)
+	return compareViews(p, c, mem)
 }
 
 func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
@@ -367,10 +431,22 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	}
 	st.Prediction = predict(mem, prev, cur, st.PrefixTokens)
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
+	if st.Prediction.Unavailable != "" {
+		st.Notes = append(st.Notes, st.Prediction.Unavailable)
+	}
+	if r.Verdict != nil {
+		v := *r.Verdict
+		st.Verdict = &v
+		st.VerdictOutcome = judgeVerdict(&v, Attribution(st), func(ch wire.Channel) bool {
+			return prev.has(ch) && cur.has(ch)
+		})
+	}
 	if r.Usage != nil && !r.Usage.CachedUnknown {
 		rec := r.Usage.CachedTokens
 		st.Recorded = &rec
-		st.Disagreement = disagreement(st.Prediction.Cached, rec, st.TotalTokens, cur.rule)
+		if st.Prediction.Unavailable == "" {
+			st.Disagreement = disagreement(st.Prediction.Cached, rec, st.TotalTokens+cur.hidden, cur.rule)
+		}
 	}
 	return st
 }

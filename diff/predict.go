@@ -18,6 +18,14 @@ type Prediction struct {
 	// Notes explain a prediction of nothing, or a request the provider
 	// would refuse.
 	Notes []string
+	// Unavailable, when not "", says why no prediction can be made (the
+	// provider caches only at breakpoints and the recording keeps none, nor
+	// is the agent's policy known): Cached and CacheWrite are then 0 for
+	// want of data and mean nothing.
+	Unavailable string
+	// Policy names the agent's breakpoint policy the prediction applied
+	// where the recording keeps no breakpoints ("Claude Code 2.1"), or "".
+	Policy string
 }
 
 // memHit is a cached prefix: its tokens and the request that put it there
@@ -40,6 +48,24 @@ func (h memHit) from() string { return h.source + "@" + strconv.Itoa(h.index) }
 type cacheMemory struct {
 	prefixes map[uint64]memHit
 	entries  map[uint64]memHit
+	// hidden is the least size seen of a host prefix the recording leaves
+	// out (see seqView.hidden): the same system prompt and tools go with
+	// every request of a model, and the least excess of the recorded input
+	// over the estimate of the file is the one least swollen by the
+	// tokenizers' difference on the conversation.
+	hidden int
+}
+
+// sizeHostPrefix gives v the size of the unrecorded host prefix: the least
+// seen so far for its model.
+func (m *cacheMemory) sizeHostPrefix(v *seqView) {
+	if v.hidden <= 0 {
+		return
+	}
+	if m.hidden == 0 || v.hidden < m.hidden {
+		m.hidden = v.hidden
+	}
+	v.hidden = m.hidden
 }
 
 func newCacheMemory() *cacheMemory {
@@ -50,8 +76,15 @@ func newCacheMemory() *cacheMemory {
 func (m *cacheMemory) remember(v *seqView) {
 	src, idx := v.req.Source, v.req.Index
 	if v.rule.Mode == CacheExplicit {
+		if v.hidden >= v.rule.MinTokens && v.policy != nil && v.policy.System {
+			// The unrecorded system prompt ends at a breakpoint: its
+			// entry is the empty prefix of what the file holds.
+			if _, ok := m.entries[hostEntry]; !ok {
+				m.entries[hostEntry] = memHit{v.hidden, idx, src}
+			}
+		}
 		for _, bp := range v.bps {
-			if v.cumTok[bp] < v.rule.MinTokens {
+			if v.cumTok[bp]+v.hidden < v.rule.MinTokens {
 				continue
 			}
 			if _, ok := m.entries[v.chain[bp]]; !ok {
@@ -69,6 +102,10 @@ func (m *cacheMemory) remember(v *seqView) {
 		m.prefixes[v.chain[i]] = memHit{v.cumTok[i], idx, src}
 	}
 }
+
+// hostEntry keys the cache entry of a host prefix the recording leaves out
+// (a chain hash is never 0 in practice: see chainHash).
+const hostEntry uint64 = 0
 
 // predict applies cur's cache rule. prefixTokens is what cur shares with
 // prev, the request just before it (0 when that one was of another model);
@@ -125,6 +162,15 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int) Prediction 
 func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 	rule := cur.rule
 	var p Prediction
+	if cur.unavailable != "" {
+		p.Unavailable = cur.unavailable
+		return p
+	}
+	if cur.policy != nil {
+		p.Policy = cur.policy.Name + " " + cur.policy.Versions
+		p.Notes = append(p.Notes, "cache_control breakpoints are not recorded in "+string(cur.req.Format)+
+			" files: placed where "+p.Policy+" puts them ("+cur.policy.describe()+")")
+	}
 	if len(cur.bps) == 0 {
 		p.Notes = append(p.Notes, "no cache_control breakpoint: "+rule.Provider+" caches nothing for this request")
 		return p
@@ -145,13 +191,24 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 			}
 		}
 	}
-	if hit > 0 {
+	switch {
+	case hit > 0:
 		p.From = from.from()
+		p.Cached = hit + cur.hidden
+	case cur.hidden > 0:
+		if e, ok := mem.entries[hostEntry]; ok {
+			p.From = e.from()
+			p.Cached = cur.hidden
+		}
 	}
-	p.Cached = hit
+	if cur.hidden > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("the system prompt and tools are not recorded: taken to be the same in "+
+			"every request of the model, of %d tokens (the least by which the recorded input tokens have exceeded the "+
+			"estimate of what the file holds)", cur.hidden))
+	}
 	last := cur.bps[len(cur.bps)-1]
-	if w := cur.cumTok[last]; w >= rule.MinTokens && w > hit {
-		p.CacheWrite = w - hit
+	if w := cur.cumTok[last] + cur.hidden; w >= rule.MinTokens && w > p.Cached {
+		p.CacheWrite = w - p.Cached
 	} else if w < rule.MinTokens {
 		p.Notes = append(p.Notes, fmt.Sprintf("prefix up to the last cache_control breakpoint is %d tokens, below the %d-token minimum",
 			w, rule.MinTokens))

@@ -39,6 +39,12 @@ type Summary struct {
 	Recorded         int
 	RecordedRequests int
 	Disagreements    int
+	// Unpredicted counts the requests for which no prediction could be
+	// made (Prediction.Unavailable); Predicted leaves them out.
+	Unpredicted int
+	// Verdicts counts the recorded provider verdicts, and how many agree
+	// with wirelens's attribution, disagree, or are inconclusive.
+	Verdicts, VerdictsAgree, VerdictsDisagree, VerdictsInconclusive int
 }
 
 // WorstCount is how many worst requests a summary names.
@@ -59,7 +65,22 @@ func (a *summaryAcc) add(st *Step) {
 	s.Compared++
 	s.PrefixTokens += st.PrefixTokens
 	s.TotalTokens += st.TotalTokens
-	s.Predicted += st.Prediction.Cached
+	if st.Verdict != nil {
+		s.Verdicts++
+		switch st.VerdictOutcome {
+		case VerdictAgrees:
+			s.VerdictsAgree++
+		case VerdictDisagrees:
+			s.VerdictsDisagree++
+		default:
+			s.VerdictsInconclusive++
+		}
+	}
+	if st.Prediction.Unavailable != "" {
+		s.Unpredicted++
+	} else {
+		s.Predicted += st.Prediction.Cached
+	}
 	if st.Recorded != nil {
 		s.Recorded += *st.Recorded
 		s.RecordedRequests++

@@ -99,7 +99,17 @@ func (p cacheView) Render(w, h int) []string {
 		if row.Recorded != nil {
 			rec = "recorded " + shortNum(*row.Recorded)
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: predicted "+shortNum(row.Prediction.Cached)+", "+rec+" · enter: diff with the request before"))
+		pred := "predicted " + shortNum(row.Prediction.Cached)
+		if row.Prediction.Unavailable != "" {
+			pred = "no prediction (breakpoints not recorded)"
+		}
+		verdict := ""
+		if v := row.Verdict; v != nil {
+			// The detail area has three lines: the verdict shares the last.
+			verdict = " · provider verdict: " + v.By + " says " + scan.VisibleLine(v.Reason) +
+				"; wirelens: " + diff.Attribution(row) + " (" + row.VerdictOutcome + ")"
+		}
+		detail = append(detail, st.Muted.Render("cached tokens: "+pred+", "+rec+verdict+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)

@@ -709,3 +709,20 @@ func TestUIBodyTakesTheLoadersHazards(t *testing.T) {
 		t.Fatal("the same text in two requests was scanned twice")
 	}
 }
+
+// TestUICacheProviderVerdict: the Cache view's detail of a request sets the
+// provider's recorded verdict beside wirelens's attribution.
+func TestUICacheProviderVerdict(t *testing.T) {
+	reqs := testSession()
+	reqs[2].Verdict = &wire.CacheVerdict{By: "anthropic", Reason: "system_changed", MissedTokens: 40}
+	m := startModel(t, Options{Title: "s", Requests: reqs}, 140, 40)
+	pressKeys(t, m, "4", "j", "j")
+	screen := plain(m.Render())
+	if !strings.Contains(screen, "provider verdict: anthropic says system_changed; wirelens: system_changed (agrees)") {
+		t.Errorf("no verdict in the Cache view:\n%s", screen)
+	}
+	pressKeys(t, m, "k")
+	if strings.Contains(plain(m.Render()), "provider verdict") {
+		t.Error("a verdict on a request that recorded none")
+	}
+}

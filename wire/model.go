@@ -117,6 +117,10 @@ type Request struct {
 
 	// Usage is the recorded usage of the response, when one was recorded.
 	Usage *Usage
+	// Verdict is what the provider (or the agent, from hashes it recorded)
+	// said of this request's prompt cache against an earlier request, when
+	// the recording carries it.
+	Verdict *CacheVerdict
 
 	// Where it came from.
 	Source string // the file name as given on the command line ("-" for stdin)
@@ -145,6 +149,30 @@ type Usage struct {
 	// not how many were cached (kimi-cli's context.jsonl): CachedTokens and
 	// CacheWriteTokens are then 0 for want of a number, not measured.
 	CachedUnknown bool `json:"cached_unknown,omitempty"`
+}
+
+// CacheVerdict is a recorded judgement of a request's prompt cache against
+// an earlier request, made by someone who saw the whole wire: ground truth
+// to set beside wirelens's own attribution.
+type CacheVerdict struct {
+	// By names who judged: "anthropic" (a response's
+	// diagnostics.cache_miss_reason), "openai" (a Responses response's
+	// prompt_cache_diagnostics) or "kimi-code" (the system prompt and tools
+	// hashes kimi-code records with each request, against the request
+	// before).
+	By string
+	// Reason is the verdict in the judge's words: Anthropic's
+	// model_changed, system_changed, tools_changed, messages_changed,
+	// previous_message_not_found, unavailable, or "pending" (a null reason:
+	// the comparison was still running); OpenAI's cache_hit,
+	// comparison_response_not_found, unavailable or the reason of a
+	// cache_miss (model_changed, tools_changed, input_changed,
+	// context_compacted, prompt_cache_key_changed, ...); kimi-code's
+	// tools_changed, system_changed or unchanged.
+	Reason string
+	// MissedTokens is the judge's estimate of the input tokens after the
+	// divergence, -1 when it gives none.
+	MissedTokens int
 }
 
 // Segment is a piece of a request with one trust.

@@ -146,12 +146,24 @@ type Finding struct {
 	Offset   int      `json:"offset"`
 	Excerpt  string   `json:"excerpt"` // safe to print
 	Message  string   `json:"message"` // safe to print
+	// Requests, set by a report that lists each distinct finding once, says
+	// in which requests of its source the same finding recurs: the first
+	// (Request) and how many carry it. nil when every request's findings are
+	// listed apart.
+	Requests *RequestSpan `json:"requests,omitempty"`
 	// Line is the request's line in its source (JSONL), 0 when unknown.
 	Line int `json:"-"`
 	// Key identifies the finding across two versions of a request (before
 	// and after a patch), independent of segment ids and offsets: the rule,
 	// the segment's kind and label, and the text found.
 	Key string `json:"-"`
+}
+
+// RequestSpan is the requests of one source that carry the same finding:
+// the first of them and their number.
+type RequestSpan struct {
+	First int `json:"first"`
+	Count int `json:"count"`
 }
 
 // Ref names the finding's request: "file" or "file@N".

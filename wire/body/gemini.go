@@ -86,6 +86,12 @@ func decodeGemini(s *Shape, b *classify.Builder, c *ElementCache) error {
 		sys = s.get("system_instruction")
 	}
 	if sys != nil && sys.v.Kind() != 'n' {
+		if b.Cwd == "" {
+			// The skills listed in the system instruction are told apart by
+			// the working directory the first message names.
+			b.Cwd = geminiCwd(s.get("contents"))
+			defer func() { b.Cwd = "" }()
+		}
 		var si geminiContent
 		if err := errAt("/"+sys.name, sys.off, Unmarshal(sys.v, &si)); err != nil {
 			return err
@@ -108,6 +114,24 @@ func decodeGemini(s *Shape, b *classify.Builder, c *ElementCache) error {
 		}
 		return nil
 	})
+}
+
+// geminiCwd is the working directory Gemini CLI's session context names
+// in the first content, or "".
+func geminiCwd(contents *member) string {
+	for _, el := range contents.elems() {
+		var ct geminiContent
+		if Unmarshal(el.v, &ct) != nil {
+			return ""
+		}
+		for _, p := range ct.Parts {
+			if dir := classify.GeminiSessionCwd(p.Text); dir != "" {
+				return dir
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // geminiModel strips the "models/" prefix a model name may carry.

@@ -152,9 +152,10 @@ type responseEnvelope struct {
 
 // UsageAcc accumulates the usage of one response, streamed or not.
 type UsageAcc struct {
-	raw   rawUsage
-	seen  bool
-	Model string // the model the response names
+	raw     rawUsage
+	seen    bool
+	Model   string             // the model the response names
+	verdict *wire.CacheVerdict // the provider's verdict on the cache (verdict.go)
 }
 
 // add reads one response body or stream event.
@@ -163,6 +164,7 @@ func (a *UsageAcc) add(v []byte) {
 	if Unmarshal(v, &e) != nil {
 		return
 	}
+	a.addVerdict(v)
 	for _, c := range e.Choices {
 		if c.Usage != nil {
 			a.raw.merge(c.Usage)

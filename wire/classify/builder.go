@@ -7,11 +7,15 @@ import "github.com/wirelens/wirelens/wire"
 type Builder struct {
 	Req *wire.Request
 	In  *wire.Interner
+	// Cwd is the session's working directory where the recording names it
+	// (Codex's session_meta and turn_context): a skill listed inside it is
+	// the workspace's, whatever its folder's name (ClassifyIn).
+	Cwd string
 }
 
 // Add classifies p and appends its segments.
 func (b *Builder) Add(p wire.Part) {
-	for _, s := range Classify(p) {
+	for _, s := range ClassifyIn(p, b.Cwd) {
 		s.Text, s.Hash = b.In.Intern(s.Text)
 		b.Req.Segments = append(b.Req.Segments, s)
 	}

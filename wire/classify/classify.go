@@ -39,7 +39,13 @@ import (
 // A part that has nothing to cut stays one segment whose ID is the part's.
 // The part's cache breakpoint goes on its last segment. Segments of trust
 // untrusted list the escapes already applied in their text (Escapes).
-func Classify(p wire.Part) []wire.Segment {
+func Classify(p wire.Part) []wire.Segment { return ClassifyIn(p, "") }
+
+// ClassifyIn is Classify for a part of a session whose working directory is
+// cwd ("" when unknown): a skill whose listed location lies inside cwd is
+// the workspace's (untrusted), one in the agent's install the host's, one
+// in the user's home folder outside cwd the user's (skills.go).
+func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 	kind, trust := baseKind(p)
 	text := p.Text
 	var pieces []piece
@@ -49,7 +55,7 @@ func Classify(p wire.Part) []wire.Segment {
 		} else if trust == wire.TrustUser && isGeminiSession(text) {
 			pieces = geminiSessionPieces(text)
 		} else if mayHaveMarkup(text, p.Channel) {
-			pieces = cut(text, p.Channel == wire.ChannelSystem, false, kind, trust)
+			pieces = cut(text, p.Channel == wire.ChannelSystem, false, kind, trust, cwd)
 		}
 	}
 	if len(pieces) <= 1 {
@@ -152,7 +158,7 @@ func mayHaveMarkup(text string, ch wire.Channel) bool {
 // cut cuts text into pieces; nil (or one piece) when there is nothing to
 // cut. system is set for system-channel text, which gets legacy sections;
 // head for a user message the host wrote (as a host heading makes it).
-func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []piece {
+func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd string) []piece {
 	var envs []envelope
 	var stray []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
@@ -221,7 +227,7 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []pie
 				if sec.Kind == wire.KindTime {
 					tr = wire.Trusted
 				}
-				if sk := skillsOf(text, sec.Kind, s, e); sk != nil {
+				if sk := skillsOf(text, sec.Kind, s, e, cwd); sk != nil {
 					out = append(out, sk...)
 				} else {
 					out = append(out, piece{start: s, end: e, kind: sec.Kind, trust: tr, label: sec.Label, name: string(sec.Kind)})
@@ -235,14 +241,14 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust) []pie
 			out = append(out, aroundPiece(a.start, a.end, a))
 		}
 		if i < len(envs) {
-			out = append(out, envPieces(text, envs[i])...)
+			out = append(out, envPieces(text, envs[i], cwd)...)
 		}
 	}
 	return out
 }
 
 // envPieces classifies the body of one envelope.
-func envPieces(text string, e envelope) []piece {
+func envPieces(text string, e envelope, cwd string) []piece {
 	d := e.open.def
 	if d.name == "system-reminder" {
 		return reminderPieces(text, e.bodyStart, e.bodyEnd)
@@ -252,7 +258,7 @@ func envPieces(text string, e envelope) []piece {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])
 	case "skills_instructions":
-		return codexSkillsPieces(text, e.bodyStart, e.bodyEnd)
+		return codexSkillsPieces(text, e.bodyStart, e.bodyEnd, cwd)
 	case "skill":
 		if n := skillName(text[e.bodyStart:e.bodyEnd]); n != "" {
 			pc.label = n
@@ -263,11 +269,11 @@ func envPieces(text string, e envelope) []piece {
 
 // skillsOf cuts a legacy skills-listing section [s, e) that holds Gemini
 // CLI's <available_skills> into its skills (skills.go), or returns nil.
-func skillsOf(text string, kind wire.Kind, s, e int) []piece {
+func skillsOf(text string, kind wire.Kind, s, e int, cwd string) []piece {
 	if kind != wire.KindSkillsListing {
 		return nil
 	}
-	return geminiSkillsPieces(text, s, e)
+	return geminiSkillsPieces(text, s, e, cwd)
 }
 
 // dropListedSkills drops the <skill> tags inside Gemini CLI's

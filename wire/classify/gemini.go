@@ -50,6 +50,31 @@ const (
 	geminiClose    = "</session_context>"
 )
 
+// GeminiSessionCwd is the working directory Gemini CLI's session context
+// message names (its first workspace directory, or the directory of the
+// earlier "I'm currently working in the directory" sentence), or "" when
+// text is no such message. Only the host's lines before the directory tree
+// are read.
+func GeminiSessionCwd(text string) string {
+	if !isGeminiSession(text) {
+		return ""
+	}
+	headEnd := lineEnd(text, strings.Index(text, geminiHead))
+	if k := lineWith(text, headEnd, geminiWorkDirs); k >= 0 {
+		if next := lineEnd(text, k); next < len(text) {
+			if line := LineAt(text, next); strings.HasPrefix(line, "  - ") {
+				return strings.TrimSpace(line[len("  - "):])
+			}
+		}
+	}
+	if k := lineWith(text, headEnd, geminiOldCwd); k >= 0 {
+		if t := lineWith(text, headEnd, geminiOldTree); t < 0 || k < t {
+			return strings.TrimSpace(LineAt(text, k)[len(geminiOldCwd):])
+		}
+	}
+	return ""
+}
+
 // isGeminiSession reports whether text is Gemini CLI's session context
 // message.
 func isGeminiSession(text string) bool {
@@ -120,7 +145,7 @@ func geminiSessionPieces(text string) []piece {
 	}
 	if tail < len(text) {
 		rest := text[tail:]
-		pcs := cut(rest, false, true, wire.KindUserInput, wire.TrustUser)
+		pcs := cut(rest, false, true, wire.KindUserInput, wire.TrustUser, "")
 		if len(pcs) == 0 {
 			pc := piece{start: 0, end: len(rest), kind: wire.KindOther, trust: wire.Trusted}
 			if len(scanTags(rest, tagScope{})) > 0 {

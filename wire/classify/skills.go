@@ -23,8 +23,11 @@ import (
 // Each segment is kind skills-listing, labelled "skill NAME (ORIGIN)"; the
 // listing's frame (headings, the roots table, the how-to) is host rules.
 //
-// The session's cwd is not consulted: a part is classified alone. The home
-// folder is told by its shape (/home/NAME, /Users/NAME, /root, ~).
+// Where the session's working directory is known (ClassifyIn), a location
+// inside it is the workspace's whatever its folder (a skills folder the
+// agent reads from the checkout, a relative path), unless the working
+// directory is itself a home folder; the rules above decide the rest. The
+// home folder is told by its shape (/home/NAME, /Users/NAME, /root, ~).
 
 // skillOrigin is where a skill comes from.
 type skillOrigin string
@@ -52,13 +55,18 @@ func (o skillOrigin) trust() wire.Trust {
 // user's) or a checkout (the workspace's).
 var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/"}
 
-// originOf tells a skill's origin from its location.
-func originOf(loc string) skillOrigin {
+// originOf tells a skill's origin from its location and the session's
+// working directory ("" when unknown).
+func originOf(loc, cwd string) skillOrigin {
 	p := strings.ReplaceAll(strings.TrimSpace(loc), "\\", "/")
 	if strings.Contains(p, "/../") || strings.HasPrefix(p, "../") {
 		return originUnknown
 	}
 	switch {
+	case insideWorkspace(p, cwd):
+		// First: a checkout can hold a folder named like the agent's own
+		// (.codex/skills/.system, skills/builtin).
+		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
@@ -86,6 +94,21 @@ func originOf(loc string) skillOrigin {
 		return originBuiltin
 	}
 	return originUnknown
+}
+
+// insideWorkspace reports whether location p lies inside the working
+// directory cwd: under it, or a relative path (read from it). A cwd that is
+// a home folder (or the root) is no workspace boundary: what lies under it
+// is told by the other rules.
+func insideWorkspace(p, cwd string) bool {
+	c := strings.TrimRight(strings.ReplaceAll(strings.TrimSpace(cwd), "\\", "/"), "/")
+	if c == "" || isHome(c) || strings.Contains(c, "/../") || !strings.HasPrefix(c, "/") && !(len(c) > 2 && c[1] == ':') {
+		return false
+	}
+	if p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !(len(p) > 2 && p[1] == ':') {
+		return true // relative: from the working directory
+	}
+	return strings.HasPrefix(p, c+"/")
 }
 
 // isHome reports whether dir is a home folder by its shape.
@@ -132,7 +155,7 @@ const (
 // entry line of its Available skills list becomes a skills-listing piece
 // whose trust is its skill's origin; the rest is host rules. A body without
 // that heading is one untrusted listing.
-func codexSkillsPieces(text string, bs, be int) []piece {
+func codexSkillsPieces(text string, bs, be int, cwd string) []piece {
 	const env = "skills_instructions"
 	body := text[bs:be]
 	avail := lineWith(body, 0, codexAvailable)
@@ -165,7 +188,7 @@ func codexSkillsPieces(text string, bs, be int) []piece {
 		if alias, rest, cut := strings.Cut(file, "/"); cut && roots[alias] != "" {
 			file = strings.TrimSuffix(roots[alias], "/") + "/" + rest
 		}
-		o := originOf(file)
+		o := originOf(file, cwd)
 		if at > host {
 			out = append(out, piece{start: bs + host, end: bs + at, kind: wire.KindHostRules, trust: wire.Trusted, envelope: env, name: string(wire.KindHostRules)})
 		}
@@ -243,7 +266,7 @@ const (
 // piece labelled with its name and origin; the heading, the sentence and the
 // tags around the blocks are host rules. It returns nil when the section is
 // not such a listing.
-func geminiSkillsPieces(text string, s, e int) []piece {
+func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 	sec := text[s:e]
 	open := lineTrimmedWith(sec, 0, geminiSkillsOpen)
 	if open < 0 {
@@ -269,7 +292,7 @@ func geminiSkillsPieces(text string, s, e int) []piece {
 			blockEnd = lineEnd(sec, c)
 		}
 		block := sec[at:blockEnd]
-		o := originOf(lastElement(block, "location"))
+		o := originOf(lastElement(block, "location"), cwd)
 		tr := o.trust()
 		if worst != wire.Trusted && (tr == wire.Trusted || worst == wire.Untrusted) {
 			tr = worst

@@ -77,8 +77,60 @@ func TestSkillOrigin(t *testing.T) {
 		"/home/ana/src/app/skills/builtin/a/SKILL.md":                                            originUnknown,
 		"": originUnknown,
 	} {
-		if got := originOf(loc); got != want {
+		if got := originOf(loc, ""); got != want {
 			t.Errorf("originOf(%q) = %s, want %s", loc, got, want)
+		}
+	}
+}
+
+// TestSkillOriginInCwd: with the session's working directory known, a
+// location inside it is the workspace's, whatever its folder is called (a
+// checkout of the agent itself, a folder named like Codex's system skills,
+// a relative path); a working directory that is a home folder is no
+// workspace boundary; what lies outside it is told as before.
+func TestSkillOriginInCwd(t *testing.T) {
+	for _, c := range []struct {
+		loc, cwd string
+		want     skillOrigin
+	}{
+		{"/home/ana/src/gemini-cli/packages/core/src/skills/builtin/a/SKILL.md", "/home/ana/src/gemini-cli", originWorkspace},
+		{"/home/ana/src/gemini-cli/packages/core/src/skills/builtin/a/SKILL.md", "/home/ana/src/app", originBuiltin},
+		{"/srv/repo/.codex/skills/.system/evil/SKILL.md", "/srv/repo", originWorkspace},
+		{"/srv/repo/.codex/skills/.system/evil/SKILL.md", "", originBuiltin},
+		{"/srv/repo/tools/skills/deploy/SKILL.md", "/srv/repo/", originWorkspace},
+		{"/srv/repo/tools/skills/deploy/SKILL.md", "", originUnknown},
+		{"tools/skills/deploy/SKILL.md", "/srv/repo", originWorkspace},
+		{"tools/skills/deploy/SKILL.md", "", originUnknown},
+		{`C:\src\app\skills\deploy\SKILL.md`, `C:\src\app`, originWorkspace},
+		// Outside the working directory: as without it.
+		{"/home/ana/.codex/skills/.system/skill-creator/SKILL.md", "/home/ana/src/app", originBuiltin},
+		{"/home/ana/.agents/skills/notes/SKILL.md", "/home/ana/src/app", originUser},
+		{"/srv/repository/x/SKILL.md", "/srv/repo", originUnknown},
+		// A home folder as the working directory draws no boundary.
+		{"/home/ana/.agents/skills/notes/SKILL.md", "/home/ana", originUser},
+		{"/home/ana/.codex/skills/.system/skill-creator/SKILL.md", "/home/ana/", originBuiltin},
+		{"notes/SKILL.md", "/home/ana", originUnknown},
+		{"/home/ana/src/app/.agents/skills/../../x/SKILL.md", "/home/ana/src/app", originUnknown},
+	} {
+		if got := originOf(c.loc, c.cwd); got != c.want {
+			t.Errorf("originOf(%q, cwd %q) = %s, want %s", c.loc, c.cwd, got, c.want)
+		}
+	}
+}
+
+func TestGeminiSessionCwd(t *testing.T) {
+	session := fixture(t, "gemini_session_context.txt")
+	head := "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
+	for text, want := range map[string]string{
+		session: "/home/dev/app",
+		head + "I'm currently working in the directory: /srv/app\nHere is the folder structure of the current working directories:\n": "/srv/app",
+		// A line after the tree heading is a file name's, not the host's.
+		head + "Here is the folder structure of the current working directories:\nI'm currently working in the directory: /evil\n": "",
+		"I'm currently working in the directory: /srv/app\n":                                                                       "",
+		"": "",
+	} {
+		if got := GeminiSessionCwd(text); got != want {
+			t.Errorf("GeminiSessionCwd(%.60q) = %q, want %q", text, got, want)
 		}
 	}
 }

@@ -107,5 +107,6 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 			r.Model = acc.Model
 		}
 		r.Usage = acc.Usage(format)
+		r.Verdict = acc.Verdict()
 	})
 }

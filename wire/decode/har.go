@@ -219,6 +219,7 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 				r.Model = acc.Model
 			}
 			r.Usage = acc.Usage(format)
+			r.Verdict = acc.Verdict()
 			switch {
 			case r.Usage != nil:
 			case why != "":

@@ -1826,3 +1826,91 @@ func TestRecordingClaudeCodeChainEntries(t *testing.T) {
 		t.Errorf("notes %q / %q", reqs[0].Notes, reqs[1].Notes)
 	}
 }
+
+// TestCodexSkillsByCwd: a Codex rollout's working directory (session_meta
+// cwd) tells the workspace's skills from the others: a skill listed inside
+// it is the workspace's (untrusted) even in a folder named like Codex's own
+// system skills; the user's skills outside it stay the user's. Without the
+// cwd, that folder's name would pass for Codex's own.
+func TestCodexSkillsByCwd(t *testing.T) {
+	listing := "<skills_instructions>\n## Skills\nA skill is a set of local instructions.\n### Skill roots\n" +
+		"- `r0` = `/home/ana/.codex/skills/.system`\n- `r1` = `/home/ana/.codex/skills`\n- `r2` = `/srv/web-app/.codex/skills/.system`\n" +
+		"### Available skills\n- skill-creator: Guide for creating skills. (file: r0/skill-creator/SKILL.md)\n" +
+		"- notes: Keep my notes. (file: r1/notes/SKILL.md)\n- deploy: Deploy to staging. (file: r2/deploy/SKILL.md)\n" +
+		"### How to use skills\n- Discovery: the list above.\n</skills_instructions>"
+	dev, _ := json.Marshal(listing)
+	rollout := func(cwd string) string {
+		meta := `{"timestamp":"t","type":"session_meta","payload":{"id":"x","cli_version":"0.60.0"` + cwd + `}}`
+		return meta + "\n" +
+			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":` + string(dev) + `}]}}` + "\n" +
+			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"deploy it"}]}}` + "\n" +
+			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}` + "\n"
+	}
+	labels := func(data string) map[string]wire.Trust {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "rollout-2026-02-11T10-00-00-x.jsonl")
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reqs, errs := decodeAll(t, path, Options{})
+		if len(errs) > 0 || len(reqs) == 0 {
+			t.Fatalf("%d requests, errors %v", len(reqs), errs)
+		}
+		out := map[string]wire.Trust{}
+		for _, s := range reqs[0].Segments {
+			if s.Kind == wire.KindSkillsListing {
+				out[s.Label] = s.Trust
+			}
+		}
+		return out
+	}
+	with := labels(rollout(`,"cwd":"/srv/web-app"`))
+	want := map[string]wire.Trust{"skill skill-creator (built-in)": wire.Trusted, "skill notes (user)": wire.TrustUser,
+		"skill deploy (workspace)": wire.Untrusted}
+	if !reflect.DeepEqual(with, want) {
+		t.Errorf("with the cwd: %v, want %v", with, want)
+	}
+	without := labels(rollout(""))
+	if without["skill deploy (built-in)"] != wire.Trusted || len(without) != 3 {
+		t.Errorf("without the cwd the folder's name decides: %v", without)
+	}
+}
+
+// TestGeminiSkillsByCwd: in a Gemini request body, the working directory
+// the session context names tells the workspace's skills from the others:
+// working in a checkout of Gemini CLI itself, its skills/builtin folder is
+// the workspace's, not the host's.
+func TestGeminiSkillsByCwd(t *testing.T) {
+	loc := "/home/ana/src/gemini-cli/packages/core/src/skills/builtin/skill-creator/SKILL.md"
+	system := "You are Gemini CLI.\n\n# Available Agent Skills\n\nYou have access to the following specialized skills.\n\n" +
+		"<available_skills>\n  <skill>\n    <name>skill-creator</name>\n    <description>Make skills.</description>\n" +
+		"    <location>" + loc + "</location>\n  </skill>\n</available_skills>\n"
+	session := func(dir string) string {
+		return "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n" +
+			"Today's date is Tuesday, December 1, 2026.\nMy operating system is: linux\n" +
+			"- **Workspace Directories:**\n  - " + dir + "\n- **Directory Structure:**\n\n" + dir + "/\n└───README.md\n</session_context>"
+	}
+	label := func(dir string) (string, wire.Trust) {
+		sys, _ := json.Marshal(system)
+		ctx, _ := json.Marshal(session(dir))
+		body := `{"systemInstruction":{"parts":[{"text":` + string(sys) + `}]},"contents":[{"role":"user","parts":[{"text":` +
+			string(ctx) + `}]},{"role":"user","parts":[{"text":"hi"}]}]}`
+		for r, err := range Decode(strings.NewReader(body), Options{Source: "g.json"}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range r.Segments {
+				if s.Kind == wire.KindSkillsListing {
+					return s.Label, s.Trust
+				}
+			}
+		}
+		return "", ""
+	}
+	if l, tr := label("/home/ana/src/gemini-cli"); l != "skill skill-creator (workspace)" || tr != wire.Untrusted {
+		t.Errorf("inside the working directory: %q %s", l, tr)
+	}
+	if l, tr := label("/home/ana/src/app"); l != "skill skill-creator (built-in)" || tr != wire.Trusted {
+		t.Errorf("outside the working directory: %q %s", l, tr)
+	}
+}

@@ -33,6 +33,7 @@ type claudeCode struct {
 	nodes    map[string]*claudeCodeNode
 	leaf     string
 	version  string
+	cwd      string // the first working directory an entry names
 	known    bool
 	unknown  kindCounts
 	side     int // sidechain (subagent) entries
@@ -62,6 +63,7 @@ type claudeCodeNode struct {
 	model         string
 	content       body.AnthropicContent
 	usage         jsontext.Value
+	diagnostics   jsontext.Value
 }
 
 type claudeCodeEntry struct {
@@ -71,6 +73,7 @@ type claudeCodeEntry struct {
 	LogicalParentUUID string  `json:"logicalParentUuid"`
 	IsSidechain       bool    `json:"isSidechain"`
 	Version           string  `json:"version"`
+	Cwd               string  `json:"cwd"`
 	Subtype           string  `json:"subtype"`
 	Micro             *struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
@@ -81,6 +84,9 @@ type claudeCodeEntry struct {
 		Model   string                `json:"model"`
 		Content body.AnthropicContent `json:"content"`
 		Usage   jsontext.Value        `json:"usage"`
+		// Diagnostics is the API's cache diagnostics on the response, as
+		// Claude Code writes them (body.AnthropicVerdict).
+		Diagnostics jsontext.Value `json:"diagnostics"`
 	} `json:"message"`
 }
 
@@ -104,6 +110,9 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	}
 	if e.Version != "" {
 		c.version = e.Version
+	}
+	if e.Cwd != "" && c.cwd == "" {
+		c.cwd = e.Cwd
 	}
 	if e.IsSidechain {
 		c.side++
@@ -130,7 +139,7 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	}
 	if e.Message != nil && (e.Type == "user" || e.Type == "assistant") {
 		n.role, n.msgID, n.model = e.Message.Role, e.Message.ID, e.Message.Model
-		n.content, n.usage = e.Message.Content, e.Message.Usage
+		n.content, n.usage, n.diagnostics = e.Message.Content, e.Message.Usage, e.Message.Diagnostics
 		if n.role == "" {
 			n.role = e.Type
 		}
@@ -246,6 +255,7 @@ type claudeCodeMsg struct {
 	str    string
 	isStr  bool
 	usage  jsontext.Value
+	diag   jsontext.Value
 	node   *claudeCodeNode // the first entry of the message
 }
 
@@ -257,6 +267,7 @@ func (c *claudeCode) End(d Sink) {
 	chain, lost := c.branch()
 	var seq transcript
 	seq.init(d.Interner())
+	seq.builder.Cwd = c.cwd // the session's working directory, for its skills
 	names := body.NewToolNames()
 	msgs, compactions, synthetic, system := 0, 0, 0, 0
 	micro, cleared := 0, 0
@@ -277,6 +288,7 @@ func (c *claudeCode) End(d Sink) {
 			if u, err := body.ParseUsage(wire.FormatAnthropic, m.usage); err == nil && len(m.usage) > 0 {
 				pending.Usage = u
 			}
+			pending.Verdict = body.AnthropicVerdict(m.diag)
 		}
 		id := body.IndexPath("messages", msgs)
 		msgs++
@@ -377,6 +389,9 @@ func (c *claudeCode) End(d Sink) {
 func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	if len(n.usage) > 0 {
 		m.usage = n.usage
+	}
+	if len(n.diagnostics) > 0 {
+		m.diag = n.diagnostics
 	}
 	if m.node == n && n.content.IsStr {
 		m.str, m.isStr = n.content.Str, true

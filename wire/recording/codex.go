@@ -143,6 +143,11 @@ func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
 		if p.CLIVersion != "" {
 			c.version = p.CLIVersion
 		}
+		if p.Cwd != "" {
+			// The session's working directory tells the workspace's skills
+			// from the others (classify.Builder.Cwd).
+			c.seq.builder.Cwd = p.Cwd
+		}
 		if p.BaseInstructions.Text != "" {
 			c.setSystem(p.BaseInstructions.Text)
 		}
@@ -258,6 +263,7 @@ func (c *codex) turnContext(p *codexPayload) {
 	}
 	if p.Cwd != "" {
 		parts = append(parts, "cwd "+p.Cwd)
+		c.seq.builder.Cwd = p.Cwd
 	}
 	if len(p.ApprovalPolicy) > 0 && p.ApprovalPolicy.Kind() != 'n' {
 		policy := body.Compact(p.ApprovalPolicy)

@@ -56,6 +56,10 @@ type kimiCode struct {
 	layout  []kimiCodeLaid
 	merged  map[*kimiCodeMsg]*kimiCodeMerged // by the first prompt merged
 
+	// hashes holds, per model, the tools and system prompt hashes the last
+	// request of the model recorded: the next one's are judged against them.
+	hashes map[string][2]string
+
 	pending *wire.Request
 	unknown kindCounts
 	others  int // records of other agents
@@ -680,6 +684,7 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	k.flush(d)
 	req := d.Builder(wire.FormatKimiCode, line, off, length).Req
 	req.Model = r.Model
+	req.Verdict = k.judge(r)
 	var notes []string
 	var segs []wire.Segment // the head: tools, then the system prompt
 
@@ -753,6 +758,36 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	req.Segments = k.seq.snapshot()
 	req.Notes = append(append([]string{head}, notes...), k.notes...)
 	k.pending = req
+}
+
+// judge compares the hashes a request recorded with those of the last
+// request of its model: the agent's own record of whether the tools or the
+// system prompt changed, which a cache break before the messages needs.
+// nil when there is nothing to compare (the first request of a model, or a
+// hash not recorded on one side).
+func (k *kimiCode) judge(r *kimiCodeRecord) *wire.CacheVerdict {
+	cur := [2]string{r.ToolsHash, r.SystemPromptHash}
+	if k.hashes == nil {
+		k.hashes = map[string][2]string{}
+	}
+	prev, ok := k.hashes[r.Model]
+	k.hashes[r.Model] = cur
+	if !ok {
+		return nil
+	}
+	both := func(i int) bool { return prev[i] != "" && cur[i] != "" }
+	v := &wire.CacheVerdict{By: "kimi-code", MissedTokens: -1}
+	switch {
+	case both(0) && prev[0] != cur[0]:
+		v.Reason = "tools_changed"
+	case both(1) && prev[1] != cur[1]:
+		v.Reason = "system_changed"
+	case both(0) && both(1):
+		v.Reason = "unchanged"
+	default:
+		return nil
+	}
+	return v
 }
 
 // lay lays the head and the messages out in the shared sequence, keeping

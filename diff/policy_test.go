@@ -1,0 +1,158 @@
+package diff
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+)
+
+// decodeFile decodes every request of a fixture.
+func decodeFile(t *testing.T, path string) []wire.Request {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []wire.Request
+	for r, err := range decode.Decode(f, decode.Options{Source: path}) {
+		if err != nil {
+			t.Fatalf("decode %s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// bpsByChannel lists the indices (in cache order) of a view's breakpoints
+// in one channel.
+func bpsByChannel(v *seqView, ch wire.Channel) []int {
+	var out []int
+	for _, i := range v.bps {
+		if v.segs[i].Channel == ch {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// TestPolicyMatchesClaudeCodeRequest: Claude Code's policy, applied to a
+// request laid out as Claude Code sends it with its markers taken away,
+// puts them back where Claude Code put them: none on the tools, the end of
+// the system prompt among the marked system blocks, and the last block of
+// each of the last two messages exactly.
+func TestPolicyMatchesClaudeCodeRequest(t *testing.T) {
+	reqs := decodeFile(t, filepath.Join("..", "testdata", "cache", "claude-code-2.1.39-request.json"))
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	sent := newSeqView(&reqs[0], nil)
+	if len(sent.bps) != 4 || sent.policy != nil {
+		t.Fatalf("the fixture marks %d blocks (want 4), policy %v", len(sent.bps), sent.policy)
+	}
+
+	stripped := reqs[0]
+	stripped.Format = wire.FormatClaudeCode
+	stripped.Segments = slices.Clone(reqs[0].Segments)
+	for i := range stripped.Segments {
+		stripped.Segments[i].CacheBreakpoint = false
+	}
+	got := newSeqView(&stripped, nil)
+	if got.policy == nil || got.policy.Name != "Claude Code" {
+		t.Fatalf("no policy applied to a claude-code request: %+v", got.policy)
+	}
+	if g, w := bpsByChannel(got, wire.ChannelMessages), bpsByChannel(sent, wire.ChannelMessages); !slices.Equal(g, w) || len(w) != 2 {
+		t.Errorf("message breakpoints %v, Claude Code's %v", g, w)
+	}
+	if g := bpsByChannel(got, wire.ChannelTools); len(g) != 0 || len(bpsByChannel(sent, wire.ChannelTools)) != 0 {
+		t.Errorf("tool breakpoints %v", g)
+	}
+	sys, sentSys := bpsByChannel(got, wire.ChannelSystem), bpsByChannel(sent, wire.ChannelSystem)
+	if len(sys) != 1 || !slices.Contains(sentSys, sys[0]) || sys[0] != sentSys[len(sentSys)-1] {
+		t.Errorf("system breakpoint %v, Claude Code's %v", sys, sentSys)
+	}
+}
+
+// TestPolicyOnClaudeCodeTranscript: on a real Claude Code transcript (no
+// breakpoints recorded, nor the system prompt and tools) every request gets
+// a prediction from the policy, sized by the recorded input, never the
+// "no cache_control breakpoint" nothing.
+func TestPolicyOnClaudeCodeTranscript(t *testing.T) {
+	path := filepath.Join("..", "testdata", "claude-code-transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+	steps, sum := Analyze(decodeFile(t, path))
+	if len(steps) == 0 {
+		t.Fatal("no steps")
+	}
+	for _, st := range steps {
+		notes := strings.Join(st.Notes, "\n")
+		if st.Prediction.Unavailable != "" || st.Prediction.Policy != "Claude Code 2.1" || st.Prediction.Cached == 0 ||
+			strings.Contains(notes, "no cache_control breakpoint") || !strings.Contains(notes, "not recorded") {
+			t.Errorf("@%d: predicted %d, policy %q, unavailable %q, notes %q", st.Index, st.Prediction.Cached,
+				st.Prediction.Policy, st.Prediction.Unavailable, notes)
+		}
+		if st.Recorded == nil {
+			t.Errorf("@%d: no recorded cache read", st.Index)
+		}
+	}
+	// The first compared request reads what the one before wrote: the
+	// unrecorded prefix and the conversation up to its breakpoint, within
+	// the estimate of the record.
+	if st := steps[0]; st.Disagreement != "" {
+		t.Errorf("@%d: %s", st.Index, st.Disagreement)
+	}
+	if sum.Unpredicted != 0 || sum.Predicted == 0 {
+		t.Errorf("summary: predicted %d, %d unpredicted", sum.Predicted, sum.Unpredicted)
+	}
+}
+
+// TestPredictionUnavailable: a request of an explicit-caching provider read
+// from a format that keeps no breakpoints, and no policy known for it (an
+// OpenTelemetry span), or a Claude Code request with no usage to size the
+// unrecorded system prompt, gets no prediction rather than 0, is not
+// compared with its record, and is counted apart in the summary.
+func TestPredictionUnavailable(t *testing.T) {
+	in := wire.NewInterner()
+	for _, format := range []wire.Format{wire.FormatOTel, wire.FormatClaudeCode} {
+		a := cacheTestReq(in, 1, format, "claude-sonnet-4-5", cacheConversation(1)...)
+		b := cacheTestReq(in, 2, format, "claude-sonnet-4-5", cacheConversation(2)...)
+		if format == wire.FormatOTel {
+			b.Usage = &wire.Usage{InputTokens: 3000, CachedTokens: 2500}
+		}
+		steps, sum := Analyze([]wire.Request{a, b})
+		if len(steps) != 1 {
+			t.Fatalf("%s: %d steps", format, len(steps))
+		}
+		st := steps[0]
+		if st.Prediction.Unavailable == "" || st.Prediction.Cached != 0 || st.Disagreement != "" ||
+			!slices.Contains(st.Notes, st.Prediction.Unavailable) {
+			t.Errorf("%s: unavailable %q, predicted %d, disagreement %q, notes %v", format, st.Prediction.Unavailable,
+				st.Prediction.Cached, st.Disagreement, st.Notes)
+		}
+		if sum.Unpredicted != 1 || sum.Disagreements != 0 {
+			t.Errorf("%s: summary %d unpredicted, %d disagreements", format, sum.Unpredicted, sum.Disagreements)
+		}
+	}
+	// A request body keeps its markers: one with none caches nothing, and
+	// that is a prediction (of 0), not a want of data.
+	a := cacheTestReq(in, 1, wire.FormatAnthropic, "claude-sonnet-4-5", cacheConversation(1)...)
+	b := cacheTestReq(in, 2, wire.FormatAnthropic, "claude-sonnet-4-5", cacheConversation(2)...)
+	if st := Compare(&a, &b); st.Prediction.Unavailable != "" {
+		t.Errorf("anthropic body: unavailable %q", st.Prediction.Unavailable)
+	}
+}
+
+func TestMessageOf(t *testing.T) {
+	for id, want := range map[string]string{
+		"messages[3].content[1]/untrusted_agents_md": "messages[3]", "messages[12]": "messages[12]",
+		"system[0]": "", "messages[x]": "", "messages[]": "", "messages[4": "",
+	} {
+		if got := messageOf(id); got != want {
+			t.Errorf("messageOf(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
