@@ -87,7 +87,10 @@ type Styles struct {
 	Selected, Cursor                   lipgloss.Style
 
 	BadgeTrusted, BadgeUntrusted, BadgeUser, BadgeModel lipgloss.Style
-	TextTrusted, TextUntrusted, TextUser, TextModel     lipgloss.Style
+	// BadgeInSystem marks workspace text in the system channel: untrusted
+	// text with the host's authority, the worst state a segment can be in.
+	BadgeInSystem                                   lipgloss.Style
+	TextTrusted, TextUntrusted, TextUser, TextModel lipgloss.Style
 
 	Hazard, Escape, EscapeNote, Break, Match lipgloss.Style
 	High, Medium, Low                        lipgloss.Style
@@ -171,6 +174,7 @@ func New(name string) *Styles {
 	s.BadgeUntrusted = badge(t.Untrusted)
 	s.BadgeUser = badge(t.User)
 	s.BadgeModel = badge(t.Model)
+	s.BadgeInSystem = badge(t.High)
 	s.TextTrusted = fg(t.Trusted)
 	s.TextUntrusted = fg(t.Untrusted)
 	s.TextUser = fg(t.User)

@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 )
 
 // The content panes (the selected segment, the Raw view) are drawn by
@@ -66,3 +70,40 @@ func (p contentPane) Render(w, h int) []string {
 	}
 	return box(st, st.Header.Render(title), lines, w, h, p.focused)
 }
+
+// findingMarks are the audit's findings in segment s of request r, at the
+// bytes each is about (render.FindingSpan), most severe first where two
+// meet; nil when none.
+func (m *Model) findingMarks(r, s int) []render.FindingMark {
+	if r < 0 || s < 0 || r >= len(m.reqs) || m.perSeg[segKey{r, m.reqs[r].req.Segments[s].ID}] == 0 {
+		return nil
+	}
+	seg := &m.reqs[r].req.Segments[s]
+	var out []render.FindingMark
+	for _, f := range m.findings {
+		// Workspace text in the system prompt is about the whole segment:
+		// its badge says so.
+		if f.req == r && f.Segment == seg.ID && f.Rule != audit.RuleUntrustedInSystem {
+			lo, hi := render.FindingSpan(seg.Text, f.Offset)
+			if lo < hi {
+				out = append(out, render.FindingMark{Start: lo, End: hi, Severity: string(f.Severity)})
+			}
+		}
+	}
+	// Ranges of one layer do not overlap: the most severe keeps its bytes.
+	slices.SortStableFunc(out, func(a, b render.FindingMark) int { return cmp.Compare(a.Start, b.Start) })
+	kept := out[:0]
+	for _, f := range out {
+		if k := len(kept) - 1; k >= 0 && f.Start < kept[k].End {
+			if severity(f.Severity) > severity(kept[k].Severity) {
+				kept[k] = f
+			}
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+// severity ranks a severity's name: high 3, medium 2, low 1.
+func severity(s string) int { return audit.Severity(s).Rank() }

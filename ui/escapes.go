@@ -32,13 +32,13 @@ func (p escapesView) Render(w, h int) []string {
 	st := p.st
 	c := p.req
 	rows := p.rows
-	sw := max(14, min(34, w/4))
+	sw := max(14, min(56, (w-30)*3/5))
 	rowAt := func(i int) string {
 		r := rows[i]
 		if r.escape != nil {
-			return render.EscapeRow(st, r.escape, r.segID, sw)
+			return render.EscapeRow(st, r.escape, r.where, sw)
 		}
-		return render.HazardRow(st, r.hazard, r.segID, r.segText, sw)
+		return render.HazardRow(st, r.hazard, r.where, r.segText, sw)
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {
@@ -50,12 +50,11 @@ func (p escapesView) Render(w, h int) []string {
 		r := rows[p.cur.sel]
 		if r.escape != nil {
 			e := r.escape
-			detail = append(detail, st.Muted.Render("escape ")+st.Escape.Render(scan.VisibleLine(e.Rule))+st.Muted.Render(" at byte "+strconv.Itoa(e.Offset)+" of "+scan.VisibleLine(r.segID)+": ")+
-				scan.VisibleLine(e.Original)+st.Muted.Render(" was replaced by ")+st.Escape.Render(scan.VisibleLine(e.Text)))
+			detail = append(detail, render.EscapeDetail(st, e, r.where))
 			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, e.Offset, e.Offset+len(e.Text), 40))
 		} else {
 			hz := r.hazard
-			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text at byte "+strconv.Itoa(hz.Offset)+" of "+scan.VisibleLine(r.segID)+" ("+strconv.Itoa(hz.Len)+" bytes)"))
+			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text as sent at byte "+strconv.Itoa(hz.Offset)+", in "+scan.VisibleLine(r.where)+" ("+strconv.Itoa(hz.Len)+" bytes)"))
 			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
@@ -71,6 +70,7 @@ type escRow struct {
 	escape  *wire.Escape
 	hazard  *scan.Hazard
 	segID   string
+	where   string // envelope or kind, source and id (render.EscapeWhere)
 	segText string
 }
 
@@ -90,12 +90,13 @@ func escRowsOf(e *entry) []escRow {
 	for _, si := range e.order {
 		s := &e.req.Segments[si]
 		from := len(rows)
+		where := render.EscapeWhere(s)
 		for k := range s.Escapes {
-			rows = append(rows, escRow{seg: si, off: s.Escapes[k].Offset, escape: &s.Escapes[k], segID: s.ID, segText: s.Text})
+			rows = append(rows, escRow{seg: si, off: s.Escapes[k].Offset, escape: &s.Escapes[k], segID: s.ID, where: where, segText: s.Text})
 		}
 		for k := range e.segHz[si] {
 			h := &e.segHz[si][k]
-			rows = append(rows, escRow{seg: si, off: h.Offset, hazard: h, segID: s.ID, segText: s.Text})
+			rows = append(rows, escRow{seg: si, off: h.Offset, hazard: h, segID: s.ID, where: where, segText: s.Text})
 		}
 		// The segments come in cache order already: only a segment's own
 		// rows need ordering, by offset (an escape before a hazard there).

@@ -8,12 +8,14 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 )
 
 // FuzzUIContent renders any text, with an escape at a fuzzed offset and a
 // search match, in the content pane at a fuzzed width, before and after
-// its index and highlighting arrive: the screen never holds a raw control,
+// its index and highlighting arrive (with an envelope's frame, a removal
+// marker and a finding): the screen never holds a raw control,
 // bidi control or escape sequence, and every line keeps its width by the
 // widest measure and is no wider by any.
 func FuzzUIContent(f *testing.F) {
@@ -29,9 +31,15 @@ func FuzzUIContent(f *testing.F) {
 			return
 		}
 		var c content
-		jobs := c.Set(0, "k", text, []wire.Escape{{Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}, nil, false, width, "")
+		if off%2 == 0 {
+			c.FrameOpen, c.FrameClose = "<untrusted_x a=\"\x1b]0;t\x07\u202e\">", "</untrusted_x>"
+		}
+		escapes := []wire.Escape{{Rule: "stripped", Offset: off / 2, Original: "\x1b[2J\u202e"}, {Rule: "entity\x1b", Offset: off, Text: "&lt;", Original: "<\u202e"}}
+		jobs := c.Set(0, "k", text, escapes, nil, false, width, "")
 		c.Marks = []mark{{Start: max(0, off), End: max(0, off) + 3}}
 		c.Cut = off
+		lo, hi := render.FindingSpan(text, off/3)
+		c.Decorate(0, escapes, c.Marks, c.Cut, render.FindingMark{Start: lo, End: hi, Severity: "high"})
 		check := func(stage string) {
 			for _, st := range []*themes.Styles{dark, mono} {
 				lines := c.Render(st, width, 8)

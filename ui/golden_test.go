@@ -188,7 +188,7 @@ func TestUIHeadlessProgram(t *testing.T) {
 				ch <- Item{Req: &reqs[i], Progress: float64(i+1) / float64(len(reqs))}
 			}
 			close(ch)
-			screen := runHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "TRUSTED PREFIX")
+			screen := runHeadless(t, Options{Stream: ch, Analysis: a, Theme: themes.Dark, Title: "headless"}, size[0], size[1], "1/4 UNTRUSTED")
 			if !strings.Contains(screen, "4 requests") {
 				t.Fatalf("not every streamed request arrived:\n%s", screen)
 			}

@@ -31,6 +31,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -753,17 +754,19 @@ func (m *Model) loadBody() []tea.Cmd {
 	}
 	m.bodyKey = [2]int{c, s}
 	seg := &m.reqs[c].req.Segments[s]
-	if m.body.Text == seg.Text && m.body.Scanned && m.body.Width == m.contentWidth() {
+	open, close := render.Frame(m.reqs[c].req.Segments, s)
+	if m.body.Sent == seg.Text && m.body.FrameOpen == open && m.body.FrameClose == close && m.body.Scanned && m.body.Width == m.contentWidth() {
 		// The same text (interned) in another request: keep the work done.
 		m.body.Key = seg.ID
 		m.body.Top, m.body.TopOff, m.body.Target = 0, 0, -1
-		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+		if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 			return jobCmds([]any{f})
 		}
 		return nil
 	}
+	m.body.FrameOpen, m.body.FrameClose = open, close
 	jobs := m.body.Set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
-	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s)); f != nil {
+	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 		// The index counts the marks and the cut: it replaces set's.
 		jobs[0] = f
 	}
@@ -774,7 +777,7 @@ func (m *Model) loadBody() []tea.Cmd {
 // it returns the command that indexes its rows again when they change what
 // a row holds.
 func (m *Model) decorateBody(marks []mark, cut int) tea.Cmd {
-	if f := m.body.Decorate(0, m.body.Escapes, marks, cut); f != nil {
+	if f := m.body.Decorate(0, m.body.Escapes, marks, cut, m.findingMarks(m.bodyKey[0], m.bodyKey[1])...); f != nil {
 		return func() tea.Msg { return f() }
 	}
 	return nil

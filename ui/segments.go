@@ -11,6 +11,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/wire"
 )
 
 // segPane is the two segment columns of the selected request: the trusted
@@ -59,15 +60,32 @@ func (p segPane) column(col, w, h int) []string {
 	if p.e != nil {
 		e, c, step := p.e, p.req, p.step
 		items := cols[col]
-		title += " (" + strconv.Itoa(len(items)) + ")"
+		cc, cr := p.cursorAt()
+		if col == 0 {
+			k := 0
+			for _, pos := range items {
+				if render.InSystem(&e.req.Segments[e.order[pos]]) {
+					k++
+				}
+			}
+			title = render.PrefixTitle(len(items), k)
+		} else {
+			title += " (" + strconv.Itoa(len(items)) + ")"
+		}
 		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
 			pos := items[k]
 			si := e.order[pos]
 			s := &e.req.Segments[si]
-			mk := render.SegmentMarks{Break: -1, Findings: p.perSeg[segKey{c, s.ID}], Hazards: len(e.segHz[si]), Tokens: e.segTok[si],
-				Selected: pos == p.cursor, Focused: p.focused}
-			if step != nil && step.Break != nil && step.Break.Segment == s.ID {
-				mk.Break = step.Break.Offset
+			mk := render.SegmentMarks{Break: -1, Selected: col == cc && k == cr, Focused: p.focused}
+			// The row counts the glue folded into it with its segment.
+			for _, gi := range append(foldedInto(e.req.Segments, si), si) {
+				g := &e.req.Segments[gi]
+				mk.Findings += p.perSeg[segKey{c, g.ID}]
+				mk.Hazards += len(e.segHz[gi])
+				mk.Tokens += e.segTok[gi]
+				if step != nil && step.Break != nil && step.Break.Segment == g.ID {
+					mk.Break = step.Break.Offset
+				}
 			}
 			l1, l2 := render.SegmentRows(st, s, mk, inner)
 			lines = append(lines, l1, l2)
@@ -89,6 +107,9 @@ func (p segPane) columns() [2][]int {
 		return cols
 	}
 	for k, i := range p.e.order {
+		if render.Glue(p.e.req.Segments, i) {
+			continue // folded into its envelope's row
+		}
 		col := 0
 		if p.e.req.Segments[i].Channel.CacheRank() == 2 {
 			col = 1
@@ -101,14 +122,23 @@ func (p segPane) columns() [2][]int {
 // cursorAt is the column and row of the cursor.
 func (p segPane) cursorAt() (int, int) {
 	cols := p.columns()
+	// The cursor on folded glue (a search match in it) is on the row of
+	// the nearest segment of its column, the later of two: the envelope
+	// whose opening tag it holds.
+	bc, br, bd := 0, 0, -1
 	for c := 0; c < 2; c++ {
 		for r, k := range cols[c] {
-			if k == p.cursor {
+			d := max(k-p.cursor, p.cursor-k)
+			if d == 0 {
 				return c, r
+			}
+			if p.e != nil && p.cursor >= 0 && p.cursor < len(p.e.order) && (c == 1) == (p.e.req.Segments[p.e.order[p.cursor]].Channel.CacheRank() == 2) &&
+				(bd < 0 || d < bd || d == bd && k > p.cursor) {
+				bc, br, bd = c, r, d
 			}
 		}
 	}
-	return 0, 0
+	return bc, br
 }
 
 // ensureVisible scrolls the columns, h rows high, to the cursor.
@@ -196,4 +226,22 @@ func (m *Model) onSegKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// foldedInto are the glue segments folded into segment i's row: the glue
+// of its part just before it, and the glue just after it when no enveloped
+// segment follows that (the last closing tag).
+func foldedInto(segs []wire.Segment, i int) []int {
+	if segs[i].Envelope == "" {
+		return nil
+	}
+	var out []int
+	if i > 0 && segs[i-1].Part == segs[i].Part && render.Glue(segs, i-1) {
+		out = append(out, i-1)
+	}
+	if j := i + 1; j < len(segs) && segs[j].Part == segs[i].Part && render.Glue(segs, j) &&
+		(j+1 >= len(segs) || segs[j+1].Part != segs[i].Part || segs[j+1].Envelope == "") {
+		out = append(out, j)
+	}
+	return out
 }

@@ -104,3 +104,18 @@ func contentText(m *Model) string {
 	}
 	return b.String()
 }
+
+// contentRows is the content pane's text as drawn, its rows joined by a
+// space: rows wrap at word boundaries, and the space a wrapped row ends
+// with is not drawn.
+func contentRows(m *Model) string {
+	var rows []string
+	lines := m.contentPane().Render(m.rightWidth(), m.bodyHeight()-m.segHeight())
+	for _, l := range lines[1 : len(lines)-1] {
+		r := []rune(plain(l))
+		if row := strings.TrimRight(string(r[1:len(r)-1]), " "); row != "" {
+			rows = append(rows, row)
+		}
+	}
+	return strings.Join(rows, " ")
+}

@@ -134,10 +134,14 @@ type Pieces func(i int) (end, extra int)
 // none), and every code point by the widest measure (Width) on its own.
 // However many hazards and marks a row holds, it is never wider than Fit
 // lets it be, so wrapping, not cutting, moves text to the next row and no
-// character is hidden. Rows break between grapheme clusters (a ZWJ sequence
-// or an emoji and its modifier stay on one row, where the sanitiser sees
-// them whole) unless one cluster is wider than a row; a hazard wider than a
-// row (a long unterminated OSC string) is broken between its code points.
+// character is hidden. Rows break at word boundaries: after the spaces that
+// end a word, which stay on the row they end even past its width (a
+// renderer draws a row without its trailing spaces, RowEnd). A word longer
+// than a row is broken between grapheme clusters (a ZWJ sequence or an
+// emoji and its modifier stay on one row, where the sanitiser sees them
+// whole) unless one cluster is wider than a row; a hazard is never split
+// (its visible form, such as [U+E0074], stays whole) unless it is wider than
+// a row (a long unterminated OSC string), then between its code points.
 func Wrap(text string, hazards []scan.Hazard, pieces Pieces, width, from, limit int, stop ...int) []int {
 	if width < 1 {
 		width = 1
@@ -186,14 +190,21 @@ func Wrap(text string, hazards []scan.Hazard, pieces Pieces, width, from, limit 
 		}
 		return w, n
 	}
+	// wb is the last word boundary of the row (0: none yet): where the
+	// row breaks when a word overflows it, with the hazard state there.
+	wb, wbHi, wbRest := 0, 0, scan.Hazard{}
+	word := false // the row holds more than spaces
 	for i := from; i < end; {
 		if limit > 0 && len(rows) >= limit {
 			return rows
 		}
 		c := text[i]
+		if i > rows[len(rows)-1] && c != ' ' && c != '\t' && (text[i-1] == ' ' || text[i-1] == '\t') {
+			wb, wbHi, wbRest = i, hi, rest
+		}
 		if c == '\n' {
 			rows = append(rows, i+1)
-			col = 0
+			col, word = 0, false
 			i++
 			if pieces != nil {
 				pieceEnd = -1
@@ -246,15 +257,25 @@ func Wrap(text string, hazards []scan.Hazard, pieces Pieces, width, from, limit 
 		}
 		w += ex
 		if col > 0 && col+w > width {
+			if (c == ' ' || c == '\t') && hz.Len == 0 && ex == 0 && word && wordFollows(text, i) {
+				// A space past the width hangs at the end of its row.
+				i += n
+				continue
+			}
+			if wb > rows[len(rows)-1] && wb < i {
+				// Break before the word: measure it again on the next row.
+				i, hi, rest = wb, wbHi, wbRest
+			}
 			rows = append(rows, i)
-			col = 0
-			if pieces != nil && i != pieceStart {
+			col, word = 0, false
+			if pieces != nil {
 				// The renderer starts a piece at the row, with its own cells.
 				pieceEnd = -1
 			}
 			continue // measured again at the start of the row
 		}
 		col += w
+		word = word || c != ' ' && c != '\t'
 		if hz.Len > 0 {
 			if rest.Len > 0 && rest.Offset == i {
 				rest = scan.Hazard{}
@@ -268,6 +289,33 @@ func Wrap(text string, hazards []scan.Hazard, pieces Pieces, width, from, limit 
 		i += n
 	}
 	return rows
+}
+
+// RowEnd is where a renderer stops drawing a row [start, end) that Wrap
+// made: before the spaces it ends with when the text goes on past it on
+// the next row and the row holds more than spaces (they may hang past the
+// width, and a blank cell shows them as well as a space), at end otherwise.
+func RowEnd(text string, start, end int) int {
+	if end >= len(text) || text[end] == '\n' {
+		return end
+	}
+	e := end
+	for e > start && (text[e-1] == ' ' || text[e-1] == '\t') {
+		e--
+	}
+	if e == start {
+		return end // a row of spaces only: they did not hang
+	}
+	return e
+}
+
+// wordFollows reports whether the spaces at i are followed by more of
+// their line: only then do they hang past a row's width (RowEnd).
+func wordFollows(text string, i int) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && text[i] != '\n'
 }
 
 // fitHazard is the longest run of whole code points at the start of a

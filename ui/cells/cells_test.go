@@ -97,6 +97,7 @@ func TestWrapKeepsClustersAndFits(t *testing.T) {
 						end = rows[i+1]
 					}
 					row := strings.TrimSuffix(text[start:end], "\n")
+					row = row[:RowEnd(text, start, start+len(row))-start]
 					one := utf8.RuneCountInString(row) <= 1
 					if n := drawnWidth(text, h, bracket, start, start+len(row)); n > w && !one {
 						t.Errorf("width %d: row %q is %d cells", w, row, n)
@@ -213,5 +214,56 @@ func TestEmojiPresentationAfterASCII(t *testing.T) {
 	// may show a lone U+FE0F: never narrower than the two cells it takes.
 	if rows := Wrap("abcdefgh0\uFE0F", nil, nil, 10, 0, -1); len(rows) != 2 || rows[1] != 8 {
 		t.Errorf("Wrap at 10 cells: rows %v, want [0 8] (the cluster whole on the second row)", rows)
+	}
+}
+
+// TestWrapAtWordBoundaries: rows break after the spaces that end a word,
+// a word is broken only when it is longer than a row, a code point's
+// visible form ([U+E0074]) is never split, the spaces a row ends
+// with are all that is left undrawn, and every row fits as drawn.
+func TestWrapAtWordBoundaries(t *testing.T) {
+	text := "The project's AGENTS.md files follow. They contain project background, structure, coding styles " +
+		"and instructions: tag\U000E0074\U000E0065\U000E0073\U000E0074 characters and a " + strings.Repeat("verylongword", 8) +
+		" end.\n   indented line with  two  spaces  between  words and a trailing space \nlast"
+	hz := scan.Hazards(text)
+	words := strings.Fields(text)
+	for _, bracket := range []int{0, 2} {
+		for w := 11; w <= 90; w++ {
+			rows := Wrap(text, hz, hazardPieces(text, hz, bracket), w, 0, -1)
+			var drawn strings.Builder
+			for i, start := range rows {
+				end := len(text)
+				if i+1 < len(rows) {
+					end = rows[i+1]
+				}
+				row := strings.TrimSuffix(text[start:end], "\n")
+				shown := row[:RowEnd(text, start, start+len(row))-start]
+				if n := drawnWidth(text, hz, bracket, start, start+len(shown)); n > w {
+					t.Fatalf("width %d: row %q is %d cells", w, shown, n)
+				}
+				if strings.Trim(row[len(shown):], " ") != "" {
+					t.Fatalf("width %d: row %q leaves %q undrawn", w, row, row[len(shown):])
+				}
+				drawn.WriteString(text[start:end])
+				if start == 0 || text[start-1] == '\n' || text[start-1] == ' ' {
+					continue
+				}
+				// A row that starts inside a word: only in a word longer than a row.
+				ws := strings.LastIndexAny(text[:start], " \n") + 1
+				we := start + strings.IndexAny(text[start:]+" ", " \n")
+				if drawnWidth(text, hz, bracket, ws, we) <= w {
+					t.Fatalf("width %d: the word %q is broken at %d", w, text[ws:we], start-ws)
+				}
+				if strings.Count(scan.VisibleLine(shown), "[U+") != strings.Count(scan.VisibleLine(shown), "]") {
+					t.Fatalf("width %d: row %q splits a code point's visible form", w, scan.VisibleLine(shown))
+				}
+			}
+			if drawn.String() != text {
+				t.Fatalf("width %d: the rows do not hold the text", w)
+			}
+			if got := strings.Fields(drawn.String()); len(got) != len(words) {
+				t.Fatalf("width %d: %d words, want %d", w, len(got), len(words))
+			}
+		}
 	}
 }

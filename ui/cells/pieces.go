@@ -25,7 +25,14 @@ type Layers struct {
 	Bracket  int
 	Cut      int // -1: none
 	CutCells int
+	// Inserts are markers drawn before the character at their offset (what
+	// an escape removed), in order of offset, one per offset; a piece ends
+	// at each and the one starting there has its cells.
+	Inserts []Insert
 }
+
+// Insert is a marker of Cells cells drawn before the character at Offset.
+type Insert struct{ Offset, Cells int }
 
 // Cursor walks the ranges of Layers forward: in each layer, the first
 // range that ends after the position last asked for.
@@ -33,10 +40,11 @@ type Cursor []int
 
 // Cursor is a cursor at byte offset start.
 func (l *Layers) Cursor(start int) Cursor {
-	c := make(Cursor, len(l.Layers))
+	c := make(Cursor, len(l.Layers)+1)
 	for k, r := range l.Layers {
 		c[k] = sort.Search(r.Len(), func(i int) bool { _, end := r.Range(i); return end > start })
 	}
+	c[len(l.Layers)] = sort.Search(len(l.Inserts), func(i int) bool { return l.Inserts[i].Offset >= start })
 	return c
 }
 
@@ -69,13 +77,27 @@ func (l *Layers) Piece(c Cursor, pos, end int) (next, layer, index, extra int) {
 	if l.Cut > pos {
 		next = min(next, l.Cut)
 	}
+	ins := &c[len(l.Layers)]
+	for *ins < len(l.Inserts) && l.Inserts[*ins].Offset < pos {
+		*ins++
+	}
+	if *ins < len(l.Inserts) {
+		if o := l.Inserts[*ins]; o.Offset == pos {
+			extra += o.Cells
+			if *ins+1 < len(l.Inserts) {
+				next = min(next, l.Inserts[*ins+1].Offset)
+			}
+		} else {
+			next = min(next, o.Offset)
+		}
+	}
 	next = max(next, pos+1)
 	for next < len(l.Text) && !utf8.RuneStart(l.Text[next]) {
 		next++
 	}
 	next = min(next, len(l.Text))
 	if layer >= 0 {
-		extra = l.Bracket
+		extra += l.Bracket
 	}
 	if pos == l.Cut {
 		extra += l.CutCells
@@ -83,14 +105,19 @@ func (l *Layers) Piece(c Cursor, pos, end int) (next, layer, index, extra int) {
 	return next, layer, index, extra
 }
 
-// Pieces is Piece as Wrap asks for it, from byte offset from; nil when no
-// piece has cells of its own.
+// Pieces is Piece as Wrap asks for it, from byte offset from (going back
+// to a word boundary now and then); nil when no piece has cells of its own.
 func (l *Layers) Pieces(from int) Pieces {
-	if l.Bracket == 0 && (l.Cut < 0 || l.Cut >= len(l.Text) || l.CutCells == 0) {
+	if l.Bracket == 0 && (l.Cut < 0 || l.Cut >= len(l.Text) || l.CutCells == 0) && len(l.Inserts) == 0 {
 		return nil
 	}
-	c := l.Cursor(from)
+	c, last := l.Cursor(from), from
 	return func(i int) (int, int) {
+		if i < last {
+			// Wrap went back to a word boundary.
+			c = l.Cursor(i)
+		}
+		last = i
 		next, _, _, extra := l.Piece(c, i, len(l.Text))
 		return next, extra
 	}

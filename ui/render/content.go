@@ -3,6 +3,7 @@ package render
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -32,7 +33,8 @@ type Mark struct{ Start, End int }
 // its methods, except Bracket, set once with the theme.
 type Content struct {
 	Key     string // what is shown (request and segment), for the status line
-	Text    string
+	Sent    string // the text as sent
+	Text    string // the text as shown (Sent, or Sent pretty-printed)
 	Escapes []wire.Escape
 	Lang    string
 
@@ -52,9 +54,27 @@ type Content struct {
 	Top    int // first row shown, when indexed
 	TopOff int // byte offset of the first row shown
 
+	// Marks, Target and Cut, and Escapes, are offsets into the text as
+	// sent (the segment's); Text is the text as shown, pretty-printed when
+	// it is one line of JSON (pretty maps the offsets, nil: the same).
 	Marks  []Mark
 	Target int // byte offset to keep in view, -1 none
 	Cut    int // where the cache prefix ends inside this text, -1 none
+	pretty *offsetMap
+	// what is drawn, at offsets into Text
+	shownEsc   []wire.Escape
+	removed    []removal // markers of what escapes removed, by offset
+	shownMarks []Mark
+	shownCut   int
+	// Findings are the audit's findings in the text (offsets as sent),
+	// drawn in their severity's colour under the other marks.
+	Findings   []FindingMark
+	shownFinds []FindingMark
+	// FrameOpen and FrameClose are the tags of the envelope the text is the
+	// body of (render.Frame), drawn as its first and last rows; Set reads
+	// them. frame is where they are in Text.
+	FrameOpen, FrameClose string
+	frame                 []Mark
 	// Bracket is the cells the theme's brackets take around each marked
 	// piece (mono), counted when wrapping. The theme is mono from the start
 	// or never, so it does not change under a wrap index.
@@ -74,20 +94,25 @@ const (
 	layerMatch = iota
 	layerHazard
 	layerEscape
+	layerFinding
+	layerFrame
 )
 
 type (
-	matchRanges  []Mark
-	hazardRanges []scan.Hazard
-	escapeRanges []wire.Escape
+	findingRanges []FindingMark
+	matchRanges   []Mark
+	hazardRanges  []scan.Hazard
+	escapeRanges  []wire.Escape
 )
 
-func (r matchRanges) Len() int                { return len(r) }
-func (r matchRanges) Range(i int) (int, int)  { return r[i].Start, r[i].End }
-func (r hazardRanges) Len() int               { return len(r) }
-func (r hazardRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + r[i].Len }
-func (r escapeRanges) Len() int               { return len(r) }
-func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset + len(r[i].Text) }
+func (r findingRanges) Len() int               { return len(r) }
+func (r findingRanges) Range(i int) (int, int) { return r[i].Start, r[i].End }
+func (r matchRanges) Len() int                 { return len(r) }
+func (r matchRanges) Range(i int) (int, int)   { return r[i].Start, r[i].End }
+func (r hazardRanges) Len() int                { return len(r) }
+func (r hazardRanges) Range(i int) (int, int)  { return r[i].Offset, r[i].Offset + r[i].Len }
+func (r escapeRanges) Len() int                { return len(r) }
+func (r escapeRanges) Range(i int) (int, int)  { return r[i].Offset, r[i].Offset + len(r[i].Text) }
 
 // layers is how the rows of the text are drawn besides its characters:
 // marks (bracketed in a no-colour theme) and the cache cut. The renderer
@@ -95,8 +120,16 @@ func (r escapeRanges) Range(i int) (int, int) { return r[i].Offset, r[i].Offset 
 // width and no character is cut off. It shares the content's slices, which
 // are replaced, never changed: the prep command wraps with it.
 func (c *Content) layers() *cells.Layers {
-	return &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.Marks), hazardRanges(c.Hazards), escapeRanges(c.Escapes)},
-		Bracket: c.Bracket, Cut: c.Cut, CutCells: cells.Width(cutMark)}
+	frame := matchRanges(c.frame)
+	if c.Bracket > 0 {
+		frame = nil // without colour the tags read as tags: no brackets
+	}
+	l := &cells.Layers{Text: c.Text, Layers: []cells.Ranges{matchRanges(c.shownMarks), hazardRanges(c.Hazards), escapeRanges(c.shownEsc), findingRanges(c.shownFinds), frame},
+		Bracket: c.Bracket, Cut: c.shownCut, CutCells: cells.Width(cutMark)}
+	for _, r := range c.removed {
+		l.Inserts = append(l.Inserts, cells.Insert{Offset: r.off, Cells: cells.Width(c.markerAt(r))})
+	}
+	return l
 }
 
 // wrap wraps the text from byte offset from as it is drawn (cells.Wrap).
@@ -121,13 +154,14 @@ type LitMsg struct {
 	spans  []Span
 }
 
-// Highlighting is done for what is needed: a text up to litWhole bytes at
-// once, a longer one a window of about litWindow bytes around the view,
-// asked for again when the view leaves it.
+// Highlighting is done for what is on screen: a text up to litWhole bytes
+// at once, a longer one the rows in view and litMargin bytes on either side
+// (to whole lines), asked for again in a command when the view leaves them.
+// Chroma's lexers take tens of milliseconds a kilobyte here (markdown most),
+// so the window, not the text, sets what a view costs.
 const (
-	litWhole  = 256 << 10
-	litWindow = 192 << 10
-	litMargin = 32 << 10
+	litWhole  = 8 << 10
+	litMargin = 1 << 10
 )
 
 // Set shows a new text; it returns the commands that prepare it. When the
@@ -136,22 +170,29 @@ const (
 func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []scan.Hazard, scanned bool, width int, lang string) []any {
 	c.gen++
 	c.textGen++
-	c.Key, c.Text, c.Escapes = key, text, escapes
 	c.Lang = lang
 	if lang == "" {
 		c.Lang = GuessLang(text)
 	}
-	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = hz, scanned, nil, nil, false
+	c.pretty, c.Text, c.frame = nil, text, nil
+	if c.Lang == "json" {
+		c.Text, c.pretty = PrettyJSON(text)
+	}
+	c.frameText()
+	c.Key, c.Sent, c.Escapes, c.shownEsc = key, text, escapes, c.pretty.escapes(escapes)
+	c.removed = removals(c.Text, c.shownEsc)
+	c.Hazards, c.Scanned, c.Rows, c.Spans, c.Lit = c.pretty.hazards(hz), scanned, nil, nil, false
 	c.LitLo, c.LitHi, c.pendLo, c.pendHi = 0, 0, 0, 0
-	c.Top, c.TopOff, c.Target, c.Marks = 0, 0, -1, nil
-	c.Cut = -1
+	c.Top, c.TopOff, c.Target, c.Marks, c.shownMarks = 0, 0, -1, nil, nil
+	c.Findings, c.shownFinds = nil, nil
+	c.Cut, c.shownCut = -1, -1
 	c.Width = width
 	return []any{c.PrepJob(pane), c.LitJob(pane, 20)}
 }
 
 // PrepJob is the work of a prep command, as a closure over immutable data.
 func (c *Content) PrepJob(pane int) func() PrepMsg {
-	snap := Content{Text: c.Text, Hazards: c.Hazards, Escapes: c.Escapes, Marks: c.Marks, Cut: c.Cut, Bracket: c.Bracket, Width: c.Width}
+	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownFinds: c.shownFinds, frame: c.frame, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
 	gen, scanned := c.gen, c.Scanned
 	return func() PrepMsg {
 		if !scanned {
@@ -180,7 +221,7 @@ func (c *Content) litNeed(h int) (int, int) {
 
 // LitCovers reports whether the spans cover what h rows show.
 func (c *Content) LitCovers(h int) bool {
-	if len(c.Text) == 0 {
+	if len(c.Text) == 0 || c.Lang == "" {
 		return true
 	}
 	lo, hi := c.litNeed(h)
@@ -190,7 +231,7 @@ func (c *Content) LitCovers(h int) bool {
 // LitJob returns the highlighting job the view needs for h rows, or nil
 // when it is lit or asked for already.
 func (c *Content) LitJob(pane, h int) func() LitMsg {
-	if len(c.Text) == 0 || c.LitCovers(h) {
+	if c.LitCovers(h) {
 		return nil
 	}
 	lo, hi := 0, len(c.Text)
@@ -199,9 +240,13 @@ func (c *Content) LitJob(pane, h int) func() LitMsg {
 		if c.pendHi > 0 && c.pendLo <= need && needHi <= c.pendHi {
 			return nil
 		}
-		lo = c.LineStart(max(0, need-litMargin))
-		hi = min(len(c.Text), max(needHi, lo+litWindow))
-		if i := strings.IndexByte(c.Text[hi:min(len(c.Text), hi+4096)], '\n'); i >= 0 {
+		from := max(0, need-litMargin)
+		if lo = c.LineStart(from); from-lo > litMargin {
+			// One long line: start inside it rather than lex all of it.
+			lo = RuneBoundary(c.Text, from)
+		}
+		hi = min(len(c.Text), needHi+litMargin)
+		if i := strings.IndexByte(c.Text[hi:min(len(c.Text), hi+512)], '\n'); i >= 0 {
 			hi += i + 1
 		}
 		hi = RuneBoundary(c.Text, hi)
@@ -225,9 +270,14 @@ func (c *Content) LitJob(pane, h int) func() LitMsg {
 // every marked piece, the cut is a cell of its own), so when they change
 // the wrap index is made again: it returns the prep job then, nil when
 // nothing a row holds changed.
-func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut int) func() PrepMsg {
-	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks))
-	c.Escapes, c.Marks, c.Cut = escapes, marks, cut
+func (c *Content) Decorate(pane int, escapes []wire.Escape, marks []Mark, cut int, findings ...FindingMark) func() PrepMsg {
+	same := cut == c.Cut && (c.Bracket == 0 || slices.Equal(escapes, c.Escapes) && slices.Equal(marks, c.Marks) && slices.Equal(findings, c.Findings))
+	c.Escapes, c.Marks, c.Cut, c.Findings = escapes, marks, cut, findings
+	c.shownEsc, c.shownMarks, c.shownCut = c.pretty.escapes(escapes), c.pretty.marks(marks), c.pretty.at(cut)
+	c.shownFinds = c.pretty.findings(findings)
+	removed := removals(c.Text, c.shownEsc)
+	same = same && slices.Equal(removed, c.removed)
+	c.removed = removed
 	if same {
 		return nil
 	}
@@ -339,8 +389,8 @@ func (c *Content) ToBottom(h int) {
 // Reveal scrolls so that byte offset off is in view (centred when it must
 // move).
 func (c *Content) Reveal(off, h int) {
-	off = max(0, min(off, len(c.Text)))
 	c.Target = off
+	off = max(0, min(c.pretty.at(off), len(c.Text)))
 	if c.Rows == nil {
 		c.TopOff = c.LineStart(off)
 		return
@@ -353,7 +403,8 @@ func (c *Content) Reveal(off, h int) {
 	c.TopOff = c.Rows[c.Top]
 }
 
-// rowsFrom gives up to n row ranges from the view's top.
+// rowsFrom gives up to n row ranges from the view's top, each without
+// the spaces a wrapped row ends with (cells.RowEnd).
 func (c *Content) rowsFrom(n int) [][2]int {
 	var starts []int
 	if c.Rows != nil {
@@ -380,7 +431,12 @@ func (c *Content) rowsFrom(n int) [][2]int {
 		if e > s && c.Text[e-1] == '\n' {
 			e--
 		}
-		out = append(out, [2]int{s, e})
+		te := cells.RowEnd(c.Text, s, e)
+		// A space that carries a removal marker is drawn, with its marker.
+		for k := sort.Search(len(c.removed), func(k int) bool { return c.removed[k].off >= te }); k < len(c.removed) && c.removed[k].off < e; k++ {
+			te = c.removed[k].off + 1
+		}
+		out = append(out, [2]int{s, te})
 	}
 	return out
 }
@@ -425,6 +481,7 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 	l := c.layers()
 	cur := l.Cursor(start)
 	si := sort.Search(len(c.Spans), func(i int) bool { return c.Spans[i].End > start })
+	ri := sort.Search(len(c.removed), func(i int) bool { return c.removed[i].off >= start })
 	for pos := start; pos < end; {
 		next, layer, i, _ := l.Piece(cur, pos, end)
 		var style lipgloss.Style
@@ -433,9 +490,19 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			style = st.Match
 		case layerHazard:
 			style = st.Hazard
+		case layerFrame:
+			style = st.Accent
+		case layerFinding:
+			style = st.Low
+			switch c.shownFinds[i].Severity {
+			case "high":
+				style = st.High
+			case "medium":
+				style = st.Medium
+			}
 		case layerEscape:
 			style = st.Escape
-			if e := c.Escapes[i]; e.Offset >= start {
+			if e := c.shownEsc[i]; e.Offset >= start {
 				notes = append(notes, EscapeNote(e))
 			}
 		default:
@@ -451,8 +518,12 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			}
 			next = RuneBoundary(c.Text, max(next, pos+1))
 		}
-		if pos == c.Cut {
+		if pos == c.shownCut {
 			b.WriteString(st.Break.Render(cutMark))
+		}
+		if ri < len(c.removed) && c.removed[ri].off == pos {
+			b.WriteString(st.Muted.Render(c.markerAt(c.removed[ri])))
+			ri++
 		}
 		piece := scan.VisibleLine(c.Text[pos:next])
 		if layer >= 0 && st.Mono {
@@ -489,22 +560,36 @@ func RuneBoundary(s string, i int) int {
 	return i
 }
 
-// GuessLang picks a lexer for a text by its look.
+// GuessLang picks a lexer for a text by its look: JSON, XML, markdown, or
+// none ("") for prose without markup, which is not highlighted at all.
 func GuessLang(text string) string {
-	t := strings.TrimLeft(text[:min(len(text), 512)], " \t\r\n")
+	head := text[:min(len(text), 4096)]
+	t := strings.TrimLeft(head[:min(len(head), 512)], " \t\r\n")
 	switch {
 	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
 		return "json"
 	case strings.HasPrefix(t, "<"):
 		return "xml"
-	case strings.HasPrefix(t, "#") || strings.Contains(text[:min(len(text), 4096)], "\n#") ||
-		strings.Contains(text[:min(len(text), 4096)], "\n- "):
+	case hasMarkdown(head):
 		return "markdown"
-	}
-	if strings.Contains(text[:min(len(text), 4096)], "</") {
+	case strings.Contains(head, "</"):
 		return "xml"
 	}
-	return "markdown"
+	return ""
+}
+
+// hasMarkdown reports whether text holds markdown a reader would see
+// highlighted: a heading, a list item, a quote, a fence or an inline code
+// span, emphasis or a link.
+func hasMarkdown(text string) bool {
+	for line := range strings.Lines(text) {
+		l := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") ||
+			strings.HasPrefix(l, "> ") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "1. ") {
+			return true
+		}
+	}
+	return strings.Contains(text, "`") || strings.Contains(text, "**") || strings.Contains(text, "](")
 }
 
 // Highlight tokenises text with chroma into byte spans. It runs in a
@@ -536,4 +621,141 @@ func Highlight(text, lang string) []Span {
 		pos += n
 	}
 	return out
+}
+
+// removal is the marker drawn where escapes removed text.
+type removal struct {
+	off    int
+	marker string
+}
+
+// removals are the markers of the escapes that removed text (stripped
+// hazards: no text left at their offset), one per offset, naming the code
+// points removed. One at the end of a line is drawn before its last
+// character, so that it is on a row.
+func removals(text string, escapes []wire.Escape) []removal {
+	var out []removal
+	for _, e := range escapes {
+		if e.Text != "" || e.Original == "" {
+			continue
+		}
+		off := max(0, min(e.Offset, len(text)))
+		if off == len(text) || text[off] == '\n' {
+			if off == 0 || text[off-1] == '\n' {
+				if off == len(text) {
+					continue // an empty line or text: no row to draw it on
+				}
+			} else {
+				_, n := utf8.DecodeLastRuneInString(text[:off])
+				off -= n
+			}
+		}
+		m := RemovalMarker(e.Original)
+		if k := len(out) - 1; k >= 0 && out[k].off == off {
+			out[k].marker += m
+			continue
+		}
+		out = append(out, removal{off, m})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].off < out[j].off })
+	for i := 1; i < len(out); i++ {
+		if out[i].off == out[i-1].off {
+			out[i-1].marker += out[i].marker
+			out = append(out[:i], out[i+1:]...)
+			i--
+		}
+	}
+	return out
+}
+
+// RemovalMarker is the dim mark drawn where an escape removed original:
+// "⌫" and the code points removed as the sanitiser shows them, or the
+// first of them and their count when that would take more than 24 cells.
+func RemovalMarker(original string) string {
+	if v := scan.VisibleLine(original); cells.Width(v) <= 24 {
+		return "⌫" + v
+	}
+	n := utf8.RuneCountInString(original)
+	_, k := utf8.DecodeRuneInString(original)
+	return "⌫" + scan.VisibleLine(original[:k]) + "…" + strconv.Itoa(n) + " code points"
+}
+
+// FindingMark is a finding of the audit in a text: the bytes it is about
+// and its severity ("high", "medium", "low").
+type FindingMark struct {
+	Start, End int
+	Severity   string
+}
+
+// FindingSpan is the bytes a finding at off is about, for a finding that
+// gives only its offset: a tag (from "<" to its ">", in one line), else the
+// word there, at most 64 bytes and at least one code point.
+func FindingSpan(text string, off int) (int, int) {
+	if off < 0 || off >= len(text) {
+		return off, off
+	}
+	end := off
+	if text[off] == '<' {
+		if i := strings.IndexAny(text[off:min(len(text), off+200)], ">\n"); i > 0 && text[off+i] == '>' {
+			return off, off + i + 1
+		}
+	}
+	for end < len(text) && end-off < 64 && text[end] != ' ' && text[end] != '\n' && text[end] != '\t' {
+		end++
+	}
+	if end == off {
+		_, n := utf8.DecodeRuneInString(text[off:])
+		end = off + n
+	}
+	return off, RuneBoundary(text, end)
+}
+
+// frameText puts the envelope's tags around the text as shown, on rows of
+// their own, and moves every offset into the text as sent past the opening
+// tag.
+func (c *Content) frameText() {
+	if c.FrameOpen == "" && c.FrameClose == "" {
+		return
+	}
+	shift := 0
+	if c.FrameOpen != "" {
+		c.frame = append(c.frame, Mark{0, len(c.FrameOpen)})
+		c.Text = c.FrameOpen + "\n" + c.Text
+		shift = len(c.FrameOpen) + 1
+	}
+	if c.FrameClose != "" {
+		if !strings.HasSuffix(c.Text, "\n") {
+			c.Text += "\n"
+		}
+		c.frame = append(c.frame, Mark{len(c.Text), len(c.Text) + len(c.FrameClose)})
+		c.Text += c.FrameClose
+	}
+	if c.pretty == nil {
+		c.pretty = &offsetMap{orig: []int{0}, delta: []int{0}}
+	}
+	for i := range c.pretty.delta {
+		c.pretty.delta[i] += shift
+	}
+}
+
+// markerAt is removal r's marker as drawn: cut (with "…") so that it, the
+// character it stands before (as the sanitiser shows it), the brackets and
+// the cache cut fit one row; nothing when not even "⌫…" does. The wrap
+// index counts it the same.
+func (c *Content) markerAt(r removal) string {
+	room := c.Width - c.Bracket
+	if r.off == c.shownCut {
+		room -= cells.Width(cutMark)
+	}
+	if r.off < len(c.Text) {
+		_, n := utf8.DecodeRuneInString(c.Text[r.off:])
+		room -= cells.Width(scan.VisibleLine(c.Text[r.off : r.off+n]))
+	}
+	switch {
+	case cells.Width(r.marker) <= room:
+		return r.marker
+	case room >= 2:
+		return cells.Clip(r.marker, room, "…")
+	}
+	return ""
 }

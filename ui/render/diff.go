@@ -6,6 +6,7 @@ package render
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -53,6 +54,9 @@ func LayoutDiff(d *diff.RequestDiff) ([]DiffLine, int) {
 				}
 				if i < len(ins) {
 					l.Right, l.RK, l.RW = ins[i], '+', insW[i]
+				}
+				if l.LK == '-' && l.RK == '+' {
+					l.LW, l.RW = changedChars(l.Left, l.Right, l.LW, l.RW)
 				}
 				out = append(out, l)
 			}
@@ -130,9 +134,55 @@ func WordRanges(h diff.Hunk, n int) [][][2]int {
 	return out
 }
 
+// changedChars narrows the changed words of a replaced line to the
+// characters that changed: each pair of ranges (or, without words, the two
+// whole lines) loses the prefix and suffix its two sides share, so two
+// timestamps a minute apart mark the minute, not the whole timestamp.
+func changedChars(left, right string, lw, rw [][2]int) ([][2]int, [][2]int) {
+	if len(lw) != len(rw) {
+		return lw, rw
+	}
+	if len(lw) == 0 {
+		if left == right {
+			return nil, nil
+		}
+		lw, rw = [][2]int{{0, len(left)}}, [][2]int{{0, len(right)}}
+	}
+	nl, nr := make([][2]int, 0, len(lw)), make([][2]int, 0, len(rw))
+	for i := range lw {
+		a, b := lw[i], rw[i]
+		a[1], b[1] = min(a[1], len(left)), min(b[1], len(right))
+		if a[0] > a[1] || b[0] > b[1] {
+			return lw, rw
+		}
+		x, y := left[a[0]:a[1]], right[b[0]:b[1]]
+		p := 0
+		for p < len(x) && p < len(y) && x[p] == y[p] {
+			p++
+		}
+		for p > 0 && (p < len(x) && !utf8.RuneStart(x[p]) || p < len(y) && !utf8.RuneStart(y[p])) {
+			p--
+		}
+		q := 0
+		for q < len(x)-p && q < len(y)-p && x[len(x)-1-q] == y[len(y)-1-q] {
+			q++
+		}
+		for q > 0 && (!utf8.RuneStart(x[len(x)-q]) || !utf8.RuneStart(y[len(y)-q])) {
+			q--
+		}
+		if a[0]+p < a[1]-q {
+			nl = append(nl, [2]int{a[0] + p, a[1] - q})
+		}
+		if b[0]+p < b[1]-q {
+			nr = append(nr, [2]int{b[0] + p, b[1] - q})
+		}
+	}
+	return nl, nr
+}
+
 // DiffSide draws one side of a diff row, w cells wide: text of kind k
-// ('-', '+', 'h', '~', ' ', 0) with its changed words (ranges) emphasised.
-// Every piece passes through scan.VisibleLine.
+// ('-', '+', 'h', '~', ' ', 0) with its changed characters (ranges)
+// emphasised, cut to the row. Every piece passes through scan.VisibleLine.
 func DiffSide(st *themes.Styles, text string, k byte, ranges [][2]int, w int) string {
 	switch k {
 	case '-':
@@ -189,13 +239,68 @@ func DiffHead(st *themes.Styles, a, b int, nameA, nameB string, lw int) string {
 		st.Header.Render(" #"+strconv.Itoa(b+1)+" "+scan.VisibleLine(nameB))
 }
 
-// DiffRows draws up to n rows of lines from row top, the two sides lw and
-// rw cells wide with a rule between them.
+// DiffRows draws up to n rows of lines from line top, the two sides lw and
+// rw cells wide with a rule between them. A removed or added line wraps (at
+// word boundaries, cells.Wrap) onto as many rows as it needs, so a change
+// at its end is never cut off; the other lines are cut to their row.
 func DiffRows(st *themes.Styles, lines []DiffLine, top, n, lw, rw int) []string {
 	var out []string
 	for i := top; i < len(lines) && len(out) < n; i++ {
 		l := &lines[i]
-		out = append(out, DiffSide(st, l.Left, l.LK, l.LW, lw)+st.Subtle.Render("│")+DiffSide(st, l.Right, l.RK, l.RW, rw))
+		left, right := diffSideRows(st, l.Left, l.LK, l.LW, lw), diffSideRows(st, l.Right, l.RK, l.RW, rw)
+		for r := 0; r < max(len(left), len(right)) && len(out) < n; r++ {
+			a, b := cells.Fit("", lw), cells.Fit("", rw)
+			if r < len(left) {
+				a = left[r]
+			}
+			if r < len(right) {
+				b = right[r]
+			}
+			out = append(out, a+st.Subtle.Render("│")+b)
+		}
 	}
 	return out
 }
+
+// diffSideRows is one side of a diff line as rows w cells wide: a removed
+// or added line wrapped, its later rows under its first one's sign.
+func diffSideRows(st *themes.Styles, text string, k byte, ranges [][2]int, w int) []string {
+	if k != '-' && k != '+' || w <= 3 {
+		return []string{DiffSide(st, text, k, ranges, w)}
+	}
+	l := cells.Layers{Text: text, Layers: []cells.Ranges{byteRanges(ranges)}, Cut: -1}
+	if st.Mono {
+		l.Bracket = cells.Width(st.MarkOpen + st.MarkClose)
+	}
+	starts := cells.Wrap(text, scan.Hazards(text), l.Pieces(0), w-2, 0, -1)
+	rows := make([]string, 0, len(starts))
+	for i, s := range starts {
+		e := len(text)
+		if i+1 < len(starts) {
+			e = starts[i+1]
+		}
+		e = cells.RowEnd(text, s, e)
+		var rs [][2]int
+		for _, r := range ranges {
+			if lo, hi := max(r[0], s), min(r[1], e); lo < hi {
+				rs = append(rs, [2]int{lo - s, hi - s})
+			}
+		}
+		sign := string(k) + " "
+		if i > 0 {
+			sign = "  "
+		}
+		base, strong := st.Removed, st.RemovedWord
+		if k == '+' {
+			base, strong = st.Added, st.AddedWord
+		}
+		rows = append(rows, diffWords(st, text[s:e], rs, base, strong, sign, w))
+	}
+	return rows
+}
+
+// byteRanges are changed characters as a layer of marks (cells.Ranges).
+type byteRanges [][2]int
+
+func (r byteRanges) Len() int               { return len(r) }
+func (r byteRanges) Range(i int) (int, int) { return r[i][0], r[i][1] }

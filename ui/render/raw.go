@@ -11,25 +11,39 @@ import (
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/encode"
 )
 
 // MaxRaw is the largest raw body read back from a file.
 const MaxRaw = 32 << 20
 
-// RawBody reads the request's body back from its file (pretty-printed when
-// it is JSON; decode.ReadBody has masked its credentials), or, when it
-// cannot be read again (standard input, a built request, a file that
-// changed), renders wirelens's model of the request as JSON and says why.
+// RawBody is the request body as sent: read back from its file (for a HAR
+// entry or a trace line, the body inside it, decoded; decode.SentBody), or,
+// for a request not on disk (built by demo or watch, read from standard
+// input), its provider's JSON encoded from it; pretty-printed when it is
+// JSON, credentials masked. When neither can be had (a file that changed, a
+// request encode cannot write), it is wirelens's model of the request as
+// JSON, and the note says why.
 // It returns the text and a note saying where it comes from.
 func RawBody(r *wire.Request) (string, string) {
-	body, err := decode.ReadBody(r, MaxRaw)
+	body, what, err := decode.SentBody(r, MaxRaw)
 	if err == nil {
 		where := fmt.Sprintf("body from %s, bytes %d-%d", r.Source, r.Offset, r.Offset+r.Length)
+		if what != "" {
+			where += ", " + what
+		}
 		var pretty bytes.Buffer
 		if json.Indent(&pretty, body, "", "  ") == nil {
 			return pretty.String(), where
 		}
 		return string(body), where + " (not JSON)"
+	}
+	if errors.Is(err, decode.ErrNotOnDisk) {
+		// Built (demo, watch) or read from standard input: the JSON it is
+		// sent as, encoded from the request.
+		if b, err := encode.Encode(*r, r.Format); err == nil {
+			return string(b), "the body as sent: the " + string(r.Format) + " JSON encoded from the request"
+		}
 	}
 	note := "the body is not on disk: wirelens's model of the request"
 	if !errors.Is(err, decode.ErrNotOnDisk) {

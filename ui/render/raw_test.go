@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
 )
 
 // TestRawBodyReadsTheBodyBack checks the Raw view shows the body as recorded
@@ -27,5 +28,44 @@ func TestRawBodyReadsTheBodyBack(t *testing.T) {
 	text, note = RawBody(&r)
 	if !strings.Contains(note, path) || !strings.HasSuffix(note, ": wirelens's model of the request") || !strings.Contains(text, `"segments"`) {
 		t.Fatalf("past the end of the file: note %q\n%s", note, text)
+	}
+}
+
+// TestRawBodyOfABuiltRequest: a request not on disk (the demo's, watch's)
+// is shown as the JSON it is sent as, encoded from it, which decodes back
+// to the same text; and a HAR entry shows its request body, not the entry
+// with the body as an escaped string.
+func TestRawBodyOfABuiltRequest(t *testing.T) {
+	var r wire.Request
+	for req, err := range decode.Path(filepath.Join("..", "..", "testdata", "payloads", "capture.har"), decode.Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = req
+		break
+	}
+	text, note := RawBody(&r)
+	if !strings.Contains(note, "request.postData") || !strings.HasPrefix(text, "{\n  \"model\": ") || strings.Contains(text, `\"`) {
+		t.Fatalf("HAR entry: note %q\n%s", note, text)
+	}
+	r.Source, r.Offset, r.Length = "demo (isolated)", -1, 0
+	text, note = RawBody(&r)
+	if !strings.HasPrefix(note, "the body as sent") || strings.Contains(text, `"segments"`) {
+		t.Fatalf("built request: note %q\n%s", note, text)
+	}
+	var back wire.Request
+	for req, err := range decode.Decode(strings.NewReader(text), decode.Options{}) {
+		if err != nil {
+			t.Fatalf("the shown body does not decode: %v\n%s", err, text)
+		}
+		back = req
+	}
+	if len(back.Segments) != len(r.Segments) {
+		t.Fatalf("the shown body decodes to %d segments, the request has %d", len(back.Segments), len(r.Segments))
+	}
+	for i := range back.Segments {
+		if back.Segments[i].Text != r.Segments[i].Text {
+			t.Fatalf("segment %d decodes to %q, was %q", i, back.Segments[i].Text, r.Segments[i].Text)
+		}
 	}
 }

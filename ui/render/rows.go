@@ -6,8 +6,10 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -39,6 +41,24 @@ func TrustBadge(st *themes.Styles, t wire.Trust) string {
 	return sty.Render(" " + text + " ")
 }
 
+// InSystem reports whether s is workspace text in the system channel.
+func InSystem(s *wire.Segment) bool {
+	return s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem
+}
+
+// SegmentBadge is a segment's trust badge: TrustBadge, or for workspace
+// text in the system channel a badge of its own, in the colour of a high
+// finding ("[!IN SYSTEM]" without colour).
+func SegmentBadge(st *themes.Styles, s *wire.Segment) string {
+	if !InSystem(s) {
+		return TrustBadge(st, s.Trust)
+	}
+	if st.Mono {
+		return "[!IN SYSTEM]"
+	}
+	return st.BadgeInSystem.Render(" ⚠ IN SYSTEM ")
+}
+
 // SegmentName is what a segment is called in a list: its envelope, or its
 // kind when it has none.
 func SegmentName(s *wire.Segment) string {
@@ -66,10 +86,7 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 	if mk.Selected {
 		cur = "▸ "
 	}
-	l1 := cur + TrustBadge(st, s.Trust) + " " + st.Header.Render(scan.VisibleLine(SegmentName(s)))
-	if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
-		l1 += " " + st.High.Render("⚠ in system")
-	}
+	l1 := cur + SegmentBadge(st, s) + " " + st.Header.Render(scan.VisibleLine(SegmentName(s)))
 	where := s.Label
 	if where == "" {
 		where = s.ID
@@ -110,10 +127,7 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 // TrustCell is segment s in the trust map, w cells wide: its badge, name,
 // size and label.
 func TrustCell(st *themes.Styles, s *wire.Segment, tok, w int) string {
-	l := " " + TrustBadge(st, s.Trust) + " " + scan.VisibleLine(SegmentName(s))
-	if s.Trust == wire.Untrusted && s.Channel == wire.ChannelSystem {
-		l += " " + st.High.Render("⚠ in system")
-	}
+	l := " " + SegmentBadge(st, s) + " " + scan.VisibleLine(SegmentName(s))
 	l += st.Muted.Render(" · " + ShortSize(len(s.Text)) + " · " + ShortNum(tok) + " tok")
 	if s.Label != "" {
 		l += st.Muted.Render(" · " + scan.VisibleLine(s.Label))
@@ -125,7 +139,11 @@ func TrustCell(st *themes.Styles, s *wire.Segment, tok, w int) string {
 // trust, channel and envelope, size and tokens, whether its highlighting is
 // still coming, and how far down the view is (percent).
 func ContentTitle(s *wire.Segment, tok int, lit bool, percent int) string {
-	title := scan.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + strings.ToUpper(string(s.Trust)) + " · " + string(s.Channel)
+	trust := strings.ToUpper(string(s.Trust))
+	if InSystem(s) {
+		trust = "⚠ UNTRUSTED IN SYSTEM"
+	}
+	title := scan.VisibleLine(s.ID) + " · " + string(s.Kind) + " · " + trust + " · " + string(s.Channel)
 	if s.Envelope != "" {
 		title += " <" + scan.VisibleLine(s.Envelope) + ">"
 	}
@@ -136,32 +154,82 @@ func ContentTitle(s *wire.Segment, tok int, lit bool, percent int) string {
 	return title + " · " + strconv.Itoa(percent) + "%"
 }
 
-// EscapeRow is an applied escape as a row of the Escapes view, its segment
-// column sw cells wide.
-func EscapeRow(st *themes.Styles, e *wire.Escape, segID string, sw int) string {
+// EscapeWhere names the segment an escape or hazard is in for the Escapes
+// view: its envelope (or kind) and where its text came from (its label),
+// then its id.
+func EscapeWhere(s *wire.Segment) string {
+	where := SegmentName(s)
+	if s.Label != "" {
+		where += " " + s.Label
+	}
+	return where + " · " + s.ID
+}
+
+// EscapeKind is what an escape did: "entity" (a character written as an
+// entity), "stripped" (removed, nothing left in its place), "replaced",
+// or the escape's own rule.
+func EscapeKind(e *wire.Escape) string {
+	if e.Rule == "" {
+		if e.Text == "" {
+			return "stripped"
+		}
+		return "replaced"
+	}
+	return e.Rule
+}
+
+// EscapeRow is an applied escape as a row of the Escapes view, its
+// segment column sw cells wide: what it did, where, its offset in the text
+// as sent, and what it changed.
+func EscapeRow(st *themes.Styles, e *wire.Escape, where string, sw int) string {
 	orig := e.Original
 	if orig == "" {
 		orig = "?"
 	}
-	return st.Escape.Render(Pad("escape", 8)) + Pad(scan.VisibleLine(e.Rule), 14) +
-		Pad(scan.VisibleLine(segID), sw) + Pad("@"+strconv.Itoa(e.Offset), 9) +
-		scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
+	what := scan.VisibleLine(orig) + " → " + st.Escape.Render(scan.VisibleLine(e.Text))
+	if e.Text == "" {
+		what = st.Muted.Render("removed ") + scan.VisibleLine(orig)
+	}
+	return st.Escape.Render(Pad(scan.VisibleLine(EscapeKind(e)), 10)) + Pad(scan.VisibleLine(where), sw) +
+		Pad("@"+strconv.Itoa(e.Offset), 8) + what
 }
 
 // HazardRow is a hazard left in segText as a row of the Escapes view.
-func HazardRow(st *themes.Styles, hz *scan.Hazard, segID, segText string, sw int) string {
+func HazardRow(st *themes.Styles, hz *scan.Hazard, where, segText string, sw int) string {
 	shown := ""
 	if hz.Offset+hz.Len <= len(segText) {
 		shown = scan.VisibleLine(segText[hz.Offset : hz.Offset+hz.Len])
 	}
-	return st.Hazard.Render(Pad("hazard", 8)) + Pad(string(hz.Class), 14) +
-		Pad(scan.VisibleLine(segID), sw) + Pad("@"+strconv.Itoa(hz.Offset), 9) +
-		st.Hazard.Render(cells.Clip(shown, 60, "…"))
+	return st.Hazard.Render(Pad("hazard", 10)) + Pad(scan.VisibleLine(where), sw) +
+		Pad("@"+strconv.Itoa(hz.Offset), 8) + st.Muted.Render(string(hz.Class)+" ") + st.Hazard.Render(cells.Clip(shown, 60, "…"))
 }
 
-// EscapesHead is the heading of the Escapes view's table.
+// EscapesHead is the heading of the Escapes view's table. Offsets are
+// into the text as sent (after escaping), where the viewer shows them;
+// check's report gives the offset in the workspace text as well.
 func EscapesHead(sw int) string {
-	return Pad("what", 8) + Pad("rule/class", 14) + Pad("segment", sw) + Pad("offset", 9) + "was → now / shown as"
+	return Pad("what", 10) + Pad("envelope, source · segment", sw) + Pad("@sent", 8) + "was → now · removed · left"
+}
+
+// EscapeDetail says in full what an escape did, then at which offset of
+// which text: what it did first, so a narrow view shows it.
+func EscapeDetail(st *themes.Styles, e *wire.Escape, where string) string {
+	kind := st.Escape.Render(scan.VisibleLine(EscapeKind(e))) + " "
+	at := st.Muted.Render(" · at byte " + strconv.Itoa(e.Offset) + " of the text as sent, in " + scan.VisibleLine(where))
+	if e.Text == "" {
+		var classes []string
+		for _, h := range scan.Hazards(e.Original) {
+			if !slices.Contains(classes, string(h.Class)) {
+				classes = append(classes, string(h.Class))
+			}
+		}
+		what := Plural(utf8.RuneCountInString(e.Original), "code point")
+		if len(classes) > 0 {
+			what += ", " + strings.Join(classes, ", ")
+		}
+		return kind + scan.VisibleLine(e.Original) + st.Muted.Render(" ("+what+") removed, nothing left in its place (⌫ in the content)") + at
+	}
+	return kind + scan.VisibleLine(e.Original) + st.Muted.Render(" was replaced by ") + st.Escape.Render(scan.VisibleLine(e.Text)) + at
 }
 
 // Pad pads s to w cells; a longer s is cut to leave one space, so table
@@ -197,4 +265,49 @@ func ShortSize(n int) string {
 	default:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
+}
+
+// PrefixTitle is the title of the trusted prefix's column of n segments,
+// untrusted of them workspace text: the count first, so a narrow column
+// shows it.
+func PrefixTitle(n, untrusted int) string {
+	if untrusted == 0 {
+		return "TRUSTED PREFIX · tools + system (" + strconv.Itoa(n) + ")"
+	}
+	return "⚠ " + strconv.Itoa(untrusted) + "/" + strconv.Itoa(n) + " UNTRUSTED · TRUSTED PREFIX · tools + system"
+}
+
+// Glue reports whether segment i of segs is envelope glue: host framing
+// text of no kind (an envelope's closing tag, the next one's opening tag,
+// a heading over the blocks) cut from the same part as an enveloped
+// segment beside it. The segment columns fold it into the envelope's row.
+func Glue(segs []wire.Segment, i int) bool {
+	s := &segs[i]
+	if s.Kind != wire.KindOther || s.Trust != wire.Trusted || s.Envelope != "" || s.Part == "" {
+		return false
+	}
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(segs) && segs[j].Part == s.Part && segs[j].Envelope != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Frame is the envelope's frame around segment i of segs: the last line of
+// the glue before it (its opening tag) and the first line of the glue after
+// it (its closing tag), "" where there is none.
+func Frame(segs []wire.Segment, i int) (open, close string) {
+	if i > 0 && Glue(segs, i-1) && segs[i-1].Part == segs[i].Part {
+		t := strings.TrimRight(segs[i-1].Text, "\n")
+		open = t[strings.LastIndexByte(t, '\n')+1:]
+	}
+	if i+1 < len(segs) && Glue(segs, i+1) && segs[i+1].Part == segs[i].Part {
+		t := strings.TrimLeft(segs[i+1].Text, "\n")
+		if k := strings.IndexByte(t, '\n'); k >= 0 {
+			t = t[:k]
+		}
+		close = t
+	}
+	return open, close
 }

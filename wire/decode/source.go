@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/body"
 	"github.com/wirelens/wirelens/wire/redact"
 )
 
@@ -53,4 +54,52 @@ func ReadBody(r *wire.Request, limit int64) ([]byte, error) {
 		}
 	}
 	return redact.Body(buf), nil
+}
+
+// SentBody is the body of r as it was sent: ReadBody's bytes, and for a
+// HAR entry its request's postData decoded (base64, Polly.js chunks) and
+// decompressed as the decoder read it, for a claude-trace line its
+// request's body. what says which it is ("" for the bytes themselves).
+// Credentials are masked as ReadBody masks them.
+func SentBody(r *wire.Request, limit int64) (b []byte, what string, err error) {
+	raw, err := ReadBody(r, limit)
+	if err != nil {
+		return nil, "", err
+	}
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		return raw, "", nil
+	}
+	var entry struct {
+		Request *struct {
+			Headers  []harHeader `json:"headers"`
+			PostData *struct {
+				Text     string `json:"text"`
+				Encoding string `json:"encoding"`
+			} `json:"postData"`
+			Body json.RawMessage `json:"body"`
+		} `json:"request"`
+	}
+	if json.Unmarshal(t, &entry) != nil || entry.Request == nil {
+		return raw, "", nil
+	}
+	switch rq := entry.Request; {
+	case rq.PostData != nil:
+		b, err := harText(rq.PostData.Text, rq.PostData.Encoding)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: the HAR entry's request body: %v", r.Source, err)
+		}
+		if b, _, err = body.Decompress(b, header(rq.Headers, "Content-Encoding")); err != nil {
+			return nil, "", fmt.Errorf("%s: the HAR entry's request body is %v", r.Source, err)
+		}
+		return redact.Body(b), "the HAR entry's request.postData", nil
+	case len(rq.Body) > 0 && !bytes.Equal(rq.Body, []byte("null")):
+		b := []byte(rq.Body)
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			b = []byte(s)
+		}
+		return redact.Body(b), "the trace line's request.body", nil
+	}
+	return raw, "", nil
 }

@@ -2,6 +2,8 @@ package decode
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -121,5 +123,47 @@ func TestReadBodyErrors(t *testing.T) {
 	}
 	if _, err := ReadBody(&wire.Request{Source: filepath.Join(dir, "gone.json"), Offset: 0, Length: 4}, 1<<20); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestSentBody reads back the body each request was sent with: a JSONL
+// line itself, a HAR entry's postData (also base64 and gzip), a trace
+// line's request body; the same bytes the decoder read its request from.
+func TestSentBody(t *testing.T) {
+	dir := t.TempDir()
+	body := `{"model":"gpt","messages":[{"role":"user","content":"hi \u202e there"}]}`
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(body))
+	zw.Close()
+	quoted, _ := json.Marshal(body)
+	files := map[string]string{
+		"s.jsonl": body + "\n",
+		"plain.har": `{"log":{"entries":[{"request":{"method":"POST","url":"https://api.openai.com/v1/chat/completions",
+  "postData":{"text":` + string(quoted) + `}},"response":{"status":200,"content":{"text":"{}"}}}]}}`,
+		"gzip.har": `{"log":{"entries":[{"request":{"method":"POST","url":"https://api.openai.com/v1/chat/completions",
+  "headers":[{"name":"Content-Encoding","value":"gzip"}],
+  "postData":{"encoding":"base64","text":"` + base64.StdEncoding.EncodeToString(gz.Bytes()) + `"}},"response":{"status":200,"content":{"text":"{}"}}}]}}`,
+		"trace.jsonl": `{"request":{"url":"https://api.openai.com/v1/chat/completions","method":"POST","body":` + body + `},"response":{}}` + "\n",
+	}
+	for name, data := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reqs := sourceRequests(t, path)
+		if len(reqs) != 1 {
+			t.Fatalf("%s: %d requests", name, len(reqs))
+		}
+		got, what, err := SentBody(&reqs[0], 1<<20)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if string(got) != body {
+			t.Errorf("%s: the body sent is read back as %q (%s)", name, got, what)
+		}
+		if (what == "") != (name == "s.jsonl") {
+			t.Errorf("%s: said to be %q", name, what)
+		}
 	}
 }

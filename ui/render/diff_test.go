@@ -1,0 +1,53 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
+)
+
+// TestDiffWrapsChangedLines: two builds minutes apart differ at the end of
+// a long line; the side-by-side diff wraps the changed lines so the change
+// shows on both sides, marks only the characters that changed, and keeps
+// every row to its width.
+func TestDiffWrapsChangedLines(t *testing.T) {
+	head := "You are a coding agent working in a terminal. The session started at "
+	a, b := head+"2026-01-01T10:04:13Z and goes on", head+"2026-01-01T10:07:13Z and goes on"
+	d := &diff.RequestDiff{Segments: []diff.SegmentDiff{{ID: "system[0]", Status: diff.StatusChanged, Hunks: []diff.Hunk{
+		{Op: diff.OpDelete, Text: a + "\n", Words: []diff.Hunk{{Op: diff.OpEqual, Text: head}, {Op: diff.OpDelete, Text: "2026-01-01T10:04:13Z"}, {Op: diff.OpEqual, Text: " and goes on\n"}}},
+		{Op: diff.OpInsert, Text: b + "\n", Words: []diff.Hunk{{Op: diff.OpEqual, Text: head}, {Op: diff.OpInsert, Text: "2026-01-01T10:07:13Z"}, {Op: diff.OpEqual, Text: " and goes on\n"}}},
+	}}}}
+	lines, first := LayoutDiff(d)
+	if first != 0 || len(lines) != 2 || lines[1].LK != '-' || lines[1].RK != '+' {
+		t.Fatalf("layout: %+v (first %d)", lines, first)
+	}
+	if l := lines[1]; len(l.LW) != 1 || l.Left[l.LW[0][0]:l.LW[0][1]] != "4" || l.Right[l.RW[0][0]:l.RW[0][1]] != "7" {
+		t.Fatalf("changed characters: %v %v", l.LW, l.RW)
+	}
+	for _, theme := range []string{themes.Dark, themes.Mono} {
+		st := themes.New(theme)
+		for _, w := range []int{20, 31, 39, 60} {
+			rows := DiffRows(st, lines, 0, 100, w, w)
+			var left, right strings.Builder
+			for _, r := range rows[1:] { // after the segment's heading
+				if cw := cells.Width(r); cw != 2*w+1 {
+					t.Fatalf("%s %d: row of %d cells: %q", theme, w, cw, plain(r))
+				}
+				p := []rune(plain(r))
+				left.WriteString(string(p[:w]))
+				right.WriteString(string(p[w+1:]))
+			}
+			l, r := strings.NewReplacer("⟦", "", "⟧", "", " ", "").Replace(left.String()), strings.NewReplacer("⟦", "", "⟧", "", " ", "").Replace(right.String())
+			if !strings.Contains(l, "10:04:13Zandgoeson") || !strings.Contains(r, "10:07:13Zandgoeson") || strings.Contains(l+r, "…") {
+				t.Fatalf("%s %d: the change is not all shown:\n%s", theme, w, plain(strings.Join(rows, "\n")))
+			}
+			if theme == themes.Mono && (!strings.Contains(strings.ReplaceAll(left.String(), " ", ""), "10:0⟦4⟧:13Z") ||
+				!strings.Contains(strings.ReplaceAll(right.String(), " ", ""), "10:0⟦7⟧:13Z")) {
+				t.Fatalf("%d: the changed characters are not marked:\n%s", w, plain(strings.Join(rows, "\n")))
+			}
+		}
+	}
+}
