@@ -25,6 +25,7 @@ func init() { register(newCacheCmd) }
 
 func newCacheCmd(app *App) *cobra.Command {
 	var asJSON, consecutive bool
+	var prices string
 	cmd := &cobra.Command{
 		Use:         "cache FILE... [--json] [--consecutive]",
 		Annotations: map[string]string{globalsAnnotation: inputGlobals},
@@ -50,6 +51,11 @@ cache reads beside them, saying plainly where they disagree. The summary gives t
 ratio, the tokens re-processed because of breaks, the breaks grouped by cause, and the worst
 requests.
 
+Each break is priced (--prices FILE for a table of your own): the tokens processed or written
+to the cache again instead of read, at the difference between the two prices, from the
+recorded usage where both requests recorded it and predicted otherwise, and so is the session
+as a whole; every amount says which.
+
 All FILE arguments form one sequence, in the order given (a JSONL session, a HAR export, a
 recording, or one request per file). FILE may be "-" for standard input. --by-model is accepted
 for compatibility and does nothing: comparing by model is the default.`,
@@ -62,18 +68,25 @@ for compatibility and does nothing: comparing by model is the default.`,
 			// Each step is written (JSON) or folded into the report (text)
 			// as it is computed: only the last request of each model is held
 			// (the previous one with --consecutive), never the session.
+			tab, err := loadPrices(prices)
+			if err != nil {
+				return err
+			}
 			var (
-				seq  = diff.Sequence{Consecutive: consecutive}
-				errs []error
-				werr error
-				out  cacheOutput
+				seq    = diff.Sequence{Consecutive: consecutive}
+				ledger = diff.Ledger{Prices: tab}
+				errs   []error
+				werr   error
+				out    cacheOutput
 			)
 			bw := bufio.NewWriterSize(app.Stdout, 64<<10)
 			if asJSON {
 				out = newCacheJSON(bw)
+				out.(*cacheJSON).prices = tab
 			} else {
 				text := newCacheText(bw, terminalWidth(app.Stdout), localeUnicode())
 				text.consecutive = consecutive
+				text.costs.prices = tab
 				out = text
 			}
 			for _, src := range args {
@@ -82,7 +95,10 @@ for compatibility and does nothing: comparing by model is the default.`,
 						errs = append(errs, err)
 						return true
 					}
-					if st := seq.Add(&r); st != nil {
+					st := seq.Add(&r)
+					cost := ledger.Add(&r, st)
+					if st != nil {
+						out.noteCost(cost)
 						werr = out.add(st)
 					}
 					return werr == nil
@@ -91,6 +107,7 @@ for compatibility and does nothing: comparing by model is the default.`,
 					return werr
 				}
 			}
+			out.noteTotals(ledger.Totals())
 			if err := out.finish(seq.Summary(), errs); err != nil {
 				return err
 			}
@@ -103,6 +120,7 @@ for compatibility and does nothing: comparing by model is the default.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
 	cmd.Flags().BoolVar(&consecutive, "consecutive", false, "compare each request with the one just before it, whatever its model")
 	cmd.Flags().Bool("by-model", false, "accepted for compatibility, does nothing: comparing by model is the default")
+	pricesFlag(cmd, &prices)
 	return cmd
 }
 
@@ -143,6 +161,7 @@ type cacheRequestJSON struct {
 	Disagreement              string          `json:"disagreement,omitempty"`
 	ProviderVerdict           *verdictJSON    `json:"provider_verdict,omitempty"`
 	Notes                     []string        `json:"notes,omitempty"`
+	Cost                      *diff.CostJSON  `json:"cost,omitempty"`
 }
 
 // cacheRefJSON names the earlier request a request is compared with.
@@ -175,6 +194,7 @@ type cacheSummaryJSON struct {
 	PredictionsUnavailable int              `json:"predictions_unavailable,omitempty"`
 	ProviderVerdicts       *verdictsJSON    `json:"provider_verdicts,omitempty"`
 	Note                   string           `json:"note,omitempty"`
+	Cost                   *diff.TotalsJSON `json:"cost,omitempty"`
 }
 
 func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
@@ -192,6 +212,10 @@ func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
 type cacheOutput interface {
 	add(st *diff.Step) error
 	finish(sum diff.Summary, errs []error) error
+	// noteCost is the cost of the step add takes next; noteTotals what the
+	// sequence cost, before finish.
+	noteCost(diff.Cost)
+	noteTotals(diff.LedgerTotals)
 }
 
 // cacheJSON writes `cache --json` as the steps come. The requests array
@@ -201,6 +225,7 @@ type cacheOutput interface {
 type cacheJSON struct {
 	w *bufio.Writer
 	n int // requests written
+	cacheCosts
 }
 
 func newCacheJSON(w *bufio.Writer) *cacheJSON {
@@ -209,7 +234,11 @@ func newCacheJSON(w *bufio.Writer) *cacheJSON {
 }
 
 func (j *cacheJSON) add(st *diff.Step) error {
-	b, err := marshalJSON(cacheRequestToJSON(st), "    ")
+	rj := cacheRequestToJSON(st)
+	if j.prices != nil {
+		rj.Cost = j.takeCost().JSON(j.prices.Currency)
+	}
+	b, err := marshalJSON(rj, "    ")
 	if err != nil {
 		return err
 	}
@@ -227,7 +256,9 @@ func (j *cacheJSON) finish(sum diff.Summary, errs []error) error {
 		j.w.WriteString("\n  ")
 	}
 	j.w.WriteString("],\n  \"summary\": ")
-	b, err := marshalJSON(cacheSummaryToJSON(sum), "  ")
+	sj := cacheSummaryToJSON(sum)
+	sj.Cost = j.totalsToJSON()
+	b, err := marshalJSON(sj, "  ")
 	if err != nil {
 		return err
 	}
@@ -458,6 +489,8 @@ type cacheText struct {
 	verdictN  int
 	notes     []stepNote // the first distinct notes
 	seenNotes map[string]bool
+
+	costs cacheCosts
 }
 
 // stepRef names a step of the report: its source (by number) and index.
@@ -516,6 +549,7 @@ func (t *cacheText) add(st *diff.Step) error {
 		intern(&t.sources, t.sourceIDs, st.PrevSource)
 	}
 	at := stepRef{source: intern(&t.sources, t.sourceIDs, st.Source), index: st.Index}
+	t.costs.keepBreak(at, t.costs.takeCost())
 	t.providers[st.Rule.Provider] = true
 	var flags byte
 	if st.Recorded != nil {
@@ -639,6 +673,7 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		t.capped("Provider verdicts", t.verdicts, t.verdictN)
 		t.capped("Notes", t.notes, len(t.seenNotes))
 		t.summary(sum)
+		t.writeCosts()
 	}
 	return nil
 }
@@ -652,6 +687,8 @@ func sourceList(sources []string) string {
 	}
 	return strings.Join(sources[:shown], ", ") + " and " + plural(len(sources)-shown, "more file")
 }
+func (t *cacheText) noteCost(c diff.Cost)             { t.costs.noteCost(c) }
+func (t *cacheText) noteTotals(tot diff.LedgerTotals) { t.costs.noteTotals(tot) }
 
 // writeCacheText writes the text report of steps and their summary at once,
 // as cache writes it (the viewer's plain-text output shares it).

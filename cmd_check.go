@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -25,6 +26,8 @@ type checkFlags struct {
 	before, after   string
 	rules           bool
 	every           bool
+	cache           bool   // --cache: the cache rules too
+	maxReprocessed  string // --max-reprocessed
 }
 
 func newCheckCmd(app *App) *cobra.Command {
@@ -80,6 +83,8 @@ errors (what could be read is still reported).`,
 	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
 	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
 	fl.BoolVar(&f.every, "every-request", false, "list a finding under every request that carries it, not once with a count")
+	fl.BoolVar(&f.cache, "cache", false, "also the prompt-cache rules (unstable-prefix) over each FILE's sequence of requests")
+	fl.StringVar(&f.maxReprocessed, "max-reprocessed", "1024", "with --cache: tokens (or a share such as 25%) of an earlier request a break may re-process")
 	return cmd
 }
 
@@ -115,10 +120,14 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	gate, err := newCacheGate(f)
+	if err != nil {
+		return err
+	}
 	if compare {
 		return runCheckCompare(app, aud, f, failOn)
 	}
-	res := auditSources(app, aud, args, f.every, f.asSARIF)
+	res := auditSources(app, aud, args, f.every, f.asSARIF, gate)
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
@@ -196,12 +205,25 @@ type checkResult struct {
 	// total counts the findings of every request, repeats included.
 	total int
 	errs  []error
+	gate  *diff.Gate // check --cache, nil without
 }
 
 // audit counts r and adds its findings.
 func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 	res.alignNeedles()
 	res.requests++
+	if res.gate != nil {
+		// The cache rules' findings come after the request's own; each is
+		// one break of one request, so it is never a repeat.
+		defer func() {
+			n := len(res.findings)
+			res.gate.Add(r, &res.findings)
+			res.total += len(res.findings) - n
+			for k := n; !res.every && k < len(res.findings); k++ {
+				res.findings[k].Requests = &audit.RequestSpan{First: res.findings[k].Request, Count: 1}
+			}
+		}()
+	}
 	fs := aud.Audit(r)
 	res.total += len(fs)
 	if len(fs) == 0 {
@@ -270,8 +292,8 @@ func recordingFormat(f wire.Format) bool {
 
 // auditSources audits every request of the sources as they stream in; only
 // the findings are kept (each distinct one once unless every is set).
-func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate bool) *checkResult {
-	res := &checkResult{every: every, locate: locate}
+func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate bool, gate *diff.Gate) *checkResult {
+	res := &checkResult{every: every, locate: locate, gate: gate}
 	for _, src := range sources {
 		app.decode(src, func(r wire.Request, err error) bool {
 			if err != nil {
@@ -287,13 +309,13 @@ func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate 
 
 // auditRef audits what a --before/--after reference names: a whole file, or
 // one request of it (FILE@N).
-func auditRef(app *App, aud *audit.Auditor, ref string) *checkResult {
+func auditRef(app *App, aud *audit.Auditor, ref string, gate *diff.Gate) *checkResult {
 	file, n, err := splitRef(ref)
 	if err != nil {
 		return &checkResult{errs: []error{err}}
 	}
 	if file == ref && n == 1 {
-		return auditSources(app, aud, []string{ref}, true, false)
+		return auditSources(app, aud, []string{ref}, true, false, gate)
 	}
 	r, errs, err := app.LoadRef(ref)
 	res := &checkResult{every: true, errs: errs}
@@ -392,8 +414,10 @@ func matchByKey(fs, others []audit.Finding) (matched, rest []audit.Finding) {
 
 // runCheckCompare is `check --before A --after B`.
 func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Severity) error {
-	b := auditRef(app, aud, f.before)
-	a := auditRef(app, aud, f.after)
+	gb, _ := newCacheGate(f)
+	ga, _ := newCacheGate(f)
+	b := auditRef(app, aud, f.before, gb)
+	a := auditRef(app, aud, f.after, ga)
 	errs := append(append([]error{}, b.errs...), a.errs...)
 	fixed, introduced, unchanged := compareFindings(b.findings, a.findings)
 	var err error

@@ -17,22 +17,30 @@ import (
 func init() { register(newInspectCmd) }
 
 func newInspectCmd(app *App) *cobra.Command {
-	var asJSON bool
+	var asJSON, redacted bool
 	cmd := &cobra.Command{
-		Use:         "inspect FILE... [--json]",
+		Use:         "inspect FILE... [--json [--redact]]",
 		Annotations: map[string]string{globalsAnnotation: inputGlobals},
 		Short:       "List each request's segments: channel, role, kind, trust, envelope, size, escapes",
 		Long: `inspect prints every request of the given files, one block per request and one line per
 segment: its id, channel, role, kind, trust, envelope, size in bytes and estimated tokens
 (o200k_base; providers' own tokenizers differ), and the escapes found in it.
 
+With --json --redact, each segment also carries its text, with every secret that
+secret-in-context finds (API keys, tokens, private keys, credential-like values) replaced by
+"[redacted by wirelens]", so the output can be shared: what was sent, without the secrets.
+
 FILE may be "-" for standard input. Input problems are reported one line each on standard
 error (exit 2) and everything that could be read is still printed.`,
 		Example: `  wirelens inspect request.json
-  wirelens inspect session.jsonl --json | jq '.requests[].segments[].trust'
-  wirelens build . | wirelens inspect -`,
+  wirelens inspect session.jsonl --json | jq '.requests[].segments[] | select(.trust=="untrusted")'
+  wirelens build . | wirelens inspect -
+  wirelens inspect session.jsonl --json --redact > shareable.json`,
 		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if redacted && !asJSON {
+				return usageError("--redact needs --json: it adds each segment's text, masked, to the JSON")
+			}
 			// Requests are written as they are decoded, so a long session is
 			// never held whole.
 			var (
@@ -52,7 +60,7 @@ error (exit 2) and everything that could be read is still printed.`,
 						return true
 					}
 					if asJSON {
-						werr = writeInspectRequestJSON(bw, &r, count > 0)
+						werr = writeInspectRequestJSON(bw, &r, count > 0, redacted)
 					} else {
 						werr = writeInspectBlocks(bw, []wire.Request{r}, width, count > 0)
 					}
@@ -82,6 +90,7 @@ error (exit 2) and everything that could be read is still printed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
+	cmd.Flags().BoolVar(&redacted, "redact", false, "with --json: add each segment's text, every secret in it masked")
 	return cmd
 }
 

@@ -92,6 +92,8 @@ func TestEveryOutputMasksCredentials(t *testing.T) {
 			{"check"}, {"check", "--json"}, {"check", "--sarif"}, {"check", "--every-request", "--json"},
 			{"cache"}, {"cache", "--json"}, {"cache", "--by-model"},
 			{"view"}, {"gen-session", "--decode"},
+			{"context"}, {"context", "--json"}, {"whatif", "--layout", "isolated", "--sort-tools", "--freeze-time"},
+			{"whatif", "--layout", "isolated", "--json"}, {"check", "--cache", "--max-reprocessed", "0", "--json"},
 		} {
 			_, out, stderr := runCLI(t, "", append(args, path)...)
 			noLeak(t, strings.Join(args, " "), out+stderr)
@@ -103,5 +105,73 @@ func TestEveryOutputMasksCredentials(t *testing.T) {
 	} {
 		_, out, stderr := runCLI(t, "", args...)
 		noLeak(t, strings.Join(args[:2], " "), out+stderr)
+	}
+}
+
+// TestInspectRedact: inspect --json --redact carries each segment's text
+// with every secret masked (a key a tool printed, a private key block), and
+// the rest of the text as it was; check reports the same secrets masked;
+// --redact without --json is a usage error.
+func TestInspectRedact(t *testing.T) {
+	key := "sk-ant-api03-" + strings.Repeat("Zx8Qw3Er5T", 9) + "y7uAA"
+	pem := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + strings.Repeat("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAABlwAAAAdzc2gtcn\n", 4) +
+		"-----END OPENSSH PRIVATE KEY-----"
+	body, _ := json.Marshal(map[string]any{
+		"model": "claude-sonnet-4-6", "max_tokens": 100,
+		"system": "You are a coding agent.",
+		"messages": []any{
+			map[string]any{"role": "user", "content": "deploy it"},
+			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "t1", "name": "bash", "input": map[string]any{"command": "cat .env"}}}},
+			map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "t1",
+				"content": "ANTHROPIC_API_KEY=" + key + "\nDEPLOY_KEY='" + pem + "'\nREGION=eu-west-1\n"}}},
+		},
+	})
+	path := t.TempDir() + "/req.json"
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "inspect", "--json", "--redact", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, key[16:]) || strings.Contains(out, "b3BlbnNzaC1rZXktdjEAAAAABG5v") {
+		t.Fatalf("inspect --redact shows a secret:\n%s", out)
+	}
+	var doc struct {
+		Requests []struct {
+			Segments []struct {
+				ID   string  `json:"id"`
+				Text *string `json:"text"`
+			} `json:"segments"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Requests) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var all strings.Builder
+	for _, s := range doc.Requests[0].Segments {
+		if s.Text == nil {
+			t.Errorf("segment %s has no text", s.ID)
+			continue
+		}
+		all.WriteString(*s.Text)
+	}
+	for _, want := range []string{"ANTHROPIC_API_KEY=[redacted by wirelens]", "DEPLOY_KEY='[redacted by wirelens]'", "REGION=eu-west-1", "You are a coding agent."} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("redacted text lacks %q:\n%s", want, all.String())
+		}
+	}
+	// Without --redact there is no text.
+	_, plain, _ := runCLI(t, "", "inspect", "--json", path)
+	if strings.Contains(plain, `"text"`) {
+		t.Errorf("inspect --json without --redact carries text")
+	}
+	// check names both, masked.
+	code, out, _ = runCLI(t, "", "check", "--json", path)
+	if code != 1 || strings.Count(out, `"rule": "secret-in-context"`) != 2 || strings.Contains(out, key[16:]) {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+	if code, _, stderr := runCLI(t, "", "inspect", "--redact", path); code != 2 || !strings.Contains(stderr, "--redact needs --json") {
+		t.Errorf("inspect --redact without --json: exit %d, %q", code, stderr)
 	}
 }

@@ -171,3 +171,31 @@ func demoSequence() ([]wire.Request, error) {
 	}
 	return reqs, nil
 }
+
+// demoSession is a legacy session of n turns on the demo workspace, three
+// minutes apart: the agent before the fix, rebuilding its system prompt
+// (with the time in it) for every request.
+func demoSession(n int) ([]wire.Request, error) {
+	b, err := demoBaseline(demoNow, false)
+	if err != nil {
+		return nil, err
+	}
+	questions := []string{"What does this project do?", "Run the tests.", "Fix the failing test.",
+		"Add a README section.", "Commit the change.", "Open a pull request."}
+	var history []assemble.Turn
+	var out []wire.Request
+	for i := 0; i < n; i++ {
+		b.Now = demoNow.Add(time.Duration(3*i) * time.Minute)
+		q := questions[i%len(questions)]
+		res, err := assemble.Bind(b, assemble.Config{Layout: assemble.LayoutLegacy, API: wire.FormatAnthropic,
+			Host: demoHost, History: history, Message: q})
+		if err != nil {
+			return nil, err
+		}
+		res.Request.Source, res.Request.Index = "demo (legacy session)", i+1
+		out = append(out, res.Request)
+		history = append(history, assemble.Turn{Role: "user", Text: q},
+			assemble.Turn{Role: "assistant", Text: "Done: " + q})
+	}
+	return out, nil
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -95,14 +96,14 @@ var inspectJSONOut = &jsonOut{prefix: "    "}
 
 // writeInspectRequestJSON writes one element of the "requests" array,
 // indented as writeJSON would indent the whole document.
-func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
+func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma, redacted bool) error {
 	o := inspectJSONOut
 	o.buf, o.depth = o.buf[:0], 0
 	if comma {
 		o.buf = append(o.buf, ',')
 	}
 	o.buf = append(o.buf, "\n    "...)
-	o.request(r)
+	o.request(r, redacted)
 	_, err := w.Write(o.buf)
 	if cap(o.buf) > 4<<20 {
 		o.buf = nil // a huge request's buffer is not held
@@ -110,8 +111,9 @@ func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma bool) error {
 	return err
 }
 
-// request writes the shape of inspectRequestJSON.
-func (o *jsonOut) request(r *wire.Request) {
+// request writes the shape of inspectRequestJSON; with redacted, each
+// segment carries its text with every secret masked.
+func (o *jsonOut) request(r *wire.Request, redacted bool) {
 	tokens := 0
 	for i := range r.Segments {
 		tokens += r.Segments[i].Tokens()
@@ -144,7 +146,7 @@ func (o *jsonOut) request(r *wire.Request) {
 		o.open('[')
 		for i := range r.Segments {
 			o.elem(i == 0)
-			o.segment(&r.Segments[i])
+			o.segment(&r.Segments[i], redacted)
 		}
 		o.close(']')
 	}
@@ -180,7 +182,7 @@ func (o *jsonOut) request(r *wire.Request) {
 }
 
 // segment writes the shape of inspectSegmentJSON.
-func (o *jsonOut) segment(s *wire.Segment) {
+func (o *jsonOut) segment(s *wire.Segment, redacted bool) {
 	o.open('{')
 	o.key(true, "id")
 	o.str(s.ID)
@@ -228,6 +230,10 @@ func (o *jsonOut) segment(s *wire.Segment) {
 			o.close('}')
 		}
 		o.close(']')
+	}
+	if redacted {
+		o.key(false, "text")
+		o.str(redact.MaskSecrets(s.Text))
 	}
 	o.close('}')
 }

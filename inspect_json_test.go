@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/redact"
 )
 
 // The shape of `inspect --json` as encoding/json writes it: the reference
@@ -29,6 +30,8 @@ type inspectSegmentJSON struct {
 	Tokens     int           `json:"tokens"`
 	Breakpoint bool          `json:"cache_breakpoint,omitempty"`
 	Escapes    []wire.Escape `json:"escapes"`
+	// Text is the segment's text with every secret masked (--redact).
+	Text *string `json:"text,omitempty"`
 }
 
 type inspectRequestJSON struct {
@@ -45,8 +48,9 @@ type inspectRequestJSON struct {
 	Notes    []string             `json:"notes,omitempty"`
 }
 
-// inspectRequest is the JSON form of one request.
-func inspectRequest(r *wire.Request) inspectRequestJSON {
+// inspectRequest is the JSON form of one request; with redacted, each
+// segment carries its text with every secret masked.
+func inspectRequest(r *wire.Request, redacted bool) inspectRequestJSON {
 	rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
 		Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
 		Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
@@ -61,14 +65,18 @@ func inspectRequest(r *wire.Request) inspectRequestJSON {
 		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
 			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
 			Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
+		if redacted {
+			text := redact.MaskSecrets(s.Text)
+			rj.Segments[len(rj.Segments)-1].Text = &text
+		}
 	}
 	return rj
 }
 
 // writeInspectRequestJSONRef is what writeInspectRequestJSON wrote before
 // it wrote straight into its buffer: encoding/json, indented, made safe.
-func writeInspectRequestJSONRef(w *bytes.Buffer, r *wire.Request, comma bool) {
-	b, err := marshalJSON(inspectRequest(r), "    ")
+func writeInspectRequestJSONRef(w *bytes.Buffer, r *wire.Request, comma, redacted bool) {
+	b, err := marshalJSON(inspectRequest(r, redacted), "    ")
 	if err != nil {
 		panic(err)
 	}
@@ -119,16 +127,18 @@ func TestInspectJSONWriterSameAsEncoder(t *testing.T) {
 	}
 	reqs = append(reqs, wire.Request{}, wire.Request{Notes: []string{}})
 	for i := range reqs {
-		var got, want bytes.Buffer
-		if err := writeInspectRequestJSON(&got, &reqs[i], i%2 == 1); err != nil {
-			t.Fatal(err)
-		}
-		writeInspectRequestJSONRef(&want, &reqs[i], i%2 == 1)
-		if got.String() != want.String() {
-			t.Fatalf("request %d (%s):\n%s\nwant\n%s", i, reqs[i].Name(), got.String(), want.String())
-		}
-		if strings.ContainsAny(got.String(), "\x1b\u202e") {
-			t.Fatalf("request %d: a hazard reached the output raw", i)
+		for _, redacted := range []bool{false, true} {
+			var got, want bytes.Buffer
+			if err := writeInspectRequestJSON(&got, &reqs[i], i%2 == 1, redacted); err != nil {
+				t.Fatal(err)
+			}
+			writeInspectRequestJSONRef(&want, &reqs[i], i%2 == 1, redacted)
+			if got.String() != want.String() {
+				t.Fatalf("request %d (%s), redacted %v:\n%s\nwant\n%s", i, reqs[i].Name(), redacted, got.String(), want.String())
+			}
+			if strings.ContainsAny(got.String(), "\x1b\u202e") {
+				t.Fatalf("request %d: a hazard reached the output raw", i)
+			}
 		}
 	}
 }

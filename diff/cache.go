@@ -93,6 +93,9 @@ type Step struct {
 	Prediction Prediction
 	// Recorded is the recorded cache read, nil when nothing was recorded.
 	Recorded *int
+	// PrevRecordedInput is the recorded input tokens (cached included) of
+	// the request compared with, nil when it recorded none.
+	PrevRecordedInput *int
 	// Disagreement states plainly how prediction and record differ, or "".
 	Disagreement string
 	// Verdict is the provider's (or the agent's) recorded verdict on the
@@ -428,6 +431,10 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 	}
 	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
 		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))
+	}
+	if pu := prev.req.Usage; pu != nil {
+		in := pu.InputTokens
+		st.PrevRecordedInput = &in
 	}
 	st.Prediction = predict(mem, prev, cur, st.PrefixTokens)
 	st.Notes = append(st.Notes, st.Prediction.Notes...)

@@ -39,6 +39,14 @@ func (p cacheView) Render(w, h int) []string {
 	if wide {
 		bw = 20
 	}
+	// The context column: each request's categories, against the longest.
+	cw, longest := 0, 0
+	if wide {
+		cw = min(24, max(8, w-150))
+		for i := range p.reqs {
+			longest = max(longest, p.reqs[i].tokens)
+		}
+	}
 	rowAt := func(i int) string {
 		e := &p.reqs[i]
 		if i == 0 {
@@ -65,6 +73,7 @@ func (p cacheView) Render(w, h int) []string {
 			} else {
 				line += pad("", 11)
 			}
+			line += contextBar(st, e, longest, cw) + " "
 		}
 		if b := row.Break; b != nil {
 			cause := "✂ " + scan.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + strconv.Itoa(b.Offset)
@@ -78,14 +87,23 @@ func (p cacheView) Render(w, h int) []string {
 		return line
 	}
 	title := "Prompt cache · prefix reused vs re-processed per request"
+	if !wide {
+		title = "Prompt cache"
+	}
 	if p.reuseTotal > 0 {
 		title += fmt.Sprintf(" · reuse %d%%", p.reusePrefix*100/p.reuseTotal)
 	}
+	if m := sessionBreakMoney(p.reqs, p.steps); m != "" {
+		title += " · " + m
+	}
 	head := pad("req", 6) + pad("reused░new", bw+1) + pad("prefix/total", 21)
 	if wide {
-		head += pad("recorded", 11)
+		head += pad("recorded", 11) + pad("context", cw+1)
 	}
 	head += "break (enter: diff)"
+	if wide {
+		head += "   context: " + contextLegend
+	}
 	var detail []string
 	if row := stepAt(p.steps, p.cur.sel); row != nil {
 		if b := row.Break; b != nil {
@@ -109,7 +127,11 @@ func (p cacheView) Render(w, h int) []string {
 			verdict = " · provider verdict: " + v.By + " says " + scan.VisibleLine(v.Reason) +
 				"; wirelens: " + diff.Attribution(row) + " (" + row.VerdictOutcome + ")"
 		}
-		detail = append(detail, st.Muted.Render("cached tokens: "+pred+", "+rec+verdict+" · enter: diff with the request before"))
+		money := breakMoney(&p.reqs[p.cur.sel].req, row)
+		if money != "" {
+			money += " · "
+		}
+		detail = append(detail, st.Muted.Render(money+"cached tokens: "+pred+", "+rec+verdict+" · enter: diff with the request before"))
 	}
 	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
 		empty: "no requests", detail: detail}.Render(w, h)

@@ -18,7 +18,7 @@ type KeyMap struct {
 	Search, Next, Prev, Filter     key.Binding
 	Wire, Escapes, Findings, Cache key.Binding
 	Diff, Raw, Mark, Layout        key.Binding
-	Trust                          key.Binding
+	Trust, Secrets                 key.Binding
 	Help, Quit                     key.Binding
 }
 
@@ -52,6 +52,7 @@ func DefaultKeyMap() KeyMap {
 		Raw:      b("6/r", "raw JSON", "6", "r"),
 		Mark:     b("m", "mark request for diff", "m"),
 		Trust:    b("t", "diff: trust map / text", "t"),
+		Secrets:  b("S", "show / mask secrets", "S"),
 		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
@@ -68,7 +69,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
-		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Layout},
+		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Layout},
 		{k.Help, k.Quit},
 	}
 }

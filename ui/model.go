@@ -34,6 +34,7 @@ import (
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -136,8 +137,11 @@ type entry struct {
 	// read-only with every request that holds the same text.
 	segHz   [][]scan.Hazard
 	hazards int // over all segments
-	escapes int
-	escRows []escRow // the Escapes view's rows
+	// segSecrets are the secrets of each segment (secret-in-context), which
+	// the content pane masks until the Secrets key shows them.
+	segSecrets [][]redact.Secret
+	escapes    int
+	escRows    []escRow // the Escapes view's rows
 }
 
 // prompt is a one-line input (search or filter).
@@ -186,6 +190,9 @@ type Model struct {
 	progress float64
 	errs     []error
 	status   string
+	// showSecrets shows the secrets of segments in the clear (the Secrets
+	// key); by default the content pane masks them.
+	showSecrets bool
 
 	pr                      prompt
 	filter                  string
@@ -407,8 +414,14 @@ func (m *Model) waitItems() tea.Cmd {
 // session repeats almost all of request k in request k+1, so each distinct
 // text is scanned once, not once per request that holds it.
 type hazardMemo struct {
-	mu sync.Mutex
-	m  map[uint64]hazardEntry
+	mu  sync.Mutex
+	m   map[uint64]hazardEntry
+	sec map[uint64]secretEntry
+}
+
+type secretEntry struct {
+	n       int // length of the text, against hash collisions
+	secrets []redact.Secret
 }
 
 type hazardEntry struct {
@@ -416,7 +429,36 @@ type hazardEntry struct {
 	hz []scan.Hazard
 }
 
-func newHazardMemo() *hazardMemo { return &hazardMemo{m: map[uint64]hazardEntry{}} }
+func newHazardMemo() *hazardMemo {
+	return &hazardMemo{m: map[uint64]hazardEntry{}, sec: map[uint64]secretEntry{}}
+}
+
+// secrets are the secrets of a segment's text (read-only: shared), found
+// once per distinct text.
+func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
+	if hm == nil || s.Hash == 0 {
+		return redact.FindSecrets(s.Text)
+	}
+	hm.mu.Lock()
+	e, ok := hm.sec[s.Hash]
+	hm.mu.Unlock()
+	if ok && e.n == len(s.Text) {
+		return e.secrets
+	}
+	found := redact.FindSecrets(s.Text)
+	hm.mu.Lock()
+	if hm.sec == nil {
+		hm.sec = map[uint64]secretEntry{}
+	}
+	hm.sec[s.Hash] = secretEntry{n: len(s.Text), secrets: found}
+	hm.mu.Unlock()
+	return found
+}
+
+// maskSecrets hides each secret of text (redact.Blank): asterisks of the
+// same length, so every offset into the text (escapes, hazards, matches,
+// the cache cut) still holds.
+func maskSecrets(text string, secrets []redact.Secret) string { return redact.Blank(text, secrets) }
 
 // hazards are the hazards of a segment's text (read-only: shared).
 func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
@@ -445,7 +487,8 @@ func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
 // measure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts).
 func (hm *hazardMemo) measure(r wire.Request) entry {
-	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHz: make([][]scan.Hazard, len(r.Segments))}
+	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHz: make([][]scan.Hazard, len(r.Segments)),
+		segSecrets: make([][]redact.Secret, len(r.Segments))}
 	for rank := 0; rank < 3; rank++ {
 		for i := range r.Segments {
 			if r.Segments[i].Channel.CacheRank() == rank {
@@ -460,6 +503,7 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 		e.escapes += len(s.Escapes)
 		e.segHz[i] = hm.hazards(s)
 		e.hazards += len(e.segHz[i])
+		e.segSecrets[i] = hm.secrets(s)
 	}
 	e.escRows = escRowsOf(&e)
 	return e
@@ -754,8 +798,12 @@ func (m *Model) loadBody() []tea.Cmd {
 	}
 	m.bodyKey = [2]int{c, s}
 	seg := &m.reqs[c].req.Segments[s]
+	text := seg.Text
+	if !m.showSecrets && s < len(m.reqs[c].segSecrets) {
+		text = maskSecrets(text, m.reqs[c].segSecrets[s])
+	}
 	open, close := render.Frame(m.reqs[c].req.Segments, s)
-	if m.body.Sent == seg.Text && m.body.FrameOpen == open && m.body.FrameClose == close && m.body.Scanned && m.body.Width == m.contentWidth() {
+	if m.body.Sent == text && m.body.FrameOpen == open && m.body.FrameClose == close && m.body.Scanned && m.body.Width == m.contentWidth() {
 		// The same text (interned) in another request: keep the work done.
 		m.body.Key = seg.ID
 		m.body.Top, m.body.TopOff, m.body.Target = 0, 0, -1
@@ -765,7 +813,7 @@ func (m *Model) loadBody() []tea.Cmd {
 		return nil
 	}
 	m.body.FrameOpen, m.body.FrameClose = open, close
-	jobs := m.body.Set(0, seg.ID, seg.Text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
+	jobs := m.body.Set(0, seg.ID, text, seg.Escapes, m.reqs[c].segHz[s], true, m.contentWidth(), "")
 	if f := m.body.Decorate(0, seg.Escapes, m.matchMarks(c, s), m.cutIn(c, s), m.findingMarks(c, s)...); f != nil {
 		// The index counts the marks and the cut: it replaces set's.
 		jobs[0] = f

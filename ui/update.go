@@ -110,6 +110,14 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case matches(k, km.Mark):
 		m.toggleMark()
 		return nil
+	case matches(k, km.Secrets):
+		m.showSecrets = !m.showSecrets
+		m.status = "secrets masked"
+		if m.showSecrets {
+			m.status = "secrets shown in the clear (S masks them)"
+		}
+		m.bodyKey = [2]int{-1, -1}
+		return tea.Batch(m.loadBody()...)
 	case matches(k, km.Layout):
 		if m.opts.Toggle != nil {
 			t := m.opts.Toggle

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -55,6 +56,11 @@ const (
 	RuleVolatileInPrefix   = "volatile-in-prefix"
 	RuleUnwrappedWorkspace = "unwrapped-workspace"
 	RuleUntrustedElevated  = "untrusted-elevated"
+	RuleSecretInContext    = "secret-in-context"
+	// RuleUnstablePrefix is found by the cache analysis (check --cache),
+	// not by the Auditor: it is listed here with the others for check
+	// --rules and SARIF.
+	RuleUnstablePrefix = "unstable-prefix"
 )
 
 // RuleInfo describes one audit rule.
@@ -124,6 +130,21 @@ var Rules = []RuleInfo{
 			"with the framing sentence quoted. Send workspace text as data in an <untrusted_*> envelope whose framing says it is " +
 			"data (wirelens build --layout isolated), and keep directives of authority for the host's own rules; the user's own " +
 			"files (~/.claude/CLAUDE.md) are not reported."},
+	{RuleSecretInContext, SeverityHigh,
+		"An API key, token, private key or credential-like value in the context.",
+		"A credential that reached the context (a tool printed an .env file, a workspace file holds a key) is sent to the model " +
+			"provider with this request and every later one of the session, and sits in every log and capture of it. Found with " +
+			"gitleaks' rules (provider keys of OpenAI, Anthropic, Google, AWS, GitHub, Slack, Stripe and some 200 more, private key " +
+			"blocks, JWTs, high-entropy values assigned to names such as api_key or password) and the plain sk- keys of " +
+			"OpenAI-compatible providers; reported by kind and place with a masked form, never in the clear. Rotate the credential, " +
+			"keep it out of files and outputs the agent reads, and share captures with --redact."},
+	{RuleUnstablePrefix, SeverityMedium,
+		"(check --cache) A request re-processes a prefix that did not change in meaning.",
+		"The prompt cache broke between two requests of the same model on a changing value (a timestamp, a date, a UUID, a " +
+			"counter), on tools or segments sent in another order, or on a segment inserted before stable text, and the provider " +
+			"processed again more of the earlier request than --max-reprocessed allows (tokens, or a share of the earlier request). " +
+			"Keep the prefix byte-stable: sort tools, move the clock and other changing values after the cached prefix " +
+			"(wirelens whatif shows what that saves)."},
 }
 
 // RuleByID returns the rule of an ID.
@@ -215,6 +236,9 @@ type textScan struct {
 
 	legacy     []textSpan
 	haveLegacy bool
+
+	secrets     []redact.Secret
+	haveSecrets bool
 }
 
 // textSpan is a stretch of a text that looks like workspace content.
@@ -285,6 +309,24 @@ func (a *Auditor) legacyOf(sc *textScan) []textSpan {
 		sc.legacy = legacyHints(sc.text)
 	}
 	return sc.legacy
+}
+
+// blanked is a segment's text with its secrets hidden (redact.Blank, the
+// same length), so that no finding's excerpt shows one.
+func (a *Auditor) blanked(s *wire.Segment) string {
+	secrets := a.secretsOf(a.scan(s.Text, s.Hash))
+	if len(secrets) == 0 {
+		return s.Text
+	}
+	return redact.Blank(s.Text, secrets)
+}
+
+func (a *Auditor) secretsOf(sc *textScan) []redact.Secret {
+	if !sc.haveSecrets {
+		sc.haveSecrets = true
+		sc.secrets = redact.FindSecrets(sc.text)
+	}
+	return sc.secrets
 }
 
 // Audit returns the findings of one request with a fresh Auditor.
@@ -394,7 +436,7 @@ func (c *requestAudit) add(i int, rule string, off, n int, key, msg string) {
 		Request:  max(c.r.Index, 1),
 		Segment:  s.ID,
 		Offset:   off,
-		Excerpt:  Excerpt(s.Text, off, n),
+		Excerpt:  Excerpt(c.a.blanked(s), off, n),
 		Message:  scan.VisibleLine(msg),
 		Line:     c.r.Line,
 		Key:      rule + "\x00" + string(s.Kind) + "\x00" + s.Label + "\x00" + key,

@@ -2,12 +2,15 @@ package audit
 
 import (
 	"fmt"
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/classify"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -163,6 +166,11 @@ func (c *requestAudit) segment(i int) {
 					"a carriage return that does not end a line returns to the line's start on a terminal and overwrites what came before; strip it or use line feeds")
 			}
 		}
+	}
+
+	// secret-in-context, in every segment.
+	if secrets := a.secretsOf(sc); len(secrets) > 0 {
+		c.secrets(i, secrets)
 	}
 
 	// volatile-in-prefix.
@@ -540,4 +548,47 @@ func (c *requestAudit) fencedAgentsMD(i int) {
 		}
 		at = end + 1
 	}
+}
+
+// secrets reports the credentials found in segment i, each by its kind and a
+// masked form; the excerpt is cut from the segment's text with every secret
+// in it masked, so no finding shows one in the clear.
+func (c *requestAudit) secrets(i int, secrets []redact.Secret) {
+	s := &c.r.Segments[i]
+	var masked strings.Builder
+	at := 0
+	offsets := make([]int, len(secrets)) // each secret's offset in the masked text
+	forms := make([]string, len(secrets))
+	for k, sec := range secrets {
+		masked.WriteString(s.Text[at:sec.Start])
+		forms[k] = sec.Masked(s.Text)
+		offsets[k] = masked.Len()
+		masked.WriteString(forms[k])
+		at = sec.End
+	}
+	masked.WriteString(s.Text[at:])
+	text := masked.String()
+	where := kindWhat(s.Kind)
+	if s.Kind == wire.KindOther || s.Kind == wire.KindUserInput || s.Kind == wire.KindHostRules {
+		where = "a " + string(s.Kind) + " segment"
+	}
+	for k, sec := range secrets {
+		h := fnv.New64a()
+		h.Write([]byte(s.Text[sec.Start:sec.End]))
+		n := len(c.out)
+		c.add(i, RuleSecretInContext, sec.Start, sec.End-sec.Start, sec.Rule+":"+strconv.FormatUint(h.Sum64(), 36),
+			fmt.Sprintf("%s %s (%s) sits in %s and goes to the provider with this request and every later one; rotate it and keep it out of the context",
+				article(sec.Kind), sec.Kind, forms[k], where))
+		if len(c.out) > n {
+			c.out[n].Excerpt = Excerpt(text, offsets[k], len(forms[k]))
+		}
+	}
+}
+
+// article is "an" before a vowel, else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

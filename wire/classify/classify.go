@@ -47,6 +47,9 @@ func Classify(p wire.Part) []wire.Segment { return ClassifyIn(p, "") }
 // in the user's home folder outside cwd the user's (skills.go).
 func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 	kind, trust := baseKind(p)
+	if p.Name == "" && isReasoning(p.Type) {
+		p.Name = ReasoningLabel
+	}
 	text := p.Text
 	var pieces []piece
 	if splittable(kind, trust) {
@@ -94,6 +97,21 @@ func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 	}
 	out[len(out)-1].CacheBreakpoint = p.CacheBreakpoint
 	return out
+}
+
+// ReasoningLabel is the label of a segment of the model's reasoning (a
+// thinking block, a reasoning item, reasoning_content): kind assistant,
+// trust model, told from the model's answer by this label.
+const ReasoningLabel = "reasoning"
+
+// isReasoning reports whether a part of this wire type is the model's
+// reasoning.
+func isReasoning(typ string) bool {
+	switch typ {
+	case "thinking", "reasoning", "redacted_thinking":
+		return true
+	}
+	return false
 }
 
 // baseKind is the kind and trust of a part that carries no envelope.

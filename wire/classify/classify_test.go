@@ -148,8 +148,12 @@ func TestClassifyBaseline(t *testing.T) {
 	for _, c := range cases {
 		segs := Classify(c.p)
 		checkInvariants(t, c.p, segs)
-		if len(segs) != 1 || segs[0].Kind != c.kind || segs[0].Trust != c.trust || segs[0].Label != c.p.Name {
-			t.Errorf("%s: got %d segments, %s %s %q; want 1, %s %s %q", c.p.ID, len(segs), segs[0].Kind, segs[0].Trust, segs[0].Label, c.kind, c.trust, c.p.Name)
+		label := c.p.Name
+		if c.p.Type == "thinking" {
+			label = ReasoningLabel // the model's reasoning is labelled as such
+		}
+		if len(segs) != 1 || segs[0].Kind != c.kind || segs[0].Trust != c.trust || segs[0].Label != label {
+			t.Errorf("%s: got %d segments, %s %s %q; want 1, %s %s %q", c.p.ID, len(segs), segs[0].Kind, segs[0].Trust, segs[0].Label, c.kind, c.trust, label)
 		}
 	}
 }

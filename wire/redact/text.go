@@ -2,10 +2,8 @@ package redact
 
 import (
 	"bytes"
-	"cmp"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -170,19 +168,28 @@ var markers = func() [][]byte {
 	return m
 }()
 
-// mayHold reports whether Text could change s, without converting it.
+// mayHold reports whether Text could change s, without converting it: s
+// holds a marker, or a keyword of one of gitleaks' rules.
 func mayHold(s []byte) bool {
 	for _, m := range markers {
 		if bytes.Contains(s, m) {
 			return true
 		}
 	}
-	return false
+	return leakMayHold(s)
 }
 
-// maskShapes replaces every credential-shaped value in s with Mask.
-func maskShapes(s string) string {
-	var cuts [][2]int
+// maskShapes replaces every credential in s (FindSecrets: gitleaks' rules
+// and the shapes) with Mask.
+func maskShapes(s string) string { return MaskSecrets(s) }
+
+// shapeCut is where a shape matched: the index of the shape in shapes and
+// the bytes of the credential.
+type shapeCut struct{ shape, start, end int }
+
+// shapeCuts returns every credential-shaped value in s.
+func shapeCuts(s string) []shapeCut {
+	var cuts []shapeCut
 	for i := range shapes {
 		sh := &shapes[i]
 		found := false
@@ -203,26 +210,8 @@ func maskShapes(s string) string {
 			if sh.keep != nil {
 				loc[0] += sh.keep(m)
 			}
-			cuts = append(cuts, [2]int{loc[0], loc[1]})
+			cuts = append(cuts, shapeCut{i, loc[0], loc[1]})
 		}
 	}
-	if len(cuts) == 0 {
-		return s
-	}
-	slices.SortFunc(cuts, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-	var b strings.Builder
-	at := 0
-	for _, c := range cuts {
-		if c[1] <= at {
-			continue // inside a credential already masked
-		}
-		if c[0] < at {
-			c[0] = at
-		}
-		b.WriteString(s[at:c[0]])
-		b.WriteString(Mask)
-		at = c[1]
-	}
-	b.WriteString(s[at:])
-	return b.String()
+	return cuts
 }

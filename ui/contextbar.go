@@ -1,0 +1,133 @@
+package ui
+
+// The context of each request in the Cache view: a stacked bar of its
+// categories (wire/breakdown's groups), as long as the request against the
+// longest of the session, so the rows show how each category grows; and the
+// money the selected request's break cost.
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/breakdown"
+	"github.com/wirelens/wirelens/wire/price"
+)
+
+// contextLegend says what the bar's letters stand for.
+const contextLegend = breakdown.Legend
+
+// groupTokens is the tokens of each group of e's request, in the order of
+// breakdown.Groups, from the tokens the entry already holds.
+func groupTokens(e *entry) []int {
+	out := make([]int, len(breakdown.Groups))
+	at := map[breakdown.Group]int{}
+	for i, g := range breakdown.Groups {
+		at[g] = i
+	}
+	for i := range e.req.Segments {
+		tok := 0
+		if i < len(e.segTok) {
+			tok = e.segTok[i]
+		}
+		out[at[breakdown.GroupOf(&e.req.Segments[i])]] += tok
+	}
+	return out
+}
+
+// contextBar draws e's categories in width cells scaled to longest tokens:
+// each cell the letter of its group, styled by the group's trust.
+func contextBar(st *themes.Styles, e *entry, longest, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	used := 0
+	for _, run := range breakdown.Bar(groupTokens(e), longest, width) {
+		g := groupOfLetter(run[:1])
+		b.WriteString(groupStyle(st, g).Render(run))
+		used += len(run)
+	}
+	return b.String() + strings.Repeat(" ", max(0, width-used))
+}
+
+// groupOfLetter is the group a bar letter stands for.
+func groupOfLetter(l string) breakdown.Group {
+	for _, g := range breakdown.Groups {
+		if g.Letter() == l {
+			return g
+		}
+	}
+	return breakdown.GroupOther
+}
+
+// groupStyle colours a group by the trust of its text.
+func groupStyle(st *themes.Styles, g breakdown.Group) interface{ Render(...string) string } {
+	switch g {
+	case breakdown.GroupHostRules, breakdown.GroupTools, breakdown.GroupHostFacts:
+		return st.TextTrusted
+	case breakdown.GroupUser:
+		return st.TextUser
+	case breakdown.GroupModel, breakdown.GroupReasoning:
+		return st.TextModel
+	case breakdown.GroupOther:
+		return st.Muted
+	}
+	return st.TextUntrusted
+}
+
+// viewPrices is the built-in price table, read once.
+var viewPrices = sync.OnceValue(price.Default)
+
+// breakMoney says what a step's break cost at the built-in prices, or "".
+func breakMoney(r *wire.Request, st *diff.Step) string {
+	if st == nil {
+		return ""
+	}
+	c := diff.CostOf(r, st, viewPrices())
+	if !c.Priced {
+		return "no price for this model"
+	}
+	cur := viewPrices().Currency
+	s := "request " + price.Money(c.Spend.USD, cur) + " (" + string(c.Spend.Basis) + ")"
+	if b := c.Break; b != nil {
+		s = "break cost " + price.Money(b.USD, cur) + " (" + string(b.Basis) + ", " + wire.GroupDigits(b.Tokens) + " tok) · " + s
+	}
+	return s
+}
+
+// sessionBreakMoney is what the breaks of the steps cost at the built-in
+// prices, for the Cache view's title ("" when nothing is priced).
+func sessionBreakMoney(reqs []entry, steps []*diff.Step) string {
+	total, priced, recorded, predicted := 0.0, false, 0, 0
+	for i := range reqs {
+		st := stepAt(steps, i)
+		if st == nil || st.Break == nil {
+			continue
+		}
+		c := diff.CostOf(&reqs[i].req, st, viewPrices())
+		if !c.Priced || c.Break == nil {
+			continue
+		}
+		priced = true
+		total += c.Break.USD
+		if c.Break.Basis == diff.BasisRecorded {
+			recorded++
+		} else {
+			predicted++
+		}
+	}
+	if !priced {
+		return ""
+	}
+	basis := "predicted"
+	switch {
+	case recorded > 0 && predicted > 0:
+		basis = "recorded and predicted"
+	case recorded > 0:
+		basis = "recorded"
+	}
+	return "breaks cost " + price.Money(total, viewPrices().Currency) + " (" + basis + ")"
+}
