@@ -11,7 +11,6 @@ import (
 
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
-	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -95,80 +94,6 @@ error (exit 2) and everything that could be read is still printed.`,
 	return cmd
 }
 
-// inspectSegmentJSON is one segment in `inspect --json`.
-type inspectSegmentJSON struct {
-	ID         string        `json:"id"`
-	Channel    wire.Channel  `json:"channel"`
-	Role       string        `json:"role"`
-	Kind       wire.Kind     `json:"kind"`
-	Trust      wire.Trust    `json:"trust"`
-	Envelope   string        `json:"envelope"`
-	Label      string        `json:"label,omitempty"`
-	Bytes      int           `json:"bytes"`
-	Tokens     int           `json:"tokens"`
-	Breakpoint bool          `json:"cache_breakpoint,omitempty"`
-	Escapes    []wire.Escape `json:"escapes"`
-	// Text is the segment's text with every secret masked (--redact).
-	Text *string `json:"text,omitempty"`
-}
-
-type inspectRequestJSON struct {
-	Source   string               `json:"source"`
-	Index    int                  `json:"index"`
-	Line     int                  `json:"line,omitempty"`
-	Format   wire.Format          `json:"format"`
-	Model    string               `json:"model"`
-	Endpoint string               `json:"endpoint,omitempty"`
-	Tokens   int                  `json:"tokens"`
-	Bytes    int                  `json:"bytes"`
-	Segments []inspectSegmentJSON `json:"segments"`
-	Usage    *wire.Usage          `json:"usage,omitempty"`
-	Notes    []string             `json:"notes,omitempty"`
-}
-
-// inspectRequest is the JSON form of one request; with redacted, each
-// segment carries its text with every secret masked.
-func inspectRequest(r *wire.Request, redacted bool) inspectRequestJSON {
-	rj := inspectRequestJSON{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
-		Endpoint: r.Endpoint, Usage: r.Usage, Notes: r.Notes, Bytes: r.Bytes(),
-		Segments: make([]inspectSegmentJSON, 0, len(r.Segments))}
-	for j := range r.Segments {
-		s := &r.Segments[j]
-		esc := s.Escapes
-		if esc == nil {
-			esc = []wire.Escape{}
-		}
-		n := s.Tokens()
-		rj.Tokens += n
-		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
-			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
-			Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
-		if redacted {
-			text := redact.MaskSecrets(s.Text)
-			rj.Segments[len(rj.Segments)-1].Text = &text
-		}
-	}
-	return rj
-}
-
-// writeInspectRequestJSON writes one element of the "requests" array,
-// indented as writeJSON would indent the whole document.
-func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma, redacted bool) error {
-	b, err := marshalJSON(inspectRequest(r, redacted), "    ")
-	if err != nil {
-		return err
-	}
-	sep := "\n    "
-	if comma {
-		sep = ",\n    "
-	}
-	if _, err := io.WriteString(w, sep); err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
-
 // writeInspectText prints one block per request and one line per segment.
 func writeInspectText(w io.Writer, reqs []wire.Request, width int) error {
 	return writeInspectBlocks(w, reqs, width, false)
@@ -178,7 +103,18 @@ func writeInspectText(w io.Writer, reqs []wire.Request, width int) error {
 // blank line goes before each block but the first, and before the first too
 // when sep says blocks were written already.
 func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) error {
-	var b strings.Builder
+	// Into w itself when it buffers (a bufio.Writer: its error comes with
+	// Flush), or into one string written at the end.
+	type textOut interface {
+		io.Writer
+		textWriter
+	}
+	b, direct := w.(textOut)
+	var sb *strings.Builder
+	if !direct {
+		sb = &strings.Builder{}
+		b = sb
+	}
 	for i := range reqs {
 		r := &reqs[i]
 		if i > 0 || sep {
@@ -188,17 +124,17 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 		if model == "" {
 			model = "(no model)"
 		}
-		fmt.Fprintf(&b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
+		fmt.Fprintf(b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
 			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), len(r.Segments),
 			wire.GroupDigits(r.Bytes()), wire.GroupDigits(r.Tokens()))
 		if u := r.Usage; u != nil && u.CachedUnknown {
-			fmt.Fprintf(&b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
+			fmt.Fprintf(b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
 		} else if u != nil {
-			fmt.Fprintf(&b, "  recorded usage: input %s (cached %s, cache write %s)\n",
+			fmt.Fprintf(b, "  recorded usage: input %s (cached %s, cache write %s)\n",
 				wire.GroupDigits(u.InputTokens), wire.GroupDigits(u.CachedTokens), wire.GroupDigits(u.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  note: %s\n", scan.VisibleLine(n))
+			fmt.Fprintf(b, "  note: %s\n", scan.VisibleLine(n))
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
 		breakpoints := false
@@ -217,12 +153,15 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
 				wire.GroupDigits(s.Tokens()), strconv.Itoa(len(s.Escapes))})
 		}
-		writeSegmentTable(&b, rows, width)
+		writeSegmentTable(b, rows, width)
 		if breakpoints {
 			b.WriteString("  " + markBreakpoint + " cache breakpoint (cache_control: the provider caches the prefix up to here)\n")
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	if direct {
+		return nil
+	}
+	_, err := io.WriteString(w, sb.String())
 	return err
 }
 
@@ -230,7 +169,7 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 // when it fits width (or the width is unknown), else each segment's id on a
 // line of its own and its other columns on the next, further in, so that no
 // id is cut.
-func writeSegmentTable(b *strings.Builder, rows [][]string, width int) {
+func writeSegmentTable(b textWriter, rows [][]string, width int) {
 	right := map[int]bool{6: true, 7: true, 8: true}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {

@@ -100,6 +100,9 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 			if app.Format != "" && !knownFormat(app.Format) {
 				return usageError("unknown --format %q (known: %s)", app.Format, formatList())
 			}
+			if countsTokens(cmd) {
+				wire.WarmTokens()
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -124,6 +127,18 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 		root.AddCommand(mk(app))
 	}
 	return root
+}
+
+// countsTokens reports whether cmd counts tokens: its tokenizer
+// vocabulary is then built in the background from the start (see
+// wire.WarmTokens). The others (check, diff, build, gen-session, ...) never
+// build it.
+func countsTokens(cmd *cobra.Command) bool {
+	switch cmd.Name() {
+	case "view", "watch", "inspect", "cache", "demo":
+		return true
+	}
+	return cmd == cmd.Root()
 }
 
 func knownFormat(f string) bool {

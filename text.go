@@ -43,7 +43,7 @@ func writeTable(b textWriter, rows [][]string, width int, right map[int]bool) {
 // measureRow widens widths to hold the cells of row.
 func measureRow(widths []int, row []string) {
 	for c, cell := range row {
-		widths[c] = max(widths[c], ansi.StringWidth(cell))
+		widths[c] = max(widths[c], cellWidth(cell))
 	}
 }
 
@@ -68,20 +68,69 @@ func fitFirstColumn(widths []int, width int) {
 func writeRow(b textWriter, row []string, widths []int, right map[int]bool) {
 	b.WriteString("  ")
 	for c, cell := range row {
-		cell = ansi.Truncate(cell, widths[c], "…")
-		pad := strings.Repeat(" ", widths[c]-ansi.StringWidth(cell))
+		cell = cellTruncate(cell, widths[c])
+		pad := widths[c] - cellWidth(cell)
 		if right[c] {
-			b.WriteString(pad + cell)
-		} else if c == len(row)-1 {
+			writeSpaces(b, pad)
 			b.WriteString(cell)
 		} else {
-			b.WriteString(cell + pad)
+			b.WriteString(cell)
+			if c < len(row)-1 {
+				writeSpaces(b, pad)
+			}
 		}
 		if c < len(row)-1 {
 			b.WriteString("  ")
 		}
 	}
 	b.WriteByte('\n')
+}
+
+// spaces is padding written a slice at a time.
+const spaces = "                                                                "
+
+// writeSpaces writes n spaces (none when n <= 0).
+func writeSpaces(b textWriter, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
+}
+
+// printableASCII reports whether s is only printable ASCII: one cell a
+// byte, and nothing to cut around.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// cellWidth is ansi.StringWidth, at once for printable ASCII (most cells:
+// ids, kinds, numbers).
+func cellWidth(s string) int {
+	if printableASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// cellTruncate is ansi.Truncate with the tail "…", at once for printable
+// ASCII.
+func cellTruncate(s string, width int) string {
+	if !printableASCII(s) {
+		return ansi.Truncate(s, width, "…")
+	}
+	switch {
+	case len(s) <= width:
+		return s
+	case width < 1:
+		return ""
+	}
+	return s[:width-1] + "…"
 }
 
 // plural writes a count with its noun: "1 break", "2 breaks".

@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -176,6 +177,10 @@ func Bind(b *Baseline, cfg Config) (*Result, error) {
 	}
 	req.Source = "build"
 	req.Index = 1
+	// The escapes are set below on a copy of the segments: decoded segments
+	// may share their arrays (with the decoder's element cache, with other
+	// requests), and are never written where they are.
+	req.Segments = slices.Clone(req.Segments)
 	res.Request, res.Draft = req, d
 	res.Fragments = append([]Fragment{{Name: "system", Source: res.System, Text: res.System, Trusted: true, Part: sysIDs[0]}}, res.Fragments...)
 	for i := range res.Fragments[1:] {
@@ -241,7 +246,7 @@ func addSegmentEscapes(r *wire.Request, part string, env *Envelope) {
 			continue
 		}
 		s := &r.Segments[best]
-		s.Escapes = append(s.Escapes, wire.Escape{Rule: e.Rule, Offset: at - s.Start,
+		s.Escapes = append(slices.Clip(s.Escapes), wire.Escape{Rule: e.Rule, Offset: at - s.Start,
 			Text: e.Replacement, Original: e.Original})
 	}
 }

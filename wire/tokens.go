@@ -2,6 +2,7 @@ package wire
 
 import (
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -25,12 +26,30 @@ type tokenEntry struct {
 	len int // the text's length, a guard against hash collisions
 }
 
+// WarmTokens starts building the tokenizer's vocabulary (tens of
+// milliseconds and about 12 MB) in the background, once, and returns at
+// once: a command that will count tokens calls it when it starts, so that
+// the build runs while the input is read, and a command that counts none
+// never builds it. The first count waits for the build if it is not done.
+func WarmTokens() {
+	warmOnce.Do(func() { go codec() })
+}
+
+var warmOnce sync.Once
+
+// TokensWarm reports whether the vocabulary is built (a count then waits
+// for nothing but its own work).
+func TokensWarm() bool { return codecDone.Load() }
+
+var codecDone atomic.Bool
+
 func codec() (tokenizer.Codec, error) {
 	codecOnce.Do(func() {
 		codecValue, codecErr = tokenizer.Get(tokenizer.O200kBase)
 		if codecErr == nil {
 			codecValue.SetErrorMode(tokenizer.ErrorModeReplace)
 		}
+		codecDone.Store(true)
 	})
 	return codecValue, codecErr
 }

@@ -28,7 +28,8 @@ import (
 type Shape struct {
 	v       jsontext.Value
 	members []member
-	n       int // top-level members, held or not
+	n       int  // top-level members, held or not
+	dup     bool // a held member was repeated
 }
 
 // Value is the whole object walked.
@@ -41,6 +42,19 @@ type member struct {
 	name string
 	v    jsontext.Value
 	off  int64
+	// ord is the number of top-level members before this one.
+	ord int
+	// els are the member's elements when they are known without reading
+	// it again: read once to the end by elems, or carried over from the
+	// body before (see Walker.WalkAfter).
+	els []shapeElem
+	// ents are the element cache's entries of the elements decoded, by
+	// index (see elements); same is how many leading elements are byte
+	// for byte those of the same member of the body before, and prev that
+	// body's entries for them.
+	ents []*elementEntry
+	same int
+	prev []*elementEntry
 }
 
 type shapeElem struct {
@@ -56,18 +70,36 @@ func (m *member) elems() iter.Seq2[int, shapeElem] {
 		if m == nil || m.v.Kind() != '[' {
 			return
 		}
+		if m.els != nil {
+			for i, el := range m.els {
+				if !yield(i, el) {
+					return
+				}
+			}
+			return
+		}
 		dec := jsontext.NewDecoder(bytes.NewBuffer(m.v), WalkOpts...)
 		if _, err := dec.ReadToken(); err != nil {
 			return
 		}
+		els, keep := []shapeElem{}, true
 		for i := 0; dec.PeekKind() != ']'; i++ {
 			el, err := dec.ReadValue()
 			if err != nil {
 				return
 			}
-			if !yield(i, shapeElem{v: el, off: m.off + dec.InputOffset() - int64(len(el))}) {
+			e := shapeElem{v: el, off: m.off + dec.InputOffset() - int64(len(el))}
+			if keep = keep && keepElems(i+1, len(m.v)); keep {
+				els = append(els, e)
+			} else {
+				els = nil
+			}
+			if !yield(i, e) {
 				return
 			}
+		}
+		if keep {
+			m.els = els
 		}
 	}
 }
@@ -136,6 +168,8 @@ type Walker struct {
 	dec jsontext.Decoder
 	buf bytes.Buffer
 	ms  []member
+	// synth is WalkAfter's tail behind a stand-in for the prefix.
+	synth []byte
 }
 
 // Walk walks the object v as WalkShape does. The Walker keeps nothing of v.
@@ -184,6 +218,7 @@ func (w *Walker) walk(v jsontext.Value) (*Shape, error) {
 		return nil, fmt.Errorf("a JSON %s, not an object", KindName(tok.Kind()))
 	}
 	n := 0
+	dup := false
 	for dec.PeekKind() != '}' {
 		raw, err := dec.ReadValue()
 		if err != nil {
@@ -198,10 +233,11 @@ func (w *Walker) walk(v jsontext.Value) (*Shape, error) {
 		if name == "" {
 			continue
 		}
-		m := member{name: name, v: val, off: dec.InputOffset() - int64(len(val))}
+		m := member{name: name, v: val, off: dec.InputOffset() - int64(len(val)), ord: n - 1}
 		// A repeated member: the last one counts (see get), and one is held.
 		if i := slices.IndexFunc(w.ms, func(o member) bool { return o.name == name }); i >= 0 {
 			w.ms[i] = m
+			dup = true
 			continue
 		}
 		w.ms = append(w.ms, m)
@@ -212,7 +248,7 @@ func (w *Walker) walk(v jsontext.Value) (*Shape, error) {
 	if _, err := dec.ReadToken(); err != io.EOF {
 		return nil, fmt.Errorf("unexpected data after the top-level value at byte %d", dec.InputOffset())
 	}
-	return &Shape{v: v, members: slices.Clone(w.ms), n: n}, nil
+	return &Shape{v: v, members: slices.Clone(w.ms), n: n, dup: dup}, nil
 }
 
 // get is the member called name (the last, if repeated), or nil.

@@ -240,6 +240,9 @@ func (n *toolNames) get(id string) string {
 // ElementCache holds the segments of the elements seen so far in one input.
 type ElementCache struct {
 	m map[elementKey]*elementEntry
+	// last is the body of the line before, for WalkAfter; spare a
+	// lastBody to reuse.
+	last, spare *lastBody
 }
 
 // elementCacheMax bounds the entries held; past it the cache starts afresh.
@@ -264,9 +267,10 @@ const (
 )
 
 type elementEntry struct {
-	segs []wire.Segment
-	defs [][2]string // call ids the element names
-	uses [][2]string // call ids it looked up, with the names found
+	format wire.Format // the key's format (see member.prev)
+	segs   []wire.Segment
+	defs   [][2]string // call ids the element names
+	uses   [][2]string // call ids it looked up, with the names found
 }
 
 var elementSeed1, elementSeed2 = maphash.MakeSeed(), maphash.MakeSeed()
@@ -284,7 +288,20 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 	if m.v.Kind() != '[' {
 		return errAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, KindName(m.v.Kind())))
 	}
+	m.ents = m.ents[:0]
 	for i, el := range m.elems() {
+		if i < m.same && i < len(m.prev) {
+			// Byte for byte the element at this index in the body before
+			// (see Walker.WalkAfter): what it became then, without hashing it.
+			if e := m.prev[i]; e != nil && e.format == b.Req.Format {
+				b.Req.Segments = append(b.Req.Segments, e.segs...)
+				for _, d := range e.defs {
+					names.m[d[0]] = d[1]
+				}
+				m.record(i, e)
+				continue
+			}
+		}
 		wrap := func(err error) error { return errAt("/"+m.name+"/"+strconv.Itoa(i), el.off, err) }
 		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
@@ -293,9 +310,10 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 			for _, d := range e.defs {
 				names.m[d[0]] = d[1]
 			}
+			m.record(i, e)
 			continue
 		}
-		e := &elementEntry{}
+		e := &elementEntry{format: b.Req.Format}
 		start := len(b.Req.Segments)
 		if names != nil {
 			names.rec = e
@@ -316,8 +334,18 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 			clear(c.m)
 		}
 		c.m[k] = e
+		m.record(i, e)
 	}
 	return nil
+}
+
+// record notes the entry the element at index i became, for the body
+// after (see ElementCache.Remember), while the member's elements are few
+// enough to be held (see keepElems).
+func (m *member) record(i int, e *elementEntry) {
+	if i == len(m.ents) && keepElems(i+1, len(m.v)) {
+		m.ents = append(m.ents, e)
+	}
 }
 
 // fits reports whether the names the element looked up resolve as they did.
@@ -419,8 +447,11 @@ func SkipLine(br *bufio.Reader) (int64, error) {
 
 // DepthExceeded returns the byte offset where nesting first goes deeper than
 // limit, or -1. Strings are skipped a quote at a time.
-func DepthExceeded(b []byte, limit int) int {
-	depth := 0
+func DepthExceeded(b []byte, limit int) int { return depthFrom(b, limit, 0) }
+
+// depthFrom is DepthExceeded for b read from a place depth containers deep
+// (outside any string).
+func depthFrom(b []byte, limit, depth int) int {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':

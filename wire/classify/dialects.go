@@ -104,6 +104,11 @@ type dialectTag struct {
 // order.
 func scanTags(text string, sc tagScope) []dialectTag {
 	var tags []dialectTag
+	if n := strings.Count(text, "<"); n > 64 {
+		// Many: room for them at once (no more than one a 16 bytes), not
+		// grown and copied a quarter at a time.
+		tags = make([]dialectTag, 0, min(n, len(text)/16+1))
+	}
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '<')
 		if j < 0 {

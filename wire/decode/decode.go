@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -82,9 +83,15 @@ type decoder struct {
 	cache *body.ElementCache
 	// det holds the messages detection found to tell nothing.
 	det body.DetectMemo
-	// segs is the segment count of the last body decoded: the next body of
-	// a growing session holds about as many, and a few more.
-	segs int
+	// lineShape is the walk of the line being decoded when it is one
+	// object, and lineErrs the errors met before it.
+	lineShape *body.Shape
+	lineErrs  int
+	// segRun holds the segments of the last request emitted, and room after
+	// them: a request that starts with all of them shares it (see share).
+	segRun []wire.Segment
+	// scratch collects the segments of the body being decoded.
+	scratch []wire.Segment
 	// batchSaid holds what an OpenAI Batch file was told once: that it is
 	// an output file, or which endpoints' lines are skipped.
 	batchSaid map[string]bool
@@ -93,6 +100,13 @@ type decoder struct {
 // maxLine is the longest line, or document, read (body.MaxLine); a variable
 // so that tests can lower it.
 var maxLine = body.MaxLine
+
+// walkAfter turns on walking a line after the body of the line before;
+// tests turn it off to compare.
+var walkAfter = true
+
+// tailWalks counts the lines walked after the line before, for tests.
+var tailWalks atomic.Int64
 
 // keepLong is the largest line buffer kept for the next long line.
 const keepLong = 8 << 20
@@ -827,6 +841,24 @@ func looksLikeJSONL(doc []byte) bool {
 // off of the source: a body, an array of bodies, or a container (HAR, trace).
 func (d *decoder) value(raw []byte, line int, off int64) {
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	if d.cache == nil {
+		d.cache = body.NewElementCache()
+	}
+	d.lineShape, d.lineErrs = nil, d.nerr
+	if d.lineMode > 0 && walkAfter {
+		// A line of a session: walked from where it stops being the body
+		// of the line before, when it was one (see body.Walker.WalkAfter).
+		trimmed := bytes.TrimSpace(raw)
+		if s := d.walk.WalkAfter(jsontext.Value(trimmed), d.cache); s != nil {
+			tailWalks.Add(1)
+			lead := int64(bytes.Index(raw, trimmed[:1]))
+			d.lineShape = s
+			d.objectShape(s, line, off+lead)
+			return
+		}
+	} else {
+		d.cache.Forget()
+	}
 	if !utf8.Valid(raw) {
 		at := body.InvalidUTF8At(raw)
 		d.Fail(line+bytes.Count(raw[:at], []byte("\n")), "invalid UTF-8 at byte %d (decoded with U+FFFD)", at)
@@ -850,6 +882,9 @@ func (d *decoder) value(raw []byte, line int, off int64) {
 			return
 		}
 		d.whole = d.lineMode == 0
+		if !d.whole {
+			d.lineShape = s
+		}
 		d.objectShape(s, line, off+lead)
 		d.whole = false
 		return
@@ -958,20 +993,72 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 		d.cache = body.NewElementCache()
 	}
 	b := d.Builder(format, line, off, int64(len(s.Value())))
-	if d.segs > 0 {
-		b.Req.Segments = make([]wire.Segment, 0, d.segs+d.segs/16+8)
-	}
+	// Segments are collected in the decoder's scratch array; share gives the
+	// request its own (or the run's) afterwards.
+	b.Req.Segments = d.scratch[:0]
 	if err := body.Decode(format, s, b, d.cache); err != nil {
 		if !d.counted(line, kindBadBody) {
 			d.Fail(line, "%s body: %s", format, body.DescribeError(err))
 		}
 		return
 	}
-	d.segs = len(b.Req.Segments)
 	if fill != nil {
 		fill(b.Req)
 	}
+	if s == d.lineShape && d.nerr == d.lineErrs {
+		// A whole line's body, without an error: the next line is walked
+		// after it.
+		d.cache.Remember(s)
+	}
+	b.Req.Segments = d.share(b.Req.Segments)
 	d.Emit(*b.Req)
+}
+
+// share is segs, in the backing array of the request before when segs
+// starts with all of its segments and there is room for the rest: a
+// session of growing requests then holds the segments of a run of them
+// once, not once a request. Requests are handed out with no room after
+// their segments (an append copies), and no request's segments are
+// written after it is emitted.
+// segs is the decoder's scratch array: it is kept for the next request
+// (while small enough) and never handed out.
+func (d *decoder) share(segs []wire.Segment) []wire.Segment {
+	if cap(segs) <= keepScratch {
+		d.scratch = segs[:0]
+	} else {
+		d.scratch = nil
+	}
+	n := len(d.segRun)
+	if n == 0 || len(segs) < n || cap(d.segRun) < len(segs) || !sameSegments(segs[:n], d.segRun) {
+		// A run of its own, with room for the requests that extend it.
+		run := make([]wire.Segment, len(segs), len(segs)+len(segs)/8+16)
+		copy(run, segs)
+		d.segRun = run
+		return run[:len(run):len(run)]
+	}
+	run := d.segRun[:len(segs)]
+	copy(run[n:], segs[n:])
+	d.segRun = run
+	return run[:len(run):len(run)]
+}
+
+// keepScratch is the most segments the scratch array is kept for.
+const keepScratch = 1 << 15
+
+// sameSegments reports whether a and b hold equal segments.
+func sameSegments(a, b []wire.Segment) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Hash != y.Hash || x.Start != y.Start || x.CacheBreakpoint != y.CacheBreakpoint || x.Text != y.Text ||
+			x.ID != y.ID || x.Part != y.Part || x.Channel != y.Channel || x.Role != y.Role || x.Kind != y.Kind ||
+			x.Trust != y.Trust || x.Envelope != y.Envelope || x.Label != y.Label || !slices.Equal(x.Escapes, y.Escapes) {
+			return false
+		}
+	}
+	return true
 }
 
 // containerDecoder decodes a value that holds bodies (a HAR, a trace line),

@@ -1,0 +1,233 @@
+package decode
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/encode"
+)
+
+// decoded is everything one Decode gives: requests and errors, in order.
+type decoded struct {
+	reqs []wire.Request
+	errs []string
+}
+
+func decodeBoth(in []byte, opts Options, tail bool) decoded {
+	defer func(was bool) { walkAfter = was }(walkAfter)
+	walkAfter = tail
+	var out decoded
+	for r, err := range Decode(bytes.NewReader(in), opts) {
+		if err != nil {
+			out.errs = append(out.errs, err.Error())
+			out.reqs = append(out.reqs, wire.Request{})
+			continue
+		}
+		out.reqs = append(out.reqs, r)
+	}
+	return out
+}
+
+// sameBothWays decodes in with the tail walk and without it, and fails
+// when anything differs.
+func sameBothWays(t *testing.T, name string, in []byte, opts Options) {
+	t.Helper()
+	before := tailWalks.Load()
+	got := decodeBoth(in, opts, true)
+	walked := tailWalks.Load() - before
+	want := decodeBoth(in, opts, false)
+	if tailWalks.Load()-before != walked {
+		t.Errorf("%s: lines walked after the one before with the tail walk off", name)
+	}
+	if !reflect.DeepEqual(got.errs, want.errs) {
+		t.Errorf("%s: errors with the tail walk\n%q\nwithout\n%q", name, got.errs, want.errs)
+	}
+	if len(got.reqs) != len(want.reqs) {
+		t.Fatalf("%s: %d requests with the tail walk, %d without", name, len(got.reqs), len(want.reqs))
+	}
+	for i := range got.reqs {
+		if !reflect.DeepEqual(got.reqs[i], want.reqs[i]) {
+			t.Errorf("%s: request %d differs with the tail walk:\n%+v\nwithout:\n%+v", name, i+1, got.reqs[i], want.reqs[i])
+			return
+		}
+	}
+}
+
+// Walking each line after the body of the line before gives what walking
+// it in full gives, byte for byte: every fixture of the repository, and a
+// generated session.
+func TestTailWalkSameAsFullEveryFixture(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata")
+	n := 0
+	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		in, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		n++
+		sameBothWays(t, path, in, Options{Source: path})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 50 {
+		t.Errorf("only %d fixtures read", n)
+	}
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 60, 7); err != nil {
+		t.Fatal(err)
+	}
+	got := decodeBoth(gen.Bytes(), Options{Source: "gen.jsonl"}, true)
+	if len(got.reqs) != 60 || len(got.errs) != 0 {
+		t.Fatalf("generated session: %d requests, errors %q", len(got.reqs), got.errs)
+	}
+	before := tailWalks.Load()
+	sameBothWays(t, "generated", gen.Bytes(), Options{Source: "gen.jsonl"})
+	if n := tailWalks.Load() - before; n != 59 {
+		t.Errorf("%d lines of 60 walked after the line before, want 59", n)
+	}
+}
+
+// Sessions whose lines differ from the one before anywhere (in the
+// system, inside a message, after the messages, in a member added or
+// repeated), or break there (invalid JSON, invalid UTF-8, nesting too deep,
+// trailing data), decode the same with the tail walk and without.
+func TestTailWalkSameAsFullEdited(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 16, 5); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(gen.String(), "\n"), "\n")
+	edits := []func(l string, r *rand.Rand) string{
+		func(l string, r *rand.Rand) string { return l },
+		// a byte changed anywhere (in a string, most likely)
+		func(l string, r *rand.Rand) string {
+			i := r.Intn(len(l))
+			if l[i] >= 'a' && l[i] <= 'y' {
+				return l[:i] + string(l[i]+1) + l[i+1:]
+			}
+			return l
+		},
+		// cut short: invalid JSON
+		func(l string, r *rand.Rand) string { return l[:len(l)-1-r.Intn(len(l)/2)] },
+		// trailing data
+		func(l string, r *rand.Rand) string { return l + ` {}` },
+		// invalid UTF-8 near the end
+		func(l string, r *rand.Rand) string {
+			return strings.Replace(l, `"type":"text","text":"`, "\"type\":\"text\",\"text\":\"\xff", 1)
+		},
+		func(l string, r *rand.Rand) string {
+			i := strings.LastIndex(l, `"text":"`)
+			if i < 0 {
+				return l
+			}
+			return l[:i+8] + "\xe2\x82" + l[i+8:]
+		},
+		// nested too deep near the end
+		func(l string, r *rand.Rand) string {
+			return l[:len(l)-1] + `,"x":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`
+		},
+		// a member added after the messages, a member repeated, the model repeated
+		func(l string, r *rand.Rand) string { return l[:len(l)-1] + `,"metadata":{"user_id":"u"}}` },
+		func(l string, r *rand.Rand) string { return l[:len(l)-1] + `,"system":"again"}` },
+		func(l string, r *rand.Rand) string { return l[:len(l)-1] + `,"model":"other"}` },
+		// messages emptied; messages not an array; the last message dropped
+		func(l string, r *rand.Rand) string {
+			i := strings.Index(l, `"messages":[`)
+			return l[:i] + `"messages":[]}`
+		},
+		func(l string, r *rand.Rand) string {
+			i := strings.Index(l, `"messages":[`)
+			return l[:i] + `"messages":{"a":1}}`
+		},
+		func(l string, r *rand.Rand) string {
+			i := strings.LastIndex(l, `,{"role":`)
+			if i < 0 {
+				return l
+			}
+			return l[:i] + `]}`
+		},
+		// white space inside, a blank line, another format
+		func(l string, r *rand.Rand) string { return strings.Replace(l, `},{"role":`, "} , \t{\"role\":", -1) },
+		func(l string, r *rand.Rand) string { return "" },
+		func(l string, r *rand.Rand) string {
+			return `{"model":"gpt","messages":[{"role":"system","content":"hi"}]}`
+		},
+		func(l string, r *rand.Rand) string { return `[` + l + `]` },
+	}
+	r := rand.New(rand.NewSource(11))
+	before := tailWalks.Load()
+	for round := range 120 {
+		var b strings.Builder
+		var used []int
+		for _, l := range lines {
+			e := 0
+			if r.Intn(3) == 0 {
+				e = r.Intn(len(edits))
+			}
+			used = append(used, e)
+			b.WriteString(edits[e](l, r))
+			b.WriteByte('\n')
+		}
+		sameBothWays(t, fmt.Sprintf("round %d, edits %v", round, used), []byte(b.String()), Options{Source: "s.jsonl"})
+		if t.Failed() {
+			return
+		}
+	}
+	// Most lines are left as they were: most are walked after the one before.
+	if n := tailWalks.Load() - before; n < 120*8 {
+		t.Errorf("%d lines walked after the one before, want most of %d", n, 120*16)
+	}
+}
+
+// A session of growing requests shares segment arrays: a request that
+// starts with every segment of the one before is held in that one's array,
+// so the segments held grow with the distinct runs, not with every request
+// (here about one array for two requests, where the moving cache breakpoint
+// changes the last message of every other one). Each request has no
+// room after its segments: appending to one never writes into another.
+func TestDecodeSharesSegmentRuns(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 80, 2); err != nil {
+		t.Fatal(err)
+	}
+	got := decodeBoth(gen.Bytes(), Options{Source: "s.jsonl"}, true)
+	if len(got.reqs) != 80 || len(got.errs) != 0 {
+		t.Fatalf("%d requests, errors %q", len(got.reqs), got.errs)
+	}
+	arrays := map[*wire.Segment]int{} // first segment's address: the longest request on it
+	total := 0
+	for i, r := range got.reqs {
+		if cap(r.Segments) != len(r.Segments) {
+			t.Fatalf("request %d: room for %d segments after its %d", i+1, cap(r.Segments)-len(r.Segments), len(r.Segments))
+		}
+		total += len(r.Segments)
+		arrays[&r.Segments[0]] = max(arrays[&r.Segments[0]], len(r.Segments))
+	}
+	held := 0
+	for _, n := range arrays {
+		held += n
+	}
+	if len(arrays) > 45 || held*10 > total*6 {
+		t.Errorf("%d arrays holding %d segments for %d segments in %d requests: not shared", len(arrays), held, total, len(got.reqs))
+	}
+	// An append to one request leaves the next as it was.
+	next := slices.Clone(got.reqs[11].Segments)
+	_ = append(got.reqs[10].Segments, wire.Segment{ID: "appended"})
+	if !reflect.DeepEqual(next, got.reqs[11].Segments) {
+		t.Errorf("appending to request 11 changed request 12")
+	}
+}
