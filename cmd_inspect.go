@@ -33,7 +33,7 @@ secret-in-context finds (API keys, tokens, private keys, credential-like values)
 FILE may be "-" for standard input. Input problems are reported one line each on standard
 error (exit 2) and everything that could be read is still printed.`,
 		Example: `  wirelens inspect request.json
-  wirelens inspect session.jsonl --json | jq '.requests[].segments[] | select(.trust=="untrusted")'
+  wirelens inspect session.jsonl --json | jq '.requests[].segments[].trust'
   wirelens build . | wirelens inspect -
   wirelens inspect session.jsonl --json --redact > shareable.json`,
 		Args: needInputs,

@@ -10,19 +10,27 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/encode"
 )
 
 // demoBuilds writes the demo's poisoned workspace built in the legacy and
 // the isolated layout, at a fixed time, and returns their paths.
 func demoBuilds(t *testing.T) (legacy, isolated string) {
 	t.Helper()
+	// The demo's own workspace, at its fixed path, so that the labels and
+	// byte counts do not depend on where the checkout lies.
+	l, i, err := demoRequests()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	for _, layout := range []string{"legacy", "isolated"} {
-		code, out, stderr := runCLI(t, "", "build", "testdata/workspaces/poisoned", "--layout", layout, "--now", "2026-11-29T22:08:44Z")
-		if code != 0 {
-			t.Fatalf("build --layout %s: exit %d: %s", layout, code, stderr)
+	for name, req := range map[string]wire.Request{"legacy": l, "isolated": i} {
+		out, err := encode.Encode(req, req.Format)
+		if err != nil {
+			t.Fatalf("encode %s: %v", name, err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, layout+".json"), []byte(out), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,8 +45,8 @@ func TestReportMarkdownGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"## Trust map of the first request", "966 bytes of workspace text moved out of the system channel",
-		"## Findings", "### Fixed (19)", "## Prompt cache and money per session", "## Token breakdown of the first request", "## Diff of the first request"} {
+	for _, want := range []string{"## Trust map of the first request", "981 bytes of workspace text moved out of the system channel",
+		"## Findings", "### Fixed (20)", "## Prompt cache and money per session", "## Token breakdown of the first request", "## Diff of the first request"} {
 		if !strings.Contains(strings.ReplaceAll(out, "\\", ""), want) {
 			t.Errorf("report lacks %q", want)
 		}
