@@ -298,12 +298,21 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 			tr = worst
 		}
 		worst = tr
-		if at > host {
-			out = append(out, piece{start: s + host, end: s + at, kind: wire.KindHostRules, trust: wire.Trusted, name: string(wire.KindHostRules)})
+		// The <skill> and </skill> lines are Gemini CLI's own: the entry's
+		// text is what lies between them.
+		in, out2 := lineEnd(sec, at), blockEnd
+		if c := lastLineTrimmedWith(sec[:blockEnd], in, geminiSkillClose); c >= 0 && lineEnd(sec, c) == blockEnd {
+			out2 = c
 		}
-		out = append(out, piece{start: s + at, end: s + blockEnd, kind: wire.KindSkillsListing, trust: tr,
+		if in >= out2 {
+			in, out2 = at, blockEnd
+		}
+		if in > host {
+			out = append(out, piece{start: s + host, end: s + in, kind: wire.KindHostRules, trust: wire.Trusted, name: string(wire.KindHostRules)})
+		}
+		out = append(out, piece{start: s + in, end: s + out2, kind: wire.KindSkillsListing, trust: tr,
 			label: skillLabel(firstElement(block, "name"), o), name: string(wire.KindSkillsListing)})
-		host = blockEnd
+		host = out2
 		if next < 0 || next >= end {
 			break
 		}
@@ -317,12 +326,25 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 		// untrusted when a forged block could have run on into it.
 		tr := wire.Trusted
 		kind := wire.KindHostRules
-		if blank := isBlank(strings.TrimSpace(sec[host:])); !blank && worst == wire.Untrusted && host < end {
+		if blank := onlyClosers(sec[host:]); !blank && worst == wire.Untrusted && host < end {
 			tr, kind = wire.Untrusted, wire.KindSkillsListing
 		}
 		out = append(out, piece{start: s + host, end: e, kind: kind, trust: tr, name: string(kind)})
 	}
 	return out
+}
+
+// onlyClosers reports whether a listing's tail holds nothing but blank
+// lines and the lines that close the last entry and the list.
+func onlyClosers(tail string) bool {
+	for line := range strings.Lines(tail) {
+		switch strings.TrimSpace(line) {
+		case "", geminiSkillClose, geminiSkillsClose:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // lineTrimmedWith is the offset of the start of the first line at or after

@@ -26,18 +26,22 @@ func TestClassifyCodexSkillOrigins(t *testing.T) {
 }
 
 // Gemini CLI's <available_skills> in the system instruction: one segment
-// per <skill> block, by the origin of its <location>.
+// per <skill> entry, by the origin of its <location>; the <skill> and
+// </skill> lines around each are Gemini CLI's own (a workspace skill's
+// block does not flag its own opener as a breakout).
 func TestClassifyGeminiSkillOrigins(t *testing.T) {
 	text := fixture(t, "gemini_skills.txt")
 	p := wire.Part{ID: "systemInstruction.parts[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: text}
 	expect(t, p, []wantSeg{
 		{id: p.ID + "/host-rules", at: "You are Gemini CLI", kind: wire.KindHostRules, trust: wire.Trusted},
 		{id: p.ID + "/host-rules#2", at: "You have access", kind: wire.KindHostRules, trust: wire.Trusted},
-		{id: p.ID + "/skills-listing", at: "  <skill>\n    <name>skill-creator", kind: wire.KindSkillsListing, trust: wire.Trusted, label: "skill skill-creator (built-in)"},
-		{id: p.ID + "/skills-listing#2", at: "  <skill>\n    <name>notes", kind: wire.KindSkillsListing, trust: wire.TrustUser, label: "skill notes (user)"},
-		{id: p.ID + "/skills-listing#3", at: "  <skill>\n    <name>deploy", kind: wire.KindSkillsListing, trust: wire.Untrusted, label: "skill deploy (workspace)"},
-		{id: p.ID + "/host-rules#3", at: "</available_skills>", kind: wire.KindHostRules, trust: wire.Trusted, exact: "</available_skills>"},
-		{id: p.ID + "/host-rules#4", at: "\n\n# Hook Context", kind: wire.KindHostRules, trust: wire.Trusted},
+		{id: p.ID + "/skills-listing", at: "    <name>skill-creator", kind: wire.KindSkillsListing, trust: wire.Trusted, label: "skill skill-creator (built-in)"},
+		{id: p.ID + "/host-rules#3", at: "  </skill>\n  <skill>\n    <name>notes", kind: wire.KindHostRules, trust: wire.Trusted, exact: "  </skill>\n  <skill>\n"},
+		{id: p.ID + "/skills-listing#2", at: "    <name>notes", kind: wire.KindSkillsListing, trust: wire.TrustUser, label: "skill notes (user)"},
+		{id: p.ID + "/host-rules#4", at: "  </skill>\n  <skill>\n    <name>deploy", kind: wire.KindHostRules, trust: wire.Trusted, exact: "  </skill>\n  <skill>\n"},
+		{id: p.ID + "/skills-listing#3", at: "    <name>deploy", kind: wire.KindSkillsListing, trust: wire.Untrusted, label: "skill deploy (workspace)"},
+		{id: p.ID + "/host-rules#5", at: "  </skill>\n</available_skills>", kind: wire.KindHostRules, trust: wire.Trusted, exact: "  </skill>\n</available_skills>"},
+		{id: p.ID + "/host-rules#6", at: "\n\n# Hook Context", kind: wire.KindHostRules, trust: wire.Trusted},
 	})
 }
 
