@@ -46,7 +46,9 @@ var BreakpointPolicies = []BreakpointPolicy{
 		// message's not when that block is thinking).
 		System: true, LastTool: false, LastMessages: 2,
 		Source: "the request builder of @anthropic-ai/claude-code 2.1.39 (cli.js, npm), as public captures of its " +
-			"requests show it: system blocks marked, tools not, the last two messages marked",
+			"requests show it: system blocks marked, tools not, the last two messages marked; checked against " +
+			"2.1.328's own request (testdata/agents/claude-code.jsonl), which marks its last system block and its last " +
+			"message and leaves a one-turn request's first message unmarked",
 	},
 }
 

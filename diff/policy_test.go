@@ -156,3 +156,48 @@ func TestMessageOf(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyAgainstClaudeCodeCapture: the policy set against what Claude
+// Code 2.1.328 really sent (testdata/agents, captured offline through
+// record --mock): its system breakpoint is the capture's last marked system
+// block, no tool is marked on either side, and every message the capture
+// marks the policy marks too. The capture's one-turn request leaves its
+// first message unmarked where the 2.1.39 policy marks the last two, so the
+// policy may mark more, never less.
+func TestPolicyAgainstClaudeCodeCapture(t *testing.T) {
+	reqs := decodeFile(t, filepath.Join("..", "testdata", "agents", "claude-code.jsonl"))
+	if len(reqs) == 0 {
+		t.Fatal("no request in the capture")
+	}
+	sent := newSeqView(&reqs[0], nil)
+	if sent.policy != nil || len(sent.bps) == 0 {
+		t.Fatalf("the capture keeps %d markers, policy %v", len(sent.bps), sent.policy)
+	}
+	stripped := reqs[0]
+	stripped.Format = wire.FormatClaudeCode
+	stripped.Segments = slices.Clone(reqs[0].Segments)
+	for i := range stripped.Segments {
+		stripped.Segments[i].CacheBreakpoint = false
+	}
+	got := newSeqView(&stripped, nil)
+	if got.policy == nil {
+		t.Fatal("no policy applied")
+	}
+	sys, sentSys := bpsByChannel(got, wire.ChannelSystem), bpsByChannel(sent, wire.ChannelSystem)
+	if len(sys) != 1 || len(sentSys) == 0 || sys[0] != sentSys[len(sentSys)-1] {
+		t.Errorf("system breakpoint %v, Claude Code's %v", sys, sentSys)
+	}
+	if g, w := bpsByChannel(got, wire.ChannelTools), bpsByChannel(sent, wire.ChannelTools); len(g) != 0 || len(w) != 0 {
+		t.Errorf("tool breakpoints: policy %v, Claude Code %v", g, w)
+	}
+	msgs := bpsByChannel(got, wire.ChannelMessages)
+	sentMsgs := bpsByChannel(sent, wire.ChannelMessages)
+	if len(sentMsgs) == 0 {
+		t.Fatal("the capture marks no message")
+	}
+	for _, b := range sentMsgs {
+		if !slices.Contains(msgs, b) {
+			t.Errorf("Claude Code marks segment %d, the policy does not (policy %v, sent %v)", b, msgs, sentMsgs)
+		}
+	}
+}
