@@ -409,3 +409,36 @@ func TestContentEnvelopeFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameShowsEveryByteOfTheGlue: the glue around enveloped segments is
+// drawn in their frames, each byte once: a heading over the first block
+// opens the first frame, the glue between two envelopes closes the first
+// and opens the second, and a trailing note closes the last.
+func TestFrameShowsEveryByteOfTheGlue(t *testing.T) {
+	seg := func(text, env string) wire.Segment {
+		return wire.Segment{Part: "p", Text: text, Envelope: env, Kind: map[bool]wire.Kind{true: wire.KindAgentsMD, false: wire.KindOther}[env != ""], Trust: wire.Trusted}
+	}
+	segs := []wire.Segment{
+		seg("# External Workspace Context\n\n<untrusted_cwd_listing>\n", ""),
+		seg("a/\nb/\n", "untrusted_cwd_listing"),
+		seg("</untrusted_cwd_listing>\n<untrusted_agents_md path=\"AGENTS.md\">\n", ""),
+		seg("be good\n", "untrusted_agents_md"),
+		seg("</untrusted_agents_md>\nEnd of workspace context.", ""),
+	}
+	o1, c1 := Frame(segs, 1)
+	o2, c2 := Frame(segs, 3)
+	if o1 != "# External Workspace Context\n\n<untrusted_cwd_listing>" || c1 != "</untrusted_cwd_listing>" {
+		t.Errorf("first frame %q / %q", o1, c1)
+	}
+	if o2 != `<untrusted_agents_md path="AGENTS.md">` || c2 != "</untrusted_agents_md>\nEnd of workspace context." {
+		t.Errorf("second frame %q / %q", o2, c2)
+	}
+	shown := o1 + c1 + o2 + c2
+	for _, k := range []int{0, 2, 4} {
+		for _, line := range strings.Split(strings.TrimSpace(segs[k].Text), "\n") {
+			if line != "" && !strings.Contains(shown, line) {
+				t.Errorf("glue line %q is in no frame", line)
+			}
+		}
+	}
+}

@@ -294,20 +294,40 @@ func Glue(segs []wire.Segment, i int) bool {
 	return false
 }
 
-// Frame is the envelope's frame around segment i of segs: the last line of
-// the glue before it (its opening tag) and the first line of the glue after
-// it (its closing tag), "" where there is none.
+// Frame is the envelope's frame around segment i of segs: the glue before
+// it and the glue after it, "" where there is none. Glue between two
+// envelopes is shared: its first line (the earlier envelope's closing tag)
+// closes the earlier frame and the rest opens the later one, so every byte
+// of the glue (a heading over the blocks too) shows in exactly one frame.
 func Frame(segs []wire.Segment, i int) (open, close string) {
 	if i > 0 && Glue(segs, i-1) && segs[i-1].Part == segs[i].Part {
-		t := strings.TrimRight(segs[i-1].Text, "\n")
-		open = t[strings.LastIndexByte(t, '\n')+1:]
+		t := segs[i-1].Text
+		if i > 1 && enveloped(segs, i-2, segs[i].Part) {
+			_, t = splitCloser(t)
+		}
+		open = strings.Trim(t, "\n")
 	}
 	if i+1 < len(segs) && Glue(segs, i+1) && segs[i+1].Part == segs[i].Part {
-		t := strings.TrimLeft(segs[i+1].Text, "\n")
-		if k := strings.IndexByte(t, '\n'); k >= 0 {
-			t = t[:k]
+		t := segs[i+1].Text
+		if i+2 < len(segs) && enveloped(segs, i+2, segs[i].Part) {
+			t, _ = splitCloser(t)
 		}
-		close = t
+		close = strings.Trim(t, "\n")
 	}
 	return open, close
+}
+
+// enveloped reports whether segment k is an envelope's body in the part.
+func enveloped(segs []wire.Segment, k int, part string) bool {
+	return segs[k].Part == part && segs[k].Envelope != ""
+}
+
+// splitCloser cuts glue between two envelopes after its first line that is
+// not blank: the earlier envelope's closing tag, then the rest.
+func splitCloser(glue string) (closer, rest string) {
+	t := strings.TrimLeft(glue, "\n")
+	if k := strings.IndexByte(t, '\n'); k >= 0 {
+		return t[:k], t[k+1:]
+	}
+	return t, ""
 }
