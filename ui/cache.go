@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -28,7 +29,7 @@ type cacheView struct {
 	done        bool         // the analysis has answered
 	reusePrefix int          // prefix and total tokens over the steps
 	reuseTotal  int
-	cur         tableCursor
+	cur         widget.Cursor
 	labels      map[string]string
 	prev        func(i int) int // the request step i is compared with
 }
@@ -56,24 +57,6 @@ func predicted(row *diff.Step) string {
 		return "n/a"
 	}
 	return shortNum(row.Prediction.Cached)
-}
-
-// cacheBar draws a step's tokens in w cells as `cache` does: predicted
-// cached (█), shared with the earlier request but not cached (▒), new (░).
-func cacheBar(st *themes.Styles, row *diff.Step, w int) string {
-	total := max(1, row.TotalTokens)
-	shared := min(max(row.PrefixTokens, 0), total)
-	cached := min(max(row.Prediction.Cached, 0), shared)
-	c, s := cached*w/total, shared*w/total
-	if cached > 0 && c == 0 {
-		c = 1
-	}
-	if shared > cached && s == c && s < w {
-		s = c + 1
-	}
-	s = max(s, c)
-	return st.TextTrusted.Render(strings.Repeat("█", c)) + st.Muted.Render(strings.Repeat("▒", s-c)) +
-		st.Removed.Render(strings.Repeat("░", w-s))
 }
 
 // Render draws the view in a w×h box.
@@ -121,7 +104,7 @@ func (p cacheView) Render(w, h int) []string {
 		if row.TotalTokens > 0 {
 			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 		}
-		line := pad(p.name(i), nw) + cacheBar(st, row, bw) + " " +
+		line := pad(p.name(i), nw) + widget.CacheBar(st, row, bw) + " " +
 			pad(fmt.Sprintf("%3d%% %s/%s", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 17) +
 			pad(predicted(row), 7)
 		if recorded {
@@ -135,7 +118,7 @@ func (p cacheView) Render(w, h int) []string {
 			line += pad(rec, 8)
 		}
 		if wide {
-			line += contextBar(st, e, longest, cw) + " "
+			line += widget.ContextBar(st, groupTokens(e), longest, cw) + " "
 		}
 		if b := row.Break; b != nil {
 			cause := "✂ " + scan.VisibleLine(b.Segment) + " (" + string(b.Kind) + ") @" + strconv.Itoa(b.Offset)
@@ -170,8 +153,8 @@ func (p cacheView) Render(w, h int) []string {
 	if wide {
 		head += "   context: " + contextLegend
 	}
-	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(p.reqs), row: rowAt,
-		empty: "no requests", detail: p.detail(p.cur.sel), details: cacheDetailLines}.Render(w, h)
+	return widget.Table{St: st, Cur: p.cur, Title: title, Head: "  " + head, Count: len(p.reqs), Row: rowAt,
+		Empty: "no requests", Detail: p.detail(p.cur.Sel), Details: cacheDetailLines}.Render(w, h)
 }
 
 // detail is what the Cache view says under the table of request i, as

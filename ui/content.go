@@ -7,6 +7,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 )
@@ -68,7 +69,7 @@ func (p contentPane) Render(w, h int) []string {
 	} else if p.loading {
 		lines = []string{st.Muted.Render("loading… the first request shows as soon as it is read")}
 	}
-	return box(st, st.Header.Render(title), lines, w, h, p.focused)
+	return widget.Box(st, st.Header.Render(title), lines, w, h, p.focused)
 }
 
 // findingMarks are the audit's findings in segment s of request r, at the

@@ -1,16 +1,13 @@
 package ui
 
-// The context of each request in the Cache view: a stacked bar of its
-// categories (wire/breakdown's groups), as long as the request against the
-// longest of the session, so the rows show how each category grows; and the
-// money the selected request's break cost.
+// The context of each request in the Cache view: the tokens of its
+// categories (wire/breakdown's groups) that widget.ContextBar stacks in a
+// bar; and the money the selected request's break cost.
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/wirelens/wirelens/diff"
-	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/breakdown"
 	"github.com/wirelens/wirelens/wire/price"
@@ -35,47 +32,6 @@ func groupTokens(e *entry) []int {
 		out[at[breakdown.GroupOf(&e.req.Segments[i])]] += tok
 	}
 	return out
-}
-
-// contextBar draws e's categories in width cells scaled to longest tokens:
-// each cell the letter of its group, styled by the group's trust.
-func contextBar(st *themes.Styles, e *entry, longest, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	var b strings.Builder
-	used := 0
-	for _, run := range breakdown.Bar(groupTokens(e), longest, width) {
-		g := groupOfLetter(run[:1])
-		b.WriteString(groupStyle(st, g).Render(run))
-		used += len(run)
-	}
-	return b.String() + strings.Repeat(" ", max(0, width-used))
-}
-
-// groupOfLetter is the group a bar letter stands for.
-func groupOfLetter(l string) breakdown.Group {
-	for _, g := range breakdown.Groups {
-		if g.Letter() == l {
-			return g
-		}
-	}
-	return breakdown.GroupOther
-}
-
-// groupStyle colours a group by the trust of its text.
-func groupStyle(st *themes.Styles, g breakdown.Group) interface{ Render(...string) string } {
-	switch g {
-	case breakdown.GroupHostRules, breakdown.GroupTools, breakdown.GroupHostFacts:
-		return st.TextTrusted
-	case breakdown.GroupUser:
-		return st.TextUser
-	case breakdown.GroupModel, breakdown.GroupReasoning:
-		return st.TextModel
-	case breakdown.GroupOther:
-		return st.Muted
-	}
-	return st.TextUntrusted
 }
 
 // viewPrices is the built-in price table, read once.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 )
 
@@ -27,7 +28,7 @@ func TestContextBar(t *testing.T) {
 		wire.Segment{ID: "system[0]", Channel: wire.ChannelSystem, Kind: wire.KindHostRules, Trust: wire.Trusted, Text: long},
 		wire.Segment{ID: "messages[0]", Channel: wire.ChannelMessages, Kind: wire.KindUserInput, Trust: wire.TrustUser, Text: "hi"},
 	)
-	bar := ansi.Strip(contextBar(st, &e, e.tokens, 20))
+	bar := ansi.Strip(widget.ContextBar(st, groupTokens(&e), e.tokens, 20))
 	if ansi.StringWidth(bar) != 20 {
 		t.Fatalf("bar %q is %d cells, want 20", bar, ansi.StringWidth(bar))
 	}
@@ -37,11 +38,11 @@ func TestContextBar(t *testing.T) {
 		t.Errorf("bar %q", bar)
 	}
 	// Against a session twice as long, the bar is half as long.
-	half := ansi.Strip(contextBar(st, &e, 2*e.tokens, 20))
+	half := ansi.Strip(widget.ContextBar(st, groupTokens(&e), 2*e.tokens, 20))
 	if n := len(strings.TrimRight(half, " ")); n < 9 || n > 11 || ansi.StringWidth(half) != 20 {
 		t.Errorf("half bar %q", half)
 	}
-	if got := contextBar(st, &e, 0, 5); got != "     " {
+	if got := widget.ContextBar(st, groupTokens(&e), 0, 5); got != "     " {
 		t.Errorf("empty session: %q", got)
 	}
 }

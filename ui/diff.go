@@ -13,6 +13,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -37,14 +38,14 @@ func (p diffView) Render(w, h int) []string {
 	st := p.st
 	a, b := p.a, p.b
 	if a < 0 || b < 0 {
-		return box(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
+		return widget.Box(st, st.Header.Render("Diff"), []string{st.Muted.Render("a diff needs two requests: this input holds one")}, w, h, true)
 	}
 	title := fmt.Sprintf("Diff #%d → #%d", a+1, b+1)
 	if p.d.trust {
 		return p.trustMap(w, h, title+" · trust map (t: text diff)")
 	}
 	if !p.d.ready {
-		return box(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
+		return widget.Box(st, st.Header.Render(title), []string{st.Muted.Render("diffing…")}, w, h, true)
 	}
 	if f := p.d.first; f == nil {
 		title += " · identical"
@@ -57,7 +58,7 @@ func (p diffView) Render(w, h int) []string {
 	rw := inner - 1 - lw
 	lines := []string{render.DiffHead(st, a, b, p.reqs[a].req.Name(), p.reqs[b].req.Name(), lw)}
 	lines = append(lines, render.DiffRows(st, p.d.lines, p.d.top, h-3, lw, rw)...)
-	return box(st, st.Header.Render(title), lines, w, h, true)
+	return widget.Box(st, st.Header.Render(title), lines, w, h, true)
 }
 
 // trustMap shows the two requests side by side by channel: every segment's
@@ -83,7 +84,7 @@ func (p diffView) trustMap(w, h int, title string) []string {
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
 		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
 	}
-	return box(st, st.Header.Render(title), lines, w, h, true)
+	return widget.Box(st, st.Header.Render(title), lines, w, h, true)
 }
 
 // diffLine is one row of the side-by-side diff.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -19,7 +20,7 @@ type escapesView struct {
 	st   *themes.Styles
 	req  int
 	rows []escRow
-	cur  tableCursor
+	cur  widget.Cursor
 }
 
 // escapesView is the Escapes view as the model stands.
@@ -46,8 +47,8 @@ func (p escapesView) Render(w, h int) []string {
 	}
 	head := render.EscapesHead(sw)
 	var detail []string
-	if p.cur.sel < len(rows) {
-		r := rows[p.cur.sel]
+	if p.cur.Sel < len(rows) {
+		r := rows[p.cur.Sel]
 		if r.escape != nil {
 			e := r.escape
 			detail = append(detail, render.EscapeDetail(st, e, r.where))
@@ -59,8 +60,8 @@ func (p escapesView) Render(w, h int) []string {
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
 	}
-	return table{st: st, cur: p.cur, title: title, head: "  " + head, count: len(rows), row: rowAt,
-		empty: "no escapes applied and no hazards in this request", detail: detail}.Render(w, h)
+	return widget.Table{St: st, Cur: p.cur, Title: title, Head: "  " + head, Count: len(rows), Row: rowAt,
+		Empty: "no escapes applied and no hazards in this request", Detail: detail}.Render(w, h)
 }
 
 // escRow is one row of the Escapes view: an applied escape or a hazard left.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -43,7 +44,7 @@ type findingsView struct {
 	findings []findingRow
 	audit    bool // an audit is plugged in
 	pending  bool // it has not answered yet
-	cur      tableCursor
+	cur      widget.Cursor
 }
 
 // findingsView is the Findings view as the model stands.
@@ -80,8 +81,8 @@ func (p findingsView) Render(w, h int) []string {
 	}
 	head := pad("sev", 8) + pad("rule", rw) + pad("req", 6) + pad("segment", sw) + pad("offset", 8) + "message"
 	var detail []string
-	if p.cur.sel < len(fs) {
-		f := fs[p.cur.sel]
+	if p.cur.Sel < len(fs) {
+		f := fs[p.cur.Sel]
 		for _, l := range strings.Split(ansi.Wordwrap(scan.VisibleLine(f.Message), max(20, w-4), " "), "\n") {
 			if len(detail) < 2 {
 				detail = append(detail, l)
@@ -91,6 +92,6 @@ func (p findingsView) Render(w, h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+scan.VisibleLine(f.Excerpt))
 		}
 	}
-	return table{st: st, cur: p.cur, title: "Findings · " + strconv.Itoa(len(fs)), head: "  " + head, count: len(fs), row: rowAt,
-		empty: empty, detail: detail}.Render(w, h)
+	return widget.Table{St: st, Cur: p.cur, Title: "Findings · " + strconv.Itoa(len(fs)), Head: "  " + head, Count: len(fs), Row: rowAt,
+		Empty: empty, Detail: detail}.Render(w, h)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/widget"
 )
 
 // helpTitles name the columns of KeyMap.FullHelp, in order.
@@ -197,7 +198,7 @@ func (p helpView) Render(width, height int) []string {
 	if len(all) > shown {
 		title += " · j/k scroll"
 	}
-	return scrollBox(st, st.Header.Render(title), all[top:], width, height, true, scrollPos{top: top, shown: shown, total: len(all)})
+	return widget.ScrollBox(st, st.Header.Render(title), all[top:], width, height, true, widget.Scroll{Top: top, Shown: shown, Total: len(all)})
 }
 
 // scrollHelp scrolls the help by n rows (to the top or the bottom for a

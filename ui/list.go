@@ -15,6 +15,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/legend"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -85,7 +86,7 @@ func (p listPane) Render(w, h int) []string {
 			if row.TotalTokens > 0 {
 				frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 			}
-			bar = fillBar(frac, 4)
+			bar = widget.FillBar(frac, 4)
 			if row.Break != nil {
 				marks = st.Break.Render("✂")
 			}
@@ -146,10 +147,10 @@ func (p listPane) Render(w, h int) []string {
 	// The legend of the marks goes at the foot of the rows, else on the
 	// lower edge, unless the edge says where the list is scrolled (the help
 	// has the legend too).
-	sc := scrollPos{top: p.top, shown: h - 2, total: len(p.visible)}
+	sc := widget.Scroll{Top: p.top, Shown: h - 2, Total: len(p.visible)}
 	foot := legend.Foot(st, lines, inner, h-2)
-	out := scrollBox(st, st.Header.Render(title), foot, w, h, p.focused, sc)
-	if len(foot) == len(lines) && len(out) > 2 && !sc.more() {
+	out := widget.ScrollBox(st, st.Header.Render(title), foot, w, h, p.focused, sc)
+	if len(foot) == len(lines) && len(out) > 2 && !sc.More() {
 		out[len(out)-1] = legend.Edge(st, w, p.focused)
 	}
 	return out

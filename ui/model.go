@@ -32,6 +32,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/redact"
@@ -227,7 +228,7 @@ type Model struct {
 	anaGen                  int
 	analysing               bool
 	anaDone                 bool
-	table                   tableCursor // cursor in the escapes, findings and cache tables
+	table                   widget.Cursor // cursor in the escapes, findings and cache tables
 	marks                   []int
 	diff                    diffState
 	raw                     content

@@ -51,8 +51,8 @@ func TestUICacheAndDiffOpenAtTheSelection(t *testing.T) {
 		t.Fatalf("selected #%d, want #8", m.cur()+1)
 	}
 	pressKeys(t, m, "4")
-	if m.view != viewCache || m.table.sel != 7 {
-		t.Fatalf("the Cache view opened on row %d, want #8's (7)", m.table.sel)
+	if m.view != viewCache || m.table.Sel != 7 {
+		t.Fatalf("the Cache view opened on row %d, want #8's (7)", m.table.Sel)
 	}
 	if !strings.Contains(plain(m.Render()), "▸ #8") {
 		t.Fatalf("the Cache view's cursor is not on #8:\n%s", plain(m.Render()))
@@ -90,8 +90,8 @@ func TestUICacheAndDiffOpenAtTheSelection(t *testing.T) {
 	// The Findings view opens at the selected request's first finding.
 	m.findings = []findingRow{{req: 0}, {req: 2}, {req: 4}, {req: 6}}
 	pressKeys(t, m, "1", "3")
-	if m.table.sel != 2 {
-		t.Fatalf("the Findings view opened on row %d, want #5's first finding (2)", m.table.sel)
+	if m.table.Sel != 2 {
+		t.Fatalf("the Findings view opened on row %d, want #5's first finding (2)", m.table.Sel)
 	}
 }
 

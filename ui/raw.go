@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -32,14 +33,14 @@ func (p rawView) Render(w, h int) []string {
 	st := p.st
 	c := p.req
 	if c < 0 {
-		return box(st, st.Header.Render("Raw JSON"), nil, w, h, true)
+		return widget.Box(st, st.Header.Render("Raw JSON"), nil, w, h, true)
 	}
 	title := "Raw JSON · #" + strconv.Itoa(c+1)
 	if !p.loaded {
-		return box(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
+		return widget.Box(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
 	}
 	title += " · " + scan.VisibleLine(p.body.Key) + " · " + strconv.Itoa(p.body.Progress(h-2)) + "%"
-	return box(st, st.Header.Render(title), p.body.Render(st, w-2, h-2), w, h, true)
+	return widget.Box(st, st.Header.Render(title), p.body.Render(st, w-2, h-2), w, h, true)
 }
 
 type rawMsg struct {

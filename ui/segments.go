@@ -11,6 +11,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 )
 
@@ -44,7 +45,7 @@ func (m *Model) segPane() segPane {
 // Render draws the two columns side by side in width×height.
 func (p segPane) Render(w, h int) []string {
 	lcol := w / 2
-	return hjoin(p.column(0, lcol, h), p.column(1, w-lcol, h))
+	return widget.HJoin(p.column(0, lcol, h), p.column(1, w-lcol, h))
 }
 
 // column draws one column in a w×h box.
@@ -95,7 +96,7 @@ func (p segPane) column(col, w, h int) []string {
 		}
 	}
 	cc, _ := p.cursorAt()
-	return box(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
+	return widget.Box(st, st.Header.Render(title), lines, w, h, p.focused && cc == col)
 }
 
 // columns splits the request's cache order into the prefix column (tools

@@ -1,100 +1,26 @@
 package ui
 
-// The tables of the Escapes, Findings and Cache views: cursor, scrolling,
-// details and the jump from a row to its place in the content.
+// The tables of the Escapes, Findings and Cache views (package widget draws
+// them): their keys, and the jump from a row to its place in the content.
 
 import (
-	"cmp"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// detailLines is the height of the detail area under a table; the Cache
-// view's says more (cacheDetailLines).
-const detailLines = 3
-
 // tableRows is how many rows a table shows in the body.
-func (m *Model) tableRows() int { return tableRowsIn(m.bodyHeight(), m.detailLines()) }
+func (m *Model) tableRows() int { return widget.RowsIn(m.bodyHeight(), m.detailLines()) }
 
 // detailLines is the height of the detail area of the view's table.
 func (m *Model) detailLines() int {
 	if m.view == viewCache {
 		return cacheDetailLines
 	}
-	return detailLines
-}
-
-// tableRowsIn is how many rows a table h rows high shows above a detail
-// area of d lines.
-func tableRowsIn(h, d int) int { return max(1, h-4-d) }
-
-// tableCursor is the cursor and scroll of the Escapes, Findings and Cache
-// tables (the root owns it).
-type tableCursor struct{ sel, top int }
-
-// move puts the cursor on row to of n, h rows shown.
-func (t *tableCursor) move(to, n, h int) {
-	t.sel = max(0, min(to, n-1))
-	if t.sel < t.top {
-		t.top = t.sel
-	}
-	if t.sel >= t.top+h {
-		t.top = t.sel - h + 1
-	}
-}
-
-// table is a table of count rows with a cursor and, under it, the selected
-// row's details (already sanitised and styled). Only the visible rows are
-// drawn: row(i) draws row i.
-type table struct {
-	st     *themes.Styles
-	cur    tableCursor
-	title  string
-	head   string
-	count  int
-	row    func(i int) string
-	empty  string
-	detail []string
-	// details is the height of the detail area (detailLines when 0).
-	details int
-}
-
-// Render draws the table in a w×h box.
-func (t table) Render(w, h int) []string {
-	st := t.st
-	lines := []string{st.Header.Render(t.head)}
-	d := cmp.Or(t.details, detailLines)
-	n := tableRowsIn(h, d)
-	for i := t.cur.top; i < t.count && i < t.cur.top+n; i++ {
-		r := t.row(i)
-		if i == t.cur.sel {
-			r = st.Cursor.Render(ansi.Strip(fit("▸ "+r, w-2)))
-		} else {
-			r = "  " + r
-		}
-		lines = append(lines, r)
-	}
-	if t.count == 0 {
-		lines = append(lines, st.Muted.Render("  "+t.empty))
-	}
-	for len(lines) < n+1 {
-		lines = append(lines, "")
-	}
-	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(0, w-2))))
-	for i := 0; i < d; i++ {
-		l := ""
-		if i < len(t.detail) {
-			l = " " + t.detail[i]
-		}
-		lines = append(lines, l)
-	}
-	return scrollBox(st, st.Header.Render(t.title), lines, w, h, true, scrollPos{top: t.cur.top, shown: n, total: t.count, track: n + 1})
+	return widget.DetailLines
 }
 
 // excerptAround is up to n bytes of text on either side of [off, end), on one
@@ -120,20 +46,20 @@ func (m *Model) tableLen() int {
 	return 0
 }
 
-func (m *Model) moveTable(to int) { m.table.move(to, m.tableLen(), m.tableRows()) }
+func (m *Model) moveTable(to int) { m.table.Move(to, m.tableLen(), m.tableRows()) }
 
 func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
 	h := m.tableRows()
 	switch {
 	case matches(k, km.Up):
-		m.moveTable(m.table.sel - 1)
+		m.moveTable(m.table.Sel - 1)
 	case matches(k, km.Down):
-		m.moveTable(m.table.sel + 1)
+		m.moveTable(m.table.Sel + 1)
 	case matches(k, km.PageUp):
-		m.moveTable(m.table.sel - h)
+		m.moveTable(m.table.Sel - h)
 	case matches(k, km.PageDown):
-		m.moveTable(m.table.sel + h)
+		m.moveTable(m.table.Sel + h)
 	case matches(k, km.Top):
 		m.moveTable(0)
 	case matches(k, km.Bottom):
@@ -175,14 +101,14 @@ func (m *Model) tableEnter() tea.Cmd {
 	switch m.view {
 	case viewEscapes:
 		rows := m.escRows()
-		if m.table.sel < len(rows) {
-			r := rows[m.table.sel]
+		if m.table.Sel < len(rows) {
+			r := rows[m.table.Sel]
 			return m.jumpTo(m.cur(), r.seg, r.off)
 		}
 	case viewFindings:
 		fs := m.findings
-		if m.table.sel < len(fs) {
-			f := fs[m.table.sel]
+		if m.table.Sel < len(fs) {
+			f := fs[m.table.Sel]
 			s := m.segIndex(f.req, f.Segment)
 			if s < 0 {
 				s = 0
@@ -193,7 +119,7 @@ func (m *Model) tableEnter() tea.Cmd {
 		// The diff of the request under the cursor with the one its cache
 		// step compares it with: the request is selected, the Diff view
 		// opens at it.
-		r := m.table.sel
+		r := m.table.Sel
 		if r >= 1 && r < len(m.reqs) {
 			cmds := m.selectRequest(r)
 			if p := m.predecessor(r); len(m.marks) > 0 && !(slices.Contains(m.marks, p) && slices.Contains(m.marks, r)) {

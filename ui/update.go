@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -460,7 +461,7 @@ func (m *Model) toggleMark() {
 // first finding (or the next request's).
 func (m *Model) openView(v viewKind) tea.Cmd {
 	if m.view != v {
-		m.table = tableCursor{}
+		m.table = widget.Cursor{}
 		m.view = v
 		if c := m.cur(); c >= 0 {
 			switch v {
@@ -547,7 +548,7 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 	case viewDiff:
 		m.diff.scroll(n, m.bodyHeight()-3)
 	case viewEscapes, viewFindings, viewCache:
-		m.moveTable(m.table.sel + n/3)
+		m.moveTable(m.table.Sel + n/3)
 	case viewHelp:
 		m.scrollHelp(n)
 	}
@@ -604,7 +605,7 @@ func (m *Model) onClick(ms tea.Mouse) (cmd tea.Cmd) {
 		}
 	case viewEscapes, viewFindings, viewCache:
 		if y >= 2 {
-			m.moveTable(m.table.top + y - 2)
+			m.moveTable(m.table.Top + y - 2)
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -57,9 +58,9 @@ func (m *Model) Render() string {
 	case viewCache:
 		body = m.cacheView().Render(m.w, bh)
 	case viewDiff:
-		body = withScroll(m.st, m.diffView().Render(m.w, bh), 0, m.w, true, m.diffScroll(bh-3))
+		body = widget.WithScroll(m.st, m.diffView().Render(m.w, bh), 0, m.w, true, m.diffScroll(bh-3))
 	case viewRaw:
-		body = withScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, contentScroll(&m.raw, bh-2))
+		body = widget.WithScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, contentScroll(&m.raw, bh-2))
 	case viewHelp:
 		body = m.helpView().Render(m.w, bh)
 	}
@@ -77,18 +78,18 @@ func (m *Model) Render() string {
 
 // diffScroll is where the Diff view, h rows of it shown, is in its rows:
 // the text diff's or the trust map's.
-func (m *Model) diffScroll(h int) scrollPos {
+func (m *Model) diffScroll(h int) widget.Scroll {
 	a, b := m.diffPair()
 	if a < 0 || b < 0 {
-		return scrollPos{}
+		return widget.Scroll{}
 	}
 	n := len(m.diff.lines)
 	if m.diff.trust {
 		n = len(trustRows(m.reqs, a, b))
 	} else if !m.diff.ready {
-		return scrollPos{}
+		return widget.Scroll{}
 	}
-	return scrollPos{top: m.diff.top, shown: h, total: n}
+	return widget.Scroll{Top: m.diff.top, Shown: h, Total: n}
 }
 
 // renderTooSmall is the screen of a terminal smaller than minWidth x
@@ -126,31 +127,18 @@ func (m *Model) renderTooSmall() string {
 
 // ---- header and status ----
 
-// header is the top line: the title, the view tabs and what is loaded.
-type header struct {
-	st         *themes.Styles
-	title      string // Options.Title (hostile)
-	view, prev viewKind
-	reqs       int // requests loaded
-	dropped    int // requests of a live stream dropped
-	visible    int // requests shown after the filter
-	loading    bool
-	live       bool
-	progress   float64
-	analysing  bool
-	errs       int
-	layout     string // hostile
-	// sel names the selected request by its label ("#1 LEGACY"), "" when
-	// its source has none.
-	sel string
-}
-
-// header is the header as the model stands.
-func (m *Model) header() header {
-	h := header{st: m.st, title: m.opts.Title, view: m.view, prev: m.prev, reqs: len(m.reqs), dropped: m.dropped, visible: len(m.visible),
-		loading: m.loading, live: m.opts.Live, progress: m.progress, analysing: m.analysing, errs: len(m.errs), layout: m.layoutName}
+// header is the top line as the model stands: the title, the view tabs
+// and what is loaded.
+func (m *Model) header() widget.Header {
+	active := m.view
+	if m.view == viewHelp {
+		active = m.prev
+	}
+	h := widget.Header{St: m.st, Name: Title, Title: m.opts.Title, Tabs: viewNames, Short: shortViewNames, Active: int(active),
+		Reqs: len(m.reqs), Dropped: m.dropped, Visible: len(m.visible), Loading: m.loading, Live: m.opts.Live,
+		Progress: m.progress, Analysing: m.analysing, Errs: len(m.errs), Layout: m.layoutName}
 	if c := m.cur(); c >= 0 && m.label(c) != "" {
-		h.sel = "#" + strconv.Itoa(c+1) + " " + scan.VisibleLine(m.label(c))
+		h.Sel = "#" + strconv.Itoa(c+1) + " " + scan.VisibleLine(m.label(c))
 	}
 	return h
 }
@@ -158,104 +146,7 @@ func (m *Model) header() header {
 // shortViewNames are the tabs' names when the full ones do not fit.
 var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw"}
 
-// parts are the header's pieces at a width; the tabs' cell ranges follow
-// from them (for mouse clicks). The selected request's label comes first
-// (before the program's name when narrow); the tabs' names shorten, then
-// go, to leave room for it and the count.
-func (p header) parts(width int) (string, []string) {
-	title := " " + Title
-	switch {
-	case p.sel != "" && width < 100:
-		title = " " + p.sel
-	case p.sel != "":
-		title += " · " + p.sel
-	}
-	if p.title != "" && width >= 110 {
-		title += " · " + cells.Clip(scan.VisibleLine(p.title), max(10, width/4), "…")
-	}
-	title += " "
-	var tabs []string
-	for _, names := range [][]string{viewNames, shortViewNames, nil} {
-		tabs = tabs[:0]
-		n := cells.Width(title) + 3
-		for i := range viewNames {
-			t := " " + strconv.Itoa(i+1) + " "
-			if names != nil {
-				t += names[i] + " "
-			}
-			tabs = append(tabs, t)
-			n += cells.Width(t)
-		}
-		if n+len("2 requests") <= width {
-			break
-		}
-	}
-	return title, tabs
-}
-
-// tabRanges are the cell ranges of the tabs at a width.
-func (p header) tabRanges(width int) [][2]int {
-	title, tabs := p.parts(width)
-	x := cells.Width(title) + 1
-	var out [][2]int
-	for _, t := range tabs {
-		w := cells.Width(t)
-		out = append(out, [2]int{x, x + w})
-		x += w
-	}
-	return out
-}
-
-func (m *Model) tabRanges() [][2]int { return m.header().tabRanges(m.w) }
-
-// Render draws the header's one line (the caller fits it to the width).
-func (p header) Render(width, _ int) string {
-	st := p.st
-	title, tabs := p.parts(width)
-	var b strings.Builder
-	b.WriteString(st.Title.Render(title))
-	b.WriteString(st.Subtle.Render("│"))
-	for i, t := range tabs {
-		if viewKind(i) == p.view || (p.view == viewHelp && viewKind(i) == p.prev) {
-			if st.Mono {
-				t = "[" + strings.TrimSpace(t) + "]"
-				t = fit(t, cells.Width(tabs[i]))
-			}
-			b.WriteString(st.TabActive.Render(t))
-		} else {
-			b.WriteString(st.Tab.Render(t))
-		}
-	}
-	b.WriteString(st.Subtle.Render("│ "))
-	info := plural(p.reqs, "request")
-	if p.layout != "" {
-		// First, so that a narrow header never cuts it.
-		info = strings.ToUpper(scan.VisibleLine(p.layout)) + " · " + info
-	}
-	if p.visible != p.reqs {
-		info = strconv.Itoa(p.visible) + "/" + info
-	}
-	if p.loading && p.live {
-		info += " · watching"
-	} else if p.loading {
-		if p.progress > 0 {
-			info += fmt.Sprintf(" · loading %d%% %s", int(p.progress*100), fillBar(p.progress, 8))
-		} else {
-			info += " · loading…"
-		}
-	}
-	if p.dropped > 0 {
-		info += " · " + plural(p.dropped, "older rebuild") + " dropped"
-	}
-	if p.analysing {
-		info += " · analysing…"
-	}
-	if p.errs > 0 {
-		info += " · " + plural(p.errs, "input error")
-	}
-	b.WriteString(st.Muted.Render(info))
-	return b.String()
-}
+func (m *Model) tabRanges() [][2]int { return m.header().TabRanges(m.w) }
 
 // statusBar is the bottom line: the prompt being typed, or a message (or
 // what is selected) with the short help.
@@ -382,151 +273,6 @@ func (m *Model) describeSelection() string {
 	return s
 }
 
-// ---- boxes ----
-
-// box frames lines in a w×h box with a title in the top edge.
-func box(st *themes.Styles, title string, lines []string, w, h int, focused bool) []string {
-	return scrollBox(st, title, lines, w, h, focused, scrollPos{})
-}
-
-// scrollPos is where the rows a box shows sit in all the rows it could
-// show: rows top to top+shown of total (bytes of a text whose rows are not
-// counted yet, with bytes set: the label is then a percentage).
-type scrollPos struct {
-	top, shown, total int
-	bytes             bool
-	// track is how many of the box's rows, from its top, the scroll bar
-	// runs along (0: all; a table's rows, not its details).
-	track int
-}
-
-// trackIn is the scroll bar's length in a box of n inner rows.
-func (s scrollPos) trackIn(n int) int {
-	if s.track > 0 {
-		return min(n, s.track)
-	}
-	return n
-}
-
-// more reports whether there are rows the box does not show.
-func (s scrollPos) more() bool { return s.shown > 0 && s.total > s.shown }
-
-// thumb is the rows of the scroll bar's thumb in a track of n rows.
-func (s scrollPos) thumb(n int) (int, int) {
-	size := max(1, min(n, n*s.shown/max(1, s.total)))
-	from := 0
-	if over := s.total - s.shown; over > 0 {
-		from = min(n-size, (s.top*(n-size)+over/2)/over)
-	}
-	return from, from + size
-}
-
-// label is the position in words for the bottom edge: "↑↓ 12-31/45".
-func (s scrollPos) label() string {
-	arrows := ""
-	if s.top > 0 {
-		arrows += "↑"
-	}
-	if s.top+s.shown < s.total {
-		arrows += "↓"
-	}
-	if s.bytes {
-		return fmt.Sprintf("%s %d%%", arrows, min(s.top+s.shown, s.total)*100/max(1, s.total))
-	}
-	return fmt.Sprintf("%s %d-%d/%d", arrows, s.top+1, min(s.top+s.shown, s.total), s.total)
-}
-
-// scrollBox is box with a scroll indicator when sc says rows are hidden: a
-// thumb on the right edge (a shape, so it reads without colour) and the
-// position in the bottom edge.
-func scrollBox(st *themes.Styles, title string, lines []string, w, h int, focused bool, sc scrollPos) []string {
-	if w < 2 || h < 2 {
-		return make([]string, max(0, h))
-	}
-	edge, frame := st.Edge, st.Frame
-	if focused {
-		edge, frame = st.EdgeFocus, st.FrameFocus
-	}
-	inner := w - 2
-	t := ""
-	if title != "" {
-		t = " " + cells.Clip(title, max(0, inner-3), "…") + " "
-	}
-	fill := max(0, inner-1-cells.Width(t))
-	out := make([]string, 0, h)
-	out = append(out, frame.Render(edge.TopLeft+edge.Top)+t+frame.Render(strings.Repeat(edge.Top, fill)+edge.TopRight))
-	left, right := frame.Render(edge.Left), frame.Render(edge.Right)
-	t0, t1 := -1, -1
-	if sc.more() {
-		t0, t1 = sc.thumb(sc.trackIn(h - 2))
-	}
-	for i := 0; i < h-2; i++ {
-		l := ""
-		if i < len(lines) {
-			l = lines[i]
-		}
-		r := right
-		if i >= t0 && i < t1 {
-			r = frame.Render("█")
-		}
-		out = append(out, left+fit(l, inner)+r)
-	}
-	bottom := strings.Repeat(edge.Bottom, inner)
-	if sc.more() {
-		if lb := " " + sc.label() + " "; cells.Width(lb)+2 <= inner {
-			bottom = strings.Repeat(edge.Bottom, inner-cells.Width(lb)-1) + lb + edge.Bottom
-		}
-	}
-	out = append(out, frame.Render(edge.BottomLeft+bottom+edge.BottomRight))
-	return out
-}
-
-// withScroll puts the scroll indicator of sc on a box that another pane
-// drew, w cells wide from cell x of each line (focused or not).
-func withScroll(st *themes.Styles, lines []string, x, w int, focused bool, sc scrollPos) []string {
-	h := len(lines)
-	if !sc.more() || w < 4 || h < 3 {
-		return lines
-	}
-	frame := st.Frame
-	if focused {
-		frame = st.FrameFocus
-	}
-	t0, t1 := sc.thumb(sc.trackIn(h - 2))
-	for i := t0; i < t1; i++ {
-		lines[1+i] = setCells(lines[1+i], x+w-1, frame.Render("█"))
-	}
-	inner := w - 2
-	if lb := " " + sc.label() + " "; cells.Width(lb)+2 <= inner {
-		lines[h-1] = setCells(lines[h-1], x+w-2-cells.Width(lb), frame.Render(lb))
-	}
-	return lines
-}
-
-// setCells draws s (one or more cells) over a styled line from cell x.
-func setCells(line string, x int, s string) string {
-	w := cells.Width(s)
-	return fit(cells.Clip(line, x, ""), x) + s + ansi.TruncateLeft(line, x+w, "")
-}
-
-// hjoin puts blocks of equal height side by side.
-func hjoin(blocks ...[]string) []string {
-	if len(blocks) == 0 {
-		return nil
-	}
-	out := make([]string, len(blocks[0]))
-	for i := range out {
-		var b strings.Builder
-		for _, bl := range blocks {
-			if i < len(bl) {
-				b.WriteString(bl[i])
-			}
-		}
-		out[i] = b.String()
-	}
-	return out
-}
-
 // hintBox is the first-screen hint (the tour) as a box under the panes,
 // wrapped at words to the width: it hides nothing of them. It is never more
 // than a third of the screen, and none while the hint is closed.
@@ -553,7 +299,7 @@ func (m *Model) hintBox() []string {
 	if len(lines) > room {
 		lines = append(lines[:room-1:room-1], " …")
 	}
-	return box(st, st.Accent.Render("guide"), lines, m.w, len(lines)+2, true)
+	return widget.Box(st, st.Accent.Render("guide"), lines, m.w, len(lines)+2, true)
 }
 
 // ---- the wire view ----
@@ -574,31 +320,22 @@ func (m *Model) renderWire(h int) []string {
 		if col == 1 {
 			w = rw - rw/2
 		}
-		segs = withScroll(m.st, segs, x, w, focusCol == col, scrollPos{top: sp.top[col], shown: segItemsIn(sh), total: len(cols[col])})
+		segs = widget.WithScroll(m.st, segs, x, w, focusCol == col, widget.Scroll{Top: sp.top[col], Shown: segItemsIn(sh), Total: len(cols[col])})
 	}
-	body := withScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, contentScroll(&m.body, h-sh-2))
+	body := widget.WithScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, contentScroll(&m.body, h-sh-2))
 	right := append(segs, body...)
-	return hjoin(list, right)
+	return widget.HJoin(list, right)
 }
 
 // contentScroll is where a content pane h rows high is in its text: by
 // rows once they are counted, by bytes (shown as a percentage) before.
-func contentScroll(c *render.Content, h int) scrollPos {
+func contentScroll(c *render.Content, h int) widget.Scroll {
 	if c.Rows != nil {
-		return scrollPos{top: c.Top, shown: h, total: len(c.Rows)}
+		return widget.Scroll{Top: c.Top, Shown: h, Total: len(c.Rows)}
 	}
 	if len(c.Text) == 0 || c.Width <= 0 {
-		return scrollPos{}
+		return widget.Scroll{}
 	}
 	// Before the rows are counted: a screen is about h rows of Width bytes.
-	return scrollPos{top: c.TopOff, shown: min(len(c.Text)-c.TopOff, max(1, h*c.Width)), total: len(c.Text), bytes: true}
-}
-
-// ---- small helpers ----
-
-// fillBar is a bar of n cells filled to frac.
-func fillBar(frac float64, n int) string {
-	f := int(frac*float64(n) + 0.5)
-	f = max(0, min(n, f))
-	return strings.Repeat("█", f) + strings.Repeat("░", n-f)
+	return widget.Scroll{Top: c.TopOff, Shown: min(len(c.Text)-c.TopOff, max(1, h*c.Width)), Total: len(c.Text), Bytes: true}
 }
