@@ -117,6 +117,12 @@ func errorBody(msg string) []byte {
 // ServeHTTP forwards (or, in mock mode, answers) one request and records
 // the exchange when it ends, whole or cut short.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The upstream may answer (and the answer reach the client) before the
+	// transport has sent the whole request body: an HTTP/1 server would
+	// then discard the unread body, the transport's write would fail and
+	// take the upstream connection, and the stream with it. Full duplex
+	// keeps the body readable while the answer streams.
+	_ = http.NewResponseController(w).EnableFullDuplex()
 	x := &Exchange{Start: time.Now(), Method: r.Method, ReqHeader: r.Header.Clone(), Mock: p.opts.Mock}
 	x.URL = localURL(r)
 	tee := &teeBody{r: r.Body, x: x}
