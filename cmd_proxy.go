@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -197,5 +196,3 @@ func envSummary() string {
 	}
 	return strings.Join(names, ", ")
 }
-
-var _ = context.Background
