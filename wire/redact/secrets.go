@@ -52,11 +52,6 @@ func (s Secret) Masked(text string) string {
 	return head + "…(" + strconv.Itoa(n) + " chars)"
 }
 
-// shapeNames name the shapes of text.go as rules.
-var shapeNames = []string{"sk-key", "aws-access-key", "github-token", "github-fine-grained-pat", "gitlab-pat",
-	"slack-token", "huggingface-token", "stripe-live-key", "google-api-key", "google-oauth-token", "jwt",
-	"bearer-token", "private-key"}
-
 // FindSecrets returns the secrets in s, by offset; where two overlap, a
 // provider's rule wins over a generic one, else the one that starts first
 // (the longer at the same start) is kept. It applies
@@ -70,7 +65,7 @@ func FindSecrets(s string) []Secret {
 	low := asciiLower(s)
 	found := leakFind(s, low, nil)
 	for _, c := range shapeCuts(s) {
-		found = append(found, Secret{Rule: shapeNames[c.shape], Kind: kindOfRule(shapeNames[c.shape]), Start: c.start, End: c.end})
+		found = append(found, Secret{Rule: c.name, Kind: kindOfRule(c.name), Start: c.start, End: c.end})
 	}
 	if len(found) == 0 {
 		return nil

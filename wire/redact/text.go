@@ -122,6 +122,8 @@ func maskParams(q string) string {
 // structure (a JWT, a PEM private key). Each is looked for only where its
 // marker occurs, so text without one costs a few substring searches.
 type shape struct {
+	// name is the shape's rule id in a Secret ("sk-key", "bearer-token").
+	name    string
 	markers []string
 	re      *regexp.Regexp
 	// keep is the length of a match's head that stays visible ("Bearer ").
@@ -139,21 +141,21 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 // Slack, Hugging Face and Stripe tokens, Google API keys and OAuth access
 // tokens, bearer tokens, JWTs and PEM private keys.
 var shapes = []shape{
-	{markers: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), ok: hasDigit},
-	{markers: []string{"AKIA", "ASIA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{markers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}`)},
-	{markers: []string{"github_pat_"}, re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`)},
-	{markers: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
-	{markers: []string{"xox"}, re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), ok: hasDigit},
-	{markers: []string{"hf_"}, re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), ok: hasDigit},
-	{markers: []string{"_live_"}, re: regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}`)},
-	{markers: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{markers: []string{"ya29."}, re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
-	{markers: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
-	{markers: []string{"earer", "EARER"}, re: regexp.MustCompile(`\b(?i:bearer)\s+[A-Za-z0-9._~+/=-]{16,}`),
+	{name: "sk-key", markers: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), ok: hasDigit},
+	{name: "aws-access-key", markers: []string{"AKIA", "ASIA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{name: "github-token", markers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}`)},
+	{name: "github-fine-grained-pat", markers: []string{"github_pat_"}, re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`)},
+	{name: "gitlab-pat", markers: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
+	{name: "slack-token", markers: []string{"xox"}, re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), ok: hasDigit},
+	{name: "huggingface-token", markers: []string{"hf_"}, re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), ok: hasDigit},
+	{name: "stripe-live-key", markers: []string{"_live_"}, re: regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}`)},
+	{name: "google-api-key", markers: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+	{name: "google-oauth-token", markers: []string{"ya29."}, re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
+	{name: "jwt", markers: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
+	{name: "bearer-token", markers: []string{"earer", "EARER"}, re: regexp.MustCompile(`\b(?i:bearer)\s+[A-Za-z0-9._~+/=-]{16,}`),
 		keep: func(m string) int { return len(m) - len(strings.TrimLeft(m[len("bearer"):], " \t\r\n")) },
 		ok:   func(m string) bool { return hasDigit(m) }},
-	{markers: []string{"PRIVATE KEY-----"}, re: regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)},
+	{name: "private-key", markers: []string{"PRIVATE KEY-----"}, re: regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)},
 }
 
 // markers are the substrings of which text must hold one for Text to
@@ -183,9 +185,12 @@ func mayHold(s []byte) bool {
 // and the shapes) with Mask.
 func maskShapes(s string) string { return MaskSecrets(s) }
 
-// shapeCut is where a shape matched: the index of the shape in shapes and
-// the bytes of the credential.
-type shapeCut struct{ shape, start, end int }
+// shapeCut is where a shape matched: the shape's name and the bytes of the
+// credential.
+type shapeCut struct {
+	name       string
+	start, end int
+}
 
 // shapeCuts returns every credential-shaped value in s.
 func shapeCuts(s string) []shapeCut {
@@ -210,7 +215,7 @@ func shapeCuts(s string) []shapeCut {
 			if sh.keep != nil {
 				loc[0] += sh.keep(m)
 			}
-			cuts = append(cuts, shapeCut{i, loc[0], loc[1]})
+			cuts = append(cuts, shapeCut{sh.name, loc[0], loc[1]})
 		}
 	}
 	return cuts
