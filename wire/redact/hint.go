@@ -81,18 +81,9 @@ func Cookies(v, sep string) string {
 // api_key, token, sig, ...) becomes its hint (Hint, escaped for a query);
 // credential-shaped values elsewhere are masked (Text).
 func URLHint(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
+	head, rest, ok := cutUserinfo(u)
+	if !ok {
 		return Text(u)
-	}
-	head, rest := u[:i+3], u[i+3:]
-	authority := rest
-	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
-		authority = rest[:end]
-	}
-	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-		head += urlMask + "@"
-		rest = rest[at+1:]
 	}
 	path, query, hasQuery := strings.Cut(rest, "?")
 	if !hasQuery {

@@ -62,18 +62,9 @@ func urlCore(u string) string {
 
 // maskURL masks the userinfo and the secret parameters of u.
 func maskURL(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
+	head, rest, ok := cutUserinfo(u)
+	if !ok {
 		return u
-	}
-	head, rest := u[:i+3], u[i+3:]
-	authority := rest
-	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
-		authority = rest[:end]
-	}
-	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-		head += urlMask + "@"
-		rest = rest[at+1:]
 	}
 	path, fragment, hasFragment := strings.Cut(rest, "#")
 	path, query, hasQuery := strings.Cut(path, "?")
@@ -86,6 +77,27 @@ func maskURL(u string) string {
 		out += "#" + maskParams(fragment)
 	}
 	return out
+}
+
+// cutUserinfo splits u after the "://" of its scheme, the user:pass@ of its
+// authority masked: head is the scheme, "://" and "[redacted]@" when u had
+// userinfo; rest is the host and what follows it. ok is false when u has no
+// "://".
+func cutUserinfo(u string) (head, rest string, ok bool) {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return "", "", false
+	}
+	head, rest = u[:i+3], u[i+3:]
+	authority := rest
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		authority = rest[:end]
+	}
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		head += urlMask + "@"
+		rest = rest[at+1:]
+	}
+	return head, rest, true
 }
 
 // maskParams masks the values of the secret name=value pairs of a query or
