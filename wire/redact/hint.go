@@ -87,7 +87,7 @@ func URLHint(u string) string {
 	}
 	path, query, hasQuery := strings.Cut(rest, "?")
 	if !hasQuery {
-		return maskShapes(head + path)
+		return MaskSecrets(head + path)
 	}
 	query, fragment, hasFragment := strings.Cut(query, "#")
 	pieces := strings.Split(query, "&")
@@ -112,5 +112,5 @@ func URLHint(u string) string {
 	if hasFragment {
 		out += "#" + maskParams(fragment)
 	}
-	return maskShapes(out)
+	return MaskSecrets(out)
 }

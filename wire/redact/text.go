@@ -23,7 +23,7 @@ const urlMask = "[redacted]"
 // and any credential-shaped value in the rest. Everything else is kept as
 // written, so a URL with nothing to mask comes back unchanged.
 func URL(u string) string {
-	return maskShapes(maskURL(u))
+	return MaskSecrets(maskURL(u))
 }
 
 // Text masks every URL in s as URL does, and every value shaped like a
@@ -36,7 +36,7 @@ func Text(s string) string {
 			return maskURL(core) + u[len(core):]
 		})
 	}
-	return maskShapes(s)
+	return MaskSecrets(s)
 }
 
 // urlInText is a URL inside text: a scheme, "://", and everything up to a
@@ -192,10 +192,6 @@ func mayHold(s []byte) bool {
 	}
 	return leakMayHold(s)
 }
-
-// maskShapes replaces every credential in s (FindSecrets: gitleaks' rules
-// and the shapes) with Mask.
-func maskShapes(s string) string { return MaskSecrets(s) }
 
 // shapeCut is where a shape matched: the shape's name and the bytes of the
 // credential.
