@@ -89,17 +89,14 @@ func (f *follower) look(ctx context.Context, send func(ui.Item) bool) bool {
 		return true
 	}
 	f.decoded = limit
-	n, ok := 0, true
+	n := 0
 	for r, err := range decode.Decode(io.NewSectionReader(in, 0, limit), f.app.decodeOptions(f.path)) {
 		if ctx.Err() != nil {
 			return false
 		}
 		if err != nil {
-			if msg := err.Error(); !f.seen[msg] {
-				f.seen[msg] = true
-				if ok = send(ui.Item{Err: err, Progress: -1}); !ok {
-					return false
-				}
+			if !f.fail(err, send) {
+				return false
 			}
 			continue
 		}
@@ -109,13 +106,15 @@ func (f *follower) look(ctx context.Context, send func(ui.Item) bool) bool {
 		}
 		f.shown = n
 		req := r
-		if ok = send(ui.Item{Req: &req, Progress: -1}); !ok {
+		if !send(ui.Item{Req: &req, Progress: -1}) {
 			return false
 		}
 	}
 	return true
 }
 
+// fail sends err unless an error of the same text was sent before. It
+// returns false when send does.
 func (f *follower) fail(err error, send func(ui.Item) bool) bool {
 	if msg := err.Error(); !f.seen[msg] {
 		f.seen[msg] = true
