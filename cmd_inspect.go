@@ -180,7 +180,11 @@ func writeSegmentTable(b textWriter, rows [][]string, width int) {
 		total += w + 2
 	}
 	if width <= 0 || total <= width {
-		writeTable(b, rows, width, right)
+		// It fits as measured: the rows are written with these widths, not
+		// measured again by writeTable.
+		for _, row := range rows {
+			writeRow(b, row, widths, right)
+		}
 		return
 	}
 	shifted := map[int]bool{}

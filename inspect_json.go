@@ -114,10 +114,6 @@ func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma, redacted bool)
 // request writes the shape of inspectRequestJSON; with redacted, each
 // segment carries its text with every secret masked.
 func (o *jsonOut) request(r *wire.Request, redacted bool) {
-	tokens := 0
-	for i := range r.Segments {
-		tokens += r.Segments[i].Tokens()
-	}
 	o.open('{')
 	o.key(true, "source")
 	o.str(r.Source)
@@ -136,7 +132,7 @@ func (o *jsonOut) request(r *wire.Request, redacted bool) {
 		o.str(r.Endpoint)
 	}
 	o.key(false, "tokens")
-	o.int(tokens)
+	o.int(r.Tokens())
 	o.key(false, "bytes")
 	o.int(r.Bytes())
 	o.key(false, "segments")

@@ -239,6 +239,9 @@ type textScan struct {
 
 	secrets     []redact.Secret
 	haveSecrets bool
+
+	blank     string // the text with its secrets hidden (blanked)
+	haveBlank bool
 }
 
 // textSpan is a stretch of a text that looks like workspace content.
@@ -312,13 +315,18 @@ func (a *Auditor) legacyOf(sc *textScan) []textSpan {
 }
 
 // blanked is a segment's text with its secrets hidden (redact.Blank, the
-// same length), so that no finding's excerpt shows one.
+// same length), so that no finding's excerpt shows one: made once per text,
+// not once per finding.
 func (a *Auditor) blanked(s *wire.Segment) string {
-	secrets := a.secretsOf(a.scan(s.Text, s.Hash))
-	if len(secrets) == 0 {
-		return s.Text
+	sc := a.scan(s.Text, s.Hash)
+	if !sc.haveBlank {
+		sc.haveBlank = true
+		sc.blank = sc.text
+		if secrets := a.secretsOf(sc); len(secrets) > 0 {
+			sc.blank = redact.Blank(sc.text, secrets)
+		}
 	}
-	return redact.Blank(s.Text, secrets)
+	return sc.blank
 }
 
 func (a *Auditor) secretsOf(sc *textScan) []redact.Secret {

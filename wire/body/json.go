@@ -365,7 +365,7 @@ func ReadLine(br *bufio.Reader) ([]byte, error) {
 	if err == bufio.ErrBufferFull {
 		return LongLine(br, b, MaxLine, nil)
 	}
-	if lineLen(b, err) > MaxLine {
+	if LineLen(b, err) > MaxLine {
 		return nil, &LongLineError{Max: MaxLine, Len: int64(len(b))}
 	}
 	return bytes.Clone(b), err
@@ -405,7 +405,7 @@ func LongLine(br *bufio.Reader, first []byte, max int, buf []byte) ([]byte, erro
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	if n+lineLen(b, err) > max {
+	if n+LineLen(b, err) > max {
 		return nil, &LongLineError{Max: max, Len: int64(n + len(b))}
 	}
 	n += len(b)
@@ -420,8 +420,8 @@ func LongLine(br *bufio.Reader, first []byte, max int, buf []byte) ([]byte, erro
 	return append(out, b...), err
 }
 
-// lineLen is the length of a line read by ReadSlice, without its newline.
-func lineLen(b []byte, err error) int {
+// LineLen is the length of a line read by ReadSlice, without its newline.
+func LineLen(b []byte, err error) int {
 	if err == nil {
 		return len(b) - 1
 	}

@@ -125,7 +125,8 @@ func baseKind(p wire.Part) (wire.Kind, wire.Trust) {
 		return wire.KindToolResult, wire.Untrusted
 	case wire.PartHostNote:
 		return wire.KindHostNote, wire.Trusted
-	case "thinking", "reasoning", "redacted_thinking":
+	}
+	if isReasoning(p.Type) {
 		return wire.KindAssistant, wire.TrustModel
 	}
 	if p.Channel == wire.ChannelTools {

@@ -567,7 +567,7 @@ func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n i
 		} else {
 			d.long = nil
 		}
-	} else if lineLen(b, err) > maxLine {
+	} else if body.LineLen(b, err) > maxLine {
 		b, err = nil, &body.LongLineError{Max: maxLine, Len: int64(len(b))}
 	}
 	if long, ok := err.(*body.LongLineError); ok {
@@ -626,14 +626,6 @@ func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, e
 		return nil, err
 	}
 	return buf, nil
-}
-
-// lineLen is the length of a line read by ReadSlice, without its newline.
-func lineLen(b []byte, err error) int {
-	if err == nil {
-		return len(b) - 1
-	}
-	return len(b)
 }
 
 // giveUp is how many errors a JSONL may give before its first request
