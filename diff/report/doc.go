@@ -196,7 +196,16 @@ func (r *Report) segmentDiff(sd *diff.SegmentDiff) block {
 			lines = append(lines, diffLine{'-', l})
 		}
 	default:
-		for _, hk := range sd.Hunks {
+		hunks := sd.Hunks
+		if r.redact {
+			// A secret may span hunks (a key block whose first line did not
+			// change): mask each side whole, then diff what is shown.
+			a, b := r.payload(sd.A.Text), r.payload(sd.B.Text)
+			if a != sd.A.Text || b != sd.B.Text {
+				hunks = diff.TextDiff(a, b)
+			}
+		}
+		for _, hk := range hunks {
 			op := byte(' ')
 			switch hk.Op {
 			case diff.OpDelete:
@@ -204,7 +213,7 @@ func (r *Report) segmentDiff(sd *diff.SegmentDiff) block {
 			case diff.OpInsert:
 				op = '+'
 			}
-			ls := splitLines(r.payload(hk.Text))
+			ls := splitLines(hk.Text)
 			if op == ' ' && len(ls) > 6 {
 				// Context: three lines each side of a change.
 				ls = append(append(ls[:3:3], "⋯ "+strconv.Itoa(len(ls)-6)+" lines the same"), ls[len(ls)-3:]...)
