@@ -415,20 +415,12 @@ func tokenBar(cached, shared, total, width int, unicode bool) string {
 	return strings.Repeat(full, c) + strings.Repeat(mid, s-c) + strings.Repeat(empty, width-s)
 }
 
-// breakLabel is the break column: "system[0]/time timestamp".
+// breakLabel is the break column: "system[0]/time timestamp", "-" for none.
 func breakLabel(b *diff.Break) string {
 	if b == nil {
 		return "-"
 	}
-	switch b.Cause {
-	case diff.CauseModel, diff.CauseProvider:
-		return string(b.Cause) + " changed"
-	}
-	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)
-	if b.Volatile != "" {
-		s += " (" + string(b.Volatile) + ")"
-	}
-	return s
+	return b.Brief()
 }
 
 // breakSentence says what broke the cache in words (the viewer's Cache
