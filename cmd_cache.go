@@ -415,25 +415,13 @@ func tokenBar(cached, shared, total, width int, unicode bool) string {
 	return strings.Repeat(full, c) + strings.Repeat(mid, s-c) + strings.Repeat(empty, width-s)
 }
 
-// breakLabel is the break column: "system[0]/time timestamp".
+// breakLabel is the break column: "system[0]/time timestamp", "-" for none.
 func breakLabel(b *diff.Break) string {
 	if b == nil {
 		return "-"
 	}
-	switch b.Cause {
-	case diff.CauseModel, diff.CauseProvider:
-		return string(b.Cause) + " changed"
-	}
-	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)
-	if b.Volatile != "" {
-		s += " (" + string(b.Volatile) + ")"
-	}
-	return s
+	return b.Brief()
 }
-
-// breakSentence says what broke the cache in words (the viewer's Cache
-// view says the same).
-func breakSentence(b *diff.Break) string { return b.Sentence() }
 
 // cacheText is the text report of cache, gathered step by step and written
 // once the summary is known (the heading needs the totals before the rows):
@@ -823,7 +811,7 @@ func (t *cacheText) breaks() {
 		if g.n > 1 {
 			times = fmt.Sprintf("%d times", g.n)
 		}
-		t.line(2, "%s (%s, first at %s)", breakSentence(br), times, t.nameOf(g.first))
+		t.line(2, "%s (%s, first at %s)", br.Sentence(), times, t.nameOf(g.first))
 		if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
 			t.b.WriteString("    before: " + excerptLine(br.Before, t.width) + "\n")
 			t.b.WriteString("    after:  " + excerptLine(br.After, t.width) + "\n")

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/recording"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -282,13 +284,7 @@ func (res *checkResult) alignNeedles() {
 // recordingFormat reports whether requests of this format are rebuilt from
 // an agent's session file, whose bytes for a request are not one stretch of
 // the file.
-func recordingFormat(f wire.Format) bool {
-	switch f {
-	case wire.FormatKimiCLI, wire.FormatKimiCode, wire.FormatCodex, wire.FormatClaudeCode, wire.FormatGeminiCLI:
-		return true
-	}
-	return false
-}
+func recordingFormat(f wire.Format) bool { return slices.Contains(recording.Formats(), f) }
 
 // auditSources audits every request of the sources as they stream in; only
 // the findings are kept (each distinct one once unless every is set).

@@ -229,8 +229,7 @@ func searchBodies(in *wire.InputFile, findings []audit.Finding, needles []needle
 // the first line, that holds its text.
 func searchWhole(r io.Reader, findings []audit.Finding, needles []needle, idx []int, lines []int) {
 	type want struct {
-		forms        [][]byte
-		first, after map[int]int // by the line wanted: the line found
+		forms [][]byte
 	}
 	byText := map[string]*want{}
 	var texts []string

@@ -38,3 +38,17 @@ func (b *Break) Sentence() string {
 	}
 	return fmt.Sprintf("%s changed at byte %d", where, b.Offset)
 }
+
+// Brief names a break in a few words, for a table column: "system[0]/time
+// changed (timestamp)", or "model changed". The cache report and whatif
+// both show it.
+func (b *Break) Brief() string {
+	if b.Cause == CauseModel || b.Cause == CauseProvider {
+		return string(b.Cause) + " changed"
+	}
+	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)
+	if b.Volatile != "" {
+		s += " (" + string(b.Volatile) + ")"
+	}
+	return s
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/price"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // Scenario is one what-if: its name and how it rewrites each request of a
@@ -132,7 +131,9 @@ func (p *Replay) outcome(l *lane, r *wire.Request) Outcome {
 		}
 	} else {
 		o.Tokens, o.Cached, o.Reprocessed = st.TotalTokens, st.Prediction.Cached, st.Reprocessed
-		o.Break = breakLabel(st.Break)
+		if st.Break != nil {
+			o.Break = st.Break.Brief()
+		}
 	}
 	if p.Prices != nil {
 		c := diff.CostOf(&q, st, p.Prices)
@@ -140,21 +141,6 @@ func (p *Replay) outcome(l *lane, r *wire.Request) Outcome {
 	}
 	l.tot.add(o)
 	return o
-}
-
-// breakLabel names a break: "system[0]/time changed (timestamp)".
-func breakLabel(b *diff.Break) string {
-	if b == nil {
-		return ""
-	}
-	if b.Cause == diff.CauseModel || b.Cause == diff.CauseProvider {
-		return string(b.Cause) + " changed"
-	}
-	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)
-	if b.Volatile != "" {
-		s += " (" + string(b.Volatile) + ")"
-	}
-	return s
 }
 
 // Rows are the requests replayed so far.
