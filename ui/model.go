@@ -8,7 +8,7 @@
 // request list, the selected request's trusted prefix beside its untrusted
 // fragments, the content of a segment, and the Escapes, Findings, Cache,
 // Diff and Raw views. Every text from a payload is hostile: it reaches
-// lipgloss only through wire.Visible or wire.VisibleLine.
+// lipgloss only through scan.Visible or scan.VisibleLine (package wire/scan).
 package ui
 
 import (
