@@ -5,6 +5,7 @@ package ui
 // bar; and the money the selected request's break cost.
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/wirelens/wirelens/diff"
@@ -20,16 +21,10 @@ const contextLegend = breakdown.Legend
 // breakdown.Groups, from the tokens the entry already holds.
 func groupTokens(e *entry) []int {
 	out := make([]int, len(breakdown.Groups))
-	at := map[breakdown.Group]int{}
-	for i, g := range breakdown.Groups {
-		at[g] = i
-	}
-	for i := range e.req.Segments {
-		tok := 0
-		if i < len(e.segTok) {
-			tok = e.segTok[i]
+	for i, tok := range e.segTok {
+		if i < len(e.req.Segments) {
+			out[slices.Index(breakdown.Groups, breakdown.GroupOf(&e.req.Segments[i]))] += tok
 		}
-		out[at[breakdown.GroupOf(&e.req.Segments[i])]] += tok
 	}
 	return out
 }

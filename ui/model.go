@@ -8,7 +8,7 @@
 // request list, the selected request's trusted prefix beside its untrusted
 // fragments, the content of a segment, and the Escapes, Findings, Cache,
 // Diff and Raw views. Every text from a payload is hostile: it reaches
-// lipgloss only through wire.Visible or wire.VisibleLine.
+// lipgloss only through scan.Visible or scan.VisibleLine (package wire/scan).
 package ui
 
 import (
@@ -448,49 +448,61 @@ func (m *Model) waitItems() tea.Cmd {
 	}
 }
 
-// hazardMemo holds the hazards of each distinct segment text by its hash: a
-// session repeats almost all of request k in request k+1, so each distinct
-// text is scanned once, not once per request that holds it.
+// hazardMemo holds the hazards and the secrets of each distinct segment
+// text by its hash: a session repeats almost all of request k in request
+// k+1, so each distinct text is scanned once, not once per request that
+// holds it.
 type hazardMemo struct {
 	mu  sync.Mutex
 	m   map[uint64]hazardEntry
 	sec map[uint64]secretEntry
 }
 
-type secretEntry struct {
-	n       int // length of the text, against hash collisions
-	secrets []redact.Secret
+// memoEntry is what was found in a text, with the text's length against
+// hash collisions.
+type memoEntry[T any] struct {
+	n     int
+	found T
 }
 
-type hazardEntry struct {
-	n  int // length of the text, against hash collisions
-	hz []scan.Hazard
-}
+type (
+	hazardEntry = memoEntry[[]scan.Hazard]
+	secretEntry = memoEntry[[]redact.Secret]
+)
 
 func newHazardMemo() *hazardMemo {
 	return &hazardMemo{m: map[uint64]hazardEntry{}, sec: map[uint64]secretEntry{}}
 }
 
+// memoized is find(s.Text), found once per distinct text in *tab (read-only:
+// shared). A nil memo or a segment without a hash finds it every time.
+func memoized[T any](hm *hazardMemo, tab *map[uint64]memoEntry[T], s *wire.Segment, find func(string) T) T {
+	if hm == nil || s.Hash == 0 {
+		return find(s.Text)
+	}
+	hm.mu.Lock()
+	e, ok := (*tab)[s.Hash]
+	hm.mu.Unlock()
+	if ok && e.n == len(s.Text) {
+		return e.found
+	}
+	found := find(s.Text)
+	hm.mu.Lock()
+	if *tab == nil {
+		*tab = map[uint64]memoEntry[T]{}
+	}
+	(*tab)[s.Hash] = memoEntry[T]{n: len(s.Text), found: found}
+	hm.mu.Unlock()
+	return found
+}
+
 // secrets are the secrets of a segment's text (read-only: shared), found
 // once per distinct text.
 func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
-	if hm == nil || s.Hash == 0 {
+	if hm == nil {
 		return redact.FindSecrets(s.Text)
 	}
-	hm.mu.Lock()
-	e, ok := hm.sec[s.Hash]
-	hm.mu.Unlock()
-	if ok && e.n == len(s.Text) {
-		return e.secrets
-	}
-	found := redact.FindSecrets(s.Text)
-	hm.mu.Lock()
-	if hm.sec == nil {
-		hm.sec = map[uint64]secretEntry{}
-	}
-	hm.sec[s.Hash] = secretEntry{n: len(s.Text), secrets: found}
-	hm.mu.Unlock()
-	return found
+	return memoized(hm, &hm.sec, s, redact.FindSecrets)
 }
 
 // maskSecrets hides each secret of text (redact.Blank): asterisks of the
@@ -500,26 +512,16 @@ func maskSecrets(text string, secrets []redact.Secret) string { return redact.Bl
 
 // hazards are the hazards of a segment's text (read-only: shared).
 func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
-	scan := func() []scan.Hazard {
-		if !scan.HasHazards(s.Text) {
+	find := func(text string) []scan.Hazard {
+		if !scan.HasHazards(text) {
 			return nil
 		}
-		return scan.Hazards(s.Text)
+		return scan.Hazards(text)
 	}
-	if hm == nil || s.Hash == 0 {
-		return scan()
+	if hm == nil {
+		return find(s.Text)
 	}
-	hm.mu.Lock()
-	e, ok := hm.m[s.Hash]
-	hm.mu.Unlock()
-	if ok && e.n == len(s.Text) {
-		return e.hz
-	}
-	hz := scan()
-	hm.mu.Lock()
-	hm.m[s.Hash] = hazardEntry{n: len(s.Text), hz: hz}
-	hm.mu.Unlock()
-	return hz
+	return memoized(hm, &hm.m, s, find)
 }
 
 // measure counts tokens and finds hazards of a request. It runs in a

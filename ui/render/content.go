@@ -472,7 +472,7 @@ func (c *Content) Render(st *themes.Styles, width, h int) []string {
 }
 
 // renderRow draws one row of the text in the pieces its layers give (the
-// wrap index counted the same): every piece passes through wire.VisibleLine
+// wrap index counted the same): every piece passes through scan.VisibleLine
 // before it is styled. The notes of the escapes that start in it take what
 // is left of the row's width: they never push its text out.
 func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
