@@ -134,6 +134,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Also on the abort of a stream cut short (http.ErrAbortHandler):
 		// the record is written and the panic goes on.
 		x.End = time.Now()
+		// What the upstream did not read (it answered early, or was never
+		// reached) is read now: for the record, and because a full-duplex
+		// handler that returns with the body unread leaves the server to
+		// reset the client's connection.
+		drain(tee)
 		tee.mu.Lock()
 		x.ReqBody = tee.buf.Bytes()
 		tee.mu.Unlock()
