@@ -9,7 +9,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
@@ -592,13 +591,17 @@ func hasMarkdown(text string) bool {
 	return strings.Contains(text, "`") || strings.Contains(text, "**") || strings.Contains(text, "](")
 }
 
-// Highlight tokenises text with chroma into byte spans. It runs in a
-// command.
+// Highlight tokenises text with the lexer of lang (lex.go) into byte
+// spans. It runs in a command.
 func Highlight(text, lang string) []Span {
 	if len(text) == 0 {
 		return nil
 	}
-	lx := lexers.Get(lang)
+	return highlightWith(lexerFor(lang), text)
+}
+
+// highlightWith tokenises text with lx into byte spans (nil lx: none).
+func highlightWith(lx chroma.Lexer, text string) []Span {
 	if lx == nil {
 		return nil
 	}

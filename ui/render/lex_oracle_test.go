@@ -1,0 +1,224 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/wirelens/wirelens/wire/wiretest"
+)
+
+// lexTexts are the texts the views highlight in the fixtures: every file
+// under testdata/ and every string of eight bytes or more in its JSON and
+// JSON lines (system prompts, messages, tool results), with the texts of
+// this package's tests, each with the lexer GuessLang picks (JSON as the
+// view pretty-prints it).
+func lexTexts(t testing.TB) map[string]string {
+	t.Helper()
+	var texts []string
+	collect := func(b []byte) {
+		var v any
+		if json.Unmarshal(b, &v) == nil {
+			texts = appendStrings(texts, v)
+		}
+	}
+	err := filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(p, "golden") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		texts = append(texts, string(b))
+		collect(b)
+		for line := range strings.Lines(string(b)) {
+			collect([]byte(line))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range decorTexts {
+		texts = append(texts, s)
+	}
+	out := map[string]string{}
+	for _, s := range texts {
+		lang := GuessLang(s)
+		if lang == "json" {
+			s, _ = PrettyJSON(s)
+		}
+		if lang != "" {
+			out[s] = lang
+		}
+	}
+	return out
+}
+
+func appendStrings(out []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		if len(v) >= 8 {
+			out = append(out, v)
+		}
+	case []any:
+		for _, x := range v {
+			out = appendStrings(out, x)
+		}
+	case map[string]any:
+		for _, x := range v {
+			out = appendStrings(out, x)
+		}
+	}
+	return out
+}
+
+// TestLexersMatchChroma: our lexers colour the fixtures' texts as chroma's
+// own JSON, XML and markdown lexers do, span for span, whole and in the
+// windows a long text is highlighted in (from a line start inside it), but
+// for two differences by design, which byDesign cuts out of both:
+//   - markdown: fenced code that names a language stays plain; chroma's
+//     lexer colours it with that language's lexer, which wirelens would
+//     have to carry (and initialise) for a few code samples in prompts;
+//   - JSON: chroma's lexer gives up on a string of more than about 10,000
+//     characters (its matcher's limits), shows it as Error and so loses its
+//     place in the grammar; ours colours it as the string it is.
+func TestLexersMatchChroma(t *testing.T) {
+	texts := lexTexts(t)
+	keys := make([]string, 0, len(texts))
+	for s := range texts {
+		keys = append(keys, s)
+	}
+	sort.Strings(keys)
+	bytes, windows, designed := 0, 0, 0
+	check := func(s, lang, where string) {
+		got, want := Highlight(s, lang), highlightWith(lexers.Get(lang), s)
+		if g, w, cut := byDesign(s, lang, got, want); cut {
+			designed++
+			got, want = g, w
+		}
+		if slices.Equal(got, want) {
+			return
+		}
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
+		}
+		show := func(sp []Span) string {
+			if i >= len(sp) {
+				return "end"
+			}
+			return fmt.Sprintf("%v %.60q", sp[i].Type, s[sp[i].Start:sp[i].End])
+		}
+		at := 0
+		if i < len(want) {
+			at = want[i].Start
+		} else if i < len(got) {
+			at = got[i].Start
+		}
+		t.Errorf("%s %s text %.60q: span %d at %d (%.80q): ours %s, chroma %s", lang, where, s, i, at, s[at:min(len(s), at+80)], show(got), show(want))
+	}
+	for _, s := range keys {
+		lang := texts[s]
+		bytes += len(s)
+		check(s, lang, "whole")
+		if len(s) <= litWhole {
+			continue
+		}
+		for _, f := range []int{3, 2} {
+			lo := strings.LastIndexByte(s[:len(s)/f], '\n') + 1
+			hi := lo + 4<<10
+			if i := strings.IndexByte(s[min(hi, len(s)):], '\n'); i >= 0 {
+				hi += i + 1
+			}
+			hi = min(RuneBoundary(s, hi), len(s))
+			windows++
+			check(s[lo:hi], lang, fmt.Sprintf("window %d-%d of", lo, hi))
+		}
+	}
+	t.Logf("%d texts (%d bytes) and %d windows; differences by design cut from %d of them", len(keys), bytes, windows, designed)
+	if len(keys) < 400 || designed > 12 {
+		t.Errorf("%d texts, %d with differences by design: the fixtures are not what this test was written for", len(keys), designed)
+	}
+}
+
+var fencedLang = regexp.MustCompile("(?ms)^```\\w+\n.*?^```$")
+
+// byDesign cuts the differences by design (see TestLexersMatchChroma) out
+// of our spans and chroma's: the spans inside fenced code that names a
+// language, and in JSON everything from a string of more than 10,000
+// bytes on. It reports whether it cut anything that differed.
+func byDesign(s, lang string, got, want []Span) ([]Span, []Span, bool) {
+	var cut []Mark
+	switch lang {
+	case "markdown":
+		for _, m := range fencedLang.FindAllStringIndex(s, -1) {
+			body := m[0] + strings.IndexByte(s[m[0]:], '\n') + 1
+			cut = append(cut, Mark{body, m[1] - 3})
+		}
+	case "json":
+		for _, sp := range got {
+			if sp.Type == chroma.LiteralStringDouble && sp.End-sp.Start > 10000 {
+				cut = append(cut, Mark{sp.Start, len(s)})
+				break
+			}
+		}
+	}
+	if len(cut) == 0 {
+		return got, want, false
+	}
+	keep := func(sp []Span) []Span {
+		var out []Span
+		for _, x := range sp {
+			if !slices.ContainsFunc(cut, func(m Mark) bool { return x.End > m.Start && x.Start < m.End }) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	g, w := keep(got), keep(want)
+	return g, w, !slices.Equal(got, want)
+}
+
+// FuzzHighlight: on any text, with any of the three lexers, highlighting
+// does not panic, and its spans are in bounds, in order, not empty and not
+// overlapping, each whole UTF-8 (chroma lexes runes: a text that is not
+// stops the spans where it stops being), and never Text (which is not drawn as a
+// span). Seeded from the hostile corpora, each under a JSON, an XML and a
+// markdown opening so that the lexers are deep in their states.
+func FuzzHighlight(f *testing.F) {
+	for _, s := range wiretest.Strings(f) {
+		for _, pre := range []string{"", `{"a": [`, "<t a=", "# h\n- `", "---\nk: "} {
+			f.Add(pre + s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, lang := range []string{"json", "xml", "markdown"} {
+			end := 0
+			for i, sp := range Highlight(text, lang) {
+				if sp.Start < end || sp.End <= sp.Start || sp.End > len(text) {
+					t.Fatalf("%s: span %d [%d,%d) after %d in %d bytes", lang, i, sp.Start, sp.End, end, len(text))
+				}
+				if !utf8.ValidString(text[sp.Start:sp.End]) {
+					t.Fatalf("%s: span %d [%d,%d) is not whole UTF-8", lang, i, sp.Start, sp.End)
+				}
+				if sp.Type == chroma.Text || sp.Type == chroma.TextWhitespace {
+					t.Fatalf("%s: span %d is %v", lang, i, sp.Type)
+				}
+				end = sp.End
+			}
+		}
+	})
+}
