@@ -16,17 +16,22 @@ import (
 // comparison and the few deliberate differences), so the screens are
 // unchanged. Unmatched input is chroma's Error token, one rune at a time,
 // as before.
-var ourLexers = map[string]func() chroma.Lexer{
-	"json":     sync.OnceValue(func() chroma.Lexer { return newLexer("JSON", jsonRules) }),
-	"xml":      sync.OnceValue(func() chroma.Lexer { return newLexer("XML", xmlRules) }),
-	"markdown": sync.OnceValue(func() chroma.Lexer { return newLexer("markdown", markdownRules) }),
-}
+var (
+	jsonLexer     = sync.OnceValue(func() chroma.Lexer { return newLexer("JSON", jsonRules) })
+	xmlLexer      = sync.OnceValue(func() chroma.Lexer { return newLexer("XML", xmlRules) })
+	markdownLexer = sync.OnceValue(func() chroma.Lexer { return newLexer("markdown", markdownRules) })
+)
 
 // lexerFor returns the lexer of a language GuessLang names, nil for any
 // other.
 func lexerFor(lang string) chroma.Lexer {
-	if f, ok := ourLexers[lang]; ok {
-		return f()
+	switch lang {
+	case "json":
+		return jsonLexer()
+	case "xml":
+		return xmlLexer()
+	case "markdown":
+		return markdownLexer()
 	}
 	return nil
 }
