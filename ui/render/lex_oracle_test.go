@@ -222,3 +222,34 @@ func FuzzHighlight(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHighlight highlights the view's unit of work (litWhole bytes,
+// to a line end) of the fixtures' longest text of each language, with our
+// lexers and chroma's, the lexers built before the timing.
+func BenchmarkHighlight(b *testing.B) {
+	longest := map[string]string{}
+	for s, lang := range lexTexts(b) {
+		if len(s) > len(longest[lang]) {
+			longest[lang] = s
+		}
+	}
+	for _, lang := range []string{"json", "xml", "markdown"} {
+		s := longest[lang]
+		if len(s) > litWhole {
+			s = s[:strings.LastIndexByte(s[:litWhole], '\n')+1]
+		}
+		for _, who := range []string{"ours", "chroma"} {
+			lx := lexerFor(lang)
+			if who == "chroma" {
+				lx = lexers.Get(lang)
+			}
+			highlightWith(lx, s)
+			b.Run(who+"/"+lang, func(b *testing.B) {
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					highlightWith(lx, s)
+				}
+			})
+		}
+	}
+}
