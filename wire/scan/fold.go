@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -79,31 +80,36 @@ var bars = []rune{
 // letter, and dashes that look like a hyphen, to the lower-case ASCII
 // character of a tag name. Letters with a compatibility decomposition
 // (mathematical alphanumerics, fullwidth, circled, ligatures) are folded by
-// NFKD instead (foldName).
-var nameLookalikes = map[rune]byte{
-	// Cyrillic.
-	0x0430: 'a', 0x0435: 'e', 0x043E: 'o', 0x0440: 'p', 0x0441: 'c', 0x0443: 'y', 0x0445: 'x',
-	0x0455: 's', 0x0456: 'i', 0x0458: 'j', 0x04BB: 'h', 0x0501: 'd', 0x051B: 'q', 0x051D: 'w',
-	0x04CF: 'l', 0x0475: 'v', 0x04AF: 'y',
-	0x0410: 'a', 0x0412: 'b', 0x0415: 'e', 0x041A: 'k', 0x041C: 'm', 0x041D: 'h', 0x041E: 'o',
-	0x0420: 'p', 0x0421: 'c', 0x0422: 't', 0x0423: 'y', 0x0425: 'x', 0x0405: 's', 0x0406: 'i',
-	0x0408: 'j', 0x04BA: 'h', 0x0500: 'd', 0x051A: 'q', 0x051C: 'w', 0x04AE: 'y', 0x04C0: 'l',
-	0x0474: 'v',
-	// Greek.
-	0x03B1: 'a', 0x03B3: 'y', 0x03B9: 'i', 0x03BA: 'k', 0x03BD: 'v', 0x03BF: 'o', 0x03C1: 'p',
-	0x03C5: 'u', 0x03C7: 'x', 0x03F2: 'c', 0x03F3: 'j',
-	0x0391: 'a', 0x0392: 'b', 0x0395: 'e', 0x0396: 'z', 0x0397: 'h', 0x0399: 'i', 0x039A: 'k',
-	0x039C: 'm', 0x039D: 'n', 0x039F: 'o', 0x03A1: 'p', 0x03A4: 't', 0x03A5: 'y', 0x03A7: 'x',
-	0x03F9: 'c', 0x037F: 'j',
-	// Armenian.
-	0x0585: 'o', 0x057D: 'u', 0x0570: 'h', 0x0578: 'n', 0x0566: 'q', 0x0581: 'g',
-	// Latin letters of other shapes and small capitals.
-	0x0131: 'i', 0x0237: 'j', 0x0251: 'a', 0x0261: 'g', 0x0269: 'i', 0x026A: 'i', 0x029F: 'l',
-	0x0274: 'n', 0x0280: 'r', 0x028F: 'y', 0x0299: 'b', 0x0262: 'g', 0x029C: 'h', 0x1D00: 'a',
-	0x1D04: 'c', 0x1D05: 'd', 0x1D07: 'e', 0x1D0A: 'j', 0x1D0B: 'k', 0x1D0D: 'm', 0x1D0F: 'o',
-	0x1D18: 'p', 0x1D1B: 't', 0x1D1C: 'u', 0x1D20: 'v', 0x1D21: 'w', 0x1D22: 'z', 0xA731: 's',
-	// Dashes.
-	0x2010: '-', 0x2011: '-', 0x2012: '-', 0x2013: '-', 0x2212: '-', 0x02D7: '-', 0x2043: '-',
+// NFKD instead (foldName). The map is made on its first use (a tag name
+// with a code point beyond ASCII), not at every start of every command.
+var nameLookalikes = sync.OnceValue(nameLookalikesTable)
+
+func nameLookalikesTable() map[rune]byte {
+	return map[rune]byte{
+		// Cyrillic.
+		0x0430: 'a', 0x0435: 'e', 0x043E: 'o', 0x0440: 'p', 0x0441: 'c', 0x0443: 'y', 0x0445: 'x',
+		0x0455: 's', 0x0456: 'i', 0x0458: 'j', 0x04BB: 'h', 0x0501: 'd', 0x051B: 'q', 0x051D: 'w',
+		0x04CF: 'l', 0x0475: 'v', 0x04AF: 'y',
+		0x0410: 'a', 0x0412: 'b', 0x0415: 'e', 0x041A: 'k', 0x041C: 'm', 0x041D: 'h', 0x041E: 'o',
+		0x0420: 'p', 0x0421: 'c', 0x0422: 't', 0x0423: 'y', 0x0425: 'x', 0x0405: 's', 0x0406: 'i',
+		0x0408: 'j', 0x04BA: 'h', 0x0500: 'd', 0x051A: 'q', 0x051C: 'w', 0x04AE: 'y', 0x04C0: 'l',
+		0x0474: 'v',
+		// Greek.
+		0x03B1: 'a', 0x03B3: 'y', 0x03B9: 'i', 0x03BA: 'k', 0x03BD: 'v', 0x03BF: 'o', 0x03C1: 'p',
+		0x03C5: 'u', 0x03C7: 'x', 0x03F2: 'c', 0x03F3: 'j',
+		0x0391: 'a', 0x0392: 'b', 0x0395: 'e', 0x0396: 'z', 0x0397: 'h', 0x0399: 'i', 0x039A: 'k',
+		0x039C: 'm', 0x039D: 'n', 0x039F: 'o', 0x03A1: 'p', 0x03A4: 't', 0x03A5: 'y', 0x03A7: 'x',
+		0x03F9: 'c', 0x037F: 'j',
+		// Armenian.
+		0x0585: 'o', 0x057D: 'u', 0x0570: 'h', 0x0578: 'n', 0x0566: 'q', 0x0581: 'g',
+		// Latin letters of other shapes and small capitals.
+		0x0131: 'i', 0x0237: 'j', 0x0251: 'a', 0x0261: 'g', 0x0269: 'i', 0x026A: 'i', 0x029F: 'l',
+		0x0274: 'n', 0x0280: 'r', 0x028F: 'y', 0x0299: 'b', 0x0262: 'g', 0x029C: 'h', 0x1D00: 'a',
+		0x1D04: 'c', 0x1D05: 'd', 0x1D07: 'e', 0x1D0A: 'j', 0x1D0B: 'k', 0x1D0D: 'm', 0x1D0F: 'o',
+		0x1D18: 'p', 0x1D1B: 't', 0x1D1C: 'u', 0x1D20: 'v', 0x1D21: 'w', 0x1D22: 'z', 0xA731: 's',
+		// Dashes.
+		0x2010: '-', 0x2011: '-', 0x2012: '-', 0x2013: '-', 0x2212: '-', 0x02D7: '-', 0x2043: '-',
+	}
 }
 
 // runeIn reports whether r is one of list.
@@ -235,7 +241,7 @@ func foldName(buf []byte, s string) (out []byte, n int, confusable, ok bool) {
 		return append(buf, b), 1, false, true
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	if c, ok := nameLookalikes[r]; ok {
+	if c, ok := nameLookalikes()[r]; ok {
 		return append(buf, c), n, true, true
 	}
 	d := norm.NFKD.PropertiesString(s[:n]).Decomposition()
@@ -251,7 +257,7 @@ func foldName(buf []byte, s string) (out []byte, n int, confusable, ok bool) {
 		}
 		c, ok := asciiName(dr)
 		if !ok {
-			c, ok = nameLookalikes[dr]
+			c, ok = nameLookalikes()[dr]
 		}
 		if !ok {
 			return buf[:start], n, false, false
