@@ -22,7 +22,7 @@ type tokenEntry struct {
 }
 
 // WarmTokens starts building the tokenizer's rank table (a few
-// milliseconds and about 1 MB, see package token) in the background, once,
+// milliseconds and 1.2 MiB, see package token) in the background, once,
 // and returns at once: a command that will count tokens calls it when it
 // starts, so that the build runs while the input is read, and a command that
 // counts none never builds it. The first count waits for the build if it is

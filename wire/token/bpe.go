@@ -19,15 +19,15 @@ type merger struct {
 	rank  []int32 // scan: the rank of each part joined with the next
 	nodes []node
 	heap  []candidate
+	ids   []int
 }
 
-// merge yields the ranks of the tokens piece is merged into.
-func (m *merger) merge(v *vocab, piece string, yield func(int)) {
+// merge appends to ids the ranks of the tokens piece is merged into.
+func (m *merger) merge(v *vocab, piece string, ids []int) []int {
 	if len(piece) < scanLimit {
-		m.scan(v, piece, yield)
-		return
+		return m.scan(v, piece, ids)
 	}
-	m.heapMerge(v, piece, yield)
+	return m.heapMerge(v, piece, ids)
 }
 
 func (v *vocab) rank32(s string) int32 {
@@ -37,7 +37,7 @@ func (v *vocab) rank32(s string) int32 {
 	return noRank
 }
 
-func (m *merger) scan(v *vocab, piece string, yield func(int)) {
+func (m *merger) scan(v *vocab, piece string, ids []int) []int {
 	n := len(piece)
 	start, rank := m.start[:0], m.rank[:0]
 	for i := 0; i <= n; i++ {
@@ -73,9 +73,10 @@ func (m *merger) scan(v *vocab, piece string, yield func(int)) {
 		}
 	}
 	for i := 0; i+1 < len(start); i++ {
-		yield(v.rank(piece[start[i]:start[i+1]]))
+		ids = append(ids, v.rank(piece[start[i]:start[i+1]]))
 	}
 	m.start, m.rank = start, rank
+	return ids
 }
 
 // node is a part boundary in heapMerge's linked list; rank is that of the
@@ -93,7 +94,7 @@ func less(a, b candidate) bool {
 	return a.rank < b.rank || a.rank == b.rank && a.at < b.at
 }
 
-func (m *merger) heapMerge(v *vocab, piece string, yield func(int)) {
+func (m *merger) heapMerge(v *vocab, piece string, ids []int) []int {
 	n := int32(len(piece))
 	nodes := m.nodes[:0]
 	for i := int32(0); i <= n; i++ {
@@ -148,9 +149,10 @@ func (m *merger) heapMerge(v *vocab, piece string, yield func(int)) {
 		}
 	}
 	for i := int32(0); nodes[i].next >= 0; i = nodes[i].next {
-		yield(v.rank(piece[i:nodes[i].next]))
+		ids = append(ids, v.rank(piece[i:nodes[i].next]))
 	}
 	m.nodes, m.heap = nodes, h
+	return ids
 }
 
 func up(h []candidate, i int) {

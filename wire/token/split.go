@@ -173,6 +173,9 @@ func nlRun(s string, i int) int {
 // run is the end of the run of runes in set from s[i].
 func run(s string, i int, set int) int {
 	for {
+		for i < len(s) && s[i] < utf8.RuneSelf && is(asciiClass[s[i]], set) {
+			i++
+		}
 		c, n := at(s, i)
 		if !is(c, set) {
 			return i

@@ -9,30 +9,32 @@ package token
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // Count is the number of o200k_base tokens in text. Invalid UTF-8 is first
 // replaced, each maximal ill-formed subpart by one U+FFFD (replaceInvalid).
 func Count(text string) int {
-	n := 0
-	encode(text, func(int) { n++ })
+	n, _ := encode(text, false)
 	return n
 }
 
 // Encode is the o200k_base token ids of text (ranks), as Count counts them.
 func Encode(text string) []int {
-	var ids []int
-	encode(text, func(id int) { ids = append(ids, id) })
+	_, ids := encode(text, true)
 	return ids
 }
 
-func encode(text string, yield func(int)) {
+// encode counts the tokens of text and, if withIDs, lists them.
+func encode(text string, withIDs bool) (int, []int) {
 	v := table()
 	if !utf8.ValidString(text) {
 		text = replaceInvalid(text)
 	}
 	var m merger
+	var ids []int
+	n := 0
 	for i := 0; i < len(text); {
 		end := piece(text, i)
 		if end < 0 {
@@ -42,11 +44,69 @@ func encode(text string, yield func(int)) {
 		p := text[i:end]
 		i = end
 		if r := v.rank(p); r >= 0 {
-			yield(r)
+			n++
+			if withIDs {
+				ids = append(ids, r)
+			}
 			continue
 		}
-		m.merge(v, p, yield)
+		if withIDs {
+			k := len(ids)
+			ids = m.merge(v, p, ids)
+			n += len(ids) - k
+			continue
+		}
+		c, ok := mergeCache.get(p)
+		if !ok {
+			m.ids = m.merge(v, p, m.ids[:0])
+			c = len(m.ids)
+			mergeCache.put(p, c)
+		}
+		n += c
 	}
+	return n, ids
+}
+
+// mergeCache remembers how many tokens the latest pieces that are not
+// tokens themselves merge into: names, words and numbers recur, and
+// merging is the slow part of a count.
+var mergeCache countCache
+
+const (
+	cacheBits   = 12 // 4096 entries
+	cacheMaxLen = 48 // longer pieces are not kept
+)
+
+type countCache struct {
+	mu    sync.Mutex
+	slots [1 << cacheBits]cacheEntry
+}
+
+type cacheEntry struct {
+	piece string
+	n     int
+}
+
+func (c *countCache) get(p string) (int, bool) {
+	if len(p) > cacheMaxLen {
+		return 0, false
+	}
+	e := &c.slots[hash(p)>>(64-cacheBits)]
+	c.mu.Lock()
+	n, ok := e.n, e.piece == p
+	c.mu.Unlock()
+	return n, ok
+}
+
+func (c *countCache) put(p string, n int) {
+	if len(p) > cacheMaxLen {
+		return
+	}
+	e := &c.slots[hash(p)>>(64-cacheBits)]
+	p = strings.Clone(p) // not to hold the whole text
+	c.mu.Lock()
+	e.piece, e.n = p, n
+	c.mu.Unlock()
 }
 
 // replaceInvalid replaces each maximal subpart of an ill-formed sequence in
