@@ -2,10 +2,9 @@ package wire
 
 import (
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/wirelens/wirelens/wire/token"
 )
 
 // TokenEncoding is the offline tokenizer used for every estimate. Counts are
@@ -13,10 +12,6 @@ import (
 const TokenEncoding = "o200k_base"
 
 var (
-	codecOnce  sync.Once
-	codecValue tokenizer.Codec
-	codecErr   error
-
 	tokenMu    sync.Mutex
 	tokenCache = map[uint64]tokenEntry{}
 )
@@ -26,33 +21,21 @@ type tokenEntry struct {
 	len int // the text's length, a guard against hash collisions
 }
 
-// WarmTokens starts building the tokenizer's vocabulary (tens of
-// milliseconds and about 12 MB) in the background, once, and returns at
-// once: a command that will count tokens calls it when it starts, so that
-// the build runs while the input is read, and a command that counts none
-// never builds it. The first count waits for the build if it is not done.
+// WarmTokens starts building the tokenizer's rank table (a few
+// milliseconds and 1.2 MiB, see package token) in the background, once,
+// and returns at once: a command that will count tokens calls it when it
+// starts, so that the build runs while the input is read, and a command that
+// counts none never builds it. The first count waits for the build if it is
+// not done.
 func WarmTokens() {
-	warmOnce.Do(func() { go codec() })
+	warmOnce.Do(func() { go token.Load() })
 }
 
 var warmOnce sync.Once
 
-// TokensWarm reports whether the vocabulary is built (a count then waits
+// TokensWarm reports whether the rank table is built (a count then waits
 // for nothing but its own work).
-func TokensWarm() bool { return codecDone.Load() }
-
-var codecDone atomic.Bool
-
-func codec() (tokenizer.Codec, error) {
-	codecOnce.Do(func() {
-		codecValue, codecErr = tokenizer.Get(tokenizer.O200kBase)
-		if codecErr == nil {
-			codecValue.SetErrorMode(tokenizer.ErrorModeReplace)
-		}
-		codecDone.Store(true)
-	})
-	return codecValue, codecErr
-}
+func TokensWarm() bool { return token.Loaded() }
 
 // CountTokens estimates the tokens of text with o200k_base. Each distinct
 // text is counted once per process: the count is cached by content hash.
@@ -70,11 +53,7 @@ func CountTokensHashed(text string, hash uint64) int {
 	if ok && e.len == len(text) {
 		return e.n
 	}
-	n, err := countChunked(text)
-	if err != nil {
-		// The tokenizer could not count: fall back to the usual rough ratio.
-		n = (len(text) + 3) / 4
-	}
+	n := countChunked(text)
 	tokenMu.Lock()
 	tokenCache[hash] = tokenEntry{n: n, len: len(text)}
 	tokenMu.Unlock()
@@ -105,29 +84,23 @@ func (r *Request) Tokens() int {
 // and 1.9 GB), so a long text is counted in pieces, cut after white space
 // where there is some and inside a run only past tokenRun bytes: the
 // estimate differs from a count of the whole by a token or so per cut, and
-// ordinary prose and code are never cut inside a word.
+// ordinary prose and code are never cut inside a word. (Package token
+// merges a long piece in n log n time; the cuts stay, so that every count is
+// the one it was.)
 const (
 	tokenChunk = 64 << 10
 	tokenRun   = 1 << 10
 )
 
 // countChunked counts the tokens of text piece by piece (see chunkEnd).
-func countChunked(text string) (int, error) {
-	c, err := codec()
-	if err != nil {
-		return 0, err
-	}
+func countChunked(text string) int {
 	total := 0
 	for len(text) > 0 {
 		piece := text[:chunkEnd(text)]
-		n, err := c.Count(piece)
-		if err != nil {
-			return 0, err
-		}
-		total += n
+		total += token.Count(piece)
 		text = text[len(piece):]
 	}
-	return total, nil
+	return total
 }
 
 // chunkEnd is where the first piece of text ends: after the last white space
