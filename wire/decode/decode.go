@@ -1044,7 +1044,7 @@ func sameSegments(a, b []wire.Segment) bool {
 	}
 	for i := range a {
 		x, y := &a[i], &b[i]
-		if x.Hash != y.Hash || x.Start != y.Start || x.CacheBreakpoint != y.CacheBreakpoint || x.Text != y.Text ||
+		if x.Hash != y.Hash || x.Start != y.Start || x.Text != y.Text ||
 			x.ID != y.ID || x.Part != y.Part || x.Channel != y.Channel || x.Role != y.Role || x.Kind != y.Kind ||
 			x.Trust != y.Trust || x.Envelope != y.Envelope || x.Label != y.Label || !slices.Equal(x.Escapes, y.Escapes) {
 			return false
