@@ -158,7 +158,7 @@ func diffJSON(a, b string, d *diff.RequestDiff, errs []error) diffJSONDoc {
 			Moved: sd.Moved, Channel: string(s.Channel), Kind: string(s.Kind), Envelope: s.Envelope,
 			Offset: sd.Offset, Hunks: diffHunksJSON(sd.Hunks)}
 		if sd.BreakpointChanged {
-			sj.CacheBreakpoint = &diffBoolPairJSON{A: sd.A.CacheBreakpoint, B: sd.B.CacheBreakpoint}
+			sj.CacheBreakpoint = &diffBoolPairJSON{A: sd.BreakA, B: sd.BreakB}
 		}
 		doc.Segments = append(doc.Segments, sj)
 	}
@@ -250,7 +250,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 			writeMarkedLines(&out, mark, s.Text, maxShownLines, lineW)
 		case diff.StatusChanged:
 			if sd.BreakpointChanged {
-				if sd.B.CacheBreakpoint {
+				if sd.BreakB {
 					out.WriteString("    cache_control breakpoint added\n")
 				} else {
 					out.WriteString("    cache_control breakpoint removed\n")

@@ -145,7 +145,7 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				env = "-"
 			}
 			id := s.ID
-			if s.CacheBreakpoint {
+			if r.Breakpoint(j) {
 				id += " " + markBreakpoint
 				breakpoints = true
 			}

@@ -142,7 +142,7 @@ func (o *jsonOut) request(r *wire.Request, redacted bool) {
 		o.open('[')
 		for i := range r.Segments {
 			o.elem(i == 0)
-			o.segment(&r.Segments[i], redacted)
+			o.segment(&r.Segments[i], r.Breakpoint(i), redacted)
 		}
 		o.close(']')
 	}
@@ -177,8 +177,9 @@ func (o *jsonOut) request(r *wire.Request, redacted bool) {
 	o.close('}')
 }
 
-// segment writes the shape of inspectSegmentJSON.
-func (o *jsonOut) segment(s *wire.Segment, redacted bool) {
+// segment writes the shape of inspectSegmentJSON; bp is set when s carries
+// a cache breakpoint.
+func (o *jsonOut) segment(s *wire.Segment, bp, redacted bool) {
 	o.open('{')
 	o.key(true, "id")
 	o.str(s.ID)
@@ -200,7 +201,7 @@ func (o *jsonOut) segment(s *wire.Segment, redacted bool) {
 	o.int(len(s.Text))
 	o.key(false, "tokens")
 	o.int(s.Tokens())
-	if s.CacheBreakpoint {
+	if bp {
 		o.key(false, "cache_breakpoint")
 		o.bool(true)
 	}

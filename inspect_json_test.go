@@ -64,7 +64,7 @@ func inspectRequest(r *wire.Request, redacted bool) inspectRequestJSON {
 		rj.Tokens += n
 		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
 			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
-			Tokens: n, Breakpoint: s.CacheBreakpoint, Escapes: esc})
+			Tokens: n, Breakpoint: r.Breakpoint(j), Escapes: esc})
 		if redacted {
 			text := redact.MaskSecrets(s.Text)
 			rj.Segments[len(rj.Segments)-1].Text = &text
@@ -122,8 +122,11 @@ func TestInspectJSONWriterSameAsEncoder(t *testing.T) {
 			Usage: &wire.Usage{InputTokens: i, CachedTokens: 2, CacheWriteTokens: 1, OutputTokens: i % 2, CachedUnknown: i%3 == 0},
 			Notes: []string{h, h + "x"},
 			Segments: []wire.Segment{{ID: h, Part: h, Channel: wire.Channel(h), Role: h, Kind: wire.Kind(h), Trust: wire.Trust(h),
-				Envelope: h, Label: h, Text: h, CacheBreakpoint: i%2 == 0,
+				Envelope: h, Label: h, Text: h,
 				Escapes: []wire.Escape{{Rule: h, Offset: i, Text: h, Original: h}, {Rule: "r", Text: h}}}, {Text: h}}})
+		if i%2 == 0 {
+			reqs[len(reqs)-1].Breakpoints = []int{i % 4 / 2} // on the first segment, or the second
+		}
 	}
 	reqs = append(reqs, wire.Request{}, wire.Request{Notes: []string{}})
 	for i := range reqs {

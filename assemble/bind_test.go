@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -239,22 +240,27 @@ func TestBindRoundTripsThroughEveryDecoder(t *testing.T) {
 				if len(got) != 1 || got[0].Format != api || got[0].Model != DefaultModel {
 					t.Fatalf("%s %s: decoded %d requests (format %v)", l, api, len(got), got)
 				}
-				sameSegments(t, string(l)+" "+string(api), res.Request.Segments, got[0].Segments)
+				sameSegments(t, string(l)+" "+string(api), &res.Request, &got[0])
 			}
 		}
 	}
 }
 
-func sameSegments(t *testing.T, what string, want, got []wire.Segment) {
+// sameSegments fails unless the requests hold the same segments and cache
+// breakpoints.
+func sameSegments(t *testing.T, what string, wantReq, gotReq *wire.Request) {
 	t.Helper()
+	want, got := wantReq.Segments, gotReq.Segments
+	if !slices.Equal(wantReq.Breakpoints, gotReq.Breakpoints) {
+		t.Fatalf("%s: breakpoints %v built, %v decoded", what, wantReq.Breakpoints, gotReq.Breakpoints)
+	}
 	if len(want) != len(got) {
 		t.Fatalf("%s: %d segments built, %d decoded", what, len(want), len(got))
 	}
 	for i := range want {
 		w, g := want[i], got[i]
 		if w.ID != g.ID || w.Channel != g.Channel || w.Role != g.Role || w.Kind != g.Kind ||
-			w.Trust != g.Trust || w.Envelope != g.Envelope || w.Label != g.Label || w.Text != g.Text ||
-			w.CacheBreakpoint != g.CacheBreakpoint {
+			w.Trust != g.Trust || w.Envelope != g.Envelope || w.Label != g.Label || w.Text != g.Text {
 			t.Fatalf("%s: segment %d differs:\n built   %s %s %s %s %s %q\n decoded %s %s %s %s %s %q",
 				what, i, w.ID, w.Channel, w.Kind, w.Trust, w.Envelope, w.Label, g.ID, g.Channel, g.Kind, g.Trust, g.Envelope, g.Label)
 		}

@@ -528,7 +528,7 @@ func checkEnvelopes(t *testing.T, s string) {
 		if len(got) != 1 {
 			t.Fatalf("%s %s: %d requests read back", l, api, len(got))
 		}
-		sameSegments(t, string(l)+" "+string(api), res.Request.Segments, got[0].Segments)
+		sameSegments(t, string(l)+" "+string(api), &res.Request, &got[0])
 	}
 }
 

@@ -38,6 +38,12 @@ type Rewrite struct {
 func (w *Rewrite) Apply(r *wire.Request) (wire.Request, []string) {
 	out := *r
 	out.Segments = slices.Clone(r.Segments)
+	// bp[i] is whether out.Segments[i] carries a cache breakpoint: it goes
+	// with the segment wherever the segment moves.
+	bp := make([]bool, len(out.Segments))
+	for _, i := range r.Breakpoints {
+		bp[i] = true
+	}
 	var notes []string
 	if w.FreezeTime {
 		if !w.freeze(out.Segments) {
@@ -45,13 +51,19 @@ func (w *Rewrite) Apply(r *wire.Request) (wire.Request, []string) {
 		}
 	}
 	if w.SortTools {
-		sortTools(out.Segments)
+		sortTools(out.Segments, bp)
 	}
 	if w.Isolate {
 		var moved bool
-		out.Segments, moved = w.isolate(out.Segments)
+		out.Segments, bp, moved = w.isolate(out.Segments, bp)
 		if !moved {
 			notes = append(notes, "no workspace text or time in the system channel: nothing to move")
+		}
+	}
+	out.Breakpoints = nil
+	for i, b := range bp {
+		if b {
+			out.Breakpoints = append(out.Breakpoints, i)
 		}
 	}
 	return out, notes
@@ -116,24 +128,29 @@ func clocks(s string) []scan.Volatile {
 }
 
 // sortTools puts the tool schemas in the order of their names (then their
-// text), in the places the tools held.
-func sortTools(segs []wire.Segment) {
+// text), in the places the tools held; bp (a flag for each segment) goes
+// with them.
+func sortTools(segs []wire.Segment, bp []bool) {
+	type tool struct {
+		s  wire.Segment
+		bp bool
+	}
 	var at []int
-	var tools []wire.Segment
+	var tools []tool
 	for i := range segs {
 		if segs[i].Channel == wire.ChannelTools {
 			at = append(at, i)
-			tools = append(tools, segs[i])
+			tools = append(tools, tool{segs[i], bp[i]})
 		}
 	}
-	slices.SortStableFunc(tools, func(a, b wire.Segment) int {
-		if c := strings.Compare(a.Label, b.Label); c != 0 {
+	slices.SortStableFunc(tools, func(a, b tool) int {
+		if c := strings.Compare(a.s.Label, b.s.Label); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Text, b.Text)
+		return strings.Compare(a.s.Text, b.s.Text)
 	})
 	for k, i := range at {
-		segs[i] = tools[k]
+		segs[i], bp[i] = tools[k].s, tools[k].bp
 	}
 }
 
@@ -150,10 +167,14 @@ func envelopeOf(k wire.Kind) string {
 	return "untrusted_skills_listing"
 }
 
-// isolate moves workspace and time segments out of the system channel.
-func (w *Rewrite) isolate(segs []wire.Segment) ([]wire.Segment, bool) {
+// isolate moves workspace and time segments out of the system channel. bp
+// flags the segments that carry a cache breakpoint; the flags of the
+// segments returned are returned with them.
+func (w *Rewrite) isolate(segs []wire.Segment, bp []bool) ([]wire.Segment, []bool, bool) {
 	var kept, work, clock []wire.Segment
-	for _, s := range segs {
+	var keptBP []bool
+	breakpoints := 0 // on the kept segments
+	for i, s := range segs {
 		if s.Channel == wire.ChannelSystem && (s.Kind.WorkspaceDerived() || s.Kind == wire.KindTime) {
 			if s.Kind == wire.KindTime {
 				clock = append(clock, s)
@@ -162,14 +183,16 @@ func (w *Rewrite) isolate(segs []wire.Segment) ([]wire.Segment, bool) {
 			}
 			continue
 		}
-		kept = append(kept, s)
+		kept, keptBP = append(kept, s), append(keptBP, bp[i])
+		if bp[i] {
+			breakpoints++
+		}
 	}
 	if len(work) == 0 && len(clock) == 0 {
-		return segs, false
+		return segs, bp, false
 	}
 	// What stays of a part starts where the kept text before it ends.
 	offsets := map[string]int{}
-	breakpoints := 0
 	for i := range kept {
 		s := &kept[i]
 		part := s.Part
@@ -178,15 +201,13 @@ func (w *Rewrite) isolate(segs []wire.Segment) ([]wire.Segment, bool) {
 		}
 		s.Start = offsets[part]
 		offsets[part] += len(s.Text)
-		if s.CacheBreakpoint {
-			breakpoints++
-		}
 	}
 	mode := w.Escape
 	if mode == "" {
 		mode = EscapeEntities
 	}
 	var added []wire.Segment
+	addedBP := -1 // the added segment that carries a breakpoint
 	if len(work) > 0 {
 		var sb strings.Builder
 		sb.WriteString(WorkspaceHeading + "\n\n" + workspaceIntro)
@@ -201,6 +222,9 @@ func (w *Rewrite) isolate(segs []wire.Segment) ([]wire.Segment, bool) {
 		part := wire.Part{ID: "whatif.workspace", Channel: wire.ChannelMessages, Role: "user", Type: "text",
 			Text: sb.String(), CacheBreakpoint: breakpoints > 0 && breakpoints < 4}
 		added = append(added, classify.Classify(part)...)
+		if part.CacheBreakpoint {
+			addedBP = len(added) - 1
+		}
 	}
 	for k, s := range clock {
 		text := headFringe + "\n" + strings.TrimSpace(s.Text)
@@ -224,7 +248,11 @@ func (w *Rewrite) isolate(segs []wire.Segment) ([]wire.Segment, bool) {
 			break
 		}
 	}
-	return slices.Concat(kept[:at], added, kept[at:]), true
+	flags := make([]bool, len(added))
+	if addedBP >= 0 {
+		flags[addedBP] = true
+	}
+	return slices.Concat(kept[:at], added, kept[at:]), slices.Concat(keptBP[:at], flags, keptBP[at:]), true
 }
 
 // headFringe is the first line of the time fringe (see TimeFringe).

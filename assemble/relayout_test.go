@@ -63,8 +63,8 @@ func TestRewriteIsolateMovesWorkspaceAndTime(t *testing.T) {
 		t.Errorf("the workspace fragments are not untrusted envelopes: %v", untrusted)
 	}
 	bps := 0
-	for _, s := range got.Segments {
-		if s.CacheBreakpoint && s.Channel == wire.ChannelMessages && s.Trust == wire.Untrusted {
+	for i, s := range got.Segments {
+		if got.Breakpoint(i) && s.Channel == wire.ChannelMessages && s.Trust == wire.Untrusted {
 			bps++
 		}
 		if s.Envelope == "untrusted_agents_md" && strings.Contains(s.Text, "</untrusted_agents_md>") {

@@ -12,6 +12,7 @@ package diff
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -138,7 +139,8 @@ type seqView struct {
 // segments r shares with it (compared by hash) are taken from prev instead
 // of being looked up again.
 func newSeqView(r *wire.Request, prev *seqView) *seqView {
-	v := &seqView{segs: cacheOrdered(r), req: r, rule: RuleFor(r.Format, r.Model)}
+	segs, at := cacheOrdered(r)
+	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model)}
 	n := len(v.segs)
 	v.chain = make([]uint64, n)
 	v.cumTok = make([]int, n)
@@ -182,9 +184,15 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 			prevPart = part
 		}
 		v.block[i] = blk
-		if s.CacheBreakpoint {
-			v.bps = append(v.bps, i)
+	}
+	for _, i := range r.Breakpoints {
+		if at != nil {
+			i = at[i]
 		}
+		v.bps = append(v.bps, i)
+	}
+	if at != nil {
+		slices.Sort(v.bps)
 	}
 	if v.rule.Mode == CacheExplicit && len(v.bps) == 0 && !CarriesBreakpoints(r.Format) {
 		if p, ok := PolicyFor(r.Format); ok {
@@ -246,17 +254,23 @@ func chainHash(before uint64, s *wire.Segment) uint64 {
 }
 
 // cacheOrdered returns r's segments in cache order: the request's own slice
-// when it is already in that order (the usual case), else a reordered copy.
-func cacheOrdered(r *wire.Request) []wire.Segment {
+// when it is already in that order (the usual case, and at is nil), else a
+// reordered copy, and at[i] the place in it of r.Segments[i].
+func cacheOrdered(r *wire.Request) (segs []wire.Segment, at []int) {
 	rank := 0
 	for i := range r.Segments {
 		k := r.Segments[i].Channel.CacheRank()
 		if k < rank {
-			return r.CacheOrder()
+			order := r.CacheIndex()
+			segs, at = make([]wire.Segment, len(order)), make([]int, len(order))
+			for j, i := range order {
+				segs[j], at[i] = r.Segments[i], j
+			}
+			return segs, at
 		}
 		rank = k
 	}
-	return r.Segments
+	return r.Segments, nil
 }
 
 func (v *seqView) tokens() int { return v.tokensTo(len(v.segs)) }

@@ -120,7 +120,7 @@ func TestCostFirstRequestWritesItsBreakpoints(t *testing.T) {
 		t.Errorf("first request spend %+v, want %d written", c.Spend.Tokens, w)
 	}
 	// Without a breakpoint nothing is written.
-	r.Segments[0].CacheBreakpoint = false
+	r.Breakpoints = nil
 	if c := CostOf(&r, nil, tab); c.Spend.Tokens.CacheWrite5m != 0 {
 		t.Errorf("no breakpoint, yet %d written", c.Spend.Tokens.CacheWrite5m)
 	}

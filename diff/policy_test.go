@@ -58,10 +58,7 @@ func TestPolicyMatchesClaudeCodeRequest(t *testing.T) {
 
 	stripped := reqs[0]
 	stripped.Format = wire.FormatClaudeCode
-	stripped.Segments = slices.Clone(reqs[0].Segments)
-	for i := range stripped.Segments {
-		stripped.Segments[i].CacheBreakpoint = false
-	}
+	stripped.Breakpoints = nil
 	got := newSeqView(&stripped, nil)
 	if got.policy == nil || got.policy.Name != "Claude Code" {
 		t.Fatalf("no policy applied to a claude-code request: %+v", got.policy)
@@ -175,10 +172,7 @@ func TestPolicyAgainstClaudeCodeCapture(t *testing.T) {
 	}
 	stripped := reqs[0]
 	stripped.Format = wire.FormatClaudeCode
-	stripped.Segments = slices.Clone(reqs[0].Segments)
-	for i := range stripped.Segments {
-		stripped.Segments[i].CacheBreakpoint = false
-	}
+	stripped.Breakpoints = nil
 	got := newSeqView(&stripped, nil)
 	if got.policy == nil {
 		t.Fatal("no policy applied")

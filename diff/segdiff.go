@@ -52,8 +52,10 @@ type SegmentDiff struct {
 	// Moved is set when the segment sits in another channel or role in B.
 	Moved bool
 	// BreakpointChanged is set when a cache breakpoint (Anthropic
-	// cache_control) was added to or removed from the segment.
+	// cache_control) was added to or removed from the segment; BreakA and
+	// BreakB say whether the segment carries one in A and in B.
 	BreakpointChanged bool
+	BreakA, BreakB    bool
 	// Offset is the first differing byte of a changed segment's text.
 	Offset int
 	Hunks  []Hunk
@@ -114,6 +116,7 @@ func (d *RequestDiff) Counts() map[Status]int {
 // segments get a line diff, with a word diff inside replaced lines.
 func Requests(a, b *wire.Request) *RequestDiff {
 	as, bs := a.CacheOrder(), b.CacheOrder()
+	ia, ib := a.CacheIndex(), b.CacheIndex() // as[i] is a.Segments[ia[i]]
 	ma, mb := alignSegments(as, bs)
 	d := &RequestDiff{ModelA: a.Model, ModelB: b.Model, FormatA: a.Format, FormatB: b.Format}
 
@@ -156,7 +159,8 @@ func Requests(a, b *wire.Request) *RequestDiff {
 			sd.FromID = sa.ID
 		}
 		sd.Moved = sa.Channel != sb.Channel || sa.Role != sb.Role
-		sd.BreakpointChanged = sa.CacheBreakpoint != sb.CacheBreakpoint
+		sd.BreakA, sd.BreakB = a.Breakpoint(ia[i]), b.Breakpoint(ib[j])
+		sd.BreakpointChanged = sd.BreakA != sd.BreakB
 		sameText := sa.Hash == sb.Hash && sa.Text == sb.Text
 		switch {
 		case sameText && !sd.Moved && !sd.BreakpointChanged:

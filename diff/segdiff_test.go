@@ -325,6 +325,9 @@ func TestSegdiffBreakpointMoved(t *testing.T) {
 			if !s.BreakpointChanged || s.Moved || len(s.Hunks) != 1 || s.Hunks[0].Op != OpEqual {
 				t.Errorf("%s: %+v", s.ID, s)
 			}
+			if first := s.ID == "messages[0]"; s.BreakA != first || s.BreakB == first {
+				t.Errorf("%s: breakpoint in A %v, in B %v", s.ID, s.BreakA, s.BreakB)
+			}
 		}
 	}
 	if changed != 2 {

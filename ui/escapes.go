@@ -85,10 +85,11 @@ func (m *Model) escRows() []escRow {
 	return m.reqs[c].escRows
 }
 
-// escRowsOf lists a request's escapes and hazards in cache order.
-func escRowsOf(e *entry) []escRow {
+// escRowsOf lists the escapes and hazards of a request's segments at the
+// indices order (in cache order).
+func escRowsOf(e *entry, order []int) []escRow {
 	var rows []escRow
-	for _, si := range e.order {
+	for _, si := range order {
 		s := &e.req.Segments[si]
 		from := len(rows)
 		where := render.EscapeWhere(s)

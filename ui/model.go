@@ -456,6 +456,13 @@ type hazardMemo struct {
 	mu  sync.Mutex
 	m   map[uint64]hazardEntry
 	sec map[uint64]secretEntry
+	// run is the last request measured, its tables runs (wire.ExtendRun)
+	// that the next shares when it repeats every segment of it; rank is
+	// the highest cache rank of its segments. runMu is held while measure
+	// reads and extends them.
+	runMu sync.Mutex
+	run   entry
+	rank  int
 }
 
 // memoEntry is what was found in a text, with the text's length against
@@ -525,19 +532,53 @@ func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
 }
 
 // measure counts tokens and finds hazards of a request. It runs in a
-// command (or before the program starts).
+// command (or before the program starts). A request that repeats every
+// segment of the one measured before and adds more (a growing session)
+// shares that one's tables, and only its new segments are measured: the
+// tables grow with the distinct segments, not with every request.
 func (hm *hazardMemo) measure(r wire.Request) entry {
-	e := entry{req: r, segTok: make([]int, len(r.Segments)), segHz: make([][]scan.Hazard, len(r.Segments)),
-		segSecrets: make([][]redact.Secret, len(r.Segments))}
-	for rank := 0; rank < 3; rank++ {
-		for i := range r.Segments {
-			if r.Segments[i].Channel.CacheRank() == rank {
-				e.order = append(e.order, i)
-			}
+	var run entry
+	rank := 0
+	if hm != nil {
+		hm.runMu.Lock()
+		defer hm.runMu.Unlock()
+		run, rank = hm.run, hm.rank
+	}
+	segs := r.Segments
+	n := len(run.segTok) // the segments measured already
+	if n == 0 || len(segs) < n || !wire.SameSegments(run.req.Segments, segs[:n]) {
+		n, rank, run = 0, 0, entry{}
+	}
+	e := entry{req: r, tokens: run.tokens, hazards: run.hazards, escapes: run.escapes,
+		segTok: wire.ExtendRun(run.segTok, len(segs)), segHz: wire.ExtendRun(run.segHz, len(segs)),
+		segSecrets: wire.ExtendRun(run.segSecrets, len(segs))}
+	// The cache order extends the run's when the new segments come in it.
+	e.order = run.order
+	for i := n; i < len(segs) && e.order != nil; i++ {
+		if k := segs[i].Channel.CacheRank(); k >= rank {
+			rank = k
+		} else {
+			e.order, rank = nil, 0
 		}
 	}
-	for i := range r.Segments {
-		s := &r.Segments[i]
+	from := len(e.order) // the place in the order of the first new segment
+	if e.order == nil {
+		from, e.order = 0, wire.ExtendRun[int](nil, len(segs))[:0]
+		for k := 0; k < 3; k++ {
+			for i := range segs {
+				if segs[i].Channel.CacheRank() == k {
+					e.order, rank = append(e.order, i), k
+				}
+			}
+		}
+	} else {
+		e.order = wire.ExtendRun(e.order, len(segs))
+		for i := n; i < len(segs); i++ {
+			e.order[from+i-n] = i
+		}
+	}
+	for i := n; i < len(segs); i++ {
+		s := &segs[i]
 		e.segTok[i] = s.Tokens()
 		e.tokens += e.segTok[i]
 		e.escapes += len(s.Escapes)
@@ -545,7 +586,21 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 		e.hazards += len(e.segHz[i])
 		e.segSecrets[i] = hm.secrets(s)
 	}
-	e.escRows = escRowsOf(&e)
+	e.escRows = escRowsOf(&e, e.order[from:])
+	if from > 0 && len(e.escRows) > 0 {
+		more, n := e.escRows, len(run.escRows)
+		e.escRows = wire.ExtendRun(run.escRows, n+len(more))
+		copy(e.escRows[n:], more)
+	} else if from > 0 {
+		e.escRows = run.escRows
+	}
+	if hm != nil {
+		hm.run, hm.rank = e, rank
+	}
+	// The request holds its tables with no room after them: what the next
+	// request adds is out of its sight.
+	e.segTok, e.segHz, e.segSecrets = slices.Clip(e.segTok), slices.Clip(e.segHz), slices.Clip(e.segSecrets)
+	e.order, e.escRows = slices.Clip(e.order), slices.Clip(e.escRows)
 	return e
 }
 

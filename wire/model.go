@@ -11,7 +11,10 @@
 // data: render it only through scan.Visible or scan.VisibleLine.
 package wire
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Channel is where a segment sits on the wire.
 type Channel string
@@ -112,8 +115,18 @@ type Request struct {
 	Model  string
 
 	// Segments in wire order; within a channel they keep the payload's order.
-	// Use CacheOrder for the providers' hashing order.
+	// Use CacheOrder for the providers' hashing order. Read-only: a decoder
+	// may hand out requests whose Segments share one backing array (a
+	// request that repeats every segment of the one before and adds more
+	// holds a longer slice of that one's array), so a segment is never
+	// written after the request is made: copy the slice to edit it.
 	Segments []Segment
+	// Breakpoints are the indices in Segments, ascending, of the segments
+	// that carry an explicit cache breakpoint (Anthropic cache_control on
+	// their part: the last segment of the part). They are the request's,
+	// not the segments', so that a segment is the same value in every
+	// request that holds it, wherever the breakpoints move.
+	Breakpoints []int
 
 	// Usage is the recorded usage of the response, when one was recorded.
 	Usage *Usage
@@ -196,9 +209,6 @@ type Segment struct {
 	Hash  uint64 // content hash of Text (see HashText)
 	// Start is the byte offset of Text inside its part's text.
 	Start int
-	// CacheBreakpoint is set on the last segment of a part that carries an
-	// explicit cache breakpoint (Anthropic cache_control).
-	CacheBreakpoint bool
 	// Escapes lists escapes already applied in the recorded text.
 	Escapes []Escape
 }
@@ -212,14 +222,31 @@ type Escape struct {
 	Original string `json:"original,omitempty"`
 }
 
+// Breakpoint reports whether Segments[i] carries an explicit cache
+// breakpoint.
+func (r *Request) Breakpoint(i int) bool {
+	_, ok := slices.BinarySearch(r.Breakpoints, i)
+	return ok
+}
+
 // CacheOrder returns the segments in the providers' cache order (tools, then
 // system, then messages), keeping wire order within each channel.
 func (r *Request) CacheOrder() []Segment {
 	out := make([]Segment, 0, len(r.Segments))
+	for _, i := range r.CacheIndex() {
+		out = append(out, r.Segments[i])
+	}
+	return out
+}
+
+// CacheIndex returns the indices in Segments of the segments in cache
+// order: CacheOrder()[k] is Segments[CacheIndex()[k]].
+func (r *Request) CacheIndex() []int {
+	out := make([]int, 0, len(r.Segments))
 	for rank := 0; rank < 3; rank++ {
-		for _, s := range r.Segments {
-			if s.Channel.CacheRank() == rank {
-				out = append(out, s)
+		for i := range r.Segments {
+			if r.Segments[i].Channel.CacheRank() == rank {
+				out = append(out, i)
 			}
 		}
 	}

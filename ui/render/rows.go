@@ -70,12 +70,15 @@ func SegmentName(s *wire.Segment) string {
 
 // SegmentMarks are the marks of a segment's row in the segment columns.
 type SegmentMarks struct {
-	Break    int  // where the cache prefix ends in it, -1 not here
-	Findings int  // findings of the audit in it
-	Hazards  int  // hazards left in it
-	Tokens   int  // its estimated tokens
-	Selected bool // it is the cursor's
-	Focused  bool // the cursor's pane has the focus
+	Break    int // where the cache prefix ends in it, -1 not here
+	Findings int // findings of the audit in it
+	Hazards  int // hazards left in it
+	Tokens   int // its estimated tokens
+	// Breakpoint is set when it carries a cache breakpoint (its request's
+	// Breakpoints).
+	Breakpoint bool
+	Selected   bool // it is the cursor's
+	Focused    bool // the cursor's pane has the focus
 }
 
 // SegmentRows are the two rows of segment s in a column inner cells wide:
@@ -106,7 +109,7 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 	if n := len(s.Escapes); n > 0 {
 		marks = append(marks, st.Escape.Render("⎋"+strconv.Itoa(n)))
 	}
-	if s.CacheBreakpoint {
+	if mk.Breakpoint {
 		marks = append(marks, st.Accent.Render("◆bp"))
 	}
 	l2 := "   "

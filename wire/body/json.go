@@ -269,6 +269,7 @@ const (
 type elementEntry struct {
 	format wire.Format // the key's format (see member.prev)
 	segs   []wire.Segment
+	bps    []int       // the indices in segs of the segments that carry a cache breakpoint
 	defs   [][2]string // call ids the element names
 	uses   [][2]string // call ids it looked up, with the names found
 }
@@ -294,7 +295,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 			// Byte for byte the element at this index in the body before
 			// (see Walker.WalkAfter): what it became then, without hashing it.
 			if e := m.prev[i]; e != nil && e.format == b.Req.Format {
-				b.Req.Segments = append(b.Req.Segments, e.segs...)
+				e.add(b.Req)
 				for _, d := range e.defs {
 					names.m[d[0]] = d[1]
 				}
@@ -306,7 +307,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
 		if e := c.m[k]; e != nil && e.fits(names) {
-			b.Req.Segments = append(b.Req.Segments, e.segs...)
+			e.add(b.Req)
 			for _, d := range e.defs {
 				names.m[d[0]] = d[1]
 			}
@@ -314,7 +315,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 			continue
 		}
 		e := &elementEntry{format: b.Req.Format}
-		start := len(b.Req.Segments)
+		start, startBP := len(b.Req.Segments), len(b.Req.Breakpoints)
 		if names != nil {
 			names.rec = e
 		}
@@ -330,6 +331,9 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		for j := range e.segs {
 			e.segs[j].Escapes = slices.Clip(e.segs[j].Escapes)
 		}
+		for _, at := range b.Req.Breakpoints[startBP:] {
+			e.bps = append(e.bps, at-start)
+		}
 		if len(c.m) >= elementCacheMax {
 			clear(c.m)
 		}
@@ -337,6 +341,14 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		m.record(i, e)
 	}
 	return nil
+}
+
+// add appends the element's segments to r, and their cache breakpoints.
+func (e *elementEntry) add(r *wire.Request) {
+	for _, at := range e.bps {
+		r.Breakpoints = append(r.Breakpoints, len(r.Segments)+at)
+	}
+	r.Segments = append(r.Segments, e.segs...)
 }
 
 // record notes the entry the element at index i became, for the body

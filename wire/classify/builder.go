@@ -13,10 +13,14 @@ type Builder struct {
 	Cwd string
 }
 
-// Add classifies p and appends its segments.
+// Add classifies p and appends its segments; a cache breakpoint on p goes
+// on its last segment (the request's Breakpoints).
 func (b *Builder) Add(p wire.Part) {
 	for _, s := range ClassifyIn(p, b.Cwd) {
 		s.Text, s.Hash = b.In.Intern(s.Text)
 		b.Req.Segments = append(b.Req.Segments, s)
+	}
+	if p.CacheBreakpoint {
+		b.Req.Breakpoints = append(b.Req.Breakpoints, len(b.Req.Segments)-1)
 	}
 }

@@ -37,7 +37,8 @@ import (
 // "<part>/cwd-listing" (untrusted) and its memory's context blocks.
 //
 // A part that has nothing to cut stays one segment whose ID is the part's.
-// The part's cache breakpoint goes on its last segment. Segments of trust
+// There is always one segment at least; the part's cache breakpoint belongs
+// to its last (Builder.Add puts it in the request's Breakpoints). Segments of trust
 // untrusted list the escapes already applied in their text (Escapes).
 func Classify(p wire.Part) []wire.Segment { return ClassifyIn(p, "") }
 
@@ -63,7 +64,7 @@ func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 	}
 	if len(pieces) <= 1 {
 		s := wire.Segment{ID: p.ID, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: kind, Trust: trust,
-			Label: p.Name, Text: text, CacheBreakpoint: p.CacheBreakpoint}
+			Label: p.Name, Text: text}
 		if trust == wire.Untrusted {
 			s.Escapes = Escapes(text)
 		}
@@ -95,7 +96,6 @@ func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 		}
 		out = append(out, s)
 	}
-	out[len(out)-1].CacheBreakpoint = p.CacheBreakpoint
 	return out
 }
 

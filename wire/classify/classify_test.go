@@ -3,6 +3,7 @@ package classify
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,9 +62,6 @@ func checkInvariants(t testing.TB, p wire.Part, segs []wire.Segment) {
 		if len(segs) > 1 && !strings.HasPrefix(s.ID, p.ID+"/") {
 			t.Fatalf("%s: split segment id %s", p.ID, s.ID)
 		}
-		if s.CacheBreakpoint != (p.CacheBreakpoint && i == len(segs)-1) {
-			t.Fatalf("%s: cache breakpoint on segment %d of %d", p.ID, i, len(segs))
-		}
 		for _, e := range s.Escapes {
 			if e.Offset < 0 || e.Offset+len(e.Text) > len(s.Text) || s.Text[e.Offset:e.Offset+len(e.Text)] != e.Text {
 				t.Fatalf("%s: escape %+v does not sit in %s", p.ID, e, s.ID)
@@ -73,6 +71,16 @@ func checkInvariants(t testing.TB, p wire.Part, segs []wire.Segment) {
 	}
 	if b.String() != p.Text {
 		t.Fatalf("%s: joined segments differ from the part's text", p.ID)
+	}
+	// Added after two segments, the part's breakpoint is on its last.
+	bld := Builder{Req: &wire.Request{Segments: make([]wire.Segment, 2)}}
+	bld.Add(p)
+	var want []int
+	if p.CacheBreakpoint {
+		want = []int{2 + len(segs) - 1}
+	}
+	if len(bld.Req.Segments) != 2+len(segs) || !slices.Equal(bld.Req.Breakpoints, want) {
+		t.Fatalf("%s: %d segments with breakpoints %v, want %d with %v", p.ID, len(bld.Req.Segments), bld.Req.Breakpoints, 2+len(segs), want)
 	}
 }
 
@@ -308,13 +316,20 @@ func TestClassifySystemWithoutSections(t *testing.T) {
 	expect(t, p, []wantSeg{{id: "system[0]", at: "You", kind: wire.KindHostRules, trust: wire.Trusted, exact: text}})
 }
 
+// A part's cache breakpoint is the request's, on the part's last segment.
 func TestClassifyCacheBreakpointOnLast(t *testing.T) {
 	p := userPart("messages[0].content[0]", "<environment_context>\n  <cwd>/r</cwd>\n</environment_context>")
 	p.CacheBreakpoint = true
 	segs := Classify(p)
 	checkInvariants(t, p, segs)
-	if len(segs) != 3 || !segs[2].CacheBreakpoint || segs[0].CacheBreakpoint || segs[1].CacheBreakpoint {
-		t.Fatalf("breakpoints: %+v", segs)
+	b := Builder{Req: &wire.Request{}}
+	b.Add(systemPart("system[0]", "You are a helpful agent."))
+	b.Add(p)
+	if len(segs) != 3 || len(b.Req.Segments) != 4 || !slices.Equal(b.Req.Breakpoints, []int{3}) {
+		t.Fatalf("%d segments, %d in the request, breakpoints %v", len(segs), len(b.Req.Segments), b.Req.Breakpoints)
+	}
+	if !b.Req.Breakpoint(3) || b.Req.Breakpoint(2) || b.Req.Breakpoint(0) {
+		t.Fatalf("Breakpoint reports otherwise than %v", b.Req.Breakpoints)
 	}
 }
 

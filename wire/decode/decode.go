@@ -1007,9 +1007,9 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 }
 
 // share is segs, in the backing array of the request before when segs
-// starts with all of its segments and there is room for the rest: a
-// session of growing requests then holds the segments of a run of them
-// once, not once a request. Requests are handed out with no room after
+// starts with all of its segments (see wire.ExtendRun): a session of
+// growing requests then holds each segment once, not once a request, and
+// arrays that grow by doubling. Requests are handed out with no room after
 // their segments (an append copies), and no request's segments are
 // written after it is emitted.
 // segs is the decoder's scratch array: it is kept for the next request
@@ -1021,14 +1021,14 @@ func (d *decoder) share(segs []wire.Segment) []wire.Segment {
 		d.scratch = nil
 	}
 	n := len(d.segRun)
-	if n == 0 || len(segs) < n || cap(d.segRun) < len(segs) || !sameSegments(segs[:n], d.segRun) {
+	var run []wire.Segment
+	if n == 0 || len(segs) < n || !wire.SameSegments(segs[:n], d.segRun) {
 		// A run of its own, with room for the requests that extend it.
-		run := make([]wire.Segment, len(segs), len(segs)+len(segs)/8+16)
-		copy(run, segs)
-		d.segRun = run
-		return run[:len(run):len(run)]
+		run, n = wire.ExtendRun[wire.Segment](nil, len(segs)), 0
+	} else {
+		// The run's array, or, when it is full, a larger copy of it.
+		run = wire.ExtendRun(d.segRun, len(segs))
 	}
-	run := d.segRun[:len(segs)]
 	copy(run[n:], segs[n:])
 	d.segRun = run
 	return run[:len(run):len(run)]
@@ -1036,22 +1036,6 @@ func (d *decoder) share(segs []wire.Segment) []wire.Segment {
 
 // keepScratch is the most segments the scratch array is kept for.
 const keepScratch = 1 << 15
-
-// sameSegments reports whether a and b hold equal segments.
-func sameSegments(a, b []wire.Segment) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := &a[i], &b[i]
-		if x.Hash != y.Hash || x.Start != y.Start || x.CacheBreakpoint != y.CacheBreakpoint || x.Text != y.Text ||
-			x.ID != y.ID || x.Part != y.Part || x.Channel != y.Channel || x.Role != y.Role || x.Kind != y.Kind ||
-			x.Trust != y.Trust || x.Envelope != y.Envelope || x.Label != y.Label || !slices.Equal(x.Escapes, y.Escapes) {
-			return false
-		}
-	}
-	return true
-}
 
 // containerDecoder decodes a value that holds bodies (a HAR, a trace line),
 // emitting each with d.bodyShape or d.Emit.

@@ -52,11 +52,13 @@ func checkParts(t *testing.T, r wire.Request, want []wantPart) {
 	t.Helper()
 	var order []string
 	byPart := map[string][]wire.Segment{}
-	for _, s := range r.Segments {
+	bpPart := map[string]bool{} // the parts with a segment that carries a breakpoint
+	for i, s := range r.Segments {
 		if _, ok := byPart[s.Part]; !ok {
 			order = append(order, s.Part)
 		}
 		byPart[s.Part] = append(byPart[s.Part], s)
+		bpPart[s.Part] = bpPart[s.Part] || r.Breakpoint(i)
 	}
 	var wantIDs []string
 	for _, w := range want {
@@ -68,10 +70,9 @@ func checkParts(t *testing.T, r wire.Request, want []wantPart) {
 	for _, w := range want {
 		segs := byPart[w.id]
 		var text strings.Builder
-		bp := false
+		bp := bpPart[w.id]
 		for _, s := range segs {
 			text.WriteString(s.Text)
-			bp = bp || s.CacheBreakpoint
 			if s.Channel != w.channel || s.Role != w.role {
 				t.Errorf("%s %s: channel/role %s/%s, want %s/%s", r.Name(), s.ID, s.Channel, s.Role, w.channel, w.role)
 			}

@@ -159,7 +159,7 @@ func DraftOf(r wire.Request) (Draft, error) {
 		j := i
 		for ; j < len(r.Segments) && r.Segments[j].Part == s.Part && r.Segments[j].Channel == s.Channel; j++ {
 			text.WriteString(r.Segments[j].Text)
-			bp = bp || r.Segments[j].CacheBreakpoint
+			bp = bp || r.Breakpoint(j)
 		}
 		i = j
 		switch s.Kind {

@@ -68,7 +68,7 @@ func TestEncodeRoundTripEveryFormat(t *testing.T) {
 		for i := range built.Segments {
 			b, g := built.Segments[i], got.Segments[i]
 			if b.ID != g.ID || b.Channel != g.Channel || b.Role != g.Role || b.Kind != g.Kind || b.Trust != g.Trust ||
-				b.Text != g.Text || b.CacheBreakpoint != g.CacheBreakpoint {
+				b.Text != g.Text || built.Breakpoint(i) != got.Breakpoint(i) {
 				t.Errorf("%s: segment %d built %+v decoded %+v", api, i, b, g)
 			}
 		}

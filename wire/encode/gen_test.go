@@ -55,10 +55,8 @@ func TestDecodeGeneratedSession(t *testing.T) {
 			if s.Channel == wire.ChannelTools {
 				tools++
 			}
-			if s.CacheBreakpoint {
-				bps++
-			}
 		}
+		bps = len(r.Breakpoints)
 		if len(msgs) != prevMsgs+1 {
 			t.Errorf("request %d: %d messages, want %d", i+1, len(msgs), prevMsgs+1)
 		}

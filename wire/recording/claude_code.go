@@ -374,7 +374,7 @@ func (c *claudeCode) End(d Sink) {
 			pendingID = n.msgID
 			pending = d.Builder(wire.FormatClaudeCode, n.line, n.off, n.length).Req
 			pending.Model = n.model
-			pending.Segments = seq.snapshot()
+			seq.snapshot(pending)
 			pendingCompactions, pendingMicro, pendingCleared = compactions, micro, cleared
 		}
 		cur = &claudeCodeMsg{role: n.role, msgID: n.msgID, model: n.model, node: n}

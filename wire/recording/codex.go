@@ -397,7 +397,7 @@ func (c *codex) start(d Sink, line int, off, length int64) {
 	c.placeUserInstructions()
 	req := d.Builder(wire.FormatCodex, line, off, length).Req
 	req.Model = c.model
-	req.Segments = c.seq.snapshot()
+	c.seq.snapshot(req)
 	// The notes count what was read up to this request.
 	req.Notes = append(req.Notes, headerNote(wire.FormatCodex, c.version,
 		c.unknown.note("unknown records"), c.skipped.note("response items not sent or not known")))

@@ -204,7 +204,7 @@ func (g *geminiCLI) emit(d Sink, msgs []geminiMessage, length int64) {
 				n = int64(len(m.at.raw))
 			}
 			req := d.Builder(wire.FormatGeminiCLI, m.at.line, m.at.off, n).Req
-			req.Segments = seq.snapshot()
+			seq.snapshot(req)
 			req.Model = m.Model
 			req.Notes = append(req.Notes, headerNote(wire.FormatGeminiCLI, ""),
 				"system instruction not recorded", "tool declarations not recorded")

@@ -278,7 +278,7 @@ func (k *kimiCLI) request(d Sink, line int, off, length int64) {
 		k.loadWire(d.Source())
 	}
 	req := d.Builder(wire.FormatKimiCLI, line, off, length).Req
-	req.Segments = k.seq.snapshot()
+	k.seq.snapshot(req)
 	req.Notes = append(req.Notes, headerNote(wire.FormatKimiCLI, k.version, k.unknown.note("unknown records")))
 	if !k.sysSeen {
 		req.Notes = append(req.Notes, "system prompt not recorded")

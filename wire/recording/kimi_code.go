@@ -755,7 +755,7 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 		others = strconv.Itoa(k.others) + " records of other agents skipped"
 	}
 	head := headerNote(wire.FormatKimiCode, k.version, k.unknown.note("unknown records"), k.events.note("unknown loop events"), others)
-	req.Segments = k.seq.snapshot()
+	k.seq.snapshot(req)
 	req.Notes = append(append([]string{head}, notes...), k.notes...)
 	k.pending = req
 }

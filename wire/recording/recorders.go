@@ -241,6 +241,7 @@ func unmarshalLine(d Sink, raw []byte, line int, v any) bool {
 // requests as read-only, as every request's.
 type transcript struct {
 	segs    []wire.Segment
+	bps     []int            // the indices in segs of the segments that carry a cache breakpoint
 	builder classify.Builder // builds segments; its Req is only scratch space
 }
 
@@ -254,35 +255,40 @@ func (s *transcript) ready() bool { return s.builder.In != nil }
 // interner is the interner given to init.
 func (s *transcript) interner() *wire.Interner { return s.builder.In }
 
-// build classifies and interns parts, returning their segments.
+// build classifies and interns parts, returning their segments. It is for
+// parts that carry no cache breakpoint (the recordings that use it record
+// none): addSegs has no breakpoints to add.
 func (s *transcript) build(parts ...wire.Part) []wire.Segment {
-	s.builder.Req.Segments = nil
+	s.builder.Req.Segments, s.builder.Req.Breakpoints = nil, nil
 	for _, p := range parts {
 		s.builder.Add(p)
 	}
 	out := s.builder.Req.Segments
-	s.builder.Req.Segments = nil
+	s.builder.Req.Segments, s.builder.Req.Breakpoints = nil, nil
 	return out
 }
 
-// add appends the segments of parts.
+// add appends the segments of parts, and their cache breakpoints.
 func (s *transcript) add(parts ...wire.Part) {
-	s.builder.Req.Segments = s.segs
+	s.builder.Req.Segments, s.builder.Req.Breakpoints = s.segs, s.bps
 	for _, p := range parts {
 		s.builder.Add(p)
 	}
-	s.segs = s.builder.Req.Segments
-	s.builder.Req.Segments = nil
+	s.segs, s.bps = s.builder.Req.Segments, s.builder.Req.Breakpoints
+	s.builder.Req.Segments, s.builder.Req.Breakpoints = nil, nil
 }
 
 // addSegs appends segments already built.
 func (s *transcript) addSegs(segs []wire.Segment) { s.segs = append(s.segs, segs...) }
 
-// snapshot is the sequence as it stands, safe to hand to a request.
-func (s *transcript) snapshot() []wire.Segment { return s.segs[:len(s.segs):len(s.segs)] }
+// snapshot gives r the sequence as it stands (its segments and their
+// breakpoints), safe to hand out.
+func (s *transcript) snapshot(r *wire.Request) {
+	r.Segments, r.Breakpoints = s.segs[:len(s.segs):len(s.segs)], s.bps[:len(s.bps):len(s.bps)]
+}
 
 // reset starts a new backing array (requests already made keep theirs).
-func (s *transcript) reset() { s.segs = nil }
+func (s *transcript) reset() { s.segs, s.bps = nil, nil }
 
 // usageOf builds a Usage from a total that includes cached tokens.
 func usageOf(input, cached, written, output int) *wire.Usage {
