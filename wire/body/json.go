@@ -243,6 +243,18 @@ type ElementCache struct {
 	// last is the body of the line before, for WalkAfter; spare a
 	// lastBody to reuse.
 	last, spare *lastBody
+	// same is what the last WalkAfter learnt of its line: its first n
+	// bytes equal those of body's (the spare) copy, so Remember copies
+	// only the rest.
+	same sharedPrefix
+}
+
+// sharedPrefix notes that the n bytes at at (a line WalkAfter was given)
+// equal the first n of body.line.
+type sharedPrefix struct {
+	body *lastBody
+	at   *byte
+	n    int
 }
 
 // elementCacheMax bounds the entries held; past it the cache starts afresh.
