@@ -301,6 +301,11 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		return errAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, KindName(m.v.Kind())))
 	}
 	m.ents = m.ents[:0]
+	if n := len(m.els); n > 0 && cap(m.ents) < n {
+		// Room for an entry for each element known (the Remember after
+		// keeps the slice, so it is not reused), not grown as it fills.
+		m.ents = make([]*elementEntry, 0, n)
+	}
 	for i, el := range m.elems() {
 		if i < m.same && i < len(m.prev) {
 			// Byte for byte the element at this index in the body before
