@@ -216,6 +216,18 @@ type toolNames struct {
 
 func NewToolNames() *toolNames { return &toolNames{m: map[string]string{}} }
 
+// toolNames is an empty toolNames for the next body of c's input: the map
+// of the body before, cleared, so that a session's requests do not grow a
+// map of the same ids again one after another.
+func (c *ElementCache) toolNames() *toolNames {
+	if c.names == nil || len(c.names.m) > 1<<16 {
+		c.names = NewToolNames()
+	}
+	clear(c.names.m)
+	c.names.rec = nil
+	return c.names
+}
+
 func (n *toolNames) def(id, name string) {
 	if n == nil {
 		return
@@ -247,6 +259,8 @@ type ElementCache struct {
 	// bytes equal those of body's (the spare) copy, so Remember copies
 	// only the rest.
 	same sharedPrefix
+	// names is the map of call ids of the body before (toolNames).
+	names *toolNames
 }
 
 // sharedPrefix notes that the n bytes at at (a line WalkAfter was given)
