@@ -159,7 +159,7 @@ func decodeAnthropic(s *Shape, b *classify.Builder, c *ElementCache) error {
 	if err := toolElements(b, c, s.get("tools")); err != nil {
 		return err
 	}
-	names := NewToolNames()
+	names := c.toolNames()
 	if sys := s.get("system"); sys != nil && sys.v.Kind() == '"' {
 		var text string
 		if err := stringMember(sys.v, "/system", sys.off, &text); err != nil {

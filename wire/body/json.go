@@ -216,6 +216,18 @@ type toolNames struct {
 
 func NewToolNames() *toolNames { return &toolNames{m: map[string]string{}} }
 
+// toolNames is an empty toolNames for the next body of c's input: the map
+// of the body before, cleared, so that a session's requests do not grow a
+// map of the same ids again one after another.
+func (c *ElementCache) toolNames() *toolNames {
+	if c.names == nil || len(c.names.m) > 1<<16 {
+		c.names = NewToolNames()
+	}
+	clear(c.names.m)
+	c.names.rec = nil
+	return c.names
+}
+
 func (n *toolNames) def(id, name string) {
 	if n == nil {
 		return
@@ -243,6 +255,20 @@ type ElementCache struct {
 	// last is the body of the line before, for WalkAfter; spare a
 	// lastBody to reuse.
 	last, spare *lastBody
+	// same is what the last WalkAfter learnt of its line: its first n
+	// bytes equal those of body's (the spare) copy, so Remember copies
+	// only the rest.
+	same sharedPrefix
+	// names is the map of call ids of the body before (toolNames).
+	names *toolNames
+}
+
+// sharedPrefix notes that the n bytes at at (a line WalkAfter was given)
+// equal the first n of body.line.
+type sharedPrefix struct {
+	body *lastBody
+	at   *byte
+	n    int
 }
 
 // elementCacheMax bounds the entries held; past it the cache starts afresh.
@@ -290,6 +316,11 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		return errAt("/"+m.name, m.off, fmt.Errorf("%s is a JSON %s, want an array", m.name, KindName(m.v.Kind())))
 	}
 	m.ents = m.ents[:0]
+	if n := len(m.els); n > 0 && cap(m.ents) < n {
+		// Room for an entry for each element known (the Remember after
+		// keeps the slice, so it is not reused), not grown as it fills.
+		m.ents = make([]*elementEntry, 0, n)
+	}
 	for i, el := range m.elems() {
 		if i < m.same && i < len(m.prev) {
 			// Byte for byte the element at this index in the body before

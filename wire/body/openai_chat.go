@@ -143,7 +143,7 @@ func decodeOpenAIChat(s *Shape, b *classify.Builder, c *ElementCache) error {
 	if err != nil {
 		return err
 	}
-	names := NewToolNames() // tool call id -> function name
+	names := c.toolNames() // tool call id -> function name
 	return elements(b, c, names, sectMessages, s.get("messages"), func(i int, el jsontext.Value) error {
 		var m chatMessage
 		if err := Unmarshal(el, &m); err != nil {

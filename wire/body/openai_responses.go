@@ -83,7 +83,7 @@ func decodeOpenAIResponses(s *Shape, b *classify.Builder, c *ElementCache) error
 		b.Add(wire.Part{ID: "input", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: text})
 		return nil
 	}
-	names := NewToolNames() // call id -> tool name
+	names := c.toolNames() // call id -> tool name
 	return elements(b, c, names, sectInput, input, func(i int, el jsontext.Value) error {
 		var it respItem
 		if err := Unmarshal(el, &it); err != nil {

@@ -49,6 +49,7 @@ const rememberMax = 64 << 20
 
 // Forget drops the body remembered: the next line is walked in full.
 func (c *ElementCache) Forget() {
+	c.same = sharedPrefix{}
 	if c.last != nil {
 		c.spare, c.last = c.last, nil
 		if cap(c.spare.line) > 8<<20 {
@@ -59,8 +60,11 @@ func (c *ElementCache) Forget() {
 
 // Remember keeps what the next line's WalkAfter needs of the body s, which
 // was walked, decoded without error and emitted: a copy of its bytes and
-// the places of its members and elements.
+// the places of its members and elements. When s is the line WalkAfter
+// walked last, the copy of the line before already holds the bytes the two
+// share: only the rest is copied.
 func (c *ElementCache) Remember(s *Shape) {
+	same := c.same
 	c.Forget()
 	if s.dup || len(s.v) > rememberMax {
 		return
@@ -70,14 +74,30 @@ func (c *ElementCache) Remember(s *Shape) {
 	if lb == nil {
 		lb = &lastBody{}
 	}
-	lb.line = append(lb.line[:0], s.v...)
+	keep := 0
+	if same.n > 0 && same.body == lb && len(s.v) >= same.n && &s.v[0] == same.at && len(lb.line) >= same.n {
+		keep = same.n
+	}
+	lb.line = append(lb.line[:keep], s.v[keep:]...)
+	// The places of the elements go in the spans the body remembered
+	// before last (no longer read) had for its member at the same index,
+	// when there is room; new ones have room to grow, as sessions do.
+	var roomBuf [8][]span
+	room := roomBuf[:0]
+	for _, lm := range lb.members {
+		room = append(room, lm.els[:0])
+	}
 	clear(lb.members)
 	lb.members = lb.members[:0]
 	for i := range s.members {
 		m := &s.members[i]
 		lm := lastMember{name: m.name, off: m.off, end: m.off + int64(len(m.v)), ord: m.ord, array: m.v.Kind() == '['}
 		if lm.array && m.els != nil {
-			lm.els = make([]span, len(m.els))
+			if i < len(room) && cap(room[i]) >= len(m.els) {
+				lm.els, room[i] = room[i][:len(m.els)], nil
+			} else {
+				lm.els = make([]span, len(m.els), len(m.els)+len(m.els)/4+16)
+			}
 			for j, el := range m.els {
 				lm.els[j] = span{off: el.off, n: int64(len(el.v))}
 			}
@@ -103,6 +123,9 @@ func (w *Walker) WalkAfter(v jsontext.Value, c *ElementCache) *Shape {
 		return nil
 	}
 	p := int64(commonPrefix(v, last.line))
+	if p > 0 && c.spare == last {
+		c.same = sharedPrefix{body: last, at: &v[0], n: int(p)}
+	}
 	// The checkpoint: after the last element wholly in the common prefix
 	// of the last array member that starts in it.
 	a := -1

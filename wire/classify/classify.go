@@ -272,7 +272,7 @@ func envPieces(text string, e envelope, cwd string) []piece {
 	if d.name == "system-reminder" {
 		return reminderPieces(text, e.bodyStart, e.bodyEnd)
 	}
-	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.label, name: d.name}
+	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.labelIn(text), name: d.name}
 	switch d.name {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])

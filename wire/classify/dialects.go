@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -50,6 +51,14 @@ type dialect struct {
 	trust wire.Trust
 }
 
+// numbered is a dialect numbered among the tags of one text (tagNames):
+// its id is its index in knownDialects, contextFromDialect's comes after
+// them, then the other untrusted_* names of the text.
+type numbered struct {
+	dialect
+	id int
+}
+
 // dialects maps the lower-case tag names of known envelopes to their meaning.
 // Any other name starting with "untrusted_" is an untrusted envelope of kind
 // other.
@@ -72,6 +81,23 @@ var dialects = map[string]dialect{
 // contextFrom is the envelope name given to Gemini CLI's
 // "--- Context from: PATH ---" blocks.
 const contextFrom = "context-from"
+
+// knownDialects are the values of dialects, by key, numbered; dialectKeys
+// their keys; dialectsByLen the indexes of the keys of each length.
+var knownDialects, dialectKeys, dialectsByLen = func() (known []numbered, keys []string, byLen [][]int) {
+	keys = slices.Sorted(maps.Keys(dialects))
+	for i, k := range keys {
+		known = append(known, numbered{dialects[k], i})
+		for len(byLen) <= len(k) {
+			byLen = append(byLen, nil)
+		}
+		byLen[len(k)] = append(byLen[len(k)], i)
+	}
+	return known, keys, byLen
+}()
+
+// contextFromDialect is the meaning of Gemini CLI's context blocks.
+var contextFromDialect = numbered{dialect{contextFrom, wire.KindAgentsMD, wire.Untrusted}, len(knownDialects)}
 
 // Host headings: a user message that starts with one of these was written by
 // the host, so the text around its envelopes is host framing.
@@ -96,14 +122,43 @@ type tagScope struct {
 type dialectTag struct {
 	start, end int // the tag's bytes
 	closer     bool
-	def        dialect
-	label      string // from the opener's path (or name) attribute
+	def        *numbered
+}
+
+// labelIn is the label of an opener of text (its path attribute, else its
+// name attribute, or a Gemini context block's path), read again from its
+// bytes when needed rather than kept in every tag; "" for a closer.
+func (t *dialectTag) labelIn(text string) string {
+	if t.closer {
+		return ""
+	}
+	if t.def.name == contextFrom {
+		return strings.TrimSpace(text[t.start+len("--- Context from: ") : t.end-len(" ---")])
+	}
+	// '<', the name (nothing between them in an opener), then the
+	// attributes up to the '>'.
+	j := t.start + 1
+	for j < t.end && text[j] < utf8.RuneSelf && nameFold[text[j]] != 0 {
+		j++
+	}
+	if t.def.name == "permissions instructions" {
+		j += len(" instructions")
+	}
+	if j >= t.end-1 {
+		return ""
+	}
+	attrs := text[j : t.end-1]
+	if label := attrValue(attrs, "path"); label != "" {
+		return label
+	}
+	return attrValue(attrs, "name")
 }
 
 // scanTags finds the openers and closers of known envelopes in text, in
 // order.
 func scanTags(text string, sc tagScope) []dialectTag {
 	var tags []dialectTag
+	var names tagNames
 	if n := strings.Count(text, "<"); n > 64 {
 		// Many: room for them at once (no more than one a 16 bytes), not
 		// grown and copied a quarter at a time.
@@ -115,7 +170,7 @@ func scanTags(text string, sc tagScope) []dialectTag {
 			break
 		}
 		i += j
-		if t, ok := parseTag(text, i, sc); ok {
+		if t, ok := parseTag(text, i, sc, &names); ok {
 			// In host text, a closer inside an inline code span is the
 			// host's prose naming the tag ("`</untrusted_context>`"), not
 			// structure.
@@ -162,21 +217,55 @@ var nameLead = func() (t [256]bool) {
 	return t
 }()
 
-// lookupDialect finds the meaning of a tag name folded to lower case (as
-// scan.NameRune folds it): a known envelope, or another reserved untrusted_*
-// name (IsEnvelopeName).
-func lookupDialect(low []byte) (dialect, bool) {
-	if d, ok := dialects[string(low)]; ok {
-		return d, true
+// nameFold folds an ASCII character of a tag name as scan.NameRune folds
+// it; 0 for one that cannot be part of a name.
+var nameFold = func() (t [utf8.RuneSelf]byte) {
+	for r := range rune(utf8.RuneSelf) {
+		if c, _, ok := scan.NameRune(r); ok {
+			t[r] = c
+		}
 	}
-	if scan.IsEnvelopeName(string(low)) {
-		return dialect{string(low), wire.KindOther, wire.Untrusted}, true
+	return t
+}()
+
+// tagNames finds the meanings of the tag names of one text, numbering the
+// untrusted_* names that are not known dialects in the order they come.
+type tagNames struct {
+	other map[string]*numbered
+}
+
+// lookup finds the meaning of an ASCII tag name (in any case): a known
+// envelope, or another reserved untrusted_* name (IsEnvelopeName); nil for
+// any other name.
+func (nm *tagNames) lookup(name string) *numbered {
+	if len(name) < len(dialectsByLen) {
+		for _, k := range dialectsByLen[len(name)] {
+			// Names start with a letter: key[0] is name[0] lower-cased.
+			if key := dialectKeys[k]; key == name || key[0] == name[0]|0x20 && strings.EqualFold(key, name) {
+				return &knownDialects[k]
+			}
+		}
 	}
-	return dialect{}, false
+	if len(name) <= len(scan.UntrustedPrefix) || !strings.EqualFold(name[:len(scan.UntrustedPrefix)], scan.UntrustedPrefix) {
+		return nil
+	}
+	low := strings.ToLower(name)
+	if !scan.IsEnvelopeName(low) {
+		return nil
+	}
+	if d := nm.other[low]; d != nil {
+		return d
+	}
+	if nm.other == nil {
+		nm.other = map[string]*numbered{}
+	}
+	d := &numbered{dialect{low, wire.KindOther, wire.Untrusted}, contextFromDialect.id + 1 + len(nm.other)}
+	nm.other[low] = d
+	return d
 }
 
 // parseTag reads a known envelope tag starting at text[i] == '<'.
-func parseTag(text string, i int, sc tagScope) (dialectTag, bool) {
+func parseTag(text string, i int, sc tagScope, names *tagNames) (dialectTag, bool) {
 	j := i + 1
 	closer := false
 	if j < len(text) && text[j] == '/' {
@@ -189,33 +278,21 @@ func parseTag(text string, i int, sc tagScope) (dialectTag, bool) {
 	if j >= len(text) || !nameLead[text[j]] || !closer && !atLineStart(text, i) {
 		return dialectTag{}, false
 	}
-	// The name, folded as the reserved-tag finder folds it (ASCII only: a
-	// fullwidth letter is not structure).
-	var buf [64]byte
-	name := buf[:0]
-	for ; j < len(text); j++ {
-		if text[j] >= utf8.RuneSelf {
-			break
-		}
-		c, _, ok := scan.NameRune(rune(text[j]))
-		if !ok {
-			break
-		}
-		if len(name) == len(buf) {
-			return dialectTag{}, false
-		}
-		name = append(name, c)
+	// The name, of the characters the reserved-tag finder folds to a
+	// name's (ASCII only: a fullwidth letter is not structure), at most 64.
+	ns := j
+	for j < len(text) && text[j] < utf8.RuneSelf && nameFold[text[j]] != 0 {
+		j++
 	}
-	if len(name) == 0 {
+	if j == ns || j-ns > 64 {
 		return dialectTag{}, false
 	}
-	if string(name) == "permissions" &&
+	if j-ns == len("permissions") && strings.EqualFold(text[ns:j], "permissions") &&
 		len(text)-j >= len(" instructions") && strings.EqualFold(text[j:j+len(" instructions")], " instructions") {
 		j += len(" instructions")
-		name = append(name, " instructions"...)
 	}
-	def, ok := lookupDialect(name)
-	if !ok || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {
+	def := names.lookup(text[ns:j])
+	if def == nil || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {
 		return dialectTag{}, false
 	}
 	if closer {
@@ -253,12 +330,7 @@ func parseTag(text string, i int, sc tagScope) (dialectTag, bool) {
 			if text[k-1] == '/' {
 				return dialectTag{}, false // self-closing: no body
 			}
-			attrs := text[j:k]
-			label := attrValue(attrs, "path")
-			if label == "" {
-				label = attrValue(attrs, "name")
-			}
-			return dialectTag{start: i, end: k + 1, def: def, label: label}, true
+			return dialectTag{start: i, end: k + 1, def: def}, true
 		}
 	}
 	return dialectTag{}, false
@@ -330,7 +402,7 @@ func unescape(s string) string {
 // "--- End of Context from: PATH ---" lines to tags.
 func scanContextFrom(text string, tags []dialectTag) []dialectTag {
 	const key = "Context from: "
-	def := dialect{contextFrom, wire.KindAgentsMD, wire.Untrusted}
+	def := &contextFromDialect
 	for pos := 0; pos < len(text); {
 		k := strings.Index(text[pos:], key)
 		if k < 0 {
@@ -362,9 +434,6 @@ func scanContextFrom(text string, tags []dialectTag) []dialectTag {
 			continue
 		}
 		t := dialectTag{start: start, end: pos + len(line), closer: closer, def: def}
-		if !closer {
-			t.label = strings.TrimSpace(line[:len(line)-4])
-		}
 		tags = append(tags, t)
 		pos = t.end
 	}
@@ -386,14 +455,27 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 	n := len(tags)
 	// Backward pass: for each opener, the index of its closer.
 	closeFor := make([]int, n)
-	last := map[string]int{}     // last closer of a name
-	boundary := map[string]int{} // first boundary closer of a name after the current index
+	ids := contextFromDialect.id + 1
+	for _, t := range tags {
+		ids = max(ids, t.def.id+1)
+	}
+	// By dialect id, 1 + the index of: the last closer of a name (last),
+	// the first boundary closer of a name after the current index
+	// (boundary); 0 for none.
+	var room [64]int
+	marks := room[:0]
+	if 2*ids <= len(room) {
+		marks = room[:2*ids]
+	} else {
+		marks = make([]int, 2*ids)
+	}
+	last, boundary := marks[:ids], marks[ids:]
 	for j := n - 1; j >= 0; j-- {
-		t := tags[j]
-		name := t.def.name
+		t := &tags[j]
+		id := t.def.id
 		if t.closer {
-			if _, ok := last[name]; !ok {
-				last[name] = j
+			if last[id] == 0 {
+				last[id] = j + 1
 			}
 			// A boundary closer is followed, across whitespace only, by an
 			// opener of an untrusted envelope or by the end of the text. (Not
@@ -403,20 +485,19 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 			// as whitespace after one: a body that forges them with a closer
 			// only reopens another untrusted block.
 			gap := isBlank
-			if name == contextFrom {
+			if t.def.name == contextFrom {
 				gap = isGeminiWrap
 			}
 			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == wire.Untrusted && gap(text[t.end:tags[j+1].start]) ||
 				j+1 == n && gap(text[t.end:]) {
-				boundary[name] = j
+				boundary[id] = j + 1
 			}
 			continue
 		}
-		closeFor[j] = -1
-		if b, ok := boundary[name]; ok {
-			closeFor[j] = b
-		} else if l, ok := last[name]; ok {
-			closeFor[j] = l
+		if b := boundary[id]; b > 0 {
+			closeFor[j] = b - 1
+		} else {
+			closeFor[j] = last[id] - 1
 		}
 	}
 	pos := 0

@@ -569,11 +569,23 @@ func TestDialectNamesAreReserved(t *testing.T) {
 			t.Errorf("reserved envelope name %q has no classifier meaning", n)
 		}
 	}
-	if d, ok := lookupDialect([]byte("untrusted_new_thing")); !ok || d.trust != wire.Untrusted || d.kind != wire.KindOther {
-		t.Errorf("untrusted_new_thing: %+v %v", d, ok)
+	var names tagNames
+	d := names.lookup("untrusted_new_thing")
+	if d == nil || d.name != "untrusted_new_thing" || d.trust != wire.Untrusted || d.kind != wire.KindOther {
+		t.Fatalf("untrusted_new_thing: %+v", d)
+	}
+	// One name (whatever its case) is one dialect, with an id of its own.
+	if d2 := names.lookup("UNTRUSTED_New_Thing"); d2 != d {
+		t.Errorf("UNTRUSTED_New_Thing: %+v, not %+v", d2, d)
+	}
+	if d3 := names.lookup("untrusted_other"); d3 == nil || d3.id == d.id || d3.id <= contextFromDialect.id {
+		t.Errorf("untrusted_other: %+v beside %+v", d3, d)
+	}
+	if k := names.lookup("Untrusted_Agents_MD"); k == nil || k.name != "untrusted_agents_md" || k.id == d.id {
+		t.Errorf("Untrusted_Agents_MD: %+v", k)
 	}
 	for _, n := range []string{"untrusted_", "system", "div"} {
-		if d, ok := lookupDialect([]byte(n)); ok {
+		if d := names.lookup(n); d != nil {
 			t.Errorf("%q: %+v", n, d)
 		}
 	}
