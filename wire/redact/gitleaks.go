@@ -28,6 +28,10 @@ type leakRule struct {
 	kw       []int    // the keywords' indexes in leakKeys
 	always   bool     // no keyword, or an empty one: the rule is always tried
 	windowed bool     // a generic rule with keywords: tried by windowed
+	// lits, when set, are the literals (after \b when boundary is set)
+	// that every match begins with, each at a keyword: tried by litFind.
+	lits     []litStart
+	boundary bool
 	group    int      // the capture group of the secret; 0: the first non-empty one
 	entropy  float64
 	allow    []leakAllow
@@ -55,8 +59,7 @@ type leakAllow struct {
 
 // leakRules are the rules, and leakGlobal the allowlists of every rule.
 // leakKeys are the distinct keywords of the rules, found in a text by
-// leakKW in one pass; leakSlot numbers the keywords of the windowed rules
-// (-1 for the others), whose occurrences are kept.
+// leakKW in one pass.
 var (
 	leakOnce   sync.Once
 	leakRules  []*leakRule
@@ -65,8 +68,6 @@ var (
 
 	leakKeys   []string
 	leakKW     *kwMatcher
-	leakSlot   []int
-	leakSlots  int
 	leakAlways bool // a rule is always tried
 )
 
@@ -125,13 +126,8 @@ func loadLeakRules() {
 				id = len(leakKeys)
 				index[k] = id
 				leakKeys = append(leakKeys, k)
-				leakSlot = append(leakSlot, -1)
 			}
 			r.kw = append(r.kw, id)
-			if r.windowed && leakSlot[id] < 0 {
-				leakSlot[id] = leakSlots
-				leakSlots++
-			}
 		}
 		leakAlways = leakAlways || r.always
 	}
@@ -139,9 +135,7 @@ func loadLeakRules() {
 }
 
 // leakHits is what one pass of leakKW found in a text: which keywords occur
-// (a bit each, by index), and where the keywords of the windowed rules
-// start, as strings.Index finds them one after the other: an occurrence
-// that overlaps the one before of the same keyword is left out.
+// (a bit each, by index), and every occurrence, in the order they end.
 type leakHits struct {
 	seen []uint64
 	at   []keyAt
@@ -153,16 +147,9 @@ type keyAt struct{ id, start int }
 // leakScan finds the keywords of the rules in s.
 func leakScan(s string) leakHits {
 	h := leakHits{seen: make([]uint64, (len(leakKeys)+63)/64)}
-	var end []int // by slot: where the last occurrence kept ends
-	if leakSlots > 0 {
-		end = make([]int, leakSlots)
-	}
 	kwFind(leakKW, s, func(id, start int) {
 		h.seen[id/64] |= 1 << (id % 64)
-		if slot := leakSlot[id]; slot >= 0 && start >= end[slot] {
-			end[slot] = start + len(leakKeys[id])
-			h.at = append(h.at, keyAt{id, start})
-		}
+		h.at = append(h.at, keyAt{id, start})
 	})
 	return h
 }
@@ -186,6 +173,9 @@ func (r *leakRule) compiled() *regexp.Regexp {
 		re, err := regexp.Compile(r.expr)
 		if err == nil {
 			r.re = re
+		}
+		if lits, boundary, ok := startLits(r.expr); ok && !r.windowed && keyedLits(lits, r.keywords) {
+			r.lits, r.boundary = lits, boundary
 		}
 	})
 	return r.re
@@ -262,9 +252,12 @@ func leakFind(s string, out []Secret) []Secret {
 			continue
 		}
 		var matches [][]int
-		if r.windowed {
+		switch {
+		case r.windowed:
 			matches = windowed(r, s, hits.at)
-		} else {
+		case r.lits != nil:
+			matches = litFind(r, s, hits.at)
+		default:
 			matches = re.FindAllStringSubmatchIndex(s, -1)
 		}
 		for _, m := range matches {
@@ -449,13 +442,18 @@ func windowed(r *leakRule, s string, at []keyAt) [][]int {
 }
 
 // windowStarts are where windowed tries r's expression, in order: the start
-// of the name around each occurrence of one of r's keywords.
+// of the name around each occurrence of one of r's keywords, the
+// occurrences of a keyword taken one after the other as strings.Index finds
+// them (one that overlaps the one before is left out).
 func windowStarts(r *leakRule, s string, at []keyAt) []int {
 	var starts []int
+	ends := make([]int, len(r.kw))
 	for _, k := range at {
-		if !slices.Contains(r.kw, k.id) {
+		j := slices.Index(r.kw, k.id)
+		if j < 0 || k.start < ends[j] {
 			continue
 		}
+		ends[j] = k.start + len(leakKeys[k.id])
 		start := k.start
 		for start > 0 && k.start-start < nameBefore && isNameByte(s[start-1]) {
 			start--
@@ -465,3 +463,8 @@ func windowStarts(r *leakRule, s string, at []keyAt) []int {
 	slices.Sort(starts)
 	return slices.Compact(starts)
 }
+
+// Warm reads gitleaks' rules in the background (a few milliseconds of
+// parsing), so that a command that will look for secrets, called first,
+// need not wait for them on its first text.
+func Warm() { go leakOnce.Do(loadLeakRules) }

@@ -171,6 +171,25 @@ func equivalenceTexts(t *testing.T) []string {
 		texts = append(texts, k.text, strings.ToUpper(k.text))
 	}
 	r := rand.New(rand.NewPCG(7, 11))
+	// The literals that the rules' matches begin with, followed by
+	// key-like runs, after word and other characters.
+	for _, rule := range leakRules {
+		rule.compiled()
+		for _, l := range rule.lits {
+			var b strings.Builder
+			for range 20 {
+				b.WriteString([]string{"", "x", " ", "_", "\"", "\n", "s", "=", "\\n"}[r.IntN(9)])
+				lit := l.lit
+				if r.IntN(3) == 0 {
+					lit = strings.ToUpper(lit)
+				}
+				b.WriteString(lit)
+				b.WriteString(fake(r, urlSafe+".", r.IntN(140)))
+				b.WriteString([]string{"", " ", "'", "\n", ";", "x"}[r.IntN(6)])
+			}
+			texts = append(texts, b.String())
+		}
+	}
 	for range 500 {
 		var b strings.Builder
 		for range r.IntN(30) {
@@ -218,13 +237,17 @@ func TestLeakScanEquivalence(t *testing.T) {
 		tried += checkLeakScan(t, s)
 	}
 	// The comparison means something only if rules were tried.
-	if tried < 1000 {
-		t.Fatalf("%d rules tried over %d texts", tried, len(texts))
+	if tried < 1000 || litMatches < 100 {
+		t.Fatalf("%d rules tried over %d texts, %d matches of litFind", tried, len(texts), litMatches)
 	}
 }
 
+// litMatches counts the matches litFind was compared on.
+var litMatches int
+
 // checkLeakScan compares the keyword scan of s with the old way, and
-// returns how many rules are tried on s.
+// litFind with FindAllStringSubmatchIndex, and returns how many rules are
+// tried on s.
 func checkLeakScan(t *testing.T, s string) int {
 	t.Helper()
 	low := asciiLower(s)
@@ -243,6 +266,13 @@ func checkLeakScan(t *testing.T, s string) int {
 				t.Fatalf("rule %s on %.80q: window starts %v, were %v", r.id, s, n, o)
 			}
 		}
+		if now && r.compiled() != nil && r.lits != nil {
+			old, lit := r.compiled().FindAllStringSubmatchIndex(s, -1), litFind(r, s, hits.at)
+			if !slices.EqualFunc(old, lit, slices.Equal) {
+				t.Fatalf("rule %s on %.80q: litFind %v, FindAll %v", r.id, s, lit, old)
+			}
+			litMatches += len(old)
+		}
 	}
 	if may := leakMayHold([]byte(s)); may != (tried > 0) {
 		t.Fatalf("leakMayHold %v on %.80q with %d rules tried", may, s, tried)
@@ -251,9 +281,11 @@ func checkLeakScan(t *testing.T, s string) int {
 }
 
 // FuzzLeakScan: on any text, the keyword scan tries the rules that
-// strings.Contains over the lower case did, with the same window starts.
+// strings.Contains over the lower case did, with the same window starts, and
+// litFind finds what FindAllStringSubmatchIndex does.
 func FuzzLeakScan(f *testing.F) {
-	for _, s := range []string{"", "API_KEY=abc", "Token: x", "passwdpassword", "sEcReTkEyAuTh", "AKIA", "\xffkey\x00"} {
+	for _, s := range []string{"", "API_KEY=abc", "Token: x", "passwdpassword", "sEcReTkEyAuTh", "AKIA", "\xffkey\x00",
+		"ss.abcdefghijklmnopqrstuvwx s.abcdefghijklmnopqrstuvwx\n", "AKIAAKIAQWERTYUIOPASDFGH"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
