@@ -28,13 +28,13 @@ type leakRule struct {
 	kw       []int    // the keywords' indexes in leakKeys
 	always   bool     // no keyword, or an empty one: the rule is always tried
 	windowed bool     // a generic rule with keywords: tried by windowed
+	group    int      // the capture group of the secret; 0: the first non-empty one
+	entropy  float64
+	allow    []leakAllow
 	// lits, when set, are the literals (after \b when boundary is set)
 	// that every match begins with, each at a keyword: tried by litFind.
 	lits     []litStart
 	boundary bool
-	group    int      // the capture group of the secret; 0: the first non-empty one
-	entropy  float64
-	allow    []leakAllow
 
 	once sync.Once
 	re   *regexp.Regexp
