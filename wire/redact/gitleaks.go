@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"bytes"
 	"math"
 	"regexp"
 	"slices"
@@ -26,9 +25,16 @@ type leakRule struct {
 	desc     string
 	expr     string
 	keywords []string // lower case; none means the rule is always tried
+	kw       []int    // the keywords' indexes in leakKeys
+	always   bool     // no keyword, or an empty one: the rule is always tried
+	windowed bool     // a generic rule with keywords: tried by windowed
 	group    int      // the capture group of the secret; 0: the first non-empty one
 	entropy  float64
 	allow    []leakAllow
+	// lits, when set, are the literals (after \b when boundary is set)
+	// that every match begins with, each at a keyword: tried by litFind.
+	lits     []litStart
+	boundary bool
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -52,11 +58,17 @@ type leakAllow struct {
 }
 
 // leakRules are the rules, and leakGlobal the allowlists of every rule.
+// leakKeys are the distinct keywords of the rules, found in a text by
+// leakKW in one pass.
 var (
 	leakOnce   sync.Once
 	leakRules  []*leakRule
 	leakGlobal []*leakAllow
 	leakErr    error
+
+	leakKeys   []string
+	leakKW     *kwMatcher
+	leakAlways bool // a rule is always tried
 )
 
 // loadLeakRules reads gitleaks' default configuration. Expressions are
@@ -103,6 +115,57 @@ func loadLeakRules() {
 		}
 		leakRules = append(leakRules, r)
 	}
+	index := map[string]int{}
+	for _, r := range leakRules {
+		r.always = len(r.keywords) == 0
+		r.windowed = strings.HasPrefix(r.id, "generic") && len(r.keywords) > 0
+		for _, k := range r.keywords {
+			r.always = r.always || k == ""
+			id, ok := index[k]
+			if !ok {
+				id = len(leakKeys)
+				index[k] = id
+				leakKeys = append(leakKeys, k)
+			}
+			r.kw = append(r.kw, id)
+		}
+		leakAlways = leakAlways || r.always
+	}
+	leakKW = newKWMatcher(leakKeys)
+}
+
+// leakHits is what one pass of leakKW found in a text: which keywords occur
+// (a bit each, by index), and every occurrence, in the order they end.
+type leakHits struct {
+	seen []uint64
+	at   []keyAt
+}
+
+// keyAt is an occurrence of a keyword (by index) at an offset.
+type keyAt struct{ id, start int }
+
+// leakScan finds the keywords of the rules in s.
+func leakScan(s string) leakHits {
+	h := leakHits{seen: make([]uint64, (len(leakKeys)+63)/64)}
+	kwFind(leakKW, s, func(id, start int) {
+		h.seen[id/64] |= 1 << (id % 64)
+		h.at = append(h.at, keyAt{id, start})
+	})
+	return h
+}
+
+// tried reports whether r is tried on a text of which h is the keyword
+// pass: it has no keyword, or one of its keywords occurs.
+func (r *leakRule) tried(h *leakHits) bool {
+	if r.always {
+		return true
+	}
+	for _, id := range r.kw {
+		if h.seen[id/64]&(1<<(id%64)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *leakRule) compiled() *regexp.Regexp {
@@ -110,6 +173,9 @@ func (r *leakRule) compiled() *regexp.Regexp {
 		re, err := regexp.Compile(r.expr)
 		if err == nil {
 			r.re = re
+		}
+		if lits, boundary, ok := startLits(r.expr); ok && !r.windowed && keyedLits(lits, r.keywords) {
+			r.lits, r.boundary = lits, boundary
 		}
 	})
 	return r.re
@@ -169,31 +235,29 @@ func (a *leakAllow) allowed(secret, match, line string) bool {
 	return byRegex || byWord
 }
 
-// leakFind appends to out the secrets gitleaks' rules find in s; low is s
-// in lower case (ASCII), for the keywords.
-func leakFind(s, low string, out []Secret) []Secret {
+// leakFind appends to out the secrets gitleaks' rules find in s: the rules
+// whose keywords occur (an ASCII capital in s matching its small letter).
+func leakFind(s string, out []Secret) []Secret {
 	leakOnce.Do(loadLeakRules)
+	if leakKW == nil {
+		return out
+	}
+	hits := leakScan(s)
 	for _, r := range leakRules {
-		if len(r.keywords) > 0 {
-			hit := false
-			for _, k := range r.keywords {
-				if strings.Contains(low, k) {
-					hit = true
-					break
-				}
-			}
-			if !hit {
-				continue
-			}
+		if !r.tried(&hits) {
+			continue
 		}
 		re := r.compiled()
 		if re == nil {
 			continue
 		}
 		var matches [][]int
-		if strings.HasPrefix(r.id, "generic") && len(r.keywords) > 0 {
-			matches = windowed(r, s, low)
-		} else {
+		switch {
+		case r.windowed:
+			matches = windowed(r, s, hits.at)
+		case r.lits != nil:
+			matches = litFind(r, s, hits.at)
+		default:
 			matches = re.FindAllStringSubmatchIndex(s, -1)
 		}
 		for _, m := range matches {
@@ -280,41 +344,13 @@ func shannon(s string) float64 {
 // api key".
 func kindOfRule(id string) string { return strings.ReplaceAll(id, "-", " ") }
 
-// leakMayHold reports whether s holds a keyword of a rule (or there is a
-// rule without keywords), so that leakFind may find something in it.
+// leakMayHold reports whether s holds a keyword of a rule (an ASCII capital
+// matching its small letter), or there is a rule without keywords: whether
+// leakFind may find something in it.
 func leakMayHold(s []byte) bool {
 	leakOnce.Do(loadLeakRules)
-	leakKeysOnce.Do(func() {
-		seen := map[string]bool{}
-		for _, r := range leakRules {
-			if len(r.keywords) == 0 {
-				leakAlways = true
-			}
-			for _, k := range r.keywords {
-				if !seen[k] {
-					seen[k] = true
-					leakKeys = append(leakKeys, []byte(k))
-				}
-			}
-		}
-	})
-	if leakAlways {
-		return true
-	}
-	low := bytes.ToLower(s)
-	for _, k := range leakKeys {
-		if bytes.Contains(low, k) {
-			return true
-		}
-	}
-	return false
+	return leakAlways || leakKW != nil && kwAny(leakKW, s)
 }
-
-var (
-	leakKeysOnce sync.Once
-	leakKeys     [][]byte
-	leakAlways   bool
-)
 
 // hashNames, in the name of an assignment, say its value is a digest
 // (lockfiles, manifests, caches), not a credential.
@@ -375,35 +411,17 @@ func isNameByte(c byte) bool {
 
 // windowed returns the matches of r's expression in s (as
 // FindAllStringSubmatchIndex would, offsets into s) that start at a name
-// around an occurrence of a keyword in low, the ASCII lower case of s. A
-// match that reaches the end of its window, short of the end of s, is
-// dropped: it may be cut short.
-func windowed(r *leakRule, s, low string) [][]int {
+// around an occurrence of one of its keywords (at, from leakScan). A match
+// that reaches the end of its window, short of the end of s, is dropped: it
+// may be cut short.
+func windowed(r *leakRule, s string, at []keyAt) [][]int {
 	re := r.anchoredRe()
 	if re == nil {
 		return nil
 	}
-	var starts []int
-	for _, k := range r.keywords {
-		for at := 0; ; {
-			i := strings.Index(low[at:], k)
-			if i < 0 {
-				break
-			}
-			i += at
-			start := i
-			for start > 0 && i-start < nameBefore && isNameByte(s[start-1]) {
-				start--
-			}
-			starts = append(starts, start)
-			at = i + len(k)
-		}
-	}
-	slices.Sort(starts)
-	starts = slices.Compact(starts)
 	var out [][]int
 	end := -1
-	for _, start := range starts {
+	for _, start := range windowStarts(r, s, at) {
 		if start < end {
 			continue // inside the last match
 		}
@@ -423,18 +441,30 @@ func windowed(r *leakRule, s, low string) [][]int {
 	return out
 }
 
-// asciiLower is s with ASCII capitals made small, every offset kept.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
+// windowStarts are where windowed tries r's expression, in order: the start
+// of the name around each occurrence of one of r's keywords, the
+// occurrences of a keyword taken one after the other as strings.Index finds
+// them (one that overlaps the one before is left out).
+func windowStarts(r *leakRule, s string, at []keyAt) []int {
+	var starts []int
+	ends := make([]int, len(r.kw))
+	for _, k := range at {
+		j := slices.Index(r.kw, k.id)
+		if j < 0 || k.start < ends[j] {
+			continue
 		}
+		ends[j] = k.start + len(leakKeys[k.id])
+		start := k.start
+		for start > 0 && k.start-start < nameBefore && isNameByte(s[start-1]) {
+			start--
+		}
+		starts = append(starts, start)
 	}
-	return s
+	slices.Sort(starts)
+	return slices.Compact(starts)
 }
+
+// Warm reads gitleaks' rules in the background (a few milliseconds of
+// parsing), so that a command that will look for secrets, called first,
+// need not wait for them on its first text.
+func Warm() { go leakOnce.Do(loadLeakRules) }

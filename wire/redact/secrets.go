@@ -62,8 +62,7 @@ func FindSecrets(s string) []Secret {
 	if s == "" {
 		return nil
 	}
-	low := asciiLower(s)
-	found := leakFind(s, low, nil)
+	found := leakFind(s, nil)
 	for _, c := range shapeCuts(s) {
 		found = append(found, Secret{Rule: c.name, Kind: kindOfRule(c.name), Start: c.start, End: c.end})
 	}
