@@ -76,19 +76,24 @@ func refRangeError(file string, count, n int) error {
 // only.
 func (a *App) decodeSource(source string, each func(wire.Request, error) bool) {
 	if source == "-" {
-		for r, err := range decode.Decode(a.Stdin, a.decodeOptions("-")) {
+		for r, err := range decode.Ahead(decode.Decode(a.Stdin, a.decodeOptions("-")), aheadRequests) {
 			if !each(r, err) {
 				return
 			}
 		}
 		return
 	}
-	for r, err := range decode.Path(source, a.decodeOptions(source)) {
+	for r, err := range decode.Ahead(decode.Path(source, a.decodeOptions(source)), aheadRequests) {
 		if !each(r, err) {
 			return
 		}
 	}
 }
+
+// aheadRequests is how many requests decoding may run ahead of the command
+// that reads them (decode.Ahead): a few, since a request of a long session
+// holds little of its own (its segments are shared with the one before).
+const aheadRequests = 4
 
 // decodeContext is decode for the viewer, which must close at once when
 // the user quits, whatever its input does: a FIFO, a terminal or another
@@ -130,7 +135,7 @@ func (a *App) decodeContext(ctx context.Context, source string, each func(wire.R
 	}
 	defer o.f.Close()
 	defer context.AfterFunc(ctx, func() { o.f.Close() })()
-	for r, err := range decode.Decode(o.f, a.decodeOptions(source)) {
+	for r, err := range decode.Ahead(decode.Decode(o.f, a.decodeOptions(source)), aheadRequests) {
 		if !each(r, err) {
 			return
 		}
