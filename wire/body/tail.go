@@ -78,6 +78,14 @@ func (c *ElementCache) Remember(s *Shape) {
 	if same.n > 0 && same.body == lb && len(s.v) >= same.n && &s.v[0] == same.at && len(lb.line) >= same.n {
 		keep = same.n
 	}
+	if cap(lb.line) < len(s.v) {
+		// Room for the lines to come, which in a session grow: append's
+		// own growth (a quarter for large slices) would copy the whole
+		// line again every few requests.
+		grown := make([]byte, keep, 2*len(s.v))
+		copy(grown, lb.line[:keep])
+		lb.line = grown
+	}
 	lb.line = append(lb.line[:keep], s.v[keep:]...)
 	// The places of the elements go in the spans the body remembered
 	// before last (no longer read) had for its member at the same index,
