@@ -25,6 +25,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
@@ -1009,6 +1010,23 @@ func (m *Model) refilter() {
 // ensureListVisible scrolls the request list to the selection.
 func (m *Model) ensureListVisible() { m.list.ensureVisible(len(m.visible), m.listHeight()) }
 
+// programProfile is the colour profile the program is given: the one the
+// options force, else, for standard output, the one Lip Gloss detected for
+// it when the process started (lipgloss.Writer: the same output and
+// environment Bubble Tea would look at), so that it is not detected twice.
+// Detection can be slow: inside tmux it runs `tmux info`, tens of
+// milliseconds before the first frame.
+func programProfile(opts Options) *colorprofile.Profile {
+	if opts.Profile != nil {
+		return opts.Profile
+	}
+	if opts.Output == nil && lipgloss.Writer != nil {
+		p := lipgloss.Writer.Profile
+		return &p
+	}
+	return nil
+}
+
 // Run opens the viewer and returns when the user quits, or ctx ends. It
 // waits for no command: one that reads the stream stops when the user
 // quits, and the stream's writer is the caller's to stop.
@@ -1028,8 +1046,8 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
-	if opts.Profile != nil {
-		popts = append(popts, tea.WithColorProfile(*opts.Profile))
+	if p := programProfile(opts); p != nil {
+		popts = append(popts, tea.WithColorProfile(*p))
 	}
 	_, _ = io.WriteString(out, pushTitle)
 	_, err := tea.NewProgram(m, popts...).Run()
