@@ -430,11 +430,7 @@ func windowed(r *leakRule, s string, at []keyAt) [][]int {
 		if m == nil || m[1] == stop-start && stop != len(s) {
 			continue
 		}
-		for k := range m {
-			if m[k] >= 0 {
-				m[k] += start
-			}
-		}
+		shiftMatch(m, start)
 		out = append(out, m)
 		end = m[1]
 	}
@@ -468,3 +464,13 @@ func windowStarts(r *leakRule, s string, at []keyAt) []int {
 // parsing), so that a command that will look for secrets, called first,
 // need not wait for them on its first text.
 func Warm() { go leakOnce.Do(loadLeakRules) }
+
+// shiftMatch moves the offsets of a submatch index slice found in s[by:]
+// to offsets in s (unmatched groups, -1, stay).
+func shiftMatch(m []int, by int) {
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += by
+		}
+	}
+}

@@ -176,11 +176,7 @@ func litFind(r *leakRule, s string, at []keyAt) [][]int {
 		if m == nil {
 			continue
 		}
-		for k := range m {
-			if m[k] >= 0 {
-				m[k] += p
-			}
-		}
+		shiftMatch(m, p)
 		out = append(out, m)
 		end = m[1]
 	}
