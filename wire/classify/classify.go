@@ -181,11 +181,13 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 	var envs []envelope
 	var stray []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
-		tags := scanTags(text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
+		buf := getTags()
+		tags := scanTagsInto(buf, text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
 		if system {
 			tags = dropListedSkills(text, tags)
 		}
 		envs, stray = findEnvelopes(text, tags)
+		putTags(tags)
 	}
 	hostHead := trust == wire.TrustUser && (head || startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
 

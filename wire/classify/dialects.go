@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
@@ -156,10 +157,12 @@ func (t *dialectTag) labelIn(text string) string {
 
 // scanTags finds the openers and closers of known envelopes in text, in
 // order.
-func scanTags(text string, sc tagScope) []dialectTag {
-	var tags []dialectTag
+func scanTags(text string, sc tagScope) []dialectTag { return scanTagsInto(nil, text, sc) }
+
+// scanTagsInto is scanTags appending to tags (empty, with room to reuse).
+func scanTagsInto(tags []dialectTag, text string, sc tagScope) []dialectTag {
 	var names tagNames
-	if n := strings.Count(text, "<"); n > 64 {
+	if n := strings.Count(text, "<"); n > 64 && cap(tags) < n {
 		// Many: room for them at once (no more than one a 16 bytes), not
 		// grown and copied a quarter at a time.
 		tags = make([]dialectTag, 0, min(n, len(text)/16+1))
@@ -843,4 +846,28 @@ func LineAt(s string, k int) string {
 		return s[k : k+e]
 	}
 	return s[k:]
+}
+
+// tagBufs holds the tag arrays of texts already cut, for the next text:
+// the tags are read while a text is cut and kept by nothing after
+// (envelopes hold copies), so a text full of tags does not allocate and
+// clear an array as large as its tags every time.
+var tagBufs sync.Pool
+
+// maxPooledTags is the largest tag array kept for reuse.
+const maxPooledTags = 1 << 18
+
+func getTags() []dialectTag {
+	if b, ok := tagBufs.Get().(*[]dialectTag); ok {
+		return (*b)[:0]
+	}
+	return nil
+}
+
+func putTags(tags []dialectTag) {
+	if cap(tags) == 0 || cap(tags) > maxPooledTags {
+		return
+	}
+	tags = tags[:0]
+	tagBufs.Put(&tags)
 }
