@@ -262,11 +262,11 @@ func cacheOrdered(r *wire.Request) (segs []wire.Segment, at []int) {
 		k := r.Segments[i].Channel.CacheRank()
 		if k < rank {
 			order := r.CacheIndex()
-			segs, at = make([]wire.Segment, len(order)), make([]int, len(order))
+			at = make([]int, len(order))
 			for j, i := range order {
-				segs[j], at[i] = r.Segments[i], j
+				at[i] = j
 			}
-			return segs, at
+			return r.SegmentsAt(order), at
 		}
 		rank = k
 	}

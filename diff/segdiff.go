@@ -115,8 +115,8 @@ func (d *RequestDiff) Counts() map[Status]int {
 // kind anywhere (a legacy section against its isolated fragment). Changed
 // segments get a line diff, with a word diff inside replaced lines.
 func Requests(a, b *wire.Request) *RequestDiff {
-	as, bs := a.CacheOrder(), b.CacheOrder()
-	ia, ib := a.CacheIndex(), b.CacheIndex() // as[i] is a.Segments[ia[i]]
+	ia, ib := a.CacheIndex(), b.CacheIndex()
+	as, bs := a.SegmentsAt(ia), b.SegmentsAt(ib) // as[i] is a.Segments[ia[i]]
 	ma, mb := alignSegments(as, bs)
 	d := &RequestDiff{ModelA: a.Model, ModelB: b.Model, FormatA: a.Format, FormatB: b.Format}
 

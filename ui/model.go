@@ -564,13 +564,9 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 	}
 	from := len(e.order) // the place in the order of the first new segment
 	if e.order == nil {
-		from, e.order = 0, wire.ExtendRun[int](nil, len(segs))[:0]
-		for k := 0; k < 3; k++ {
-			for i := range segs {
-				if segs[i].Channel.CacheRank() == k {
-					e.order, rank = append(e.order, i), k
-				}
-			}
+		from, e.order = 0, r.CacheIndex()
+		if len(e.order) > 0 {
+			rank = segs[e.order[len(e.order)-1]].Channel.CacheRank()
 		}
 	} else {
 		e.order = wire.ExtendRun(e.order, len(segs))

@@ -231,10 +231,13 @@ func (r *Request) Breakpoint(i int) bool {
 
 // CacheOrder returns the segments in the providers' cache order (tools, then
 // system, then messages), keeping wire order within each channel.
-func (r *Request) CacheOrder() []Segment {
-	out := make([]Segment, 0, len(r.Segments))
-	for _, i := range r.CacheIndex() {
-		out = append(out, r.Segments[i])
+func (r *Request) CacheOrder() []Segment { return r.SegmentsAt(r.CacheIndex()) }
+
+// SegmentsAt is a copy of the segments at the indices idx, in that order.
+func (r *Request) SegmentsAt(idx []int) []Segment {
+	out := make([]Segment, len(idx))
+	for k, i := range idx {
+		out[k] = r.Segments[i]
 	}
 	return out
 }
