@@ -15,7 +15,6 @@ import (
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/recording"
-	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -119,7 +118,6 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	case !compare && len(args) == 0:
 		return usageError("check needs a FILE (or - for standard input), or --before A --after B")
 	}
-	redact.Warm()
 	aud, err := newAuditor(f.workspace)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -103,6 +104,9 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 			if countsTokens(cmd) {
 				wire.WarmTokens()
 			}
+			if findsSecrets(cmd) {
+				redact.Warm()
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -136,6 +140,17 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 func countsTokens(cmd *cobra.Command) bool {
 	switch cmd.Name() {
 	case "view", "watch", "inspect", "cache", "demo":
+		return true
+	}
+	return cmd == cmd.Root()
+}
+
+// findsSecrets reports whether cmd looks for secrets in what it reads
+// (the audit's secret-in-context, the viewer's masking, report): gitleaks'
+// rules are then read in the background from the start (redact.Warm).
+func findsSecrets(cmd *cobra.Command) bool {
+	switch cmd.Name() {
+	case "check", "report", "view", "watch", "demo":
 		return true
 	}
 	return cmd == cmd.Root()

@@ -52,3 +52,23 @@ func TestTokenizerBuiltOnlyByCommandsThatCount(t *testing.T) {
 		}
 	}
 }
+
+// The commands that look for secrets read gitleaks' rules from their start;
+// the others never read them.
+func TestFindsSecretsByCommand(t *testing.T) {
+	root := newRoot(&App{})
+	want := map[string]bool{"check": true, "report": true, "view": true, "watch": true, "demo": true,
+		"inspect": false, "cache": false, "diff": false, "build": false}
+	for name, w := range want {
+		cmd, _, err := root.Find([]string{name})
+		if err != nil || cmd.Name() != name {
+			t.Fatalf("no command %s: %v", name, err)
+		}
+		if got := findsSecrets(cmd); got != w {
+			t.Errorf("findsSecrets(%s) = %v, want %v", name, got, w)
+		}
+	}
+	if !findsSecrets(root) {
+		t.Error("the root command opens the viewer: it finds secrets")
+	}
+}
