@@ -18,9 +18,15 @@ import (
 // request, with the credentials of WIRELENS_TEST_SECRET in every header a
 // client puts them in, to $ANTHROPIC_BASE_URL, prints the answer and exits
 // with $WIRELENS_TEST_EXIT.
+//
+// With WIRELENS_TEST_AS_MAIN set it is wirelens itself (main's own call),
+// for tests that need a real process: a controlling terminal, signals.
 func TestMain(m *testing.M) {
 	if os.Getenv("WIRELENS_TEST_CHILD") != "" {
 		os.Exit(testChild())
+	}
+	if os.Getenv("WIRELENS_TEST_AS_MAIN") != "" {
+		main()
 	}
 	os.Exit(m.Run())
 }

@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -66,5 +68,82 @@ func TestViewDashRefusesATerminal(t *testing.T) {
 				t.Fatalf("stdout %q, want nothing", out.String())
 			}
 		})
+	}
+}
+
+// runInPTY runs this test binary as wirelens (WIRELENS_TEST_AS_MAIN) with
+// args, in a new session whose controlling terminal is a fresh
+// pseudo-terminal of 80x24, typing keys into it every 200 ms until it
+// exits. It returns the exit code and everything the terminal showed.
+func runInPTY(t *testing.T, keys string, args ...string) (int, string) {
+	t.Helper()
+	master, tty := openPTY(t)
+	ws := struct{ row, col, x, y uint16 }{24, 80, 0, 0}
+	syscall.Syscall(syscall.SYS_IOCTL, tty.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "WIRELENS_TEST_AS_MAIN=1", "TERM=xterm-256color")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	var (
+		mu     sync.Mutex
+		screen bytes.Buffer
+	)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.After(hangGuard)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			time.Sleep(50 * time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			return code, screen.String()
+		case <-tick.C:
+			if keys != "" {
+				master.Write([]byte(keys))
+			}
+		case <-deadline:
+			cmd.Process.Kill()
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("wirelens %v did not exit; screen %q", args, screen.String())
+		}
+	}
+}
+
+// TestRootShorthandOpensTheViewerInATerminal runs "wirelens FILE" in a
+// terminal, as the README's example does, and quits with q: the viewer
+// gets the root's context (it once panicked with "cannot create context
+// from nil parent") and the program exits 0.
+func TestRootShorthandOpensTheViewerInATerminal(t *testing.T) {
+	for _, args := range [][]string{{"testdata/sessions/session.jsonl"}, {"view", "testdata/sessions/session.jsonl"}} {
+		code, screen := runInPTY(t, "q", args...)
+		if code != 0 || strings.Contains(screen, "panic") || strings.Contains(screen, "goroutine ") {
+			t.Fatalf("wirelens %v: exit %d, screen %q", args, code, screen)
+		}
 	}
 }

@@ -113,6 +113,9 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
+			if err := unknownWord(cmd, args); err != nil {
+				return err
+			}
 			view, _, err := cmd.Root().Find([]string{"view"})
 			if err != nil || view == cmd.Root() {
 				return usageError("unknown command %q", args[0])
@@ -120,6 +123,10 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 			if err := view.ParseFlags(nil); err != nil {
 				return err
 			}
+			// The view command runs as if called itself: with the root's
+			// context (cobra gives a command its context only when it is
+			// the one executed).
+			view.SetContext(cmd.Context())
 			return view.RunE(view, args)
 		},
 	}
@@ -131,6 +138,38 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 		root.AddCommand(mk(app))
 	}
 	return root
+}
+
+// unknownWord refuses the shorthand "wirelens FILE..." when an argument is
+// neither an existing file (FILE or FILE@N) nor "-": a mistyped command
+// ("wirelens inpsect FILE") is an unknown command with cobra's suggestion,
+// never opened as a file; a missing path is named as such. Nothing is read
+// before every argument has been checked, so nothing reaches stdout.
+func unknownWord(cmd *cobra.Command, args []string) error {
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		file, _, err := splitRef(a)
+		if err != nil {
+			return &ExitError{Code: 2, Msg: err.Error()}
+		}
+		if _, err := os.Stat(file); err == nil {
+			continue
+		}
+		word := scan.VisibleLine(a)
+		if cmd.SuggestionsMinimumDistance <= 0 {
+			cmd.SuggestionsMinimumDistance = 2
+		}
+		if sugg := cmd.SuggestionsFor(a); len(sugg) > 0 {
+			return usageError("unknown command %q: did you mean %s? (see wirelens --help)", word, strings.Join(sugg, " or "))
+		}
+		if strings.ContainsAny(a, "/.@\\") {
+			return usageError("%s: no such file", word)
+		}
+		return usageError("unknown command %q (see wirelens --help for the commands)", word)
+	}
+	return nil
 }
 
 // countsTokens reports whether cmd counts tokens: its tokenizer

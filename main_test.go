@@ -166,3 +166,29 @@ func TestArgumentErrorsAreSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestRootShorthandRefusesUnknownWords checks that "wirelens WORD" with a
+// word that is neither a command nor a file is an unknown command (exit 2,
+// a suggestion where one is close, nothing on stdout), never opened as a
+// file and never half-reported, and that a missing path is named as one.
+func TestRootShorthandRefusesUnknownWords(t *testing.T) {
+	f := "testdata/sessions/session.jsonl"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inpsect", f}, `unknown command "inpsect": did you mean inspect?`},
+		{[]string{"chek"}, "did you mean check?"},
+		{[]string{"nosuchword"}, `unknown command "nosuchword"`},
+		{[]string{f, "nosuch.json"}, "nosuch.json: no such file"},
+	} {
+		code, out, errs := runCLI(t, "", tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 2, nothing, one line with %q", tc.args, code, len(out), errs, tc.want)
+		}
+	}
+	// An existing file still opens (piped: the plain-text report).
+	if code, out, errs := runCLI(t, "", f); code != 0 || out == "" {
+		t.Fatalf("wirelens %s: exit %d, stdout %d bytes, stderr %q", f, code, len(out), errs)
+	}
+}
