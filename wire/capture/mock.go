@@ -59,12 +59,7 @@ func (p *Proxy) mock(w http.ResponseWriter, r *http.Request, x *Exchange, body *
 			}
 		}
 	}
-	text := MockText
-	if (f.GenerationConfig != nil && strings.Contains(f.GenerationConfig.ResponseMimeType, "json")) ||
-		(f.ResponseFormat != nil && strings.HasPrefix(f.ResponseFormat.Type, "json")) ||
-		(f.Text != nil && f.Text.Format != nil && strings.HasPrefix(f.Text.Format.Type, "json")) {
-		text = "{}"
-	}
+	text := mockTextFor(f)
 	in := max(1, len(raw)/4) // a rough count: no tokenizer is asked
 	out := &mockWriter{w: w, x: x}
 	switch {
@@ -97,6 +92,17 @@ func (p *Proxy) mock(w http.ResponseWriter, r *http.Request, x *Exchange, body *
 	default:
 		out.json(`{}`)
 	}
+}
+
+// mockTextFor is the mock's reply to a request: MockText, or {} where the
+// request asks for JSON.
+func mockTextFor(f requestFacts) string {
+	if (f.GenerationConfig != nil && strings.Contains(f.GenerationConfig.ResponseMimeType, "json")) ||
+		(f.ResponseFormat != nil && strings.HasPrefix(f.ResponseFormat.Type, "json")) ||
+		(f.Text != nil && f.Text.Format != nil && strings.HasPrefix(f.Text.Format.Type, "json")) {
+		return "{}"
+	}
+	return MockText
 }
 
 // mockWriter writes a mocked answer and keeps it for the record.

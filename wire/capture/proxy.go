@@ -57,7 +57,9 @@ func New(rec *Recorder, opts Options) *Proxy {
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			target := opts.Upstream
-			if target == nil {
+			if u, ok := pr.In.Context().Value(upstreamKey{}).(*url.URL); ok {
+				target = u // the host a forward-proxy client was going to
+			} else if target == nil {
 				target = upstreamFor(pr.In)
 			}
 			pr.SetURL(target)

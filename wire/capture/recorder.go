@@ -31,6 +31,9 @@ type Exchange struct {
 	RespBody   []byte
 	Mock       bool
 	Err        string // what went wrong: a refused upstream, a stream cut short, a body too large
+	// WebSocket places a message sent on a WebSocket (Method "WEBSOCKET",
+	// the message as ReqBody, the server's messages after it in RespBody).
+	WebSocket *WSInfo
 }
 
 // Recorder appends exchanges to a recording, one whole line each, in the
@@ -188,11 +191,14 @@ func lineParts(x *Exchange) [][]byte {
 	b.WriteString(stamp(x.End))
 	fmt.Fprintf(&b, `,"status_code":%d,"headers":`, x.Status)
 	headers(&b, x.RespHeader)
-	sse := strings.HasPrefix(x.RespHeader.Get("Content-Type"), "text/event-stream")
+	sse := strings.HasPrefix(x.RespHeader.Get("Content-Type"), "text/event-stream") || x.WebSocket != nil
 	writeBody(&b, x.RespBody, sse, false)
 	b.WriteString(`},"logged_at":`)
 	quote(&b, x.End.UTC().Format(time.RFC3339Nano))
 	fmt.Fprintf(&b, `,"wirelens":{"mock":%t,"duration_ms":%.3f`, x.Mock, float64(x.End.Sub(x.Start).Microseconds())/1000)
+	if ws := x.WebSocket; ws != nil {
+		fmt.Fprintf(&b, `,"websocket":{"connection":%d,"message":%d}`, ws.Conn, ws.Message)
+	}
 	if x.Err != "" {
 		b.WriteString(`,"error":`)
 		quote(&b, redact.Text(x.Err))

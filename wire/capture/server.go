@@ -55,6 +55,9 @@ type Server struct {
 	ln   net.Listener
 	rec  *Recorder
 	done chan error
+	// onClose ends what the handler holds beyond the server's own
+	// connections (the forward proxy's), until its context is done.
+	onClose func(context.Context)
 }
 
 // Serve starts serving p on ln in a goroutine.
@@ -91,6 +94,9 @@ func (s *Server) Close(grace time.Duration) error {
 	err := s.srv.Shutdown(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = s.srv.Close()
+	}
+	if s.onClose != nil {
+		s.onClose(ctx)
 	}
 	<-s.done
 	return errors.Join(err, s.rec.Close())

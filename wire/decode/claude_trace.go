@@ -34,7 +34,8 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		d.Fail(line, "claude-trace: no request in this line")
 		return
 	}
-	if t.Request.Method != "" && !strings.EqualFold(t.Request.Method, "POST") {
+	ws := strings.EqualFold(t.Request.Method, "WEBSOCKET")
+	if t.Request.Method != "" && !strings.EqualFold(t.Request.Method, "POST") && !ws {
 		return
 	}
 	format, model := wire.FormatAuto, ""
@@ -45,6 +46,17 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		}
 	}
 	reqBody := t.Request.Body
+	if ws {
+		// A message sent on a WebSocket (wirelens record): only a
+		// response.create is a request to the model; its members are
+		// the Responses API's body.
+		var head struct {
+			Type string `json:"type"`
+		}
+		if reqBody.Kind() != '{' || body.Unmarshal(reqBody, &head) != nil || head.Type != "response.create" {
+			return
+		}
+	}
 	var s *body.Shape
 	var err error
 	switch {
