@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"os/signal"
@@ -48,8 +49,13 @@ func (c *captureRun) logLine(s string) {
 	fmt.Fprintln(c.app.Stderr, "wirelens: "+scan.VisibleLine(s))
 }
 
-// startCapture opens the recording and the listener and starts serving.
-func startCapture(app *App, f captureFlags) (*captureRun, error) {
+// serveFunc serves the recording proxy on a listener (capture.Serve, or
+// record's forward proxy in front of it); log is the run's stderr line.
+type serveFunc func(ln net.Listener, p *capture.Proxy, log func(string)) *capture.Server
+
+// startCapture opens the recording and the listener and starts serving
+// (with serve; nil is capture.Serve).
+func startCapture(app *App, f captureFlags, serve serveFunc) (*captureRun, error) {
 	if f.mock && f.upstream != "" {
 		return nil, usageError("--mock and --upstream cannot be used together")
 	}
@@ -79,7 +85,12 @@ func startCapture(app *App, f captureFlags) (*captureRun, error) {
 		return nil, usageError("%s: %v", f.out, describeCreateError(err))
 	}
 	c.rec = rec
-	c.server = capture.Serve(ln, capture.New(rec, opts))
+	p := capture.New(rec, opts)
+	if serve == nil {
+		c.server = capture.Serve(ln, p)
+	} else {
+		c.server = serve(ln, p, c.logLine)
+	}
 	return c, nil
 }
 
@@ -167,7 +178,7 @@ scheme and the last 4 characters (Bearer sk-…a1b2). Stop it with Ctrl-C.`,
   wirelens proxy --out moonshot.jsonl --upstream https://api.moonshot.ai --har moonshot.har`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := startCapture(app, f)
+			c, err := startCapture(app, f, nil)
 			if err != nil {
 				return err
 			}

@@ -42,10 +42,10 @@ type CA struct {
 	// was found: the bundle then holds the CA alone).
 	Roots string
 
-	cert    *x509.Certificate
-	certDER []byte
-	key     *ecdsa.PrivateKey
-	leafKey *ecdsa.PrivateKey
+	cert     *x509.Certificate
+	certDER  []byte
+	key      *ecdsa.PrivateKey
+	leafKey  *ecdsa.PrivateKey
 	notAfter time.Time
 
 	mu     sync.Mutex

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -74,13 +75,101 @@ func Env(environ []string, base string, mock bool) []string {
 	return out
 }
 
-// CodexArgs are the arguments that point Codex (which ignores
-// OPENAI_BASE_URL) at the proxy: a model provider of its own, given on the
-// command line, speaking the Responses API. They go before Codex's
-// subcommand (codex -c ... exec PROMPT).
-func CodexArgs(base string) []string {
-	return []string{
-		"-c", `model_provider="wirelens"`,
-		"-c", `model_providers.wirelens={name="wirelens",base_url="` + base + `/v1",wire_api="responses",env_key="OPENAI_API_KEY"}`,
+// ForwardVar is a variable record sets in forward-proxy mode.
+type ForwardVar struct {
+	Name string
+	Who  string // the programs that read it
+}
+
+// ForwardVars are the variables that send a child's HTTPS through the
+// forward proxy and make it trust the run's CA (in the order set).
+var ForwardVars = []ForwardVar{
+	{"HTTPS_PROXY", "curl, Go, Python (requests, httpx), Bun, Deno, most CLIs"},
+	{"https_proxy", "the same, lower case (curl reads only this one for https)"},
+	{"HTTP_PROXY", "plain-HTTP requests of the same programs"},
+	{"http_proxy", "the same, lower case"},
+	{"ALL_PROXY", "curl and others, any scheme"},
+	{"all_proxy", "the same, lower case"},
+	{"NO_PROXY", "set to the loopback addresses only, so a base URL on loopback is reached directly"},
+	{"no_proxy", "the same, lower case"},
+	{"NODE_USE_ENV_PROXY", "Node 24 and later: fetch and http follow HTTPS_PROXY"},
+	{"NODE_EXTRA_CA_CERTS", "Node and Bun: the run's CA, added to their roots"},
+	{"SSL_CERT_FILE", "OpenSSL, Go, Rust's native roots, Python's ssl: the system's roots plus the run's CA"},
+	{"REQUESTS_CA_BUNDLE", "Python requests: the same bundle"},
+	{"CURL_CA_BUNDLE", "curl: the same bundle"},
+	{"GIT_SSL_CAINFO", "git over HTTPS: the same bundle"},
+}
+
+// noProxy is NO_PROXY in forward mode: loopback only.
+const noProxy = "localhost,127.0.0.1,::1"
+
+// ForwardEnv returns environ with the forward proxy's variables set (any
+// earlier value replaced): every proxy variable at proxy, the CA's
+// certificate and bundle for the programs that read them.
+func ForwardEnv(environ []string, proxy string, ca *CA) []string {
+	set := map[string]string{}
+	for _, v := range ForwardVars {
+		switch strings.ToUpper(v.Name) {
+		case "HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY":
+			set[v.Name] = proxy
+		case "NO_PROXY":
+			set[v.Name] = noProxy
+		case "NODE_USE_ENV_PROXY":
+			set[v.Name] = "1"
+		case "NODE_EXTRA_CA_CERTS":
+			set[v.Name] = ca.CertFile
+		default:
+			set[v.Name] = ca.BundleFile
+		}
 	}
+	out := make([]string, 0, len(environ)+len(set))
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for _, v := range ForwardVars {
+		out = append(out, v.Name+"="+set[v.Name])
+	}
+	return out
+}
+
+// MockEnv returns environ with, for a --mock run, a placeholder key for
+// each key variable that is unset (and Gemini CLI on API-key auth), for a
+// run that sets no base-URL variable (--intercept).
+func MockEnv(environ []string) []string {
+	have := map[string]bool{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && v != "" {
+			have[k] = true
+		}
+	}
+	out := slices.Clone(environ)
+	for _, k := range MockKeys {
+		if !have[k] {
+			out = append(out, k+"="+MockKey)
+		}
+	}
+	if !have["GEMINI_DEFAULT_AUTH_TYPE"] {
+		out = append(out, "GEMINI_DEFAULT_AUTH_TYPE=gemini-api-key")
+	}
+	return out
+}
+
+// SetEnv returns environ with each KEY=VALUE of add set (replacing any
+// earlier value).
+func SetEnv(environ, add []string) []string {
+	set := map[string]bool{}
+	for _, kv := range add {
+		k, _, _ := strings.Cut(kv, "=")
+		set[k] = true
+	}
+	out := make([]string, 0, len(environ)+len(add))
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); !set[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, add...)
 }
