@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -40,6 +41,28 @@ type captureRun struct {
 	server *capture.Server
 	rec    *capture.Recorder
 	logMu  sync.Mutex
+}
+
+// stderr is standard error for a child of record: the same stream as
+// logLine's, written under the same lock when it is not a file (a file is
+// handed to the child as it is; anything else is copied by a goroutine of
+// exec, which would race with logLine).
+func (c *captureRun) stderr() io.Writer {
+	if _, ok := c.app.Stderr.(*os.File); ok {
+		return c.app.Stderr
+	}
+	return lockedWriter{&c.logMu, c.app.Stderr}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // logLine writes one "wirelens: ..." line on standard error.

@@ -150,7 +150,7 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 			child := exec.Command(path, append(applied.Args, args[1:]...)...)
 			child.Args[0] = args[0]
 			child.Env = env
-			child.Stdin, child.Stdout, child.Stderr = app.Stdin, app.Stdout, app.Stderr
+			child.Stdin, child.Stdout, child.Stderr = app.Stdin, app.Stdout, c.stderr()
 			var logFile *os.File
 			if view {
 				logFile, err = os.OpenFile(c.rec.Path()+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)

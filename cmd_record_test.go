@@ -22,7 +22,16 @@ import (
 // With WIRELENS_TEST_AS_MAIN set it is wirelens itself (main's own call),
 // for tests that need a real process: a controlling terminal, signals.
 func TestMain(m *testing.M) {
-	if os.Getenv("WIRELENS_TEST_CHILD") != "" {
+	if os.Getenv("WIRELENS_TEST_SLEEP") != "" {
+		testSleeper()
+	}
+	switch os.Getenv("WIRELENS_TEST_CHILD") {
+	case "":
+	case "forward", "untrusting":
+		os.Exit(testForwardChild(os.Getenv("WIRELENS_TEST_CHILD") == "untrusting"))
+	case "grandchildren":
+		os.Exit(testParentOfSleepers())
+	default:
 		os.Exit(testChild())
 	}
 	if os.Getenv("WIRELENS_TEST_AS_MAIN") != "" {
