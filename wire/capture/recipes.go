@@ -94,9 +94,9 @@ var Recipes = []Recipe{
 	{
 		Agent: "qwen-code", Programs: []string{"qwen"}, BaseURL: BaseURLMock,
 		Steps: []RecipeStep{{
-			Mock: true, Routing: true,
+			Mock: true,
 			Args: []string{"--auth-type", "openai"}, UnlessArg: "--auth-type",
-			Why: "qwen-code exits in a fresh HOME with \"No auth type is selected\"; with OpenAI auth it follows OPENAI_BASE_URL and OPENAI_API_KEY, which record sets",
+			Why: "qwen-code exits in a fresh HOME with \"No auth type is selected\"; with OpenAI auth it follows OPENAI_BASE_URL and OPENAI_API_KEY, which record sets (with --intercept it goes to DashScope, intercepted)",
 		}},
 		Note: "without --mock it keeps the auth type of ~/.qwen/settings.json (Qwen OAuth talks to portal.qwen.ai, intercepted by the forward proxy); give --auth-type openai yourself to send it through OPENAI_BASE_URL",
 	},
