@@ -7,6 +7,10 @@
 // offline with no key. Every exchange is appended to a recording in the
 // claude-trace JSONL shape that wire/decode reads, one whole line per
 // exchange, credentials replaced by hints (wire/redact) before anything is
-// written. Run starts a command with the agents' base-URL variables pointed
-// at the proxy.
+// written. For record it also is a forward proxy (Forward): the HTTPS_PROXY
+// of the agent, with a certificate authority made for the one run (CA),
+// terminating TLS for the model providers' hosts (ProviderHosts) and
+// tunnelling every other; WebSocket upgrades are relayed and each message
+// recorded. Recipes holds what each known agent needs beyond the
+// environment (Env, ForwardEnv).
 package capture

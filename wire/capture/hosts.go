@@ -17,8 +17,9 @@ type ProviderHost struct {
 
 // ProviderHosts are the model APIs the forward proxy intercepts, as the
 // providers document them and as the agents' own sources name them
-// (checked in their published packages: Codex, Gemini CLI, qwen-code,
-// opencode's models.dev catalogue, cline, Kilo Code). Everything else is
+// (checked against what the agents sent: cline 3.0.65 to api.cline.bot,
+// qwen-code 0.24.4 to dashscope.aliyuncs.com, opencode 1.18.33 to
+// api.anthropic.com; Kilo Code's gateway as its sources name it). Everything else is
 // tunnelled untouched (refused with --mock). --intercept-host adds to it.
 var ProviderHosts = []ProviderHost{
 	{"Anthropic", "api.anthropic.com"},
@@ -57,6 +58,7 @@ var ProviderHosts = []ProviderHost{
 	{"Cline's gateway", "api.cline.bot"},
 	{"Kilo Code's gateway", "api.kilo.ai"},
 	{"Kilo Code's gateway (older)", "kilocode.ai"},
+	{"Kilo Code's gateway (older)", "api.kilocode.ai"},
 	{"opencode Zen", "opencode.ai"},
 	{"Zhipu Z.ai", "api.z.ai"},
 	{"Zhipu BigModel", "open.bigmodel.cn"},
