@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,9 +61,11 @@ type RecipeStep struct {
 	// Env is KEY=VALUE, set only where the user's environment has no
 	// value for KEY.
 	Env []string
-	// File is written into the run's folder (mode 0600) and its path put
-	// in FileEnv (unless the user set that variable).
+	// File is written into the run's folder (mode 0600; a folder in its
+	// name is made, 0700) and its path put in FileEnv (unless the user set
+	// that variable), or its folder's with FileEnvDir.
 	File, FileContent, FileEnv string
+	FileEnvDir                 bool
 	// Why is said by --explain.
 	Why string
 }
@@ -116,6 +119,17 @@ var Recipes = []Recipe{
 			},
 		},
 		Note: "without --mock cline keeps your provider (its default, Cline's gateway api.cline.bot, is intercepted by the forward proxy)",
+	},
+	{
+		Agent: "pi", Programs: []string{"pi"}, BaseURL: BaseURLMock,
+		Steps: []RecipeStep{{
+			Mock: true, Routing: true,
+			File:        "pi-agent/models.json",
+			FileContent: `{"providers":{"anthropic":{"baseUrl":"{{base}}"},"openai":{"baseUrl":"{{base}}/v1"}}}` + "\n",
+			FileEnv:     "PI_CODING_AGENT_DIR", FileEnvDir: true,
+			Why: "pi takes no base-URL variable: its providers' base URLs live in ~/.pi/agent/models.json; record writes one in an agent folder of the run and points PI_CODING_AGENT_DIR at it (so pi reads none of ~/.pi/agent, your settings and logins included, for this run)",
+		}},
+		Note: "without --mock pi keeps its own folder and talks to its provider's host, intercepted by the forward proxy",
 	},
 	{
 		Agent: "opencode", Programs: []string{"opencode"}, BaseURL: BaseURLAlways,
@@ -203,15 +217,23 @@ func (r *Recipe) Apply(base, dir string, environ, args []string, mock, intercept
 				a.Said = append(a.Said, fmt.Sprintf("not writing %s: your environment sets %s", st.File, st.FileEnv))
 				continue
 			}
-			path := filepath.Join(dir, st.File)
+			path := filepath.Join(dir, filepath.FromSlash(st.File))
 			if !dryRun {
-				if err := writeNew(path, []byte(expand(st.FileContent))); err != nil {
+				err := os.MkdirAll(filepath.Dir(path), 0o700)
+				if err == nil {
+					err = writeNew(path, []byte(expand(st.FileContent)))
+				}
+				if err != nil {
 					return a, fmt.Errorf("%s's recipe: %v", r.Agent, err)
 				}
 			}
+			val := path
+			if st.FileEnvDir {
+				val = filepath.Dir(path)
+			}
 			a.Files = append(a.Files, path)
-			a.Env = append(a.Env, st.FileEnv+"="+path)
-			did = append(did, fmt.Sprintf("%s=%s (written for the run: %s)", st.FileEnv, path, strings.TrimSpace(expand(st.FileContent))))
+			a.Env = append(a.Env, st.FileEnv+"="+val)
+			did = append(did, fmt.Sprintf("%s=%s (%s written for the run: %s)", st.FileEnv, val, filepath.Base(path), strings.TrimSpace(expand(st.FileContent))))
 		}
 		if len(did) > 0 {
 			a.Said = append(a.Said, strings.Join(did, "; ")+": "+st.Why)
