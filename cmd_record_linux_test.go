@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +21,7 @@ func testSleeper() {
 	if os.Getenv("WIRELENS_TEST_SLEEP") == "stubborn" {
 		signal.Ignore(syscall.SIGTERM)
 	}
+	fmt.Println("ready") // after the TERM is ignored
 	select {}
 }
 
@@ -34,7 +36,14 @@ func testParentOfSleepers() int {
 		if mode == "stubborn" {
 			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		}
-		if err := c.Start(); err != nil {
+		ready, err := c.StdoutPipe()
+		if err == nil {
+			err = c.Start()
+		}
+		if err == nil {
+			_, err = bufio.NewReader(ready).ReadString('\n')
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 9
 		}
@@ -69,7 +78,7 @@ func TestRecordEndsTheChildsProcessTree(t *testing.T) {
 	if !strings.Contains(stderr, "ended 2 process(es)") || !strings.Contains(stderr, "then KILL after") {
 		t.Errorf("stderr does not say what was ended: %s", stderr)
 	}
-	if !strings.Contains(stderr, "nothing recorded: no request reached the proxy") {
+	if !strings.Contains(stderr, "nothing recorded: no request reached the proxy") || !strings.Contains(stderr, "HTTPS_PROXY") {
 		t.Errorf("stderr does not say why nothing was recorded: %s", stderr)
 	}
 }

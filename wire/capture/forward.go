@@ -405,7 +405,11 @@ func (f *Forward) Diagnosis(addr string) []string {
 	defer f.mu.Unlock()
 	s := f.stats
 	var out []string
-	if s.requests == 0 {
+	if s.requests == 0 && f.ca == nil {
+		out = append(out,
+			"no request reached the proxy: the command followed none of the base-URL variables (this run was in base-URL mode: the command exited before a request, or takes its base URL from elsewhere)",
+			"try: --intercept (the forward proxy with a CA of the run), the agent's own base-URL option pointed at "+addr+", or record --explain -- COMMAND to see what record applies")
+	} else if s.requests == 0 {
 		out = append(out,
 			"no request reached the proxy: the command followed none of the base-URL variables and not HTTPS_PROXY either (Node before 24 ignores HTTPS_PROXY in fetch unless the program sets a proxy up itself; a program started through a wrapper may have dropped the environment)",
 			"try: the agent's own base-URL or proxy option pointed at "+addr+", --intercept (if it is not already on), or a recipe (record --explain -- COMMAND shows what record applies)")

@@ -235,12 +235,18 @@ func TestForwardTunnelsOtherHosts(t *testing.T) {
 	}
 }
 
-// TestForwardDiagnosisWhenNothingArrived names the cause of an empty run.
+// TestForwardDiagnosisWhenNothingArrived names the cause of an empty run,
+// in forward-proxy mode and in base-URL mode (no CA).
 func TestForwardDiagnosisWhenNothingArrived(t *testing.T) {
 	r := newForwardRig(t, nil)
 	d := strings.Join(r.fwd.Diagnosis(r.url), "\n")
-	if !strings.Contains(d, "no request reached the proxy") || !strings.Contains(d, r.url) {
+	if !strings.Contains(d, "no request reached the proxy") || !strings.Contains(d, "not HTTPS_PROXY either") || !strings.Contains(d, r.url) {
 		t.Errorf("diagnosis %q", d)
+	}
+	base := NewForward(New(nil, Options{Mock: true}), nil, nil, nil)
+	d = strings.Join(base.Diagnosis("http://x"), "\n")
+	if !strings.Contains(d, "this run was in base-URL mode") || !strings.Contains(d, "try: --intercept") {
+		t.Errorf("base-URL diagnosis %q", d)
 	}
 }
 
