@@ -167,7 +167,14 @@ func (f *Forward) connect(w http.ResponseWriter, r *http.Request) {
 		f.tunnel(w, r, host, port)
 		return
 	}
-	f.handshakes.Add(1)
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		http.Error(w, "wirelens: the proxy is stopping", http.StatusServiceUnavailable)
+		return
+	}
+	f.handshakes.Add(1) // under the lock that close takes before it waits
+	f.mu.Unlock()
 	defer f.handshakes.Done()
 	raw, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
