@@ -168,6 +168,15 @@ func (c *requestAudit) segment(i int) {
 		}
 	}
 
+	// Tool definitions: what an untrusted one asks of the model, and a
+	// definition that changed within the session (tools.go).
+	if classify.IsToolDef(s) {
+		if s.Trust == wire.Untrusted {
+			c.toolPoisoning(i)
+		}
+		c.toolChanged(i)
+	}
+
 	// secret-in-context, in every segment.
 	if secrets := a.secretsOf(sc); len(secrets) > 0 {
 		c.secrets(i, secrets)
