@@ -113,11 +113,14 @@ func schemaStrings(text string) []schemaString {
 			wantName = len(stack) > 0 && stack[len(stack)-1].object
 			continue
 		}
-		raw, err := dec.ReadValue()
+		val, err := dec.ReadValue()
 		if err != nil {
 			return fallbackString(text, out)
 		}
-		start := int(dec.InputOffset()) - len(raw)
+		start := int(dec.InputOffset()) - len(val)
+		// val is the decoder's buffer, valid until its next read: the
+		// definition's own bytes are kept instead.
+		raw := []byte(text[start : start+len(val)])
 		if wantName {
 			name, _ := jsontext.AppendUnquote(nil, raw)
 			stack[len(stack)-1].key = string(name)
@@ -219,8 +222,13 @@ var (
 	credentialWord = regexp.MustCompile(`(?i)\b(private\s+keys?|api[\s_-]?keys?|secret\s+keys?|access\s+tokens?|passwords?|credentials|session\s+cookies?|seed\s+phrase)\b`)
 	passVerb       = regexp.MustCompile(`(?i)\b(read|cat|open|include|including|pass|passing|provide|send|attach|upload|copy|paste|put|insert|append|add|contents?\s+of|content)\b`)
 	directive      = regexp.MustCompile(`(?i)\b(must|should|always|never|instead|ignore|do\s+not|don'?t|you|before|after|make\s+sure|ensure|remember)\b`)
-	toolUsed       = regexp.MustCompile("(?i)\\b(when|whenever|before|after|if)\\s+(you\\s+)?(use|call|invoke|run|using|calling|invoking)?\\s*(the\\s+)?[`'\"]?([\\w.-]+)[`'\"]?\\s+tool(\\s+is\\s+(used|called|invoked|run))?\\b")
-	bcc            = regexp.MustCompile(`(?i)\b(add|include|put)\b[^.\n]{0,30}\bbcc\b|\bbcc\b[^.\n]{0,30}@|\b(redirect|forward|send)\b[^.\n]{0,30}\b(all|every|each|copies?|a\s+copy)\b[^.\n]{0,30}\bto\b[^.\n]{0,40}@`)
+	// "when you call the X tool", "whenever the X tool is used": the
+	// tool's name is the last submatch.
+	toolUsed = []*regexp.Regexp{
+		regexp.MustCompile("(?i)\\b(when|whenever|before|after|if)\\s+(you\\s+)?(use|call|invoke|run|using|calling|invoking)\\s+(the\\s+)?[`'\"]?([\\w.-]+)[`'\"]?(\\s+tool)?\\b"),
+		regexp.MustCompile("(?i)\\b(when|whenever|if)\\s+(the\\s+)?[`'\"]?([\\w.-]+)[`'\"]?\\s+tool\\s+is\\s+(used|called|invoked|run)\\b"),
+	}
+	bcc = regexp.MustCompile(`(?i)\b(add|include|put)\b[^.\n]{0,30}\bbcc\b|\bbcc\b[^.\n]{0,30}@|\b(redirect|forward|send)\b[^.\n]{0,30}\b(all|every|each|copies?|a\s+copy)\b[^.\n]{0,30}\bto\b[^.\n]{0,40}@`)
 )
 
 // toolPoisoning runs tool-poisoning on the untrusted tool definition i;
@@ -264,14 +272,16 @@ func (c *requestAudit) toolPoisoning(i int) {
 		// A sensitive path (or a credential) next to a parameter to put it
 		// in, or a verb that asks for it.
 		if loc := sensitivePath.FindStringIndex(text); loc != nil && (passVerb.MatchString(text) || mentionsAny(text, params)) {
+			if c := text[loc[0]]; c != '.' && c != '~' && c != '/' && loc[1]-loc[0] > 1 {
+				loc[0]++ // the character before ".env"
+			}
 			report("sensitive-path", "an instruction naming a sensitive file", loc[0], loc[1]-loc[0])
 		} else if loc := credentialWord.FindStringIndex(text); loc != nil && passVerb.MatchString(text) && mentionsAny(text, params) && directive.MatchString(text) {
 			report("credential", "an instruction to pass a credential in a parameter", loc[0], loc[1]-loc[0])
 		}
 		// Shadowing: rules for other tools.
-		if m := toolUsed.FindStringSubmatchIndex(text); m != nil && !strings.EqualFold(text[m[10]:m[11]], tool) &&
-			!strings.EqualFold(text[m[10]:m[11]], "this") && !strings.EqualFold(text[m[10]:m[11]], s.Label) {
-			report("shadowing", "a rule for another tool ("+scan.VisibleLine(clip(text[m[10]:m[11]], 40))+")", m[0], m[1]-m[0])
+		if at, n, other := toolRule(text, tool, s.Label); other != "" {
+			report("shadowing", "a rule for another tool ("+scan.VisibleLine(clip(other, 40))+")", at, n)
 		} else if name, at := mentionsOther(text, others); name != "" && directive.MatchString(text) {
 			report("shadowing", "a rule for another tool ("+scan.VisibleLine(clip(name, 40))+")", at, len(name))
 		} else if loc := bcc.FindStringIndex(text); loc != nil {
@@ -283,6 +293,35 @@ func (c *requestAudit) toolPoisoning(i int) {
 			report("value", "an instruction in "+article(valueSlotName(ss.path))+" "+valueSlotName(ss.path)+" value", 0, len(text))
 		}
 	}
+}
+
+// toolRule finds a rule for another tool than this one (tool, or label on
+// the wire): where it is, its length and the other tool's name.
+func toolRule(text, tool, label string) (at, n int, other string) {
+	for _, re := range toolUsed {
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			// The tool's name: submatch 5 of the first form, 3 of the
+			// second.
+			name := text[m[6]:m[7]]
+			if re == toolUsed[0] {
+				name = text[m[10]:m[11]]
+			}
+			switch strings.ToLower(name) {
+			case "this", "that", "it", "a", "an", "any", "each", "every", "other", "another", "same":
+				continue
+			}
+			if strings.EqualFold(name, tool) || strings.EqualFold(name, label) {
+				continue
+			}
+			// "when you use the pattern" is prose unless it names a tool:
+			// the name has a '_', '.' or '-', or " tool" follows it.
+			if re == toolUsed[0] && m[12] < 0 && !strings.ContainsAny(name, "_.-") {
+				continue
+			}
+			return m[0], m[1] - m[0], name
+		}
+	}
+	return 0, 0, ""
 }
 
 // serverPart is " of server S" or "".
