@@ -454,8 +454,8 @@ func (c *requestAudit) toolChanged(i int) {
 	}
 	before := redact.Blank(prev.text, redact.FindSecrets(prev.text))
 	after := a.blanked(s)
-	msg := fmt.Sprintf("the definition of %s changed since request %d of this session (at byte %d, \"%s\" became \"%s\"); a definition that changes after it was approved is a rug pull, and it breaks the prompt cache from the tools on (tools_changed)",
-		who, prev.request, off, scan.VisibleLine(clip(excerptFrom(before, off), 40)), scan.VisibleLine(clip(excerptFrom(after, off), 40)))
+	msg := fmt.Sprintf("the definition of %s changed since request %d of this session at byte %d: a rug pull when the tool was approved before; the change also breaks the prompt cache from the tools on (tools_changed)",
+		who, prev.request, off)
 	c.addTool(i, RuleToolChanged, off, 1, "changed:"+strconv.FormatUint(hash, 16), msg,
 		&FindingTool{Name: s.Label, Server: s.Server, Previous: prev.request, Before: before, After: after})
 	c.out[len(c.out)-1].Severity = sev
