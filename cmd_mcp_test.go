@@ -144,3 +144,29 @@ func TestRulesListToolRules(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectMCPServer: inspect --json gives an MCP tool's server and its
+// trust; the host's tools have none.
+func TestInspectMCPServer(t *testing.T) {
+	_, out, _ := runCLI(t, "", "inspect", "--json", mcpSession)
+	var doc struct {
+		Requests []struct {
+			Segments []inspectSegmentJSON `json:"segments"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range doc.Requests[0].Segments {
+		if s.Channel == "tools" {
+			got[s.Label] = s.Server + "/" + string(s.Trust)
+		}
+	}
+	for name, want := range map[string]string{"Read": "/trusted", "Bash": "/trusted", "mcp__notes__add_note": "notes/untrusted",
+		"mcp__chars__echo": "chars/untrusted"} {
+		if got[name] != want {
+			t.Errorf("%s: %q, want %q", name, got[name], want)
+		}
+	}
+}

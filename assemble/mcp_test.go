@@ -24,7 +24,7 @@ func TestMCPServers(t *testing.T) {
 	if got := MCPServerNames(servers); !slices.Equal(got, want) {
 		t.Errorf("servers %q, want %q", got, want)
 	}
-	if servers[0].File != ".mcp.json" || servers[2].File != ".cursor/mcp.json" || servers[6].File != "opencode.jsonc" {
+	if servers[0].File != ".mcp.json" || servers[2].File != ".cursor/mcp.json" || servers[6].File != "opencode.json" {
 		t.Errorf("files: %+v", servers)
 	}
 }
@@ -60,5 +60,21 @@ func TestMCPServersBadInput(t *testing.T) {
 	}
 	if !strings.HasPrefix(errs[1].Error(), ".cursor/mcp.json: ") || !strings.HasPrefix(errs[2].Error(), ".gemini/settings.json: not a regular file") {
 		t.Errorf("link and directory: %v / %v", errs[1], errs[2])
+	}
+}
+
+// TestMCPServersComments: opencode.jsonc and VS Code's mcp.json may hold
+// comments; a "//" inside a string is no comment.
+func TestMCPServersComments(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "opencode.jsonc"), []byte("{\n  // servers\n  \"$schema\": \"https://x.test/a\",\n  \"mcp\": {\n    /* local */ \"one\": {},\n    \"two\": {\"url\": \"https://two.test//mcp\"}\n  }\n}\n"), 0o644)
+	d, c, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	servers, errs := MCPServers(d)
+	if got := MCPServerNames(servers); len(errs) > 0 || !slices.Equal(got, []string{"one", "two"}) {
+		t.Errorf("servers %q, errors %v", got, errs)
 	}
 }

@@ -3,6 +3,7 @@ package ui
 // The Findings view: the audit of `check` over every request.
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,60 @@ import (
 type findingRow struct {
 	req int
 	audit.Finding
+	// server is the MCP server of the tool the finding is in, "" none.
+	server string
+}
+
+// findingServer is the MCP server of the tool definition a finding is
+// about or in.
+func (m *Model) findingServer(f *findingRow) string {
+	if f.Tool != nil {
+		return f.Tool.Server
+	}
+	if s := m.segIndex(f.req, f.Segment); s >= 0 {
+		return m.reqs[f.req].req.Segments[s].Server
+	}
+	return ""
+}
+
+// shownFindings are the findings the Findings view lists: those of the
+// MCP server it is filtered by, or all.
+func (m *Model) shownFindings() []findingRow {
+	if m.findServer == "" {
+		return m.findings
+	}
+	var out []findingRow
+	for _, f := range m.findings {
+		if f.server == m.findServer {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// nextServer moves the Findings view's filter to the next MCP server that
+// has findings, in order of appearance, and back to all after the last.
+func (m *Model) nextServer() {
+	var servers []string
+	for _, f := range m.findings {
+		if f.server != "" && !slices.Contains(servers, f.server) {
+			servers = append(servers, f.server)
+		}
+	}
+	k := slices.Index(servers, m.findServer)
+	switch {
+	case len(servers) == 0:
+		m.findServer = ""
+		m.status = "no finding is in an MCP server's tool"
+		return
+	case k+1 < len(servers):
+		m.findServer = servers[k+1]
+		m.status = "findings of MCP server " + scan.VisibleLine(m.findServer)
+	default:
+		m.findServer = ""
+		m.status = "findings of every source"
+	}
+	m.table = widget.Cursor{}
 }
 
 // findingRows lists the findings of every request (findings[i] are those of
@@ -42,14 +97,15 @@ func findingRows(findings [][]audit.Finding) []findingRow {
 type findingsView struct {
 	st       *themes.Styles
 	findings []findingRow
-	audit    bool // an audit is plugged in
-	pending  bool // it has not answered yet
+	server   string // the MCP server the rows are filtered by, "" none
+	audit    bool   // an audit is plugged in
+	pending  bool   // it has not answered yet
 	cur      widget.Cursor
 }
 
 // findingsView is the Findings view as the model stands.
 func (m *Model) findingsView() findingsView {
-	return findingsView{st: m.st, findings: m.findings, audit: m.opts.Analysis.Findings != nil,
+	return findingsView{st: m.st, findings: m.shownFindings(), server: m.findServer, audit: m.opts.Analysis.Findings != nil,
 		pending: m.analysing || !m.anaDone, cur: m.table}
 }
 
@@ -92,6 +148,13 @@ func (p findingsView) Render(w, h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+scan.VisibleLine(f.Excerpt))
 		}
 	}
-	return widget.Table{St: st, Cur: p.cur, Title: "Findings · " + strconv.Itoa(len(fs)), Head: "  " + head, Count: len(fs), Row: rowAt,
+	title := "Findings · " + strconv.Itoa(len(fs))
+	if p.server != "" {
+		title += " · MCP server " + scan.VisibleLine(p.server) + " (s: next)"
+		if len(fs) == 0 {
+			empty = "no findings in the tools of this server"
+		}
+	}
+	return widget.Table{St: st, Cur: p.cur, Title: title, Head: "  " + head, Count: len(fs), Row: rowAt,
 		Empty: empty, Detail: detail}.Render(w, h)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -79,6 +80,9 @@ type SegmentMarks struct {
 	Breakpoint bool
 	Selected   bool // it is the cursor's
 	Focused    bool // the cursor's pane has the focus
+	// ServerTools is, on the first of a run of tool definitions of one MCP
+	// server, how many the run holds: that row heads the server's group.
+	ServerTools int
 }
 
 // SegmentRows are the two rows of segment s in a column inner cells wide:
@@ -90,6 +94,17 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 		cur = "▸ "
 	}
 	l1 := cur + SegmentBadge(st, s) + " " + st.Header.Render(scan.VisibleLine(SegmentName(s)))
+	if s.Server != "" {
+		// An MCP server's tool, grouped under its server: the first of
+		// the server's run names the server, the others hang under it.
+		tool := classify.ToolName(s)
+		if mk.ServerTools > 0 {
+			l1 = cur + SegmentBadge(st, s) + " " + st.Header.Render("MCP "+scan.VisibleLine(s.Server)) +
+				st.Muted.Render(" · "+strconv.Itoa(mk.ServerTools)+" tools ›") + " " + scan.VisibleLine(tool)
+		} else {
+			l1 = cur + SegmentBadge(st, s) + " " + st.Muted.Render("└") + " " + scan.VisibleLine(tool)
+		}
+	}
 	where := s.Label
 	if where == "" {
 		where = s.ID
