@@ -42,8 +42,9 @@ func newCheckCmd(app *App) *cobra.Command {
 		Long: `check audits every request of the given files for trust-boundary problems: workspace text in
 the system channel (untrusted-in-system), envelope breakouts and forged authority markers in
 untrusted text, bidi controls, Unicode tag smuggling, look-alike tags, invisible and control
-characters, changing values in the cached prefix, and workspace text pasted into a user message
-without an envelope. Rule IDs and severities are listed by "wirelens check --rules".
+characters, changing values in the cached prefix, workspace text pasted into a user message
+without an envelope, MCP servers' tool definitions that carry instructions for the model
+(tool-poisoning) and tool definitions that change within a session (tool-changed). Rule IDs and severities are listed by "wirelens check --rules".
 
 Findings are printed grouped by request, most severe first, one line each, safe to print;
 --json and --sarif (SARIF 2.1.0) are for scripts and code-scanning tools. A finding that
@@ -54,8 +55,10 @@ every request instead. SARIF locations name the line of the file that holds the 
 text (the request's line when the text cannot be found in the file).
 
 --workspace DIR adds exact matches of that workspace's AGENTS.md paragraphs, listing lines
-and skill descriptions found in the system channel (or unwrapped in a user message). The
-workspace is only read.
+and skill descriptions found in the system channel (or unwrapped in a user message), and names
+the tools of the MCP servers the workspace configures (.mcp.json, .cursor/mcp.json,
+.vscode/mcp.json, .gemini/settings.json, .qwen/settings.json, .codex/config.toml,
+opencode.json). The workspace is only read.
 
 --before A --after B compares two versions of the wire (for example built before and after a
 patch with "wirelens build"): it lists the findings fixed and the findings introduced, and
