@@ -50,7 +50,7 @@ type schemaString struct {
 	path  string // JSON pointer of the value (of the member, for a name)
 	name  bool   // a member's name, not a value
 	text  string // decoded
-	raw   []byte // as written, quotes included
+	raw   string // as written, quotes included (a slice of the definition)
 	start int    // byte offset of raw in the definition
 }
 
@@ -120,16 +120,16 @@ func schemaStrings(text string) []schemaString {
 		start := int(dec.InputOffset()) - len(val)
 		// val is the decoder's buffer, valid until its next read: the
 		// definition's own bytes are kept instead.
-		raw := []byte(text[start : start+len(val)])
+		raw := text[start : start+len(val)]
 		if wantName {
-			name, _ := jsontext.AppendUnquote(nil, raw)
+			name, _ := jsontext.AppendUnquote(nil, val)
 			stack[len(stack)-1].key = string(name)
 			out = append(out, schemaString{path: ptr(""), name: true, text: string(name), raw: raw, start: start})
 			wantName = false
 			continue
 		}
 		if kind == '"' {
-			v, _ := jsontext.AppendUnquote(nil, raw)
+			v, _ := jsontext.AppendUnquote(nil, val)
 			out = append(out, schemaString{path: ptr(""), text: string(v), raw: raw, start: start})
 		}
 		done()
@@ -186,7 +186,7 @@ func (ss *schemaString) offsetIn(k int) int {
 			d++
 			continue
 		}
-		r, _ := strconv.ParseUint(string(raw[i+2:i+6]), 16, 32)
+		r, _ := strconv.ParseUint(raw[i+2:i+6], 16, 32)
 		i += 6
 		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
 			i += 6
@@ -216,8 +216,11 @@ var (
 		regexp.MustCompile(`(?i)<\s*/?\s*(important|system|critical|instructions?|hidden|secret|admin|override|note[ _-]?to[ _-]?(ai|assistant|model)|ai[ _-]?instructions?|assistant[ _-]?instructions?)(\s[^<>]{0,40})?>`)}
 	precondition = poisonPattern{"precondition", "an instruction to act before the tool is used",
 		regexp.MustCompile(`(?i)\b(before|prior to)\s+(using|calling|invoking|running|you\s+(use|call|invoke|run))\s+(this|the)\s+tool\b|\bignore\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|other)\s+(instructions|rules|directions)\b|\bdisregard\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|system)\b`)}
+	// Secrecy about the directive itself ("do not mention this step to
+	// the user", "without telling the user"), not a host's note on what
+	// to say ("never tell the user the goal is complete").
 	hideUser = poisonPattern{"hide-from-user", "a request to hide something from the user",
-		regexp.MustCompile(`(?i)\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|show|showing|let)\b[^.\n]{0,40}?\b(the\s+)?(user|human|anyone|operator)\b|\b(hide|conceal|keep)\b[^.\n]{0,30}?\bfrom\s+(the\s+)?(user|human)\b|\b(the\s+)?user\s+(must|should|need|will)\s*(not|n'?t)\s+(know|see|notice|be\s+told)\b|\bkeep\s+(this|it|that)\s+(a\s+)?secret\b`)}
+		regexp.MustCompile(`(?i)\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|show|disclose|explain)\s+(this|these|that|it|any\s+of\s+this|the\s+(above|following|step|steps|instruction|instructions|requirement|note|notes))\b([^.\n]{0,20}?\s+to\s+(the\s+)?(user|human)\b)?|\b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert)\s+(the\s+)?(user|human)\s+(about|that\s+you|you)\b|\bwithout\s+(telling|informing|notifying|alerting|asking)\s+(the\s+)?(user|human)\b|\b(hide|conceal|keep)\b[^.\n]{0,30}?\bfrom\s+(the\s+)?(user|human)\b|\b(the\s+)?user\s+(must|should|need|will)\s*(not|n'?t)\s+(know|see|notice|be\s+told)\b|\bkeep\s+(this|it|that)\s+(a\s+)?secret\b`)}
 	sensitivePath  = regexp.MustCompile(`(?i)~/\.ssh\b|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|~/\.aws\b|\.aws/(credentials|config)\b|(^|[\s'"` + "`" + `(/])\.env(\.[a-z]+)?\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b|~/\.cursor\b|\.cursor/mcp|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube/config\b|\.docker/config\.json\b|/etc/(passwd|shadow)\b|\.config/gh\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b`)
 	credentialWord = regexp.MustCompile(`(?i)\b(private\s+keys?|api[\s_-]?keys?|secret\s+keys?|access\s+tokens?|passwords?|credentials|session\s+cookies?|seed\s+phrase)\b`)
 	passVerb       = regexp.MustCompile(`(?i)\b(read|cat|open|include|including|pass|passing|provide|send|attach|upload|copy|paste|put|insert|append|add|contents?\s+of|content)\b`)
@@ -231,8 +234,7 @@ var (
 	bcc = regexp.MustCompile(`(?i)\b(add|include|put)\b[^.\n]{0,30}\bbcc\b|\bbcc\b[^.\n]{0,30}@|\b(redirect|forward|send)\b[^.\n]{0,30}\b(all|every|each|copies?|a\s+copy)\b[^.\n]{0,30}\bto\b[^.\n]{0,40}@`)
 )
 
-// toolPoisoning runs tool-poisoning on the untrusted tool definition i;
-// names are the request's tools' names and own names (for shadowing).
+// toolPoisoning runs tool-poisoning on the untrusted tool definition i.
 func (c *requestAudit) toolPoisoning(i int) {
 	s := &c.r.Segments[i]
 	tool, server := classify.ToolName(s), s.Server
@@ -246,7 +248,6 @@ func (c *requestAudit) toolPoisoning(i int) {
 			}
 		}
 	}
-	others := c.otherTools(i)
 	for k := range strs {
 		ss := &strs[k]
 		if ss.name || ss.path == "/name" || ss.path == "/function/name" || strings.HasSuffix(ss.path, "/type") {
@@ -282,8 +283,6 @@ func (c *requestAudit) toolPoisoning(i int) {
 		// Shadowing: rules for other tools.
 		if at, n, other := toolRule(text, tool, s.Label); other != "" {
 			report("shadowing", "a rule for another tool ("+scan.VisibleLine(clip(other, 40))+")", at, n)
-		} else if name, at := mentionsOther(text, others); name != "" && directive.MatchString(text) {
-			report("shadowing", "a rule for another tool ("+scan.VisibleLine(clip(name, 40))+")", at, len(name))
 		} else if loc := bcc.FindStringIndex(text); loc != nil {
 			report("shadowing", "an instruction to copy what is sent elsewhere", loc[0], loc[1]-loc[0])
 		}
@@ -357,16 +356,6 @@ func mentionsAny(text string, words []string) bool {
 	return false
 }
 
-// mentionsOther is the first of names that text names as a word, and where.
-func mentionsOther(text string, names []string) (string, int) {
-	for _, n := range names {
-		if at := wordAt(text, n); at >= 0 {
-			return n, at
-		}
-	}
-	return "", -1
-}
-
 // wordAt is where text holds w with no letter, digit or '_' on either side,
 // or -1.
 func wordAt(text, w string) int {
@@ -389,25 +378,6 @@ func wordAt(text, w string) int {
 
 func wordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// otherTools are the names (wire names and own names, 4 bytes or more, not
-// plain words) of the request's other tool definitions.
-func (c *requestAudit) otherTools(i int) []string {
-	self := &c.r.Segments[i]
-	var out []string
-	for k := range c.r.Segments {
-		s := &c.r.Segments[k]
-		if k == i || !classify.IsToolDef(s) || s.Label == self.Label {
-			continue
-		}
-		for _, n := range []string{s.Label, classify.ToolName(s)} {
-			if len(n) >= 4 && strings.ContainsAny(n, "_.-") {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
 }
 
 // schemaOf is the cached walk of a definition's strings.

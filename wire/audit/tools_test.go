@@ -182,9 +182,12 @@ func TestToolChangedBuiltinLow(t *testing.T) {
 }
 
 // TestToolPoisoningHostToolLists: the real tool lists of the agents'
-// captures (testdata/agents), judged as if every tool were a server's,
-// raise no tool-poisoning: their "IMPORTANT:" and "You MUST" are not
-// poisoning. Each capture's tools stay the host's (trusted, no server).
+// captures (testdata/agents), the host's tools judged as if they were a
+// server's, raise no tool-poisoning: their "IMPORTANT:" and "You MUST" are
+// not poisoning. The tools of the MCP server a capture was made with (the
+// captures helper's wl-mcp, in opencode's and cline's) are the server's:
+// the one marked WL-MCP-POISON-MARKER raises tool-poisoning, the one marked
+// WL-MCP-SAFE-MARKER nothing.
 func TestToolPoisoningHostToolLists(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/agents/*.jsonl")
 	if len(files) < 3 {
@@ -196,25 +199,43 @@ func TestToolPoisoningHostToolLists(t *testing.T) {
 		for k := range reqs {
 			r := &reqs[k]
 			segs := append([]wire.Segment(nil), r.Segments...)
+			if marked := classify.MarkTools(r.Segments, nil); marked != nil {
+				segs = marked
+			}
+			poisoned := map[string]bool{}
 			for i := range segs {
 				s := &segs[i]
 				if !classify.IsToolDef(s) {
 					continue
 				}
 				tools++
+				if strings.Contains(s.Text, "WL-MCP-") {
+					if s.Trust != wire.Untrusted || s.Server == "" {
+						t.Errorf("%s: the MCP tool %s is %s, server %q", path, s.Label, s.Trust, s.Server)
+					}
+					poisoned[s.Label] = strings.Contains(s.Text, "WL-MCP-POISON-MARKER")
+					continue
+				}
 				if s.Trust != wire.Trusted || s.Server != "" {
 					t.Errorf("%s: %s is %s, server %q: want the host's", path, s.Label, s.Trust, s.Server)
-				}
-				if classify.MarkTools(r.Segments, nil) != nil {
-					t.Errorf("%s: MarkTools changes the host's own tools", path)
 				}
 				s.Trust, s.Server = wire.Untrusted, "test"
 			}
 			forced := *r
 			forced.Segments = segs
+			raised := map[string]bool{}
 			for _, f := range audit.New().Audit(&forced) {
-				if f.Rule == audit.RuleToolPoisoning {
-					t.Errorf("%s: %s", path, f.Message)
+				if f.Rule != audit.RuleToolPoisoning {
+					continue
+				}
+				raised[f.Tool.Name] = true
+				if _, mcp := poisoned[f.Tool.Name]; !mcp {
+					t.Errorf("%s: the host's tool: %s", path, f.Message)
+				}
+			}
+			for name, p := range poisoned {
+				if raised[name] != p {
+					t.Errorf("%s: MCP tool %s: poisoned %v, raised %v", path, name, p, raised[name])
 				}
 			}
 		}

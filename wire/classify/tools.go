@@ -18,8 +18,9 @@ import (
 //   - the servers a workspace configures (--workspace): a tool named after
 //     one of them is its (MarkTools);
 //   - the agent's own tools: in a request plainly of an agent that sends
-//     MCP tools unprefixed (opencode), a tool it does not ship is a
-//     server's (MarkTools).
+//     MCP tools unprefixed (opencode's "<server>_<tool>", cline's
+//     "<server>__<tool>"), a tool it does not ship is a server's
+//     (MarkTools).
 
 // mcpServerOf is the server of a tool named by one of the agents'
 // conventions, and the tool's own name; ok is false for any other name.
@@ -141,12 +142,16 @@ func MarkTools(segs []wire.Segment, servers []string) []wire.Segment {
 			if !agentDone {
 				agent, agentDone = agentOf(toolNames(segs)), true
 			}
-			if agent == nil || !agent.unprefixed || slices.Contains(agent.names, s.Label) {
+			if agent == nil || agent.sep == "" || slices.Contains(agent.names, s.Label) {
 				continue
 			}
-			// The agent sends "<server>_<tool>": the server's part is a
-			// guess when the server's name holds a "_" itself.
-			server, _, _ = strings.Cut(s.Label, "_")
+			// The agent sends "<server><sep><tool>": the server's part is
+			// a guess when the server's name holds sep itself.
+			srv, tool, ok := strings.Cut(s.Label, agent.sep)
+			if !ok || srv == "" || tool == "" {
+				continue
+			}
+			server = srv
 		}
 		if out == nil {
 			out = slices.Clone(segs)

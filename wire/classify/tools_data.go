@@ -21,9 +21,11 @@ package classify
 //     with every character outside [A-Za-z0-9_-] made "_", and no prefix:
 //     only the agent's list of its own tools, or the servers a workspace
 //     configures (--workspace), tell them from opencode's.
-//   - cline: its own tool use_mcp_tool takes a server_name and tool_name,
-//     and the servers' tools are described in its system prompt, not in the
-//     tools channel.
+//   - cline: with native tool calls (its SDK, captured on 2026-12-01 in
+//     /work/captures/cline*.jsonl by wirelens record), "<server>__<tool>",
+//     no prefix; its older prompt-based releases had one tool, use_mcp_tool
+//     (server_name, tool_name), and described the servers' tools in the
+//     system prompt, not in the tools channel.
 
 // toolConvention is one way of naming an MCP server's tool.
 type toolConvention struct {
@@ -43,12 +45,12 @@ var toolConventions = []toolConvention{
 // agentTools is the tools one agent ships, by the names it sends.
 type agentTools struct {
 	agent string
-	// unprefixed is set for an agent that sends an MCP server's tools
-	// without a prefix of their own (opencode): in a request that is
-	// plainly this agent's, a tool that is not one of its own came from a
-	// server.
-	unprefixed bool
-	names      []string
+	// sep is set for an agent that sends an MCP server's tools without a
+	// prefix of their own, as "<server><sep><tool>" (opencode "_", cline
+	// "__"): in a request that is plainly this agent's, a tool that is not
+	// one of its own and holds sep came from the server before it.
+	sep   string
+	names []string
 }
 
 // builtinTools are the agents' own tools, from their sources and captures
@@ -83,18 +85,25 @@ var builtinTools = []agentTools{
 	{agent: "qwen-code", names: []string{
 		"glob", "write_file", "web_fetch", "web_search", "edit", "run_shell_command", "grep_search", "read_file",
 		"read_many_files", "list_directory", "save_memory", "todo_write", "task", "skill", "exit_plan_mode",
-		"tool_search", "ask_user_question", "lsp",
+		"tool_search", "ask_user_question", "lsp", "agent", "get_goal", "update_goal", "list_agents", "tool_call",
 	}},
-	{agent: "opencode", unprefixed: true, names: []string{
+	{agent: "opencode", sep: "_", names: []string{
 		"bash", "read", "write", "edit", "multiedit", "patch", "apply_patch", "list", "glob", "grep", "webfetch",
 		"websearch", "codesearch", "todowrite", "todoread", "task", "skill", "lsp", "batch", "invalid", "question",
 		"plan_enter", "plan_exit",
 	}},
-	{agent: "cline", names: []string{
+	{agent: "cline", sep: "__", names: []string{
+		"apply_patch", "ask_question", "fetch_web_content", "read_files", "run_commands", "search_codebase", "skills",
+		"spawn_agent", "team_attach_outcome_fragment", "team_await_runs", "team_broadcast", "team_cancel_run",
+		"team_cleanup", "team_create_outcome", "team_finalize_outcome", "team_list_outcomes", "team_list_runs",
+		"team_mission_log", "team_read_mailbox", "team_review_outcome_fragment", "team_run_task",
+		"team_send_message", "team_shutdown_teammate", "team_spawn_teammate", "team_status", "team_task",
 		"execute_command", "read_file", "write_to_file", "replace_in_file", "search_files", "list_files",
 		"list_code_definition_names", "browser_action", "use_mcp_tool", "access_mcp_resource",
 		"load_mcp_documentation", "ask_followup_question", "attempt_completion", "new_task", "plan_mode_respond",
 		"focus_chain", "web_fetch", "web_search", "condense", "summarize_task", "report_bug", "new_rule",
-		"apply_patch", "generate_explanation", "use_skill", "use_subagents",
+		"generate_explanation", "use_skill", "use_subagents",
 	}},
+	// pi (@mariozechner/pi-coding-agent): four tools, no MCP client.
+	{agent: "pi", names: []string{"bash", "read", "edit", "write", "grep", "find", "ls"}},
 }

@@ -85,6 +85,11 @@ func TestMarkTools(t *testing.T) {
 	if got := MarkTools(cc, []string{"Some"}); got != nil {
 		t.Errorf("a prefix with no separator is not the server's: %+v", got)
 	}
+	// cline sends "<server>__<tool>" (its capture of 2026-12-01).
+	cl := build("read_files", "run_commands", "apply_patch", "search_codebase", "wl-mcp__add_numbers", "team_new_thing")
+	if got := MarkTools(cl, nil); got == nil || got[4].Server != "wl-mcp" || got[5].Server != "" || got[5].Trust != wire.Trusted {
+		t.Errorf("cline: %+v", got)
+	}
 	cc2 := build("Read", "Bash", "Edit", "jira.search")
 	if got := MarkTools(cc2, []string{"jira"}); got == nil || got[3].Server != "jira" {
 		t.Errorf("configured server jira: %+v", got)
