@@ -232,7 +232,7 @@ type Auditor struct {
 	scans map[uint64]*textScan
 	// tools holds, by source and tool name, the last definition seen
 	// (tool-changed).
-	tools map[string]toolSeen
+	tools map[string]map[string]*toolSeen
 	// ScannedBytes counts the text actually scanned (distinct texts only).
 	ScannedBytes int64
 }

@@ -403,16 +403,26 @@ func (c *requestAudit) toolChanged(i int) {
 	s := &c.r.Segments[i]
 	a := c.a
 	if a.tools == nil {
-		a.tools = map[string]toolSeen{}
+		a.tools = map[string]map[string]*toolSeen{}
 	}
-	key := c.r.Source + "\x00" + s.Label
+	bySource := a.tools[c.r.Source]
+	if bySource == nil {
+		bySource = map[string]*toolSeen{}
+		a.tools[c.r.Source] = bySource
+	}
 	hash := s.Hash
 	if hash == 0 {
 		hash = wire.HashText(s.Text)
 	}
-	prev, ok := a.tools[key]
-	a.tools[key] = toolSeen{hash: hash, text: s.Text, request: max(c.r.Index, 1)}
-	if !ok || prev.request >= max(c.r.Index, 1) || prev.hash == hash && prev.text == s.Text {
+	at := max(c.r.Index, 1)
+	seen := bySource[s.Label]
+	if seen == nil {
+		bySource[s.Label] = &toolSeen{hash: hash, text: s.Text, request: at}
+		return
+	}
+	prev := *seen
+	*seen = toolSeen{hash: hash, text: s.Text, request: at}
+	if prev.request >= at || prev.hash == hash && prev.text == s.Text {
 		return
 	}
 	off := commonPrefix(prev.text, s.Text)

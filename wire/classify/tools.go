@@ -1,8 +1,10 @@
 package classify
 
 import (
+	mathbits "math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wirelens/wirelens/wire"
 )
@@ -81,27 +83,42 @@ func SanitizeServer(name string) string {
 	return string(b)
 }
 
-// agentOf is the agent whose own tools most of names are: at least three of
-// them and at least half of the names, or nil.
-func agentOf(names []string) *agentTools {
-	var best *agentTools
-	bestN := 0
-	for i := range builtinTools {
-		a := &builtinTools[i]
-		n := 0
-		for _, name := range names {
-			if slices.Contains(a.names, name) {
-				n++
-			}
-		}
-		if n > bestN {
-			best, bestN = a, n
+// builtinIndex maps a tool's name to the agents (bits, by index in
+// builtinTools) that ship a tool of that name; made on first use.
+var builtinIndex = sync.OnceValue(func() map[string]uint64 {
+	m := make(map[string]uint64, 256)
+	for i, a := range builtinTools {
+		for _, n := range a.names {
+			m[n] |= 1 << i
 		}
 	}
-	if bestN < 3 || 2*bestN < len(names) {
+	return m
+})
+
+// agentOf is the agent whose own tools most of names are: at least three of
+// them and at least half of the names, and more than any other agent's
+// (a tie, as pi's four tools are also opencode's, names no agent); or nil.
+func agentOf(names []string) *agentTools {
+	var counts [64]int
+	idx := builtinIndex()
+	for _, name := range names {
+		for bits := idx[name]; bits != 0; bits &= bits - 1 {
+			counts[mathbits.TrailingZeros64(bits)]++
+		}
+	}
+	best, bestN, tie := -1, 0, false
+	for i := range builtinTools {
+		switch n := counts[i]; {
+		case n > bestN:
+			best, bestN, tie = i, n, false
+		case n == bestN && n > 0:
+			tie = true
+		}
+	}
+	if best < 0 || tie || bestN < 3 || 2*bestN < len(names) {
 		return nil
 	}
-	return best
+	return &builtinTools[best]
 }
 
 // BuiltinAgent names the agent whose own tools a request's tool

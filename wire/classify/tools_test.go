@@ -90,6 +90,12 @@ func TestMarkTools(t *testing.T) {
 	if got := MarkTools(cl, nil); got == nil || got[4].Server != "wl-mcp" || got[5].Server != "" || got[5].Trust != wire.Trusted {
 		t.Errorf("cline: %+v", got)
 	}
+	// pi's four tools are opencode's too: a tie names no agent, and its
+	// other tool stays the host's.
+	pi := build("read", "bash", "edit", "write", "my_tool")
+	if got := MarkTools(pi, nil); got != nil || BuiltinAgent(pi) != "" {
+		t.Errorf("pi: agent %q, marked %+v", BuiltinAgent(pi), got)
+	}
 	cc2 := build("Read", "Bash", "Edit", "jira.search")
 	if got := MarkTools(cc2, []string{"jira"}); got == nil || got[3].Server != "jira" {
 		t.Errorf("configured server jira: %+v", got)
