@@ -26,35 +26,25 @@ type findingRow struct {
 	server string
 }
 
-// findingServer is the MCP server of the tool definition a finding is
-// about or in.
+// findingServer is the MCP server of the tool a finding is about or in.
 func (m *Model) findingServer(f *findingRow) string {
 	if f.Tool != nil {
 		return f.Tool.Server
-	}
-	if s := m.segIndex(f.req, f.Segment); s >= 0 {
+	} else if s := m.segIndex(f.req, f.Segment); s >= 0 {
 		return m.reqs[f.req].req.Segments[s].Server
 	}
 	return ""
 }
 
-// shownFindings are the findings the Findings view lists: those of the
-// MCP server it is filtered by, or all.
+// shownFindings are the Findings view's rows: one MCP server's, or all.
 func (m *Model) shownFindings() []findingRow {
 	if m.findServer == "" {
 		return m.findings
 	}
-	var out []findingRow
-	for _, f := range m.findings {
-		if f.server == m.findServer {
-			out = append(out, f)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(m.findings), func(f findingRow) bool { return f.server != m.findServer })
 }
 
-// nextServer moves the Findings view's filter to the next MCP server that
-// has findings, in order of appearance, and back to all after the last.
+// nextServer filters the Findings view by the next MCP server, or none.
 func (m *Model) nextServer() {
 	var servers []string
 	for _, f := range m.findings {
@@ -62,20 +52,11 @@ func (m *Model) nextServer() {
 			servers = append(servers, f.server)
 		}
 	}
-	k := slices.Index(servers, m.findServer)
-	switch {
-	case len(servers) == 0:
-		m.findServer = ""
-		m.status = "no finding is in an MCP server's tool"
-		return
-	case k+1 < len(servers):
-		m.findServer = servers[k+1]
-		m.status = "findings of MCP server " + scan.VisibleLine(m.findServer)
-	default:
-		m.findServer = ""
-		m.status = "findings of every source"
+	k := slices.Index(servers, m.findServer) // -1 for all
+	m.findServer, m.status, m.table = "", "findings of every source", widget.Cursor{}
+	if k+1 < len(servers) {
+		m.findServer, m.status = servers[k+1], "findings of MCP server "+scan.VisibleLine(servers[k+1])
 	}
-	m.table = widget.Cursor{}
 }
 
 // findingRows lists the findings of every request (findings[i] are those of
@@ -151,9 +132,6 @@ func (p findingsView) Render(w, h int) []string {
 	title := "Findings · " + strconv.Itoa(len(fs))
 	if p.server != "" {
 		title += " · MCP server " + scan.VisibleLine(p.server) + " (s: next)"
-		if len(fs) == 0 {
-			empty = "no findings in the tools of this server"
-		}
 	}
 	return widget.Table{St: st, Cur: p.cur, Title: title, Head: "  " + head, Count: len(fs), Row: rowAt,
 		Empty: empty, Detail: detail}.Render(w, h)

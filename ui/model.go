@@ -807,10 +807,8 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 func (m *Model) setAnalysis(findings []findingRow, steps []*diff.Step) {
 	m.findings, m.steps = findings, steps
 	m.perReq, m.perSeg = map[int]int{}, map[segKey]int{}
-	for k := range findings {
-		findings[k].server = m.findingServer(&findings[k])
-	}
-	for _, f := range findings {
+	for k, f := range findings {
+		findings[k].server = m.findingServer(&f)
 		m.perReq[f.req]++
 		m.perSeg[segKey{f.req, f.Segment}]++
 	}

@@ -77,19 +77,8 @@ func (p segPane) column(col, w, h int) []string {
 			pos := items[k]
 			si := e.order[pos]
 			s := &e.req.Segments[si]
-			mk := render.SegmentMarks{Break: -1, Breakpoint: e.req.Breakpoint(si), Selected: col == cc && k == cr, Focused: p.focused}
-			if s.Server != "" && (k == p.top[col] || e.req.Segments[e.order[items[k-1]]].Server != s.Server) {
-				// The first row of the server's run shown: it names the
-				// server and counts the run.
-				for j := k; j < len(items) && e.req.Segments[e.order[items[j]]].Server == s.Server; j++ {
-					mk.ServerTools++
-				}
-				if k > 0 && e.req.Segments[e.order[items[k-1]]].Server == s.Server {
-					for j := k - 1; j >= 0 && e.req.Segments[e.order[items[j]]].Server == s.Server; j-- {
-						mk.ServerTools++
-					}
-				}
-			}
+			mk := render.SegmentMarks{Break: -1, Breakpoint: e.req.Breakpoint(si), Selected: col == cc && k == cr, Focused: p.focused,
+				ServerTools: render.ServerRun(e.req.Segments, func(j int) int { return e.order[items[j]] }, len(items), k, p.top[col])}
 			// The row counts the glue folded into it with its segment.
 			for _, gi := range append(foldedInto(e.req.Segments, si), si) {
 				g := &e.req.Segments[gi]

@@ -85,6 +85,26 @@ type SegmentMarks struct {
 	ServerTools int
 }
 
+// ServerRun is, for row k of a column of n rows (row j showing segment
+// segs[at(j)]) whose first row shown is top, the number of tools of the
+// MCP server's run that row k heads: the run's length when row k is the
+// first of its server's run or the first row shown, else 0.
+func ServerRun(segs []wire.Segment, at func(j int) int, n, k, top int) int {
+	server := segs[at(k)].Server
+	same := func(j int) bool { return j >= 0 && j < n && segs[at(j)].Server == server }
+	if server == "" || k != top && same(k-1) {
+		return 0
+	}
+	lo, hi := k, k
+	for same(lo - 1) {
+		lo--
+	}
+	for same(hi + 1) {
+		hi++
+	}
+	return hi - lo + 1
+}
+
 // SegmentRows are the two rows of segment s in a column inner cells wide:
 // its badge and name, then its marks, where it is and its size. Marks come
 // first on the second row, so a narrow column never cuts them off.
