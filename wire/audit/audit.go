@@ -414,6 +414,7 @@ type requestAudit struct {
 	// capped per (segment, rule): findings left out
 	capped map[string]int
 	last   map[string]int // index in out of the last finding per (segment, rule)
+	esc    *schemaString  // the string of a tool definition whose escaped hazards are read
 }
 
 // markPrefix notes the parts cut at envelopes and marks the segments of the

@@ -323,6 +323,34 @@ func toolRule(text, tool, label string) (at, n int, other string) {
 	return 0, 0, ""
 }
 
+// escapedHazards reports the hazards a tool definition writes as JSON
+// escapes ("\u202e", "\u001b"): the raw text holds none, the model reads
+// the decoded character all the same.
+func (c *requestAudit) escapedHazards(i int) {
+	s := &c.r.Segments[i]
+	for k := range c.a.schemaOf(s) {
+		ss := &c.a.schemaOf(s)[k]
+		if ss.start < 0 || len(ss.raw)-2 == len(ss.text) || !strings.Contains(ss.raw, `\u`) {
+			continue
+		}
+		for _, h := range scan.Hazards(ss.text) {
+			if at := ss.offsetIn(h.Offset); at >= len(s.Text) || s.Text[at] != '\\' {
+				continue // written as itself: the scan of the raw text reports it
+			}
+			c.esc = ss
+			c.hazardFindingIn(i, h, true, ss.text, " (written as a JSON escape at "+scan.VisibleLine(ss.path)+")")
+		}
+	}
+	c.esc = nil
+}
+
+// escapedAt is where hazard h of the string being read (c.esc) is written
+// in the definition, and how many bytes.
+func (c *requestAudit) escapedAt(h scan.Hazard) (int, int) {
+	start := c.esc.offsetIn(h.Offset)
+	return start, max(c.esc.offsetIn(h.Offset+h.Len)-start, 1)
+}
+
 // serverPart is " of server S" or "".
 func serverPart(server string) string {
 	if server == "" {

@@ -245,17 +245,34 @@ func TestToolPoisoningHostToolLists(t *testing.T) {
 	}
 }
 
-// TestToolHazards: the hazard rules judge an MCP tool's text as untrusted
-// text (bidi-control counts only there).
+// TestToolHazards: the hazard and tag rules judge an MCP tool's text as
+// untrusted text (bidi-control counts only there), hazards written as JSON
+// escapes included (the model reads the decoded character); a secret in a
+// poisoning phrase is quoted masked.
 func TestToolHazards(t *testing.T) {
 	reqs := decodeFile(t, "../../testdata/mcp/poisoned-session.jsonl")
 	rules := map[string]bool{}
 	for _, f := range audit.New().Audit(&reqs[0]) {
-		if seg := segmentByID(&reqs[0], f.Segment); seg != nil && seg.Label == "mcp__chars__echo" {
-			rules[f.Rule] = true
+		seg := segmentByID(&reqs[0], f.Segment)
+		if seg == nil || seg.Label != "mcp__chars__echo" {
+			continue
+		}
+		rules[f.Rule] = true
+		if f.Rule == audit.RuleControlChar && strings.Contains(f.Message, "JSON escape at /description") {
+			rules["escaped"] = true
+			if !strings.HasPrefix(seg.Text[f.Offset:], `\u001b`) {
+				t.Errorf("the escaped ESC is at %d: %q", f.Offset, seg.Text[f.Offset:min(len(seg.Text), f.Offset+8)])
+			}
+		}
+		if strings.Contains(f.Message, "ghp_Zq8") || strings.Contains(f.Excerpt, "ghp_Zq8") {
+			t.Errorf("a secret in the clear: %s | %s", f.Message, f.Excerpt)
+		}
+		if f.Rule == audit.RuleToolPoisoning && !strings.Contains(f.Message, "examples/0") {
+			t.Errorf("poisoning of chars: %s", f.Message)
 		}
 	}
-	for _, r := range []string{audit.RuleBidiControl, audit.RuleTagSmuggling} {
+	for _, r := range []string{audit.RuleBidiControl, audit.RuleTagSmuggling, audit.RuleAuthoritySpoof, audit.RuleEnvelopeBreakout,
+		audit.RuleInvisibleChar, "escaped", audit.RuleToolPoisoning, audit.RuleSecretInContext} {
 		if !rules[r] {
 			t.Errorf("mcp__chars__echo: no %s (got %v)", r, rules)
 		}
