@@ -143,6 +143,25 @@ func TestRulesListToolRules(t *testing.T) {
 			t.Errorf("SARIF lacks a result of %s", id)
 		}
 	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID     string `json:"ruleId"`
+				Level      string `json:"level"`
+				Properties struct {
+					Tool *audit.FindingTool `json:"tool"`
+				} `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(sarif), &log); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range log.Runs[0].Results {
+		if (r.RuleID == audit.RuleToolPoisoning || r.RuleID == audit.RuleToolChanged) && (r.Properties.Tool == nil || r.Properties.Tool.Server == "") {
+			t.Errorf("SARIF result of %s without its tool and server", r.RuleID)
+		}
+	}
 }
 
 // TestInspectMCPServer: inspect --json gives an MCP tool's server and its
