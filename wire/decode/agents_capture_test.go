@@ -58,7 +58,7 @@ var hostFraming = []string{
 }
 
 func TestAgentCapturesClassifyWorkspaceAsUntrusted(t *testing.T) {
-	skill := workspaceFile(t, "SKILL.md")
+	skill := workspaceFile(t, ".claude/skills/wl-deploy/SKILL.md")
 	for _, tc := range []struct {
 		capture, instructions string
 		minRequests           int
