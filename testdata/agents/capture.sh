@@ -239,8 +239,12 @@ for mode in poisoned notags clean; do
   rm -rf "$d"; mkdir -p "$d"
   node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$d" "$mode" "" /tmp/wirelens-agents/mcp-server.js
 done
-rm -rf "$here/home"; mkdir -p "$here/home"
+mkdir -p "$here/home"
 node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$tmp/scratch" clean "$here/home"
+# A file qwen-code writes in HOME on its first run and sends in its system
+# prompt: the user's side, not the workspace's.
+q="$tmp/home-qwen-code/.qwen/output-language.md"
+if [ -f "$q" ]; then mkdir -p "$here/home/.qwen"; cp "$q" "$here/home/.qwen/"; fi
 
 printf 'captured %s with Claude Code %s, Codex %s, Gemini CLI %s, opencode %s, qwen-code %s, cline %s, pi %s\n' \
   "$(date -u +%Y-%m-%d)" "$CLAUDE_VERSION" "$CODEX_VERSION" "$GEMINI_VERSION" "$OPENCODE_VERSION" "$QWEN_VERSION" \
