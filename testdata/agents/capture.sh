@@ -157,9 +157,13 @@ capture() {
   case "$name" in
   claude-code)
     # Hand-given today: the workspace's .mcp.json servers approved in the
-    # user's settings (Claude Code asks otherwise).
+    # user's settings (Claude Code asks otherwise), and tool search off
+    # (ENABLE_TOOL_SEARCH=false) so that the MCP tools' definitions are sent
+    # in the first request: by default Claude Code 2.1 lists them by name
+    # only ("mcp__wl-mcp__add_numbers") and sends a definition once the model
+    # has searched for it.
     printf '{"enableAllProjectMcpServers":true}\n' >"$h/.claude/settings.json"
-    HOME=$h record "$out" "$bin/claude" -p "$PROMPT"
+    HOME=$h ENABLE_TOOL_SEARCH=false record "$out" "$bin/claude" -p "$PROMPT"
     ;;
   codex)
     # record gives Codex a model provider pointed at the proxy. Codex reads

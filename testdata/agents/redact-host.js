@@ -46,7 +46,7 @@ const keepLine = (l) =>
   /^x-anthropic-billing-header:/.test(l) ||
   l.includes("you can use the following context:") ||
   l.includes("skills are available for use with the Skill tool:") ||
-  /wl-deploy|WL-[A-Z-]+MARKER/.test(l);
+  /wl-deploy|WL-[A-Z-]+MARKER|mcp__/.test(l);
 
 // prose replaces the host's lines of s, keeping workspace text whole.
 function prose(s) {

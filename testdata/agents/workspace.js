@@ -126,7 +126,9 @@ if (mcp) {
   const servers = { mcpServers: { "wl-mcp": { command: "node", args } } };
   const json = (v) => JSON.stringify(v, null, 2) + "\n";
   write(dir, ".mcp.json", json(servers));
-  write(dir, ".gemini/settings.json", json(servers));
+  // Gemini CLI leaves out of a non-interactive run every tool that would ask
+  // for confirmation, MCP tools included, unless the server is trusted.
+  write(dir, ".gemini/settings.json", json({ mcpServers: { "wl-mcp": { command: "node", args, trust: true } } }));
   write(dir, ".qwen/settings.json", json({ ...servers, $version: 4 })); // qwen-code adds $version when it saves
   write(dir, "opencode.json", json({ $schema: "https://opencode.ai/config.json", mcp: { "wl-mcp": { type: "local", command: ["node", ...args], enabled: true } } }));
 }
