@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -251,6 +252,86 @@ func TestAgentCapturesDecode(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestAgentCapturesCarryTheirWorkspaceFiles: the workspace trees kept beside
+// the captures (workspace/, workspace-notags/, workspace-clean/, home/) are
+// the files the agents read: each instruction file an agent reads, and the
+// user's file in its HOME, is a string of its capture's request bodies,
+// byte for byte, so that `--workspace DIR` on them finds the wire's text.
+func TestAgentCapturesCarryTheirWorkspaceFiles(t *testing.T) {
+	reads := map[string][]string{ // workspace files, then HOME files, each agent reads
+		"claude-code": {"CLAUDE.md", "~/.claude/CLAUDE.md"},
+		"codex":       {"AGENTS.md", "~/.codex/AGENTS.md"},
+		"gemini-cli":  {"GEMINI.md", "~/.gemini/GEMINI.md"},
+		"opencode":    {"AGENTS.md", "~/.config/opencode/AGENTS.md"},
+		"qwen-code":   {"QWEN.md", "AGENTS.md", "~/.qwen/QWEN.md", "~/.qwen/output-language.md"},
+		"cline":       {".clinerules/rules.md", "AGENTS.md", "~/Documents/Cline/Rules/user-rules.md"},
+		"pi":          {"AGENTS.md", "~/.pi/agent/AGENTS.md"},
+	}
+	for agent, files := range reads {
+		for _, mode := range []string{"", "-notags", "-clean"} {
+			t.Run(agent+mode, func(t *testing.T) {
+				raw, err := os.ReadFile(filepath.Join(agentsDir, agent+mode+".jsonl"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var wireText strings.Builder
+				for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+					var rec struct {
+						Request struct {
+							Body json.RawMessage `json:"body"`
+						} `json:"request"`
+					}
+					if err := json.Unmarshal([]byte(line), &rec); err != nil {
+						t.Fatal(err)
+					}
+					body := []byte(rec.Request.Body)
+					var s string
+					if json.Unmarshal(body, &s) == nil { // a body kept as a string
+						body = []byte(s)
+					}
+					var v any
+					if err := json.Unmarshal(body, &v); err != nil {
+						t.Fatal(err)
+					}
+					collectStrings(v, &wireText)
+				}
+				text := wireText.String()
+				ws := "workspace" + mode
+				for _, f := range files {
+					p := filepath.Join(agentsDir, ws, f)
+					if rest, ok := strings.CutPrefix(f, "~/"); ok {
+						p = filepath.Join(agentsDir, "home", rest)
+					}
+					b, err := os.ReadFile(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !strings.Contains(text, strings.TrimSpace(string(b))) {
+						t.Errorf("%s is not on the wire", f)
+					}
+				}
+			})
+		}
+	}
+}
+
+// collectStrings writes every string of a decoded JSON value to b, one a line.
+func collectStrings(v any, b *strings.Builder) {
+	switch x := v.(type) {
+	case string:
+		b.WriteString(x)
+		b.WriteByte('\n')
+	case []any:
+		for _, e := range x {
+			collectStrings(e, b)
+		}
+	case map[string]any:
+		for _, e := range x {
+			collectStrings(e, b)
 		}
 	}
 }
