@@ -193,6 +193,7 @@ func TestToolPoisoningHostToolLists(t *testing.T) {
 	if len(files) < 3 {
 		t.Fatalf("want the agents' captures, got %v", files)
 	}
+	withMCP := map[string]bool{}
 	for _, path := range files {
 		reqs := decodeFile(t, path)
 		tools := 0
@@ -214,6 +215,7 @@ func TestToolPoisoningHostToolLists(t *testing.T) {
 						t.Errorf("%s: the MCP tool %s is %s, server %q", path, s.Label, s.Trust, s.Server)
 					}
 					poisoned[s.Label] = strings.Contains(s.Text, "WL-MCP-POISON-MARKER")
+					withMCP[filepath.Base(path)] = true
 					continue
 				}
 				if s.Trust != wire.Trusted || s.Server != "" {
@@ -241,6 +243,15 @@ func TestToolPoisoningHostToolLists(t *testing.T) {
 		}
 		if tools == 0 {
 			t.Errorf("%s: no tool definitions", path)
+		}
+	}
+	// The captures of Claude Code, Gemini CLI, opencode and cline send the
+	// MCP server's definitions, in each of their three workspaces.
+	for _, a := range []string{"claude-code", "gemini-cli", "opencode", "cline"} {
+		for _, w := range []string{"", "-clean", "-notags"} {
+			if !withMCP[a+w+".jsonl"] {
+				t.Errorf("%s%s.jsonl: no MCP tool found", a, w)
+			}
 		}
 	}
 }
