@@ -78,3 +78,26 @@ func TestMCPServersComments(t *testing.T) {
 		t.Errorf("servers %q, errors %v", got, errs)
 	}
 }
+
+// TestMCPServersOfCaptures: the workspaces the agents were captured in
+// configure the MCP server wl-mcp for Claude Code, Gemini CLI, qwen-code and
+// opencode; each file is read without error.
+func TestMCPServersOfCaptures(t *testing.T) {
+	for _, w := range []string{"workspace", "workspace-clean", "workspace-notags"} {
+		d, c, err := OpenDir(filepath.Join("..", "testdata", "agents", w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers, errs := MCPServers(d)
+		c.Close()
+		files := map[string]bool{}
+		for _, s := range servers {
+			if s.Name == "wl-mcp" {
+				files[s.File] = true
+			}
+		}
+		if len(errs) > 0 || !files[".mcp.json"] || len(servers) != 1 {
+			t.Errorf("%s: servers %+v, errors %v", w, servers, errs)
+		}
+	}
+}
