@@ -36,9 +36,14 @@ func mcpServerOf(name string) (server, tool string, ok bool) {
 			return c.server, rest, true
 		}
 		s, t, found := strings.Cut(rest, c.sep)
-		// A namespace of the Responses API: "mcp__server__.tool".
-		t = strings.TrimPrefix(t, ".")
-		if !found || s == "" || t == "" {
+		if !found && c.sep == "__" {
+			// A namespace of the Responses API (Codex): "mcp__server" for
+			// the namespace itself, "mcp__server.tool" for its tools.
+			s, t, _ = strings.Cut(rest, ".")
+			found = true
+		}
+		t = strings.TrimPrefix(t, ".") // "mcp__server__.tool"
+		if !found || s == "" || t == "" && strings.Contains(rest, c.sep) {
 			continue
 		}
 		return s, t, true

@@ -7,8 +7,9 @@ package classify
 //   - Claude Code: MCP tools are "mcp__<server>__<tool>" (its documentation
 //     of permissions and hooks names them so).
 //   - Codex (codex-rs, mcp_connection_manager.rs): "mcp__<server>__<tool>",
-//     the delimiter "__"; the Responses API may group a server's tools in a
-//     namespace, read here as "<namespace>.<tool>".
+//     the delimiter "__"; 0.169 names a server's deferred namespace
+//     "mcp__<server>" (its capture in testdata/agents), whose tools the
+//     Responses decoder names "<namespace>.<tool>": "mcp__<server>.<tool>".
 //   - Gemini CLI (packages/core/src/tools/mcp-tool.ts, 2026-08):
 //     generateValidName gives every MCP tool the prefix "mcp_" and joins
 //     server and tool with "_" ("mcp_<server>_<tool>", the server being

@@ -24,7 +24,9 @@ func TestToolOrigin(t *testing.T) {
 		{"discovered_tool_deploy", "tool discovery command", "deploy"}, // Gemini CLI's discovery command
 		{"Read", "", ""}, {"read_file", "", ""}, {"functions.exec", "", ""}, {"bash", "", ""},
 		{"list_mcp_resources", "", ""}, {"ReadMcpResourceTool", "", ""},
-		{"mcp__", "", ""}, {"mcp____x", "", ""}, {"mcp__server", "", ""}, {"mcp_", "", ""},
+		{"mcp__wl_mcp.add_numbers", "wl_mcp", "add_numbers"}, // Codex's namespace mcp__wl_mcp
+		{"mcp__wl_mcp", "wl_mcp", ""},                        // the namespace itself
+		{"mcp__", "", ""}, {"mcp____x", "", ""}, {"mcp__s__", "", ""}, {"mcp_", "", ""},
 	}
 	for _, c := range cases {
 		segs := Classify(toolPart(0, c.name, `{"name":"`+c.name+`"}`))
@@ -36,7 +38,7 @@ func TestToolOrigin(t *testing.T) {
 		if len(segs) != 1 || s.Kind != wire.KindToolSchema || s.Trust != wantTrust || s.Server != c.server || s.Label != c.name {
 			t.Errorf("%s: kind %s trust %s server %q, want trust %s server %q", c.name, s.Kind, s.Trust, s.Server, wantTrust, c.server)
 		}
-		if c.server != "" && ToolName(&s) != c.tool {
+		if c.server != "" && c.tool != "" && ToolName(&s) != c.tool {
 			t.Errorf("%s: tool name %q, want %q", c.name, ToolName(&s), c.tool)
 		}
 	}
