@@ -1,0 +1,99 @@
+package capture
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// waitRecorded waits (up to 20 s) until the rig's recorder has written n
+// exchanges.
+func waitRecorded(t *testing.T, r *rig, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		w, lost := r.server.rec.Counts()
+		if w+lost >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d exchanges recorded after 20 s", w+lost, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A request that declares a huge Content-Length and sends none of it costs
+// the proxy what it sent, not what it declared: the body is grown as it
+// arrives. (It reserved the whole declared length, up to 512 MiB, before
+// reading a byte: a few such 110-byte requests killed it.) Loopback only,
+// 8 requests of 100 MiB declared each, under a 16 MiB budget of allocation.
+func TestProxyDeclaredLengthIsNotReserved(t *testing.T) {
+	r := newRig(t, nil)
+	addr := strings.TrimPrefix(r.url, "http://")
+	const n, declared = 8, 100 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(c, "POST /v1/messages HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"model\":\"m%d\"", addr, declared, i)
+		c.(*net.TCPConn).CloseWrite()
+		buf := make([]byte, 512)
+		for {
+			if _, err := c.Read(buf); err != nil {
+				break
+			}
+		}
+		c.Close()
+	}
+	waitRecorded(t, r, n)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("%d header-only requests declaring %d MiB each allocated %d MiB", n, declared>>20, grew>>20)
+	}
+	if recs := r.records(); len(recs) != n {
+		t.Errorf("%d exchanges recorded, want %d", len(recs), n)
+	}
+}
+
+// A body past the cap passes through whole; the record keeps the cap's
+// worth and a note of the bytes kept and dropped, and the proxy lives on.
+func TestProxyBodyCapRecordsTheCut(t *testing.T) {
+	defer func(a, b int) { keptRequest, keptResponse = a, b }(keptRequest, keptResponse)
+	keptRequest, keptResponse = 1<<10, 2<<10
+	answer := `{"usage":{"input_tokens":1},"pad":"` + strings.Repeat("r", 5000) + `"}`
+	got := 0
+	r := newRig(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		n, _ := io.Copy(io.Discard, req.Body)
+		got = int(n)
+		io.WriteString(w, answer)
+	}))
+	body := `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("q", 3000) + `"}]}`
+	resp, b := r.post("/v1/messages", []byte(body), nil)
+	if resp.StatusCode != 200 || string(b) != answer || got != len(body) {
+		t.Fatalf("status %d, %d bytes answered (want %d), upstream got %d (want %d)", resp.StatusCode, len(b), len(answer), got, len(body))
+	}
+	recs := r.records()
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	e := recs[0].Wirelens.Error
+	for _, want := range []string{
+		fmt.Sprintf("request body cut: 1024 bytes recorded (the most a recording keeps), %d more passed through unrecorded", len(body)-1024),
+		fmt.Sprintf("response body cut: 2048 bytes recorded (the most a recording keeps), %d more passed through unrecorded", len(answer)-2048),
+	} {
+		if !strings.Contains(e, want) {
+			t.Errorf("note %q\nwant it to say %q", e, want)
+		}
+	}
+}
