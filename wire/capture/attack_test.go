@@ -1,7 +1,12 @@
 package capture
 
 import (
+	"bytes"
+	"compress/gzip"
+	"os"
+
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"net"
 	"net/http"
@@ -94,6 +99,55 @@ func TestProxyBodyCapRecordsTheCut(t *testing.T) {
 	} {
 		if !strings.Contains(e, want) {
 			t.Errorf("note %q\nwant it to say %q", e, want)
+		}
+	}
+}
+
+// A hostile upstream's answer: gzip of megabytes of control bytes (the
+// transport undoes the gzip; each control byte was written as a 6-byte
+// \u0001). The cap counts the decoded bytes, and the line stays within 4/3
+// of what is kept (the body as base64 when quoting it would be larger), so
+// it never nears the readers' 1 GiB line limit.
+func TestProxyHostileUpstreamLineIsBounded(t *testing.T) {
+	defer func(a, b int) { keptRequest, keptResponse = a, b }(keptRequest, keptResponse)
+	keptResponse = 1 << 20
+	const decoded = 8 << 20
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(bytes.Repeat([]byte{1}, decoded))
+	zw.Close()
+	r := newRig(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gz.Bytes())
+	}))
+	resp, b := r.post("/v1/messages", []byte(`{"model":"m"}`), nil)
+	if resp.StatusCode != 200 || len(b) != decoded {
+		t.Fatalf("status %d, %d bytes reached the client, want %d", resp.StatusCode, len(b), decoded)
+	}
+	r.close()
+	data, err := os.ReadFile(r.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := keptResponse*4/3 + 4<<10; len(data) > limit {
+		t.Errorf("the line is %d bytes for %d kept (more than %d)", len(data), keptResponse, limit)
+	}
+	recs := r.records()
+	if len(recs) != 1 || !strings.Contains(recs[0].Wirelens.Error, fmt.Sprintf("response body cut: %d bytes recorded", keptResponse)) {
+		t.Fatalf("records %+v", recs)
+	}
+	if !bytes.Contains(data, []byte(`"body_base64":"AQEB`)) {
+		t.Errorf("the answer is not kept as base64: %.300q", data)
+	}
+}
+
+// The escaped length of a text is what jsontext.AppendQuote writes.
+func TestQuotedLen(t *testing.T) {
+	for _, s := range []string{"", "plain", "a\"b\\c", "\x00\x01\x1f\b\f\n\r\t", "é\u2028<>&\x7f", strings.Repeat("\x02x", 100)} {
+		q, _ := jsontext.AppendQuote(nil, s)
+		if got := quotedLen([]byte(s)); got != len(q) {
+			t.Errorf("quotedLen(%q) = %d, AppendQuote wrote %d (%s)", s, got, len(q), q)
 		}
 	}
 }

@@ -235,7 +235,8 @@ func headers(b *bytes.Buffer, h http.Header) {
 }
 
 // writeBody writes ,"body": (JSON, or a request's text), ,"body_raw": (a
-// response's text; always for an event stream) or ,"body_base64": (bytes),
+// response's text; always for an event stream) or ,"body_base64": (bytes
+// that are not UTF-8, or text that quoting would make larger than base64),
 // or nothing for an empty body.
 func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 	t := bytes.TrimSpace(body)
@@ -251,7 +252,10 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 			}
 		}
 		b.Write(t)
-	case utf8.Valid(body):
+	case utf8.Valid(body) && quotedLen(body) <= base64.StdEncoding.EncodedLen(len(body))+2:
+		// Text, unless escaping it would write more than base64 does (a
+		// control byte is six bytes quoted): the line stays within 4/3 of
+		// the body.
 		key := `,"body":`
 		if !request && (stream || len(t) == 0 || (t[0] != '{' && t[0] != '[')) {
 			// Text the proxy answered (an event stream, an error page).
@@ -267,4 +271,19 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 		w.Close()
 		b.WriteByte('"')
 	}
+}
+
+// quotedLen is the length of b written as a JSON string by quote: short
+// escapes for \b \f \n \r \t " and \, six bytes for other control bytes.
+func quotedLen(b []byte) int {
+	n := 2 + len(b)
+	for _, c := range b {
+		switch {
+		case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+			n++
+		case c < 0x20:
+			n += 5
+		}
+	}
+	return n
 }
