@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/wire/capture"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -57,7 +58,7 @@ func startCapture(app *App, f captureFlags) (*captureRun, error) {
 	if f.upstream != "" {
 		u, err := url.Parse(f.upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usageError("--upstream %q: give a URL such as https://api.moonshot.ai", f.upstream)
+			return nil, usageError("--upstream %q: give a URL such as https://api.moonshot.ai", redact.URL(f.upstream))
 		}
 		opts.Upstream = u
 	}
@@ -162,7 +163,9 @@ runs to its end offline with no key.
 
 Credentials never reach the recording in the clear: Authorization, x-api-key,
 x-goog-api-key, api-key, cookies and key-like query parameters become a hint that keeps the
-scheme and the last 4 characters (Bearer sk-…a1b2). Stop it with Ctrl-C.`,
+known scheme and the last 4 characters (Bearer sk-…a1b2; Basic … keeps nothing of its
+secret), and credential-named members of JSON request bodies (api_key, password, ...) are
+masked. Stop it with Ctrl-C.`,
 		Example: `  wirelens proxy --mock --listen 127.0.0.1:8787 --out capture.jsonl
   wirelens proxy --out moonshot.jsonl --upstream https://api.moonshot.ai --har moonshot.har`,
 		Args: cobra.NoArgs,
@@ -175,7 +178,7 @@ scheme and the last 4 characters (Bearer sk-…a1b2). Stop it with Ctrl-C.`,
 			if f.mock {
 				mode = "answering itself (mock)"
 			} else if f.upstream != "" {
-				mode = "forwarding to " + f.upstream
+				mode = "forwarding to " + redact.URL(f.upstream) // no user:pass@ or ?key= on the screen
 			}
 			c.logLine(fmt.Sprintf("proxy on %s, %s, recording to %s; Ctrl-C stops it", c.server.URL(), mode, c.rec.Path()))
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

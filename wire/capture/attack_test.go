@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
 	"os"
 
 	"fmt"
@@ -148,6 +149,44 @@ func TestQuotedLen(t *testing.T) {
 		q, _ := jsontext.AppendQuote(nil, s)
 		if got := quotedLen([]byte(s)); got != len(q) {
 			t.Errorf("quotedLen(%q) = %d, AppendQuote wrote %d (%s)", s, got, len(q), q)
+		}
+	}
+}
+
+// What a capture keeps of credentials: a header named like one (not in any
+// list) is hinted, a Basic credential and an unknown first word keep
+// nothing, credential-named members of a JSON request body (and of the
+// tool-call arguments inside it) are masked, and the upstream gets all as
+// sent.
+func TestRecordingMasksCredentialNamesAndBodies(t *testing.T) {
+	var got http.Header
+	var gotBody []byte
+	r := newRig(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		got = req.Header.Clone()
+		gotBody, _ = io.ReadAll(req.Body)
+		io.WriteString(w, `{"usage":{"input_tokens":1}}`)
+	}))
+	h := http.Header{}
+	h.Set("X-Custom-Creds", "TESTSECRETcreds0123456789")
+	h.Set("X-Api-Key", "TESTSECRETword! and then the rest")
+	h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("alice:TESTSECRET-123")))
+	body := `{"model":"m","api_key":"TESTSECRETbody","metadata":{"password":"TESTSECRETpw"},"max_tokens":5,` +
+		`"messages":[{"role":"assistant","tool_calls":[{"function":{"name":"login","arguments":"{\"apiKey\":\"TESTSECRETargs\"}"}}]}]}`
+	r.post("/v1/chat/completions", []byte(body), h)
+	if got.Get("X-Custom-Creds") != "TESTSECRETcreds0123456789" || string(gotBody) != body {
+		t.Errorf("the upstream did not get the request as sent")
+	}
+	r.close()
+	rec, err := os.ReadFile(r.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := bytes.Index(rec, []byte("TESTSECRET")); i >= 0 {
+		t.Errorf("the recording holds a credential: %q", rec[max(0, i-60):min(len(rec), i+40)])
+	}
+	for _, want := range []string{`"authorization":"Basic …"`, `"max_tokens":5`, `"model":"m"`} {
+		if !bytes.Contains(rec, []byte(want)) {
+			t.Errorf("the recording lacks %s: %s", want, rec)
 		}
 	}
 }

@@ -156,7 +156,9 @@ func (r *Recorder) loop() {
 // shape wire/decode reads: {"request": {"timestamp", "method", "url",
 // "headers", "body"}, "response": {"timestamp", "status_code", "headers",
 // "body" | "body_raw"}, "logged_at", "wirelens": {...}}. Credentials in the
-// URL and headers are replaced by hints (redact.URLHint, redact.Header). A
+// URL and headers are replaced by hints (redact.URLHint, redact.Header), and
+// the credential-named members of a JSON request body by the mask
+// (redact.Members: api_key, password, client_secret, ...). A
 // body that is JSON is kept as its value (white space outside strings
 // dropped, so that it fits on the line); other text is kept as a string; bytes
 // that are not UTF-8 as "body_base64".
@@ -179,7 +181,7 @@ func lineParts(x *Exchange) [][]byte {
 	headers(&b, x.ReqHeader)
 	if t := bytes.TrimSpace(x.ReqBody); len(t) > 0 && (t[0] == '{' || t[0] == '[') && !bytes.ContainsAny(t, "\r\n") && jsontext.Value(t).IsValid() {
 		b.WriteString(`,"body":`)
-		parts = append(parts, bytes.Clone(b.Bytes()), t)
+		parts = append(parts, bytes.Clone(b.Bytes()), redact.Members(t))
 		b.Reset()
 	} else {
 		writeBody(&b, x.ReqBody, false, true)
@@ -244,6 +246,9 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 	case len(t) == 0 && len(body) == 0:
 	case !stream && len(t) > 0 && (t[0] == '{' || t[0] == '[') && jsontext.Value(t).IsValid():
 		b.WriteString(`,"body":`)
+		if request {
+			t = redact.Members(t)
+		}
 		if bytes.ContainsAny(t, "\r\n") {
 			v := jsontext.Value(bytes.Clone(t))
 			if v.Compact() == nil {
