@@ -68,3 +68,21 @@ func TestMembersMasksCredentialNamedValues(t *testing.T) {
 		t.Errorf("a body with nothing to mask changed")
 	}
 }
+
+// Share masks what a name says is secret whatever the value's shape, and
+// what MaskSecrets masks; text with nothing of the kind is unchanged.
+func TestShare(t *testing.T) {
+	for in, want := range map[string]string{
+		"DB_PASSWORD=correct&horse&battery\nok":                            "DB_PASSWORD=" + Mask + "\nok",
+		`{"user":"bob","password":"Xk9&mQ2#vL"}`:                           `{"user":"bob","password":"` + Mask + `"}`,
+		`{"password":"Xk9\u0026mQ2#vL"}`:                                   `{"password":"` + Mask + `"}`,
+		`config: "api_key": "a&b&c", "n": 1`:                               `config: "api_key": "` + Mask + `", "n": 1`,
+		"export GITHUB_TOKEN=abc&def":                                      "export GITHUB_TOKEN=" + Mask,
+		"nothing here, max_tokens 5":                                       "nothing here, max_tokens 5",
+		"claude-sk-ant-api03-" + strings.Repeat("Hq4Rt8Wz2N", 9) + "b5cAA": "claude-" + Mask,
+	} {
+		if got := Share(in); got != want {
+			t.Errorf("Share(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
