@@ -127,3 +127,33 @@ func TestRedactEveryStringThatLeaves(t *testing.T) {
 		}
 	}
 }
+
+// The Markdown report: payload text outside code spans (the model names,
+// the findings' words) forms no GitHub math ($…$), no cross-reference
+// (owner/repo#1, #2), no emoji (:smile:) and no mention (@octocat).
+func TestReportMarkdownGitHubSyntax(t *testing.T) {
+	hostile := "m $x^2$ wirelens/wirelens#1 #2 :smile: @octocat"
+	dir := t.TempDir()
+	mk := func(name, system string) string {
+		body, _ := json.Marshal(map[string]any{"model": hostile, "max_tokens": 10, "system": system,
+			"messages": []any{map[string]any{"role": "user", "content": "hi"}}})
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	code, md, stderr := runCLI(t, "", "report", "--before", mk("a.json", "one"), "--after", mk("b.json", "two"))
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	plain := strings.ReplaceAll(outsideCode(md), "\\", "")
+	if !strings.Contains(plain, "smile") {
+		t.Fatalf("the model name is not in the report's text:\n%s", md)
+	}
+	for _, bad := range []string{"$x", "x^2$", "wirelens#1", "#2", ":smile:", "@octocat"} {
+		if strings.Contains(plain, bad) {
+			t.Errorf("the report's Markdown holds %q outside code, which GitHub renders:\n%s", bad, md)
+		}
+	}
+}
