@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/capture"
 	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -65,6 +67,10 @@ func startCapture(app *App, f captureFlags) (*captureRun, error) {
 	if f.out == "" {
 		f.out = defaultCaptureName()
 	}
+	if f.har != "" && sameFile(f.har, f.out) {
+		// The HAR is written from the recording at exit: it would replace it.
+		return nil, usageError("--har and --out name the same file (%s): the HAR would replace the recording", f.out)
+	}
 	c := &captureRun{app: app, flags: f}
 	opts.Log = c.logLine
 	ln, warning, err := capture.Listen(f.listen)
@@ -112,14 +118,30 @@ func (c *captureRun) stop() error {
 	return nil
 }
 
+// sameFile reports whether two paths name one file: the same path once
+// cleaned and made absolute, or, when both exist, the same file.
+func sameFile(a, b string) bool {
+	if aa, err := filepath.Abs(a); err == nil {
+		if bb, err := filepath.Abs(b); err == nil && aa == bb {
+			return true
+		}
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
+}
+
 // writeHARFile writes the HAR of recording into path (mode 0600).
 func writeHARFile(path, recording string) error {
-	in, err := os.Open(recording)
+	in, err := wire.OpenInput(recording, wire.MaxInputBytes)
 	if err != nil {
 		return fmt.Errorf("%s: %s", recording, describeCreateError(err))
 	}
 	defer in.Close()
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := wire.CreateOutput(path, false)
 	if err != nil {
 		return fmt.Errorf("%s: %s", path, describeCreateError(err))
 	}
@@ -133,11 +155,11 @@ func writeHARFile(path, recording string) error {
 func addCaptureFlags(cmd *cobra.Command, f *captureFlags, proxy bool) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", "", "address to listen on (default: a free port on 127.0.0.1; a non-loopback address is warned about)")
-	fl.StringVar(&f.out, "out", "", "the recording to append to, created mode 0600 (default: wirelens-capture-DATE-TIME.jsonl)")
+	fl.StringVar(&f.out, "out", "", "the recording to append to, created mode 0600, never through a link (default: wirelens-capture-DATE-TIME.jsonl)")
 	fl.BoolVar(&f.mock, "mock", false, "answer every request in the proxy (no upstream, no network, no key needed)")
 	if proxy {
 		fl.StringVar(&f.upstream, "upstream", "", "send every request to this URL (default: the provider the request's path and headers name)")
-		fl.StringVar(&f.har, "har", "", "also write the exchanges as HAR 1.2 to this file on exit")
+		fl.StringVar(&f.har, "har", "", "also write the exchanges as HAR 1.2 to this file on exit (mode 0600, never through a link; not the --out file)")
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/redact"
 )
 
@@ -51,11 +51,11 @@ type Recorder struct {
 	closeMu sync.Mutex
 }
 
-// Create opens path for appending (creating it with mode 0600) and starts
-// the writer. log receives one line for each exchange that could not be
-// written.
+// Create opens path for appending (wire.CreateOutput: created mode 0600,
+// never through a link, no named pipe or device) and starts the writer. log
+// receives one line for each exchange that could not be written.
 func Create(path string, log func(string)) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := wire.CreateOutput(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -63,10 +63,6 @@ func Create(path string, log func(string)) (*Recorder, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	return newRecorder(path, f, st.Size(), log), nil
 }
