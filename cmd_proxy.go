@@ -28,6 +28,7 @@ func init() {
 type captureFlags struct {
 	listen, out, upstream, har string
 	mock                       bool
+	allowOrigins, allowHosts   []string
 }
 
 // defaultCaptureName is the recording's name when --out is not given.
@@ -56,7 +57,7 @@ func startCapture(app *App, f captureFlags) (*captureRun, error) {
 	if f.mock && f.upstream != "" {
 		return nil, usageError("--mock and --upstream cannot be used together")
 	}
-	opts := capture.Options{Mock: f.mock}
+	opts := capture.Options{Mock: f.mock, AllowOrigins: f.allowOrigins, AllowHosts: f.allowHosts}
 	if f.upstream != "" {
 		u, err := url.Parse(f.upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -157,6 +158,8 @@ func addCaptureFlags(cmd *cobra.Command, f *captureFlags, proxy bool) {
 	fl.StringVar(&f.listen, "listen", "", "address to listen on (default: a free port on 127.0.0.1; a non-loopback address is warned about)")
 	fl.StringVar(&f.out, "out", "", "the recording to append to, created mode 0600, never through a link (default: wirelens-capture-DATE-TIME.jsonl)")
 	fl.BoolVar(&f.mock, "mock", false, "answer every request in the proxy (no upstream, no network, no key needed)")
+	fl.StringSliceVar(&f.allowOrigins, "allow-origin", nil, "accept requests with this Origin header (a browser page's; refused by default)")
+	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "accept requests whose Host names this host (default: loopback names and addresses only)")
 	if proxy {
 		fl.StringVar(&f.upstream, "upstream", "", "send every request to this URL (default: the provider the request's path and headers name)")
 		fl.StringVar(&f.har, "har", "", "also write the exchanges as HAR 1.2 to this file on exit (mode 0600, never through a link; not the --out file)")

@@ -190,3 +190,80 @@ func TestRecordingMasksCredentialNamesAndBodies(t *testing.T) {
 		}
 	}
 }
+
+// rawRequest sends one request to the rig with the given Host and headers
+// and returns its status.
+func rawRequest(t *testing.T, r *rig, path, host string, h http.Header) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, r.url+path, strings.NewReader(`{"model":"m","messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A web page cannot add requests to a capture: a request with an Origin
+// (browsers send one on every cross-origin POST) or a Host that is not
+// loopback (DNS rebinding) is refused with 403 and not recorded, unless
+// the origin or host is allowed; a path with a dot segment (.., ., in any
+// spelling) is refused with 400 instead of reaching above --upstream's
+// path.
+func TestProxyRefusesBrowsersForeignHostsAndDotSegments(t *testing.T) {
+	var paths []string
+	r := newRigOpts(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		paths = append(paths, req.URL.Path)
+		io.WriteString(w, `{}`)
+	}), func(o *Options) {
+		o.AllowOrigins = []string{"https://ok.example"}
+		o.AllowHosts = []string{"host.docker.internal"}
+	})
+	port := r.url[strings.LastIndexByte(r.url, ':')+1:]
+	for _, c := range []struct {
+		path, host, origin string
+		want               int
+	}{
+		{"/v1/messages", "", "", 200},
+		{"/v1/messages", "localhost:" + port, "", 200},
+		{"/v1/messages", "[::1]:" + port, "", 200},
+		{"/v1/messages", "host.docker.internal:" + port, "", 200},
+		{"/v1/messages", "", "https://ok.example", 200},
+		{"/v1/messages", "", "https://evil.example", 403},
+		{"/v1/messages", "", "null", 403},
+		{"/v1/messages", "evil.example:" + port, "", 403},
+		{"/v1/messages", "127.0.0.1.evil.example", "", 403},
+		{"/v1/messages", "10.0.0.8:" + port, "", 403},
+		{"/v1/../../admin", "", "", 400},
+		{"/v1/%2e%2e/admin", "", "", 400},
+		{"/v1/./messages", "", "", 400},
+		{"/v1/..%2fadmin", "", "", 400},
+	} {
+		h := http.Header{}
+		if c.origin != "" {
+			h.Set("Origin", c.origin)
+		}
+		if got := rawRequest(t, r, c.path, c.host, h); got != c.want {
+			t.Errorf("%s Host %q Origin %q: status %d, want %d", c.path, c.host, c.origin, got, c.want)
+		}
+	}
+	if recs := r.records(); len(recs) != 5 {
+		t.Errorf("%d exchanges recorded, want the 5 accepted", len(recs))
+	}
+	for _, p := range paths {
+		if strings.Contains(p, "..") || strings.Contains(p, "admin") {
+			t.Errorf("the upstream got %q", p)
+		}
+	}
+}

@@ -25,6 +25,12 @@ type Options struct {
 	Transport http.RoundTripper
 	// Log receives one line for each exchange that failed.
 	Log func(string)
+	// AllowOrigins are the Origin values accepted; a request with any other
+	// Origin header (a browser's, from a web page) is refused (guard.go).
+	AllowOrigins []string
+	// AllowHosts are the host names accepted in the Host header besides
+	// loopback ones (and the listener's own address).
+	AllowHosts []string
 }
 
 // Proxy is the recording reverse proxy, an http.Handler.
