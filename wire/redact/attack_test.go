@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // A hint never gives away part of a secret: nothing of a Basic (or other
@@ -85,4 +87,27 @@ func TestShare(t *testing.T) {
 			t.Errorf("Share(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzMembers: the members mask keeps valid JSON valid (strict stays
+// strict), is the same masked twice, and Share never fails on any text.
+func FuzzMembers(f *testing.F) {
+	for _, s := range jsonSeeds(f) {
+		f.Add(s)
+	}
+	f.Add([]byte(`{"password":"a&b","x":{"apiKey":"k","n":"{\"token\":\"t\"}"}}`))
+	lax := []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out := Members(in)
+		_ = Share(string(in))
+		if !jsontext.Value(in).IsValid(lax...) {
+			return
+		}
+		if !jsontext.Value(out).IsValid(lax...) || (jsontext.Value(in).IsValid() && !jsontext.Value(out).IsValid()) {
+			t.Fatalf("output is not JSON:\n in %q\nout %q", in, out)
+		}
+		if again := Members(out); string(again) != string(out) {
+			t.Fatalf("masking twice differs:\n once %q\ntwice %q", out, again)
+		}
+	})
 }
