@@ -84,6 +84,8 @@ type diffSegmentJSON struct {
 	Status string `json:"status"`
 	From   string `json:"from,omitempty"`
 	Moved  bool   `json:"moved,omitempty"`
+	// Reordered: the segment comes before segments that were before it.
+	Reordered bool `json:"reordered,omitempty"`
 	// CacheBreakpoint is set when a cache_control breakpoint was added to
 	// or removed from the segment: {"a": false, "b": true}.
 	CacheBreakpoint *diffBoolPairJSON `json:"cache_breakpoint,omitempty"`
@@ -155,7 +157,7 @@ func diffJSON(a, b string, d *diff.RequestDiff, errs []error) diffJSONDoc {
 		sd := &d.Segments[i]
 		s := sd.Seg()
 		sj := diffSegmentJSON{ID: sd.ID, Status: string(sd.Status), From: sd.FromID,
-			Moved: sd.Moved, Channel: string(s.Channel), Kind: string(s.Kind), Envelope: s.Envelope,
+			Moved: sd.Moved, Reordered: sd.Reordered, Channel: string(s.Channel), Kind: string(s.Kind), Envelope: s.Envelope,
 			Offset: sd.Offset, Hunks: diffHunksJSON(sd.Hunks)}
 		if sd.BreakpointChanged {
 			sj.CacheBreakpoint = &diffBoolPairJSON{A: sd.BreakA, B: sd.BreakB}
@@ -259,6 +261,8 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 			if !textChanged {
 				if sd.Moved {
 					out.WriteString("    same text, moved\n")
+				} else if sd.Reordered {
+					out.WriteString("    same text, reordered (it comes before segments that were before it)\n")
 				}
 				continue
 			}

@@ -217,3 +217,46 @@ func TestDiffCommandModelAndFormat(t *testing.T) {
 		t.Errorf("text does not name the format change:\n%s", out)
 	}
 }
+
+// The same messages in another order are another request: diff exits 1,
+// says so in JSON (identical false, the segment reordered) and in text.
+func TestDiffCommandMessagesReordered(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	write := func(path, first, second string) {
+		body := `{"model":"claude-sonnet-4-5","max_tokens":10,"system":"rules","messages":[{"role":"user","content":"` + first +
+			`"},{"role":"assistant","content":"ok"},{"role":"user","content":"` + second + `"}]}`
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(a, "read the file", "now fix it")
+	write(b, "now fix it", "read the file")
+	code, out, errs := runCLI(t, "", "diff", a, b, "--json")
+	if code != 1 || errs != "" {
+		t.Fatalf("exit %d (want 1: another order), stderr %q\n%s", code, errs, out)
+	}
+	var doc struct {
+		Identical bool `json:"identical"`
+		Segments  []struct {
+			ID        string `json:"id"`
+			Reordered bool   `json:"reordered"`
+		} `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	reordered := 0
+	for _, s := range doc.Segments {
+		if s.Reordered {
+			reordered++
+		}
+	}
+	if doc.Identical || reordered == 0 {
+		t.Errorf("identical %v, %d segments reordered\n%s", doc.Identical, reordered, out)
+	}
+	code, out, _ = runCLI(t, "", "diff", a, b)
+	if code != 1 || !strings.Contains(out, "same text, reordered") {
+		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+}

@@ -28,7 +28,10 @@ segment: its id, channel, role, kind, trust, envelope, size in bytes and estimat
 
 With --json --redact, each segment also carries its text, with every secret that
 secret-in-context finds (API keys, tokens, private keys, credential-like values) replaced by
-"[redacted by wirelens]", so the output can be shared: what was sent, without the secrets.
+"[redacted by wirelens]", as are credential-named JSON members and NAME=value assignments
+whose name says password, secret, token or key; every other string (the model, tool names,
+labels, notes) is masked the same way, so the output can be shared: what was sent, without
+the secrets.
 
 FILE may be "-" for standard input. Input problems are reported one line each on standard
 error (exit 2) and everything that could be read is still printed.`,

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,7 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/capture"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -27,6 +30,7 @@ func init() {
 type captureFlags struct {
 	listen, out, upstream, har string
 	mock                       bool
+	allowOrigins, allowHosts   []string
 }
 
 // defaultCaptureName is the recording's name when --out is not given.
@@ -82,16 +86,20 @@ func startCapture(app *App, f captureFlags, serve serveFunc) (*captureRun, error
 	if f.mock && f.upstream != "" {
 		return nil, usageError("--mock and --upstream cannot be used together")
 	}
-	opts := capture.Options{Mock: f.mock}
+	opts := capture.Options{Mock: f.mock, AllowOrigins: f.allowOrigins, AllowHosts: f.allowHosts}
 	if f.upstream != "" {
 		u, err := url.Parse(f.upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usageError("--upstream %q: give a URL such as https://api.moonshot.ai", f.upstream)
+			return nil, usageError("--upstream %q: give a URL such as https://api.moonshot.ai", redact.URL(f.upstream))
 		}
 		opts.Upstream = u
 	}
 	if f.out == "" {
 		f.out = defaultCaptureName()
+	}
+	if f.har != "" && sameFile(f.har, f.out) {
+		// The HAR is written from the recording at exit: it would replace it.
+		return nil, usageError("--har and --out name the same file (%s): the HAR would replace the recording", f.out)
 	}
 	c := &captureRun{app: app, flags: f}
 	opts.Log = c.logLine
@@ -145,14 +153,30 @@ func (c *captureRun) stop() error {
 	return nil
 }
 
+// sameFile reports whether two paths name one file: the same path once
+// cleaned and made absolute, or, when both exist, the same file.
+func sameFile(a, b string) bool {
+	if aa, err := filepath.Abs(a); err == nil {
+		if bb, err := filepath.Abs(b); err == nil && aa == bb {
+			return true
+		}
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
+}
+
 // writeHARFile writes the HAR of recording into path (mode 0600).
 func writeHARFile(path, recording string) error {
-	in, err := os.Open(recording)
+	in, err := wire.OpenInput(recording, wire.MaxInputBytes)
 	if err != nil {
 		return fmt.Errorf("%s: %s", recording, describeCreateError(err))
 	}
 	defer in.Close()
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := wire.CreateOutput(path, false)
 	if err != nil {
 		return fmt.Errorf("%s: %s", path, describeCreateError(err))
 	}
@@ -166,11 +190,13 @@ func writeHARFile(path, recording string) error {
 func addCaptureFlags(cmd *cobra.Command, f *captureFlags, proxy bool) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", "", "address to listen on (default: a free port on 127.0.0.1; a non-loopback address is warned about)")
-	fl.StringVar(&f.out, "out", "", "the recording to append to, created mode 0600 (default: wirelens-capture-DATE-TIME.jsonl)")
+	fl.StringVar(&f.out, "out", "", "the recording to append to, created mode 0600, never through a link (default: wirelens-capture-DATE-TIME.jsonl)")
 	fl.BoolVar(&f.mock, "mock", false, "answer every request in the proxy (no upstream, no network, no key needed)")
+	fl.StringSliceVar(&f.allowOrigins, "allow-origin", nil, "accept requests with this Origin header (a browser page's; refused by default)")
+	fl.StringSliceVar(&f.allowHosts, "allow-host", nil, "accept requests whose Host names this host (default: loopback names and addresses only)")
 	if proxy {
 		fl.StringVar(&f.upstream, "upstream", "", "send every request to this URL (default: the provider the request's path and headers name)")
-		fl.StringVar(&f.har, "har", "", "also write the exchanges as HAR 1.2 to this file on exit")
+		fl.StringVar(&f.har, "har", "", "also write the exchanges as HAR 1.2 to this file on exit (mode 0600, never through a link; not the --out file)")
 	}
 }
 
@@ -196,7 +222,9 @@ runs to its end offline with no key.
 
 Credentials never reach the recording in the clear: Authorization, x-api-key,
 x-goog-api-key, api-key, cookies and key-like query parameters become a hint that keeps the
-scheme and the last 4 characters (Bearer sk-…a1b2). Stop it with Ctrl-C.`,
+known scheme and the last 4 characters (Bearer sk-…a1b2; Basic … keeps nothing of its
+secret), and credential-named members of JSON request bodies (api_key, password, ...) are
+masked. Stop it with Ctrl-C.`,
 		Example: `  wirelens proxy --mock --listen 127.0.0.1:8787 --out capture.jsonl
   wirelens proxy --out moonshot.jsonl --upstream https://api.moonshot.ai --har moonshot.har`,
 		Args: cobra.NoArgs,
@@ -209,7 +237,7 @@ scheme and the last 4 characters (Bearer sk-…a1b2). Stop it with Ctrl-C.`,
 			if f.mock {
 				mode = "answering itself (mock)"
 			} else if f.upstream != "" {
-				mode = "forwarding to " + f.upstream
+				mode = "forwarding to " + redact.URL(f.upstream) // no user:pass@ or ?key= on the screen
 			}
 			c.logLine(fmt.Sprintf("proxy on %s, %s, recording to %s; Ctrl-C stops it", c.server.URL(), mode, c.rec.Path()))
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

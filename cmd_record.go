@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/ui"
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/capture"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -154,7 +155,7 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 			child.Stdin, child.Stdout, child.Stderr = app.Stdin, app.Stdout, c.stderr()
 			var logFile *os.File
 			if view {
-				logFile, err = os.OpenFile(c.rec.Path()+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+				logFile, err = openViewLog(c.rec.Path())
 				if err != nil {
 					c.stop()
 					return usageError("%s.log: %s", c.rec.Path(), describeCreateError(err))
@@ -327,4 +328,11 @@ func childExit(err error) error {
 		return &ExitError{Code: xe.ExitCode()}
 	}
 	return &ExitError{Code: 2, Msg: err.Error()}
+}
+
+// openViewLog opens the log of record --view beside the recording, from
+// empty, as every output is opened (wire.CreateOutput: never through a link,
+// mode 0600).
+func openViewLog(recording string) (*os.File, error) {
+	return wire.CreateOutput(recording+".log", false)
 }

@@ -24,6 +24,9 @@ type jsonOut struct {
 	depth  int
 	enc    bytes.Buffer // the slow path of str
 	encj   *json.Encoder
+	// share masks every string written (redact.Share): --redact applies to
+	// the model, names, labels and notes as well as to segment text.
+	share bool
 }
 
 func (o *jsonOut) newline() {
@@ -69,6 +72,9 @@ func (o *jsonOut) bool(b bool) { o.buf = strconv.AppendBool(o.buf, b) }
 
 // str writes s as a JSON string.
 func (o *jsonOut) str(s string) {
+	if o.share {
+		s = redact.Share(s)
+	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
 			o.strSlow(s)
@@ -99,6 +105,8 @@ var inspectJSONOut = &jsonOut{prefix: "    "}
 func writeInspectRequestJSON(w io.Writer, r *wire.Request, comma, redacted bool) error {
 	o := inspectJSONOut
 	o.buf, o.depth = o.buf[:0], 0
+	o.share = redacted
+	defer func() { o.share = false }()
 	if comma {
 		o.buf = append(o.buf, ',')
 	}
@@ -197,6 +205,10 @@ func (o *jsonOut) segment(s *wire.Segment, bp, redacted bool) {
 		o.key(false, "label")
 		o.str(s.Label)
 	}
+	if s.Server != "" {
+		o.key(false, "server")
+		o.str(s.Server)
+	}
 	o.key(false, "bytes")
 	o.int(len(s.Text))
 	o.key(false, "tokens")
@@ -230,7 +242,7 @@ func (o *jsonOut) segment(s *wire.Segment, bp, redacted bool) {
 	}
 	if redacted {
 		o.key(false, "text")
-		o.str(redact.MaskSecrets(s.Text))
+		o.str(s.Text) // masked by str (redact.Share)
 	}
 	o.close('}')
 }

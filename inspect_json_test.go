@@ -26,6 +26,7 @@ type inspectSegmentJSON struct {
 	Trust      wire.Trust    `json:"trust"`
 	Envelope   string        `json:"envelope"`
 	Label      string        `json:"label,omitempty"`
+	Server     string        `json:"server,omitempty"`
 	Bytes      int           `json:"bytes"`
 	Tokens     int           `json:"tokens"`
 	Breakpoint bool          `json:"cache_breakpoint,omitempty"`
@@ -63,11 +64,33 @@ func inspectRequest(r *wire.Request, redacted bool) inspectRequestJSON {
 		n := s.Tokens()
 		rj.Tokens += n
 		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
-			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
+			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Server: s.Server, Bytes: len(s.Text),
 			Tokens: n, Breakpoint: r.Breakpoint(j), Escapes: esc})
 		if redacted {
-			text := redact.MaskSecrets(s.Text)
+			text := redact.Share(s.Text)
 			rj.Segments[len(rj.Segments)-1].Text = &text
+		}
+	}
+	if redacted {
+		// --redact masks every string that leaves, not only the text.
+		m := redact.Share
+		rj.Source, rj.Format, rj.Model, rj.Endpoint = m(rj.Source), wire.Format(m(string(rj.Format))), m(rj.Model), m(rj.Endpoint)
+		if rj.Notes != nil {
+			notes := make([]string, len(rj.Notes))
+			for i, n := range rj.Notes {
+				notes[i] = m(n)
+			}
+			rj.Notes = notes
+		}
+		for j := range rj.Segments {
+			s := &rj.Segments[j]
+			s.ID, s.Channel, s.Role, s.Kind, s.Trust = m(s.ID), wire.Channel(m(string(s.Channel))), m(s.Role), wire.Kind(m(string(s.Kind))), wire.Trust(m(string(s.Trust)))
+			s.Envelope, s.Label = m(s.Envelope), m(s.Label)
+			esc := make([]wire.Escape, len(s.Escapes))
+			for k, e := range s.Escapes {
+				esc[k] = wire.Escape{Rule: m(e.Rule), Offset: e.Offset, Text: m(e.Text), Original: m(e.Original)}
+			}
+			s.Escapes = esc
 		}
 	}
 	return rj

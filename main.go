@@ -42,6 +42,10 @@ type App struct {
 	Stderr io.Writer
 
 	In *wire.Interner
+
+	// ToolServers are the MCP servers a --workspace configures: a tool
+	// named after one is that server's (classify.MarkTools).
+	ToolServers []string
 }
 
 // ExitError ends the program with Code. Msg, when set, is printed as one

@@ -51,6 +51,10 @@ type SegmentDiff struct {
 	Status Status
 	// Moved is set when the segment sits in another channel or role in B.
 	Moved bool
+	// Reordered is set when the segment comes, in B's cache order, before
+	// segments that were before it in A: the same texts in another order
+	// are another prefix, not the same request.
+	Reordered bool
 	// BreakpointChanged is set when a cache breakpoint (Anthropic
 	// cache_control) was added to or removed from the segment; BreakA and
 	// BreakB say whether the segment carries one in A and in B.
@@ -133,6 +137,16 @@ func Requests(a, b *wire.Request) *RequestDiff {
 		}
 	}
 	rankA := 0 // as[:rankA] are flushed up to the channel of the current b segment
+	// low is the first segment of a paired with a b segment not yet
+	// reached: a pair whose a segment comes after it jumped ahead of it.
+	pairedDone := make([]bool, len(as))
+	low := 0
+	advanceLow := func() {
+		for low < len(as) && (ma[low] < 0 || pairedDone[low]) {
+			low++
+		}
+	}
+	advanceLow()
 	for j := range bs {
 		sb := &bs[j]
 		// Removed segments of an earlier channel come before this one.
@@ -159,17 +173,20 @@ func Requests(a, b *wire.Request) *RequestDiff {
 			sd.FromID = sa.ID
 		}
 		sd.Moved = sa.Channel != sb.Channel || sa.Role != sb.Role
+		sd.Reordered = i > low
+		pairedDone[i] = true
+		advanceLow()
 		sd.BreakA, sd.BreakB = a.Breakpoint(ia[i]), b.Breakpoint(ib[j])
 		sd.BreakpointChanged = sd.BreakA != sd.BreakB
 		sameText := sa.Hash == sb.Hash && sa.Text == sb.Text
 		switch {
-		case sameText && !sd.Moved && !sd.BreakpointChanged:
+		case sameText && !sd.Moved && !sd.Reordered && !sd.BreakpointChanged:
 			sd.Status = StatusSame
 		case sameText:
-			// Moved, or only its cache breakpoint changed (the marker sits
-			// after the text).
+			// Moved, reordered, or only its cache breakpoint changed (the
+			// marker sits after the text).
 			sd.Status = StatusChanged
-			if !sd.Moved {
+			if !sd.Moved && !sd.Reordered {
 				sd.Offset = len(sb.Text)
 			}
 			sd.Hunks = []Hunk{{Op: OpEqual, Text: sb.Text}}

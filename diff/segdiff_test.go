@@ -362,3 +362,36 @@ func TestSegdiffLongEqualRun(t *testing.T) {
 		t.Fatal("hunks do not give the texts back")
 	}
 }
+
+// Two requests whose messages are the same texts in another order are not
+// identical: the segment that came forward is reordered (and the first
+// divergence, where the cache breaks), the ones it passed stay same.
+func TestSegdiffReorderedIsNotIdentical(t *testing.T) {
+	in := wire.NewInterner()
+	x, y, z := "the first message", "the second message", "the third message"
+	a := segdiffReq(in, "claude-sonnet-4-5", cacheSys("rules"), cacheMsg(0, "user", x), cacheMsg(1, "user", y), cacheMsg(2, "user", z))
+	b := segdiffReq(in, "claude-sonnet-4-5", cacheSys("rules"), cacheMsg(0, "user", z), cacheMsg(1, "user", x), cacheMsg(2, "user", y))
+	d := Requests(&a, &b)
+	if d.Identical() {
+		t.Fatal("messages in another order called identical")
+	}
+	if d.First == nil || d.First.Segment != "messages[0]" || d.First.Status != StatusChanged || d.First.Offset != 0 {
+		t.Fatalf("first divergence %+v, want messages[0] changed at byte 0", d.First)
+	}
+	var reordered []string
+	for _, s := range d.Segments {
+		if s.Reordered {
+			reordered = append(reordered, s.ID+" from "+s.FromID)
+			if s.Status != StatusChanged || len(s.Hunks) != 1 || s.Hunks[0].Op != OpEqual {
+				t.Errorf("%s: %+v", s.ID, s)
+			}
+		}
+	}
+	if len(reordered) != 1 || reordered[0] != "messages[0] from messages[2]" {
+		t.Errorf("reordered %q, want [messages[0] from messages[2]]", reordered)
+	}
+	// The same order is still identical.
+	if d := Requests(&a, &a); !d.Identical() {
+		t.Errorf("a request against itself: first divergence %+v", d.First)
+	}
+}

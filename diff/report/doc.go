@@ -55,8 +55,29 @@ const (
 	maxDiffLines   = 60
 )
 
-// blocks lays the report out.
+// blocks lays the report out; with redact, every piece of text in it is
+// masked (redact.Share), the model names, labels, ids and findings' words
+// as well as the excerpts and diffs.
 func (r *Report) blocks() []block {
+	out := r.layout()
+	if r.redact {
+		for i := range out {
+			b := &out[i]
+			for j := range b.parts {
+				b.parts[j].text = r.payload(b.parts[j].text)
+			}
+			for _, row := range b.rows {
+				for j := range row {
+					row[j].text = r.payload(row[j].text)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// layout lays the report out.
+func (r *Report) layout() []block {
 	var out []block
 	h := func(level int, text string) {
 		out = append(out, block{kind: blockHeading, level: level, parts: []cell{plain(text)}})

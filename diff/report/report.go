@@ -247,7 +247,7 @@ func (r *Report) WorkspaceSystemBytes(k int) int {
 // redacts.
 func (r *Report) payload(s string) string {
 	if r.redact {
-		return redact.MaskSecrets(s)
+		return redact.Share(s)
 	}
 	return s
 }

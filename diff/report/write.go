@@ -103,13 +103,27 @@ func mdCells(cells []cell, inTable bool) string {
 
 // mdPlain escapes text for Markdown: it is made visible, every ASCII
 // punctuation character that Markdown reads is backslash-escaped, and <, >
-// and & are written as entities, so no markup, HTML or link forms. An @ is
-// followed by a word joiner so that no mention forms.
+// and & are written as entities, so no markup, HTML or link forms. GitHub
+// reads more than Markdown, in the text left after it (where a backslash
+// escape is gone): an @ is followed by a word joiner so that no mention
+// forms, and so are a # before a digit (owner/repo#1, #2: no cross-reference)
+// and a : before a letter or digit (no :emoji:); a $ is an entity, so that no
+// math ($…$) forms.
 func mdPlain(text string, inTable bool) string {
 	v := scan.VisibleLine(text)
 	var s strings.Builder
-	for _, r := range v {
+	for i, r := range v {
+		next := byte(0)
+		if i+1 < len(v) {
+			next = v[i+1]
+		}
 		switch {
+		case r == '$':
+			s.WriteString("&#36;")
+		case r == '#' && next >= '0' && next <= '9':
+			s.WriteString("\\#\u2060")
+		case r == ':' && (next >= '0' && next <= '9' || next >= 'a' && next <= 'z' || next >= 'A' && next <= 'Z' || next == '_' || next == '+' || next == '-'):
+			s.WriteString("\\:\u2060")
 		case r == '<':
 			s.WriteString("&lt;")
 		case r == '>':

@@ -22,15 +22,26 @@ import (
 // is wanted is far smaller. A variable so that tests can lower it.
 var MaxDecompressed = 64 << 20
 
+// MaxDecompressedInput is the most all the compressed bodies of one input
+// are decompressed to together: twenty small bombs, each under
+// MaxDecompressed, are still gigabytes (and every distinct text of them is
+// kept for the run). A variable so that tests can lower it.
+var MaxDecompressedInput = 128 << 20
+
 // DecompressError says why a compressed body could not be read.
 type DecompressError struct {
 	Encoding string // "gzip", "deflate", "br"
 	TooLarge bool   // it decompresses past MaxDecompressed
-	Err      error  // what the decoder said, when it failed
+	// Input is set with TooLarge when it was the input's budget
+	// (MaxDecompressedInput) that ran out.
+	Input bool
+	Err   error // what the decoder said, when it failed
 }
 
 func (e *DecompressError) Error() string {
 	switch {
+	case e.TooLarge && e.Input:
+		return fmt.Sprintf("%s, not read: past %d MiB decompressed in this input (all its compressed bodies together)", e.Encoding, MaxDecompressedInput>>20)
 	case e.TooLarge:
 		return fmt.Sprintf("%s that decompresses past %d MiB (not read further)", e.Encoding, MaxDecompressed>>20)
 	case e.Encoding == "br":
@@ -43,6 +54,30 @@ func (e *DecompressError) Error() string {
 // undid ("" when b was not compressed: b itself is returned).
 // contentEncoding is the Content-Encoding header recorded with b, or "".
 func Decompress(b []byte, contentEncoding string) ([]byte, string, error) {
+	return decompress(b, contentEncoding, MaxDecompressed, false)
+}
+
+// Inflated counts the bytes the compressed bodies of one input were
+// decompressed to, against MaxDecompressedInput.
+type Inflated struct{ n int }
+
+// Decompress is body.Decompress within what is left of the input's budget:
+// a body is read no further than MaxDecompressed or the budget's room,
+// whichever is less, and what it took is counted.
+func (in *Inflated) Decompress(b []byte, contentEncoding string) ([]byte, string, error) {
+	room := max(0, MaxDecompressedInput-in.n)
+	limit, input := MaxDecompressed, false
+	if room < limit {
+		limit, input = room, true
+	}
+	out, enc, err := decompress(b, contentEncoding, limit, input)
+	if enc != "" && err == nil {
+		in.n += len(out)
+	}
+	return out, enc, err
+}
+
+func decompress(b []byte, contentEncoding string, limit int, input bool) ([]byte, string, error) {
 	ce := strings.ToLower(strings.TrimSpace(contentEncoding))
 	switch {
 	case len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b:
@@ -50,30 +85,31 @@ func Decompress(b []byte, contentEncoding string) ([]byte, string, error) {
 		if err != nil {
 			return nil, "gzip", &DecompressError{Encoding: "gzip", Err: err}
 		}
-		return inflate(zr, "gzip")
+		return inflate(zr, "gzip", limit, input)
 	case ce == "deflate" && len(b) >= 2 && b[0]&0x0f == 8 && (int(b[0])<<8|int(b[1]))%31 == 0:
 		// zlib's header: deflate, and a check of the first two bytes.
 		zr, err := zlib.NewReader(bytes.NewReader(b))
 		if err != nil {
 			return nil, "deflate", &DecompressError{Encoding: "deflate", Err: err}
 		}
-		return inflate(zr, "deflate")
+		return inflate(zr, "deflate", limit, input)
 	case ce == "deflate" && !plainText(b):
 		// Some servers send raw deflate under "deflate".
-		return inflate(flate.NewReader(bytes.NewReader(b)), "deflate")
+		return inflate(flate.NewReader(bytes.NewReader(b)), "deflate", limit, input)
 	case ce == "br" && !plainText(b):
 		return nil, "br", &DecompressError{Encoding: "br"}
 	}
 	return b, "", nil
 }
 
-// inflate reads r to its end, or to MaxDecompressed bytes and one more.
-func inflate(r io.ReadCloser, enc string) ([]byte, string, error) {
+// inflate reads r to its end, or to limit bytes and one more (input: the
+// limit is what is left of the input's budget).
+func inflate(r io.ReadCloser, enc string, limit int, input bool) ([]byte, string, error) {
 	defer r.Close()
-	out, err := io.ReadAll(io.LimitReader(r, int64(MaxDecompressed)+1))
+	out, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	switch {
-	case len(out) > MaxDecompressed:
-		return nil, enc, &DecompressError{Encoding: enc, TooLarge: true}
+	case len(out) > limit:
+		return nil, enc, &DecompressError{Encoding: enc, TooLarge: true, Input: input}
 	case err != nil:
 		return nil, enc, &DecompressError{Encoding: enc, Err: err}
 	}

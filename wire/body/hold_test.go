@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -180,4 +181,45 @@ func FuzzUnquoteLong(f *testing.F) {
 			t.Fatalf("piece %d: %q unquotes to %q, want %q", unquotePiece, val, got, want)
 		}
 	})
+}
+
+// A long string is read in time linear in its length: each piece searches
+// only its own bytes (and one more) for a backslash, not the rest of the
+// string (which made 160 MB take 38 s).
+func TestUnquoteLongSearchesLinearly(t *testing.T) {
+	defer func(n int, f func([]byte) int) { unquotePiece, indexBackslash = n, f }(unquotePiece, indexBackslash)
+	unquotePiece = 1 << 10
+	searched := 0
+	indexBackslash = func(b []byte) int {
+		searched += len(b)
+		return bytes.IndexByte(b, '\\')
+	}
+	text := strings.Repeat("abcdefgh", 64<<10) + `\n` + strings.Repeat("z", 100<<10)
+	val := []byte(`"` + text + `"`)
+	var want string
+	if err := json.Unmarshal(val, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got := unquoteLong(val); got != want {
+		t.Fatalf("unquoteLong differs from json (%d bytes, want %d)", len(got), len(want))
+	}
+	if limit := 2 * len(val); searched > limit {
+		t.Fatalf("searched %d bytes for backslashes in a %d-byte string (more than %d): quadratic", searched, len(val), limit)
+	}
+}
+
+// BenchmarkUnquoteLong reads one string of 10, 40 and 160 MB with no
+// escape in it (run with -benchtime=1x: the time of one read each).
+func BenchmarkUnquoteLong(b *testing.B) {
+	for _, mb := range []int{10, 40, 160} {
+		val := []byte(`"` + strings.Repeat("abcdefghij", mb<<20/10) + `"`)
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			b.SetBytes(int64(len(val)))
+			for b.Loop() {
+				if s := unquoteLong(val); len(s) != len(val)-2 {
+					b.Fatal(len(s))
+				}
+			}
+		})
+	}
 }

@@ -71,9 +71,12 @@ func unquoteLong(val []byte) string {
 				}
 			}
 		} else {
-			n = bytes.IndexByte(in, '\\')
+			// Only this piece's bytes (and one more) are searched, not the
+			// rest of the string: a search per piece over the whole rest
+			// made one long string quadratic.
+			n = indexBackslash(in[:min(len(in), unquotePiece+1)])
 			if n < 0 {
-				n = len(in)
+				n = min(len(in), unquotePiece+1)
 			}
 			if n > unquotePiece {
 				n = unquotePiece
@@ -101,6 +104,10 @@ func unquoteLong(val []byte) string {
 	}
 	return sb.String()
 }
+
+// indexBackslash finds the next backslash of a string's text; a variable
+// so that a test can count the bytes searched.
+var indexBackslash = func(b []byte) int { return bytes.IndexByte(b, '\\') }
 
 // closingQuote reports whether b, the start of a string's text, holds its
 // closing quote: a quote after an even number of backslashes.

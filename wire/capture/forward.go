@@ -50,6 +50,9 @@ type Forward struct {
 	inner *http.Server
 	ln    *connListener
 	pass  *httputil.ReverseProxy
+	// base serves the requests in base-URL form: the Proxy behind its
+	// guard (no browser page, no foreign Host), set by ServeForward.
+	base http.Handler
 
 	handshakes sync.WaitGroup // CONNECTs being answered, waited for by close
 
@@ -122,6 +125,7 @@ func ServeForward(ln net.Listener, f *Forward) *Server {
 		done:    make(chan error, 1),
 		onClose: f.close,
 	}
+	f.base = f.p.guard(ln.Addr())
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s
 }
@@ -138,7 +142,16 @@ func (f *Forward) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.IsAbs() && r.URL.Host != "":
 		f.plain(w, r)
 	case isWebSocket(r):
+		// In base-URL form: only from this machine's agents, as the
+		// guard lets the Proxy's requests in.
+		if r.Header.Get("Origin") != "" || !f.p.hostAllowed(r.Host, "", false) {
+			f.log(fmt.Sprintf("a WebSocket upgrade for host %q (Origin %q) was refused: not a loopback agent's", r.Host, r.Header.Get("Origin")))
+			http.Error(w, "wirelens: refused", http.StatusForbidden)
+			return
+		}
 		f.websocket(w, r, "")
+	case f.base != nil:
+		f.base.ServeHTTP(w, r)
 	default:
 		f.p.ServeHTTP(w, r)
 	}

@@ -52,6 +52,12 @@ func (l *logLines) all() string {
 // newRig starts a proxy; upstream nil means mock mode.
 func newRig(t *testing.T, upstream http.Handler) *rig {
 	t.Helper()
+	return newRigOpts(t, upstream, nil)
+}
+
+// newRigOpts is newRig with its options changed by set.
+func newRigOpts(t *testing.T, upstream http.Handler, set func(*Options)) *rig {
+	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "capture.jsonl"), logs: &logLines{}}
 	rec, err := Create(r.path, r.logs.add)
 	if err != nil {
@@ -62,6 +68,9 @@ func newRig(t *testing.T, upstream http.Handler) *rig {
 		r.upstream = httptest.NewServer(upstream)
 		t.Cleanup(r.upstream.Close)
 		opts.Upstream, _ = url.Parse(r.upstream.URL)
+	}
+	if set != nil {
+		set(&opts)
 	}
 	ln, warn, err := Listen("")
 	if err != nil || warn != "" {

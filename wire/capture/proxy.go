@@ -10,13 +10,8 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"sync"
 	"time"
 )
-
-// MaxBody is the most of one request or response body a recording holds;
-// the rest still passes through, and the record says it was cut.
-const MaxBody = 512 << 20
 
 // Options configure a Proxy.
 type Options struct {
@@ -30,6 +25,12 @@ type Options struct {
 	Transport http.RoundTripper
 	// Log receives one line for each exchange that failed.
 	Log func(string)
+	// AllowOrigins are the Origin values accepted; a request with any other
+	// Origin header (a browser's, from a web page) is refused (guard.go).
+	AllowOrigins []string
+	// AllowHosts are the host names accepted in the Host header besides
+	// loopback ones (and the listener's own address).
+	AllowHosts []string
 }
 
 // Proxy is the recording reverse proxy, an http.Handler.
@@ -80,7 +81,7 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 			x.Status = resp.StatusCode
 			x.RespHeader = resp.Header.Clone()
-			resp.Body = &teeBody{r: resp.Body, x: x, resp: true}
+			resp.Body = newTee(resp.Body, x, true)
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -127,28 +128,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).EnableFullDuplex()
 	x := &Exchange{Start: time.Now(), Method: r.Method, ReqHeader: r.Header.Clone(), Mock: p.opts.Mock}
 	x.URL = localURL(r)
-	tee := &teeBody{r: r.Body, x: x}
-	if r.ContentLength > 0 && r.ContentLength <= MaxBody {
-		tee.buf.Grow(int(r.ContentLength))
-	}
+	// The body is kept as it arrives: no room is reserved for the length
+	// a header declares (a few header-only requests declaring 512 MiB
+	// each took gigabytes).
+	tee := newTee(r.Body, x, false)
 	r.Body = tee
 	defer func() {
 		// Also on the abort of a stream cut short (http.ErrAbortHandler):
 		// the record is written and the panic goes on.
 		x.End = time.Now()
-		// What the upstream did not read (it answered early, or was never
-		// reached) is read now: for the record, and because a full-duplex
-		// handler that returns with the body unread leaves the server to
-		// reset the client's connection.
-		drain(tee)
-		tee.mu.Lock()
-		x.ReqBody = tee.buf.Bytes()
-		tee.mu.Unlock()
+		tee.keepRequest()
 		if x.Status == 0 {
 			x.Status = http.StatusBadGateway
-		}
-		if tee.cut {
-			x.Err = join(x.Err, fmt.Sprintf("request body longer than %d bytes: recorded up to there", MaxBody))
 		}
 		if x.Err != "" {
 			p.opts.Log(fmt.Sprintf("%s %s: %s", x.Method, r.URL.Path, x.Err))
@@ -178,51 +169,4 @@ func localURL(r *http.Request) string {
 	}
 	u.Host = r.Host
 	return u.String()
-}
-
-// teeBody keeps what is read through it, up to MaxBody, for the record.
-type teeBody struct {
-	r    io.ReadCloser
-	x    *Exchange
-	resp bool
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	cut  bool
-}
-
-func (t *teeBody) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if n > 0 {
-		t.mu.Lock()
-		if room := MaxBody - t.buf.Len(); room > 0 {
-			t.buf.Write(p[:min(n, room)])
-			t.cut = t.cut || n > room
-		} else {
-			t.cut = true
-		}
-		t.mu.Unlock()
-	}
-	if err != nil && err != io.EOF && t.resp {
-		t.x.Err = join(t.x.Err, "the response was cut short: "+err.Error())
-	}
-	return n, err
-}
-
-func (t *teeBody) Close() error {
-	err := t.r.Close()
-	if t.resp {
-		t.mu.Lock()
-		t.x.RespBody = t.buf.Bytes()
-		if t.cut {
-			t.x.Err = join(t.x.Err, fmt.Sprintf("response body longer than %d bytes: recorded up to there", MaxBody))
-		}
-		t.mu.Unlock()
-	}
-	return err
-}
-
-// drain reads the rest of a request body, for the record, when the proxy
-// answers without reading it all.
-func drain(r io.Reader) {
-	io.Copy(io.Discard, r)
 }

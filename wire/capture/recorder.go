@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/redact"
 )
 
@@ -54,11 +54,11 @@ type Recorder struct {
 	closeMu sync.Mutex
 }
 
-// Create opens path for appending (creating it with mode 0600) and starts
-// the writer. log receives one line for each exchange that could not be
-// written.
+// Create opens path for appending (wire.CreateOutput: created mode 0600,
+// never through a link, no named pipe or device) and starts the writer. log
+// receives one line for each exchange that could not be written.
 func Create(path string, log func(string)) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := wire.CreateOutput(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -66,10 +66,6 @@ func Create(path string, log func(string)) (*Recorder, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	return newRecorder(path, f, st.Size(), log), nil
 }
@@ -159,7 +155,9 @@ func (r *Recorder) loop() {
 // shape wire/decode reads: {"request": {"timestamp", "method", "url",
 // "headers", "body"}, "response": {"timestamp", "status_code", "headers",
 // "body" | "body_raw"}, "logged_at", "wirelens": {...}}. Credentials in the
-// URL and headers are replaced by hints (redact.URLHint, redact.Header). A
+// URL and headers are replaced by hints (redact.URLHint, redact.Header), and
+// the credential-named members of a JSON request body by the mask
+// (redact.Members: api_key, password, client_secret, ...). A
 // body that is JSON is kept as its value (white space outside strings
 // dropped, so that it fits on the line); other text is kept as a string; bytes
 // that are not UTF-8 as "body_base64".
@@ -182,7 +180,7 @@ func lineParts(x *Exchange) [][]byte {
 	headers(&b, x.ReqHeader)
 	if t := bytes.TrimSpace(x.ReqBody); len(t) > 0 && (t[0] == '{' || t[0] == '[') && !bytes.ContainsAny(t, "\r\n") && jsontext.Value(t).IsValid() {
 		b.WriteString(`,"body":`)
-		parts = append(parts, bytes.Clone(b.Bytes()), t)
+		parts = append(parts, bytes.Clone(b.Bytes()), redact.Members(t))
 		b.Reset()
 	} else {
 		writeBody(&b, x.ReqBody, false, true)
@@ -241,7 +239,8 @@ func headers(b *bytes.Buffer, h http.Header) {
 }
 
 // writeBody writes ,"body": (JSON, or a request's text), ,"body_raw": (a
-// response's text; always for an event stream) or ,"body_base64": (bytes),
+// response's text; always for an event stream) or ,"body_base64": (bytes
+// that are not UTF-8, or text that quoting would make larger than base64),
 // or nothing for an empty body.
 func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 	t := bytes.TrimSpace(body)
@@ -249,6 +248,9 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 	case len(t) == 0 && len(body) == 0:
 	case !stream && len(t) > 0 && (t[0] == '{' || t[0] == '[') && jsontext.Value(t).IsValid():
 		b.WriteString(`,"body":`)
+		if request {
+			t = redact.Members(t)
+		}
 		if bytes.ContainsAny(t, "\r\n") {
 			v := jsontext.Value(bytes.Clone(t))
 			if v.Compact() == nil {
@@ -257,7 +259,10 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 			}
 		}
 		b.Write(t)
-	case utf8.Valid(body):
+	case utf8.Valid(body) && quotedLen(body) <= base64.StdEncoding.EncodedLen(len(body))+2:
+		// Text, unless escaping it would write more than base64 does (a
+		// control byte is six bytes quoted): the line stays within 4/3 of
+		// the body.
 		key := `,"body":`
 		if !request && (stream || len(t) == 0 || (t[0] != '{' && t[0] != '[')) {
 			// Text the proxy answered (an event stream, an error page).
@@ -273,4 +278,19 @@ func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
 		w.Close()
 		b.WriteByte('"')
 	}
+}
+
+// quotedLen is the length of b written as a JSON string by quote: short
+// escapes for \b \f \n \r \t " and \, six bytes for other control bytes.
+func quotedLen(b []byte) int {
+	n := 2 + len(b)
+	for _, c := range b {
+		switch {
+		case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+			n++
+		case c < 0x20:
+			n += 5
+		}
+	}
+	return n
 }

@@ -64,7 +64,7 @@ type Server struct {
 func Serve(ln net.Listener, p *Proxy) *Server {
 	s := &Server{
 		srv: &http.Server{
-			Handler:           p,
+			Handler:           p.guard(ln.Addr()),
 			ReadHeaderTimeout: 30 * time.Second,
 			ErrorLog:          nil,
 		},

@@ -18,6 +18,12 @@ type Builder struct {
 func (b *Builder) Add(p wire.Part) {
 	for _, s := range ClassifyIn(p, b.Cwd) {
 		s.Text, s.Hash = b.In.Intern(s.Text)
+		if segs := b.Req.Segments; len(segs) == cap(segs) && len(segs) >= 1024 {
+			// Doubled, not append's quarter for large slices: a request of
+			// a million segments was copied some 60 times over (about five
+			// times its segments' size allocated, at 184 bytes a segment).
+			b.Req.Segments = append(make([]wire.Segment, 0, 2*len(segs)), segs...)
+		}
 		b.Req.Segments = append(b.Req.Segments, s)
 	}
 	if p.CacheBreakpoint {

@@ -79,6 +79,9 @@ type decoder struct {
 	src  *bufio.Reader
 	seek io.ReadSeeker
 	base int64
+	// inflated counts what the input's compressed bodies decompressed to,
+	// against body.MaxDecompressedInput.
+	inflated body.Inflated
 	// cache holds the segments of the body elements seen so far.
 	cache *body.ElementCache
 	// det holds the messages detection found to tell nothing.

@@ -189,7 +189,7 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			d.Fail(eline, "HAR entry %d: request body: %v", n, err)
 			return !d.stop
 		}
-		if reqBody, _, err = body.Decompress(reqBody, header(e.Request.Headers, "Content-Encoding")); err != nil {
+		if reqBody, _, err = d.inflated.Decompress(reqBody, header(e.Request.Headers, "Content-Encoding")); err != nil {
 			d.Fail(eline, "HAR entry %d: request body is %v", n, err)
 			return !d.stop
 		}
@@ -204,7 +204,7 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			return !d.stop
 		}
 		var acc body.UsageAcc
-		resp, why := harResponse(&e)
+		resp, why := harResponse(&e, &d.inflated)
 		if why == "" {
 			acc.Read(resp)
 		}
@@ -247,7 +247,7 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 
 // harResponse is the body of an entry's response, decoded and
 // decompressed, or why it could not be read: the request's note.
-func harResponse(e *harEntry) (b []byte, why string) {
+func harResponse(e *harEntry, inflated *body.Inflated) (b []byte, why string) {
 	c := &e.Response.Content
 	if c.Text == "" {
 		return nil, "response body not recorded"
@@ -256,7 +256,7 @@ func harResponse(e *harEntry) (b []byte, why string) {
 	if err != nil {
 		return nil, "response body could not be read (" + err.Error() + "): usage not read"
 	}
-	b, _, err = body.Decompress(b, header(e.Response.Headers, "Content-Encoding"))
+	b, _, err = inflated.Decompress(b, header(e.Response.Headers, "Content-Encoding"))
 	if err != nil {
 		return nil, "response body is " + err.Error() + ": usage not read"
 	}

@@ -7,6 +7,7 @@ import (
 	"compress/zlib"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -182,4 +183,40 @@ func TestDecodeHARGzipRequestBody(t *testing.T) {
 		t.Fatalf("requests %+v, errors %q", reqs, errs)
 	}
 	checkUsage(t, reqs[0], &wire.Usage{InputTokens: 3, OutputTokens: 1})
+}
+
+// The decompressed bytes are capped per input, not per body: 20 gzip+base64
+// request bodies of a small HAR (each under the per-body cap) are read until
+// the input's budget is spent, then each is an error that says so; memory
+// and time stay those of the budget, not of 20 bodies (259 s and 2.77 GB at
+// 64 MiB each before).
+func TestDecodeHARDecompressedPerInput(t *testing.T) {
+	defer func(n, m int) { body.MaxDecompressed, body.MaxDecompressedInput = n, m }(body.MaxDecompressed, body.MaxDecompressedInput)
+	body.MaxDecompressed, body.MaxDecompressedInput = 1<<20, 3<<20
+	var es []string
+	for i := range 20 {
+		text := fmt.Sprintf("body %d ", i) + strings.Repeat("abcdefghijklmnopqrstuvwxyz", 900<<10/26)
+		gz := gzipOf(t, `{"model":"gpt","messages":[{"role":"user","content":"`+text+`"}]}`)
+		es = append(es, `{"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
+  "headers": [{"name": "Content-Encoding", "value": "gzip"}],
+  "postData": {"encoding": "base64", "text": "`+base64.StdEncoding.EncodeToString(gz)+`"}},
+ "response": {"content": {"text": "{}"}}}`)
+	}
+	in := `{"log": {"entries": [` + strings.Join(es, ",\n") + `]}}`
+	if len(in) > 200<<10 {
+		t.Fatalf("the HAR is %d bytes: meant to be small", len(in))
+	}
+	reqs, errs := runDecodeReqs(t, in)
+	if len(reqs) != 3 {
+		t.Errorf("%d requests read, want 3 (3 MiB of 0.9 MiB bodies)", len(reqs))
+	}
+	budget := 0
+	for _, e := range errs {
+		if strings.Contains(e, "past 3 MiB decompressed in this input") {
+			budget++
+		}
+	}
+	if budget == 0 || len(reqs)+len(errs) < 5 {
+		t.Errorf("errors %q, want the rest refused for the input's budget", errs)
+	}
 }

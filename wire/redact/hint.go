@@ -14,10 +14,22 @@ import (
 // ("Bearer ", "Basic ") and a short vendor prefix ("sk-", "ghp_") kept, then
 // "…" and its last 4 characters. A value shorter than 16 characters keeps no
 // tail, so that little of a short secret is shown.
+//
+// A first word is kept as a scheme only when it is a known one: any other
+// word may be the secret's own start. For schemes whose credential is a
+// user name and password (Basic: the tail of its base64 decodes to the
+// password's last characters) or a set of parameters (Digest, AWS4-HMAC-SHA256),
+// only the scheme is kept: "Basic …".
 func Hint(v string) string {
 	scheme := ""
-	if i := strings.IndexByte(v, ' '); i > 0 && i < 16 && !strings.ContainsAny(v[:i], "=:") {
-		scheme, v = v[:i+1], strings.TrimLeft(v[i+1:], " ")
+	if i := strings.IndexByte(v, ' '); i > 0 {
+		switch tailed, known := authSchemes[strings.ToLower(v[:i])]; {
+		case !known:
+		case !tailed:
+			return v[:i+1] + "…"
+		default:
+			scheme, v = v[:i+1], strings.TrimLeft(v[i+1:], " ")
+		}
 	}
 	prefix := ""
 	if i := strings.IndexAny(v, "-_"); i > 0 && i <= 4 && isLetters(v[:i]) {
@@ -29,6 +41,18 @@ func Hint(v string) string {
 		tail = string(r[len(r)-4:])
 	}
 	return scheme + prefix + "…" + tail
+}
+
+// authSchemes are the Authorization schemes a hint keeps (HTTP's
+// authentication scheme registry and common vendor ones), each with whether
+// the credential after it may show its tail: a token may, a user name and
+// password or a set of signed parameters may not.
+var authSchemes = map[string]bool{
+	"bearer": true, "token": true, "key": true, "apikey": true, "api-key": true, "dpop": true,
+	"oauth": true, "mac": true, "hawk": true, "sso-key": true, "privatetoken": true,
+	"basic": false, "digest": false, "negotiate": false, "ntlm": false, "kerberos": false, "hoba": false,
+	"mutual": false, "scram-sha-1": false, "scram-sha-256": false, "vapid": false, "concealed": false,
+	"aws4-hmac-sha256": false, "goog4-hmac-sha256": false, "sharedkey": false, "sharedkeylite": false,
 }
 
 func isLetters(s string) bool {

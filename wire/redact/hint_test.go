@@ -13,7 +13,7 @@ func TestHint(t *testing.T) {
 		"sk-ant-api03-abcdefghijklmnopq9z8y":       "sk-…9z8y",
 		"AIzaSyA1234567890abcdefghijklmnopqrstu":   "…rstu",
 		"ghp_abcdefghijklmnopqrstuvwxyz0123456789": "ghp_…6789",
-		"Basic dXNlcjpwYXNzd29yZA==":               "Basic …ZA==",
+		"Basic dXNlcjpwYXNzd29yZA==":               "Basic …", // no part of a password
 		"short":                                    "…",
 		"Bearer tiny":                              "Bearer …",
 	} {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -42,7 +43,46 @@ func Body(b []byte) []byte {
 // and the result is valid JSON when doc is. It fails, returning nil, when
 // doc is not JSON.
 func JSON(doc []byte) ([]byte, error) {
-	return maskJSON(doc, 0)
+	return maskJSON(doc, 0, false)
+}
+
+// Members masks only the string values of the members whose names are
+// secret (SecretMember: api_key, apiKey, password, client_secret,
+// access_token, ...), anywhere in a JSON document and in JSON written inside
+// its strings (tool-call arguments), as a capture keeps a request body:
+// everything else, text shaped like a key included, is what the model was
+// told and stays as it was. A document that is not JSON comes back as it
+// was.
+func Members(doc []byte) []byte {
+	if !mayNameSecret(doc) {
+		return doc
+	}
+	out, err := maskJSON(doc, 0, true)
+	if err != nil {
+		return doc
+	}
+	return out
+}
+
+// mayNameSecret reports whether doc holds a word SecretMember looks for
+// (any case): most bodies without one are not walked.
+func mayNameSecret(doc []byte) bool {
+	words := []string{"key", "token", "secret", "pass", "credential", "cookie", "auth", "bearer"}
+	for _, w := range words {
+		if bytes.Contains(doc, []byte(w)) {
+			return true
+		}
+	}
+	if bytes.IndexFunc(doc, unicode.IsUpper) < 0 {
+		return false
+	}
+	lower := bytes.ToLower(doc)
+	for _, w := range words {
+		if bytes.Contains(lower, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // edit replaces the bytes [start, end) of a document with with.
@@ -69,7 +109,7 @@ type frame struct {
 // quotedMask is Mask as a JSON string.
 var quotedMask, _ = jsontext.AppendQuote(nil, Mask)
 
-func maskJSON(doc []byte, depth int) ([]byte, error) {
+func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var (
 		stack []frame
@@ -98,6 +138,15 @@ func maskJSON(doc []byte, depth int) ([]byte, error) {
 		}
 		name := p.member
 		p.wantName = true
+		if members {
+			switch {
+			case k == '"' && SecretMember(name):
+				edits = append(edits, masked)
+			case with != nil:
+				edits = append(edits, edit{start, end, with})
+			}
+			return
+		}
 		switch {
 		case p.headers && SecretName(name):
 			edits = append(edits, masked)
@@ -184,7 +233,7 @@ func maskJSON(doc []byte, depth int) ([]byte, error) {
 			end := dec.InputOffset()
 			var with []byte
 			if k == '"' {
-				with = maskString(raw, depth)
+				with = maskString(raw, depth, members)
 			}
 			took(k, end-int64(len(raw)), end, raw, with)
 		}
@@ -213,7 +262,7 @@ func maskJSON(doc []byte, depth int) ([]byte, error) {
 // maskString masks the JSON string raw: the JSON it holds, if it holds a
 // document, else its text. It returns the masked string as JSON, or nil
 // when nothing was masked.
-func maskString(raw []byte, depth int) []byte {
+func maskString(raw []byte, depth int, members bool) []byte {
 	var s []byte
 	if bytes.IndexByte(raw, '\\') < 0 {
 		s = raw[1 : len(raw)-1] // nothing escaped: the text as it stands
@@ -222,7 +271,7 @@ func maskString(raw []byte, depth int) []byte {
 	}
 	var masked string
 	if t := bytes.TrimSpace(s); depth < maxNest && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		if inner, err := maskJSON(s, depth+1); err == nil {
+		if inner, err := maskJSON(s, depth+1, members); err == nil {
 			if bytes.Equal(inner, s) {
 				return nil
 			}
@@ -230,7 +279,7 @@ func maskString(raw []byte, depth int) []byte {
 		}
 	}
 	if masked == "" {
-		if !mayHold(s) {
+		if members || !mayHold(s) {
 			return nil
 		}
 		text := string(s)

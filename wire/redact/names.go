@@ -11,7 +11,8 @@ import (
 // secretWords make a header, cookie or parameter name secret wherever they
 // stand in it (x-api-key, x-amz-security-token, proxy-authorization,
 // set-cookie, x-goog-signature, ...).
-var secretWords = []string{"key", "token", "auth", "secret", "cookie", "session", "signature", "credential", "password", "passwd"}
+// "cred" and "pass" cover names like X-Custom-Creds and X-User-Pass.
+var secretWords = []string{"key", "token", "auth", "secret", "cookie", "session", "signature", "cred", "pass", "pwd"}
 
 // secretNames are credential names the words miss, and well-known ones
 // named outright so that no change of the words can drop them.

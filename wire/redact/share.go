@@ -1,0 +1,42 @@
+package redact
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Share masks a string of a payload for an output meant to be shared
+// (inspect --json --redact, report --redact): every secret MaskSecrets
+// finds, and besides, what a name says is a credential whatever its value
+// looks like (a password with & or # in it is no key shape): in JSON, the
+// string value of every credential-named member (Members); in text, the
+// value assigned to a credential-named word (DB_PASSWORD=..., "token":
+// "...", api_key: ...). It is broader than what check reports: in a shared
+// output a word masked by mistake costs little.
+func Share(s string) string {
+	if t := bytes.TrimSpace([]byte(s)); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if m := Members(t); !bytes.Equal(m, t) {
+			s = string(m)
+		}
+	}
+	if credentialWord.MatchString(s) {
+		s = assignment.ReplaceAllStringFunc(s, func(m string) string {
+			g := assignment.FindStringSubmatchIndex(m)
+			v := strings.TrimRight(m[g[8]:], ",;)}]")
+			if strings.HasPrefix(v, "[redacted") || v == "true" || v == "false" || v == "null" || strings.Trim(v, "0123456789.") == "" {
+				return m // masked already (a JSON member), or a number or constant (max_tokens: 5)
+			}
+			return m[:g[8]] + Mask
+		})
+	}
+	return MaskSecrets(s)
+}
+
+// credentialWord is a word that names a credential.
+var credentialWord = regexp.MustCompile(`(?i)pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth`)
+
+// assignment is a credential-named word (inside a longer name too:
+// DB_PASSWORD, x-api-key, clientSecret), an optional closing quote, = or :,
+// an optional opening quote, and the value up to white space or a quote.
+var assignment = regexp.MustCompile(`(?i)([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[\w.-]*)(["']?[ \t]*[:=][ \t]*)(["']?)([^\s"'` + "`" + `]+)`)
