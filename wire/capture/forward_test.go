@@ -511,3 +511,40 @@ func TestForwardCloseEndsHeldConnections(t *testing.T) {
 		t.Errorf("the tunnel was still open after Close: %v", err)
 	}
 }
+
+// TestForwardKeepsTheGuardForBaseURLRequests: behind record's forward
+// proxy, a request in base-URL form from a browser page (an Origin) or
+// for a foreign Host is still refused, and a WebSocket upgrade likewise;
+// an agent's is answered.
+func TestForwardKeepsTheGuardForBaseURLRequests(t *testing.T) {
+	r := newForwardRig(t, nil)
+	for _, c := range []struct {
+		h    http.Header
+		host string
+		want int
+	}{
+		{nil, "", 200},
+		{http.Header{"Origin": {"https://evil.example"}}, "", 403},
+		{nil, "rebound.example", 403},
+		{http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "Sec-Websocket-Key": {"dGhlIHNhbXBsZSBub25jZQ=="}, "Origin": {"https://evil.example"}}, "", 403},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, r.url+"/v1/chat/completions", strings.NewReader(chatBody))
+		for k, v := range c.h {
+			req.Header[k] = v
+		}
+		if c.host != "" {
+			req.Host = c.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%v host %q: status %d, want %d", c.h, c.host, resp.StatusCode, c.want)
+		}
+	}
+	if recs := r.records(); len(recs) != 1 {
+		t.Errorf("%d exchanges recorded, want the agent's one", len(recs))
+	}
+}
