@@ -415,13 +415,18 @@ func TestAuditBreakoutSeeds(t *testing.T) {
 	}
 }
 
-func TestAuditBidiOnlyUntrusted(t *testing.T) {
+// TestAuditBidiInAnyTrust: a bidi control is reported whatever the text's
+// trust (issue 21: a host that pastes unrecognised workspace text into its
+// own channel is exactly the case), with the same severity, and the message
+// says the text was judged trusted.
+func TestAuditBidiInAnyTrust(t *testing.T) {
 	text := "shalom \u200f"
 	host := testSeg("system[0]", wire.ChannelSystem, "system", wire.KindHostRules, wire.Trusted, "", text)
-	if got := Audit(testReq(host)); len(got) != 0 {
-		t.Errorf("bidi in host rules: want quiet, got %+v", got)
+	got := withRule(Audit(testReq(host)), RuleBidiControl)
+	if len(got) != 1 || got[0].Offset != 7 || got[0].Severity != SeverityHigh || !strings.Contains(got[0].Message, "in text judged trusted") {
+		t.Errorf("bidi in host rules: want one high finding in text judged trusted, got %+v", got)
 	}
-	if got := withRule(Audit(testReq(testBody(text))), RuleBidiControl); len(got) != 1 || got[0].Offset != 7 {
+	if got := withRule(Audit(testReq(testBody(text))), RuleBidiControl); len(got) != 1 || got[0].Offset != 7 || strings.Contains(got[0].Message, "judged trusted") {
 		t.Errorf("bidi in untrusted: got %+v", got)
 	}
 }

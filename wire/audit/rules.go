@@ -154,8 +154,8 @@ func (c *requestAudit) segment(i int) {
 		c.fencedAgentsMD(i)
 	}
 
-	// Hazards. bidi-control counts in untrusted content; the others in
-	// everything but the model's own output.
+	// Hazards, in everything but the model's own output: a hazard is one in
+	// any channel, whatever the text's trust.
 	if s.Trust != wire.TrustModel || untrusted {
 		for _, h := range a.hazardsOf(sc) {
 			c.hazardFinding(i, h, untrusted)
@@ -387,14 +387,17 @@ func (c *requestAudit) hazardFinding(i int, h scan.Hazard, untrusted bool) {
 	raw := s.Text[h.Offset : h.Offset+h.Len]
 	cp := fmt.Sprintf("U+%04X", h.Rune)
 	where := "untrusted text"
-	if !untrusted {
+	switch {
+	case untrusted:
+	case s.Trust == wire.Trusted:
+		// A host that pastes workspace text no layout or provenance
+		// recognised is exactly the case: same rule, same severity.
+		where = "text judged trusted"
+	default:
 		where = string(s.Trust) + " text"
 	}
 	switch h.Class {
 	case scan.HazardBidi:
-		if !untrusted {
-			return
-		}
 		c.add(i, RuleBidiControl, h.Offset, h.Len, cp,
 			fmt.Sprintf("bidirectional control %s in %s makes it display in another order than a model reads it (Trojan Source); strip it or show it escaped", cp, where))
 	case scan.HazardTag:

@@ -61,6 +61,9 @@ func (e *Error) Error() string {
 // Decoder is the state of one Decode call.
 type decoder struct {
 	opts  Options
+	// assumedSaid: a request of this source already says that the trust
+	// of its system text is assumed (provenance.AssumedNote).
+	assumedSaid bool
 	index int // requests emitted so far
 	yield func(wire.Request, error) bool
 	stop  bool
@@ -273,6 +276,10 @@ func (d *decoder) Emit(r wire.Request) {
 	r.Notes = maskNotes(r.Notes)
 	if d.opts.Provenance != nil {
 		r = d.opts.Provenance.Apply(r, d.opts.Interner)
+	} else if !d.assumedSaid && provenance.Assumed(&r) {
+		// Said once a source, on the first request it holds for.
+		d.assumedSaid = true
+		r.Notes = append(r.Notes[:len(r.Notes):len(r.Notes)], provenance.AssumedNote)
 	}
 	if !d.yield(r, nil) {
 		d.stop = true

@@ -233,3 +233,29 @@ func blank(s string) bool {
 	}
 	return true
 }
+
+// AssumedNote is what a request says when nothing decided the trust of
+// its system text: no framing of a known layout was found in it and no
+// provenance was available, so the system text is the host's by
+// assumption.
+const AssumedNote = "layout not recognised: trust of the system text is assumed; pass --workspace DIR or capture with record"
+
+// Assumed reports whether the trust of r's system text is assumed: r has
+// system-channel text (system, developer, instructions) and no segment of
+// it was cut, enveloped or given a workspace kind by a layout. A request
+// judged by an Index is never assumed: the index decided.
+func Assumed(r *wire.Request) bool {
+	system := false
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		switch {
+		case s.Kind == wire.KindToolSchema || s.Kind == wire.KindToolCall || s.Kind == wire.KindToolResult:
+			continue
+		case s.ID != s.Part || s.Envelope != "" || s.Kind.WorkspaceDerived():
+			return false
+		case s.Channel == wire.ChannelSystem && s.Trust == wire.Trusted && !blank(s.Text):
+			system = true
+		}
+	}
+	return system
+}
