@@ -52,9 +52,14 @@ once, under the first request that carries it, with the number of requests that 
 every request instead. SARIF locations name the line of the file that holds the flagged
 text (the request's line when the text cannot be found in the file).
 
---workspace DIR adds exact matches of that workspace's AGENTS.md paragraphs, listing lines
-and skill descriptions found in the system channel (or unwrapped in a user message). The
-workspace is only read.
+--workspace DIR judges every request by provenance: text of the workspace's files found on the
+wire (after undoing line ends, entities, JSON escapes and stripped controls) becomes its own
+segment, untrusted and labelled by path, so a workspace file pasted into the system channel is
+untrusted-in-system whatever the agent; the user's agent files in HOME (--home, default $HOME)
+are trust user. The exact matches of its AGENTS.md paragraphs, listing lines and skill
+descriptions are still looked for in what provenance left trusted. A capture written by
+"wirelens record" carries its own provenance record and needs no --workspace. The workspace is
+only read.
 
 --before A --after B compares two versions of the wire (for example built before and after a
 patch with "wirelens build"): it lists the findings fixed and the findings introduced, and
@@ -68,25 +73,26 @@ errors (what could be read is still reported).`,
   wirelens build . --layout legacy | wirelens check -
   wirelens check --sarif wire.json > wirelens.sarif
   wirelens check --before before.json --after after.json`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.rules {
-				writeRules(app.Stdout)
-				return nil
-			}
-			return runCheck(app, f, args)
-		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
 	fl.BoolVar(&f.asSARIF, "sarif", false, "print SARIF 2.1.0 for code-scanning tools")
 	fl.StringVar(&f.failOn, "fail-on", "high", "exit 1 when a finding is at or above this severity: high, medium or low")
-	fl.StringVar(&f.workspace, "workspace", "", "a workspace whose text must not sit in the system channel (exact matches)")
 	fl.StringVar(&f.before, "before", "", "the wire before a change (FILE or FILE@N); use with --after")
 	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
 	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
 	fl.BoolVar(&f.every, "every-request", false, "list a finding under every request that carries it, not once with a count")
 	fl.BoolVar(&f.cache, "cache", false, "also the prompt-cache rules (unstable-prefix) over each FILE's sequence of requests")
 	fl.StringVar(&f.maxReprocessed, "max-reprocessed", "1024", "with --cache: tokens (or a share such as 25%) of an earlier request a break may re-process")
+	pf := addProvenanceFlags(cmd, app)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if f.rules {
+			writeRules(app.Stdout)
+			return nil
+		}
+		f.workspace = pf.workspace
+		return runCheck(app, f, args)
+	}
 	return cmd
 }
 

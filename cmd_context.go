@@ -104,6 +104,7 @@ each category grew over the session, one row a request; --json lists every reque
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: every request's breakdown")
 	pricesFlag(cmd, &prices)
+	addProvenanceFlags(cmd, app)
 	return cmd
 }
 

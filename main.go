@@ -15,6 +15,7 @@ import (
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/provenance"
 	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -42,6 +43,9 @@ type App struct {
 	Stderr io.Writer
 
 	In *wire.Interner
+	// Provenance judges every request decoded by where its text came from
+	// (--workspace, --home); nil without them.
+	Provenance *provenance.Index
 }
 
 // ExitError ends the program with Code. Msg, when set, is printed as one

@@ -60,14 +60,14 @@ func (e *Error) Error() string {
 
 // Decoder is the state of one Decode call.
 type decoder struct {
-	opts  Options
+	opts Options
 	// assumedSaid: a request of this source already says that the trust
 	// of its system text is assumed (provenance.AssumedNote).
 	assumedSaid bool
-	index int // requests emitted so far
-	yield func(wire.Request, error) bool
-	stop  bool
-	nerr  int // errors met so far
+	index       int // requests emitted so far
+	yield       func(wire.Request, error) bool
+	stop        bool
+	nerr        int // errors met so far
 	// shown counts the errors on a line reported in full; past maxErrors
 	// they are counted in more, by kind, and reported in one last error,
 	// with the first and last line they were on.
