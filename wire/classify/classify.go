@@ -247,6 +247,8 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 				tr := wire.Untrusted
 				if sec.Kind == wire.KindTime {
 					tr = wire.Trusted
+				} else if sec.Trust != "" {
+					tr = sec.Trust
 				}
 				if sk := skillsOf(text, sec.Kind, s, e, cwd); sk != nil {
 					out = append(out, sk...)

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
@@ -23,6 +24,12 @@ type Framing struct {
 	// the file do not end the block (a hostile file would end it early):
 	// it ends where a block without Close does, or at a "====" rule line.
 	Heading bool
+	// Names are more heading texts (folded to lower case) that open a block
+	// of this row, besides instruction files' names.
+	Names []string
+	// Trust of the block: untrusted unless the row says the host pastes
+	// the user's own files under it (wire.TrustUser).
+	Trust wire.Trust
 	// Close, when set, is the prefix of the line that ends the block; else
 	// it ends at the next line that opens any framing, a line that is a
 	// lone tag of markup (<available_skills>, </system>), or the end of the
@@ -46,6 +53,10 @@ var Framings = []Framing{
 		Fixture: "You are a helpful host.\nInstructions from: /w/AGENTS.md\nWL-FRAMED-BODY\n"},
 	{Name: "instruction-heading", Heading: true, Kind: wire.KindAgentsMD, Agents: "cline (## .clinerules, ## AGENTS.md under # Rules), any host that heads a pasted file with its name",
 		Fixture: "# Rules\n\n## .clinerules\n\nWL-FRAMED-BODY\n\n====\n\nOTHER HOST TEXT\n"},
+	{Name: "cline-rules", Heading: true, Names: []string{"rules", "workspace-rules", "workspace rules"}, Kind: wire.KindAgentsMD, Agents: "cline 3 (# Rules / ## rules: the workspace's .clinerules)",
+		Fixture: "# Rules\n## rules\nWL-FRAMED-BODY\n"},
+	{Name: "cline-user-rules", Heading: true, Names: []string{"user-rules", "global rules"}, Kind: wire.KindAgentsMD, Trust: wire.TrustUser, Agents: "cline 3 (## user-rules: the user's own rules in HOME)",
+		Fixture: "# Rules\n## user-rules\nWL-FRAMED-BODY\n"},
 	{Name: "custom-instructions", Prefix: "CUSTOM INSTRUCTIONS:", Kind: wire.KindAgentsMD, Agents: "cline-style hosts, Roo Code",
 		Fixture: "Host rules.\n\nCUSTOM INSTRUCTIONS:\nWL-FRAMED-BODY\n"},
 	{Name: "rules-from", Prefix: "Rules from: ", Kind: wire.KindAgentsMD, Agents: "hosts that name a rules file before pasting it",
@@ -89,8 +100,20 @@ func framingOpen(line string) (*Framing, string, bool) {
 	for i := range Framings {
 		f := &Framings[i]
 		if f.Heading {
-			if lvl, h := headingOf(t); lvl > 0 && InstructionFile(h) {
-				return f, strings.Trim(h, "`*"), true
+			lvl, h := headingOf(t)
+			if lvl == 0 || lvl == 1 && len(f.Names) > 0 {
+				continue
+			}
+			if len(f.Names) > 0 {
+				if slices.Contains(f.Names, strings.ToLower(h)) {
+					return f, h, true
+				}
+				continue
+			}
+			// The heading names the file, maybe after a word or two
+			// ("## Workspace AGENTS.md").
+			if w := strings.Fields(h); len(w) > 0 && len(w) <= 3 && InstructionFile(w[len(w)-1]) {
+				return f, strings.Trim(w[len(w)-1], "`*"), true
 			}
 			continue
 		}
@@ -123,6 +146,48 @@ func loneTag(line string) bool {
 	return true
 }
 
+// lastHostBlock is the start of the last line that is a lone opening tag
+// (<available_skills>) closed by a later lone line (</available_skills>):
+// the host's own block, which ends a framed block before it. The last, so
+// that a pasted file cannot end its block early with a tag of its own (the
+// file comes before the host's block). -1 when there is none.
+func lastHostBlock(text string) int {
+	best := -1
+	for at := 0; at < len(text); {
+		end := strings.IndexByte(text[at:], '\n')
+		next := len(text)
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
+			next = end + 1
+		}
+		t := strings.TrimSpace(text[at:end])
+		if loneTag(t) && t[1] != '/' && strings.Contains(text[next:], "</"+t[1:]) {
+			best = at
+		}
+		at = next
+	}
+	return best
+}
+
+// HomePath reports whether a path a host names lies in the user's own agent
+// folders (~/.config/opencode/AGENTS.md, /home/u/.qwen/QWEN.md): the user's
+// text, not the workspace's. The rows are provenance.HomeFiles' folders.
+func HomePath(p string) bool {
+	p = strings.ReplaceAll(p, "\\", "/")
+	for _, d := range HomeDirs {
+		if strings.HasPrefix(p, "~/"+d+"/") || strings.Contains(p, "/"+d+"/") && (strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/root/") || strings.HasPrefix(p, "/Users/") || strings.Contains(p, "/home-") || strings.HasPrefix(p, "../")) {
+			return true
+		}
+	}
+	return false
+}
+
+// HomeDirs are the folders under HOME where agents keep the user's own
+// instructions (the folders of provenance.HomeFiles).
+var HomeDirs = []string{".claude", ".codex", ".gemini", ".qwen", ".config/opencode", ".cline", "Documents/Cline/Rules", ".kimi", ".config/crush"}
+
 // framedSections finds the blocks of Framings in text: each body (the
 // lines after its opener up to its end) a section of the row's kind,
 // labelled with the path the opener names. The opener is the host's.
@@ -139,11 +204,16 @@ func framedSections(text string) []Section {
 		if cur != nil {
 			s, e := cur.bodyStart, end
 			if e > s && !isBlank(text[s:e]) {
-				out = append(out, Section{Kind: cur.f.Kind, Start: s, End: e, Label: cur.label})
+				tr := cur.f.Trust
+				if tr == "" && HomePath(cur.label) {
+					tr = wire.TrustUser
+				}
+				out = append(out, Section{Kind: cur.f.Kind, Start: s, End: e, Label: cur.label, Trust: tr})
 			}
 			cur = nil
 		}
 	}
+	hostBlock := lastHostBlock(text)
 	inFence := false
 	for at := 0; at < len(text); {
 		end := strings.IndexByte(text[at:], '\n')
@@ -163,7 +233,7 @@ func framedSections(text string) []Section {
 				switch {
 				case cur.f.Close != "" && strings.HasPrefix(strings.TrimSpace(line), cur.f.Close):
 					closeAt(at)
-				case cur.f.Close == "" && loneTag(line):
+				case cur.f.Close == "" && at == hostBlock:
 					closeAt(at)
 				case cur.headingLvl > 0 && strings.HasPrefix(strings.TrimSpace(line), "===="):
 					closeAt(at)

@@ -20,6 +20,9 @@ type Section struct {
 	// Label names the payload's source when the prompt says it: the path of
 	// an AGENTS.md or of the listed directory. Hostile text.
 	Label string
+	// Trust is the section's trust when a framing says ("" is untrusted;
+	// wire.TrustUser for the user's own files).
+	Trust wire.Trust
 }
 
 // LegacySections finds, in a system-channel text, the sections that carry
