@@ -3,8 +3,8 @@ package decode
 import (
 	"encoding/json"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
