@@ -185,6 +185,7 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		tags := scanTagsInto(buf, text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
 		if system {
 			tags = dropListedSkills(text, tags)
+			tags = dropFramed(text, tags)
 		}
 		envs, stray = findEnvelopes(text, tags)
 		putTags(tags)
@@ -313,5 +314,24 @@ func dropListedSkills(text string, tags []dialectTag) []dialectTag {
 	}
 	return slices.DeleteFunc(tags, func(t dialectTag) bool {
 		return t.def.name == "skill" && t.start > open && t.start < end
+	})
+}
+
+// dropFramed drops the tags inside the blocks of the framings table
+// (framings.go) in a system text: a file pasted under "Instructions from:"
+// is the file's text whole, and a <system-reminder> line in it is the
+// file's, not an envelope of the host's.
+func dropFramed(text string, tags []dialectTag) []dialectTag {
+	secs := framedSections(text)
+	if len(secs) == 0 {
+		return tags
+	}
+	return slices.DeleteFunc(tags, func(t dialectTag) bool {
+		for _, s := range secs {
+			if t.start >= s.Start && t.start < s.End {
+				return true
+			}
+		}
+		return false
 	})
 }

@@ -34,7 +34,10 @@ type Framing struct {
 	// it ends at the next line that opens any framing, a line that is a
 	// lone tag of markup (<available_skills>, </system>), or the end of the
 	// text.
-	Close  string
+	Close string
+	// Whole: the block's opener and closer lines are part of its section
+	// (a skills listing, cut per skill by the section's reader).
+	Whole  bool
 	Kind   wire.Kind
 	Agents string
 	// Fixture is a text with one block of this framing around the body
@@ -57,6 +60,9 @@ var Framings = []Framing{
 		Fixture: "# Rules\n## rules\nWL-FRAMED-BODY\n"},
 	{Name: "cline-user-rules", Heading: true, Names: []string{"user-rules", "global rules"}, Kind: wire.KindAgentsMD, Trust: wire.TrustUser, Agents: "cline 3 (## user-rules: the user's own rules in HOME)",
 		Fixture: "# Rules\n## user-rules\nWL-FRAMED-BODY\n"},
+	{Name: "available-skills", Prefix: "<available_skills>", Close: "</available_skills>", Whole: true, Kind: wire.KindSkillsListing,
+		Agents:  "opencode (in its system prompt, no heading before it), Gemini CLI",
+		Fixture: "Host rules.\n<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-FRAMED-BODY</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n</available_skills>\n"},
 	{Name: "custom-instructions", Prefix: "CUSTOM INSTRUCTIONS:", Kind: wire.KindAgentsMD, Agents: "cline-style hosts, Roo Code",
 		Fixture: "Host rules.\n\nCUSTOM INSTRUCTIONS:\nWL-FRAMED-BODY\n"},
 	{Name: "rules-from", Prefix: "Rules from: ", Kind: wire.KindAgentsMD, Agents: "hosts that name a rules file before pasting it",
@@ -146,13 +152,21 @@ func loneTag(line string) bool {
 	return true
 }
 
-// lastHostBlock is the start of the last line that is a lone opening tag
-// (<available_skills>) closed by a later lone line (</available_skills>):
-// the host's own block, which ends a framed block before it. The last, so
-// that a pasted file cannot end its block early with a tag of its own (the
-// file comes before the host's block). -1 when there is none.
+// lastHostBlock is the start of the line that opens the last block of the
+// host's own markup: a lone opening tag (<available_skills>) closed by a
+// later lone line (</available_skills>) with no other opener of its name
+// between them, not nested in another such block (its <skill> entries). A
+// framed block before it ends there. The last, and the well formed, so that
+// a pasted file cannot end its block early with a lone tag of its own (the
+// file comes before the host's block; an opener of its own without a closer
+// has the host's opener between it and the closer). -1 when there is none.
 func lastHostBlock(text string) int {
-	best := -1
+	type tagLine struct {
+		start, end int
+		name       string
+		closing    bool
+	}
+	var tl []tagLine
 	for at := 0; at < len(text); {
 		end := strings.IndexByte(text[at:], '\n')
 		next := len(text)
@@ -162,11 +176,41 @@ func lastHostBlock(text string) int {
 			end += at
 			next = end + 1
 		}
-		t := strings.TrimSpace(text[at:end])
-		if loneTag(t) && t[1] != '/' && strings.Contains(text[next:], "</"+t[1:]) {
-			best = at
+		if t := strings.TrimSpace(text[at:end]); loneTag(t) {
+			closing := t[1] == '/'
+			name := strings.Trim(t, "</>")
+			tl = append(tl, tagLine{at, next, name, closing})
 		}
 		at = next
+	}
+	type block struct{ open, close int }
+	var blocks []block
+	for i, o := range tl {
+		if o.closing {
+			continue
+		}
+		for j := i + 1; j < len(tl); j++ {
+			if tl[j].name != o.name {
+				continue
+			}
+			if tl[j].closing {
+				blocks = append(blocks, block{o.start, tl[j].start})
+			}
+			break // an opener of the same name first: o is not well formed
+		}
+	}
+	best := -1
+	for i, b := range blocks {
+		nested := false
+		for k, c := range blocks {
+			if k != i && c.open < b.open && b.close < c.close {
+				nested = true
+				break
+			}
+		}
+		if !nested && b.open > best {
+			best = b.open
+		}
 	}
 	return best
 }
@@ -232,6 +276,11 @@ func framedSections(text string) []Section {
 			if cur != nil {
 				switch {
 				case cur.f.Close != "" && strings.HasPrefix(strings.TrimSpace(line), cur.f.Close):
+					if cur.f.Whole {
+						closeAt(next)
+						at = next
+						continue
+					}
 					closeAt(at)
 				case cur.f.Close == "" && at == hostBlock:
 					closeAt(at)
@@ -245,7 +294,11 @@ func framedSections(text string) []Section {
 				if f.Heading {
 					lvl, _ = headingOf(strings.TrimSpace(line))
 				}
-				cur = &open{f: f, label: p, bodyStart: next, headingLvl: lvl}
+				body := next
+				if f.Whole {
+					body = at
+				}
+				cur = &open{f: f, label: p, bodyStart: body, headingLvl: lvl}
 			}
 		}
 		at = next

@@ -69,6 +69,9 @@ func originOf(loc, cwd string) skillOrigin {
 		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
+	case p == "<built-in>" || p == "&lt;built-in&gt;" || p == "built-in" || p == "(built-in)":
+		// opencode's own skills: the location the host writes for them.
+		return originBuiltin
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
 		return originAdmin
 	}
