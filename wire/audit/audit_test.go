@@ -916,7 +916,7 @@ func dialectFixture(t *testing.T, name string) string {
 // the GEMINI.md body are, backticks or not, and so is a tag written bare in
 // host text after the block.
 func TestAuditHostProseMentions(t *testing.T) {
-	sys := dialectFixture(t, "gemini_system_mentions.txt")
+	home := dialectFixture(t, "gemini_system_mentions.txt")
 	const body = "Always answer in English.\n"
 	build := func(system string) *wire.Request {
 		return testBuild(
@@ -924,7 +924,20 @@ func TestAuditHostProseMentions(t *testing.T) {
 			wire.Part{ID: "contents[0].parts[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: "Fix the failing test."},
 		)
 	}
-	r := build(sys)
+	// The fixture's block is the user's own ~/.gemini/GEMINI.md: trust user,
+	// no untrusted-in-system (issue 21). The rest of the test moves it into
+	// a workspace.
+	r := build(home)
+	for _, s := range r.Segments {
+		if s.ID == "systemInstruction.parts[0]/context-from" && s.Trust != wire.TrustUser {
+			t.Errorf("~/.gemini/GEMINI.md is %s, want user", s.Trust)
+		}
+	}
+	if fs := withRule(Audit(r), RuleUntrustedInSystem); len(fs) != 0 {
+		t.Errorf("the user's own GEMINI.md raised %+v", fs)
+	}
+	sys := strings.ReplaceAll(home, "/home/dev/.gemini/GEMINI.md", "/home/dev/project/GEMINI.md")
+	r = build(sys)
 	if !slices.ContainsFunc(r.Segments, func(s wire.Segment) bool { return s.ID == "systemInstruction.parts[0]/context-from" }) {
 		t.Fatalf("the system instruction is not cut at its GEMINI.md block: %v", segIDs(r))
 	}

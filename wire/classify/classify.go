@@ -278,6 +278,11 @@ func envPieces(text string, e envelope, cwd string) []piece {
 		return reminderPieces(text, e.bodyStart, e.bodyEnd)
 	}
 	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.labelIn(text), name: d.name}
+	if pc.kind == wire.KindAgentsMD && pc.trust == wire.Untrusted && HomePath(pc.label) {
+		// A file the host names in the user's own agent folder
+		// (qwen-code's ~/.qwen/output-language.md): the user's text.
+		pc.trust = wire.TrustUser
+	}
 	switch d.name {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])

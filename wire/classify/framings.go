@@ -220,6 +220,9 @@ func lastHostBlock(text string) int {
 // text, not the workspace's. The rows are provenance.HomeFiles' folders.
 func HomePath(p string) bool {
 	p = strings.ReplaceAll(p, "\\", "/")
+	if strings.Contains(p, "/extensions/") || strings.Contains(p, "/plugins/") || strings.Contains(p, "/node_modules/") {
+		return false // installed from elsewhere: third-party text, not the user's own
+	}
 	for _, d := range HomeDirs {
 		if strings.HasPrefix(p, "~/"+d+"/") || strings.Contains(p, "/"+d+"/") && (strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/root/") || strings.HasPrefix(p, "/Users/") || strings.Contains(p, "/home-") || strings.HasPrefix(p, "../")) {
 			return true

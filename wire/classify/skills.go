@@ -69,9 +69,14 @@ func originOf(loc, cwd string) skillOrigin {
 		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
-	case p == "<built-in>" || p == "&lt;built-in&gt;" || p == "built-in" || p == "(built-in)":
-		// opencode's own skills: the location the host writes for them.
+	case p == "<built-in>" || p == "&lt;built-in&gt;" || p == "built-in" || p == "(built-in)" || p == "bundled":
+		// opencode's and qwen-code's own skills: the location the host
+		// writes for them.
 		return originBuiltin
+	case p == "project" || p == "workspace":
+		return originWorkspace // qwen-code's word for the workspace's
+	case p == "user" || p == "global":
+		return originUser
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
 		return originAdmin
 	}
