@@ -141,10 +141,14 @@ func (c *requestAudit) segment(i int) {
 				c.tagFinding(i, h, segmentWhere(s))
 			}
 		}
-	} else if first, ok := c.enveloped[s.Part]; ok && s.Trust == wire.Trusted && i > first {
+	} else if first, ok := c.enveloped[s.Part]; ok && s.Trust == wire.Trusted && i > first && s.Envelope == "" {
 		// Host text before the part's first envelope has no body behind it
 		// to break out of: a tag there is the host's own prose (Gemini CLI's
-		// system prompt names <untrusted_context> and <instructions>).
+		// system prompt names <untrusted_context> and <instructions>). Host
+		// text inside a host envelope (the <skill> lines of qwen-code's
+		// listing in its <system-reminder>) is that envelope's own markup,
+		// not text around envelopes: a breakout needs an envelope body to
+		// break out of.
 		c.framing(i, a.tagsOf(sc))
 	}
 

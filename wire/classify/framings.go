@@ -233,7 +233,7 @@ func HomePath(p string) bool {
 
 // HomeDirs are the folders under HOME where agents keep the user's own
 // instructions (the folders of provenance.HomeFiles).
-var HomeDirs = []string{".claude", ".codex", ".gemini", ".qwen", ".config/opencode", ".cline", "Documents/Cline/Rules", ".kimi", ".config/crush"}
+var HomeDirs = []string{".claude", ".codex", ".gemini", ".qwen", ".config/opencode", ".cline", "Documents/Cline/Rules", ".kimi", ".config/crush", ".pi/agent"}
 
 // framedSections finds the blocks of Framings in text: each body (the
 // lines after its opener up to its end) a section of the row's kind,

@@ -53,7 +53,8 @@ func (o skillOrigin) trust() wire.Trust {
 
 // skillDirs are the folders skills are found in, under a home folder (the
 // user's) or a checkout (the workspace's).
-var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/"}
+var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
+	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
 
 // originOf tells a skill's origin from its location and the session's
 // working directory ("" when unknown).

@@ -27,9 +27,19 @@ func judged(s *wire.Segment) bool {
 	case wire.Trusted, wire.TrustUser:
 		return true
 	case wire.Untrusted:
-		return s.Kind == wire.KindOther || s.Label == ""
+		// Text a layout judged the workspace's (or untrusted for want of
+		// knowing whose): provenance labels it and finds the host's bytes
+		// a framing took with it.
+		return s.Kind == wire.KindOther || s.Label == "" || s.Kind.WorkspaceDerived()
 	}
 	return false
+}
+
+// refined reports whether s is a layout's workspace segment, whose text
+// around the files provenance found stays untrusted except where a whole
+// file's run bounds it (refine).
+func refined(s *wire.Segment) bool {
+	return s.Trust == wire.Untrusted && s.Kind != wire.KindOther && s.Kind.WorkspaceDerived()
 }
 
 // spansOf is x.spans(text), memoised by the text's hash.
@@ -119,6 +129,9 @@ func (x *Index) cut(s wire.Segment, sp []span, in *wire.Interner, used map[strin
 	}
 	restN := 0
 	sp = widen(s.Text, sp)
+	if refined(&s) {
+		return x.refine(s, sp, in, used)
+	}
 	whole := len(sp) == 1 && sp[0].Start == 0 && sp[0].End == len(s.Text)
 	add := func(seg wire.Segment, a, b int, name string) {
 		seg.Text, seg.Hash = in.Intern(s.Text[a:b])
@@ -258,4 +271,83 @@ func Assumed(r *wire.Request) bool {
 		}
 	}
 	return system
+}
+
+// refine cuts a layout's workspace segment s at the spans provenance found
+// in it: each span is labelled by its file; text before a span that starts
+// at its file's first line, or after one that ends at its file's last, is
+// not the file's and is the host's (a sentence a framing without a closer
+// took along); any other text stays as the layout judged it. A segment with
+// nothing to give back is only labelled.
+func (x *Index) refine(s wire.Segment, sp []span, in *wire.Interner, used map[string]bool) []wire.Segment {
+	host := s
+	host.Trust, host.Kind, host.Envelope, host.Label = wire.Trusted, wire.KindHostRules, s.Envelope, ""
+	if s.Channel == wire.ChannelMessages {
+		host.Kind = wire.KindOther
+	}
+	type cutPiece struct {
+		a, b int
+		seg  wire.Segment
+		name string
+	}
+	var pieces []cutPiece
+	at := 0
+	for i, p := range sp {
+		if p.Start > at {
+			gap := s // as the layout judged it
+			if i > 0 && sp[i-1].tail || p.head {
+				gap = host
+			}
+			pieces = append(pieces, cutPiece{at, p.Start, gap, ""})
+		}
+		seg := s
+		seg.Kind = p.kind
+		if p.file >= 0 {
+			f := &x.Files[p.file]
+			seg.Label = f.Path
+			if f.Source == Home {
+				seg.Trust = wire.TrustUser
+			}
+		}
+		pieces = append(pieces, cutPiece{p.Start, p.End, seg, string(p.kind)})
+		at = p.End
+	}
+	if at < len(s.Text) {
+		gap := s
+		if len(sp) > 0 && sp[len(sp)-1].tail {
+			gap = host
+		}
+		pieces = append(pieces, cutPiece{at, len(s.Text), gap, ""})
+	}
+	if len(pieces) == 1 {
+		seg := pieces[0].seg
+		seg.Escapes = nil
+		if seg.Trust == wire.Untrusted {
+			seg.Escapes = classify.Escapes(seg.Text)
+		}
+		return []wire.Segment{seg}
+	}
+	var out []wire.Segment
+	restN := 0
+	for k, p := range pieces {
+		seg := p.seg
+		seg.Text, seg.Hash = in.Intern(s.Text[p.a:p.b])
+		seg.Start = s.Start + p.a
+		name := p.name
+		if k == 0 {
+			seg.ID = s.ID // the segment's own ID stays with its first piece
+			restN = 1
+		} else {
+			if name == "" {
+				name = string(seg.Kind)
+			}
+			seg.ID = x.uniqueID(s, name, &restN, used)
+		}
+		seg.Escapes = nil
+		if seg.Trust == wire.Untrusted {
+			seg.Escapes = classify.Escapes(seg.Text)
+		}
+		out = append(out, seg)
+	}
+	return out
 }

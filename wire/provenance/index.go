@@ -162,6 +162,7 @@ var HomeFiles = []HomeFile{
 	{"Documents/Cline/Rules", true, wire.KindAgentsMD, "cline (global rules)"},
 	{".agents/skills", true, wire.KindSkillLoaded, "agents sharing ~/.agents/skills"},
 	{".kimi/AGENTS.md", false, wire.KindAgentsMD, "Kimi"},
+	{".pi/agent", true, wire.KindAgentsMD, "pi (AGENTS.md, skills)"},
 	{".config/crush/CRUSH.md", false, wire.KindAgentsMD, "Crush"},
 }
 

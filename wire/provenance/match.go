@@ -24,6 +24,9 @@ type span struct {
 	Start, End int
 	file       int
 	kind       wire.Kind
+	// head and tail: the run starts at the file's first line, ends at its
+	// last (what comes before or after it is not the file's).
+	head, tail bool
 }
 
 // line is one line of a text, or a part of one (a JSON-escaped line split
@@ -214,7 +217,8 @@ func (x *Index) spans(text string) []span {
 		if kind == wire.KindSkillLoaded && r.fileAt < f.FrontMatter {
 			kind = wire.KindSkillsListing // only its front matter: an entry of a listing
 		}
-		out = append(out, span{Start: lines[r.first].start, End: lineEnd(text, lines[r.last]), file: r.file, kind: kind})
+		out = append(out, span{Start: lines[r.first].start, End: lineEnd(text, lines[r.last]), file: r.file, kind: kind,
+			head: r.fileFirst == 0, tail: r.fileAt == len(f.Lines)-1})
 	}
 	out = append(out, x.valueSpans(text, lines, taken)...)
 	out = append(out, x.listingSpans(text, lines, taken)...)
