@@ -14,6 +14,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/provenance"
 	"github.com/wirelens/wirelens/wire/recording"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -139,7 +140,7 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
-			Errors: errorsJSON(res.errs)})
+			Errors: errorsJSON(res.errs), Notes: res.notes})
 	case f.asSARIF:
 		res.alignNeedles()
 		err = writeSARIF(app.Stdout, res.findings, nil, res.errs, findingLines(res.findings, res.needles))
@@ -213,6 +214,9 @@ type checkResult struct {
 	// total counts the findings of every request, repeats included.
 	total int
 	errs  []error
+	// notes are what a request said once of its source (the assumed trust
+	// of provenance.AssumedNote), as "SOURCE: note".
+	notes []string
 	gate  *diff.Gate // check --cache, nil without
 }
 
@@ -302,6 +306,7 @@ func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate 
 				res.errs = append(res.errs, err)
 				return true
 			}
+			res.noteOf(&r)
 			res.audit(aud, &r)
 			return true
 		})
@@ -367,6 +372,9 @@ type checkJSON struct {
 	Findings []audit.Finding `json:"findings"`
 	Summary  checkSummary    `json:"summary"`
 	Errors   []errorJSON     `json:"errors"`
+	// Notes say once a source what check had to assume (its system
+	// text's trust, where no layout or provenance decided it).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // checkCompareJSON is `check --before A --after B --json`.
@@ -470,6 +478,12 @@ func requestHead(f audit.Finding) string {
 // most severe first within a request, then a summary line.
 func writeCheckText(w io.Writer, res *checkResult) error {
 	var b strings.Builder
+	for _, n := range res.notes {
+		fmt.Fprintf(&b, "note: %s\n", scan.VisibleLine(n))
+	}
+	if len(res.notes) > 0 {
+		b.WriteByte('\n')
+	}
 	cur := ""
 	for _, f := range res.findings {
 		key := f.Source + "\x00" + fmt.Sprint(f.Request)
@@ -537,4 +551,12 @@ func bySeverity(fs []audit.Finding) []audit.Finding {
 		}
 	}
 	return out
+}
+
+// noteOf keeps the note a request makes once of its source: that the trust
+// of its system text was assumed.
+func (res *checkResult) noteOf(r *wire.Request) {
+	if slices.Contains(r.Notes, provenance.AssumedNote) {
+		res.notes = append(res.notes, r.Source+": "+provenance.AssumedNote)
+	}
 }
