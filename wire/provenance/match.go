@@ -149,6 +149,14 @@ func (x *Index) spans(text string) []span {
 		if l.start == l.end || l.canon == "" {
 			continue // a blank line (or one of hazards only) joins runs
 		}
+		if len(l.locs) == 0 {
+			// Most lines of a host's text: every run ends here.
+			for _, r := range active {
+				cands = append(cands, r)
+			}
+			clear(active)
+			continue
+		}
 		next := make(map[int]run, len(l.locs))
 		w := weight(l.canon)
 		for _, lc := range l.locs {
