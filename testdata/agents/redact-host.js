@@ -1,4 +1,4 @@
-// redact-host.js FILE WORKSPACE: prints the Claude Code capture FILE with
+// redact-host.js FILE WORKSPACE [HOME]: prints the Claude Code capture FILE with
 // Claude Code's own text (its package is "all rights reserved") replaced by
 // placeholder text of the same length, line for line, so that the capture
 // keeps its shape for wirelens's tests without holding the host's prose:
@@ -8,17 +8,23 @@
 // that introduce workspace text (the ones wirelens classifies by: "Contents
 // of PATH (...):", the context and skills-listing sentences), and every byte
 // of text that came from the workspace (the files under WORKSPACE, the
-// user's prompt, git status).
+// user's prompt, git status), the user's own file in HOME
+// (~/.claude/CLAUDE.md), and the MCP server's tools (mcp__SERVER__TOOL: the
+// server's text, written for this test by mcp-server.js).
 const fs = require("fs");
 const path = require("path");
-const [file, workspace] = process.argv.slice(2);
+const [file, workspace, home] = process.argv.slice(2);
 
-// Workspace text kept verbatim wherever it appears.
+// Workspace and user text kept verbatim wherever it appears.
 const verbatim = [];
-for (const rel of ["CLAUDE.md", "AGENTS.md", ".claude/skills/wl-deploy/SKILL.md"]) {
-  const p = path.join(workspace, rel);
-  if (fs.existsSync(p)) verbatim.push(fs.readFileSync(p, "utf8"));
-}
+const keepFiles = (root, rels) => {
+  for (const rel of rels) {
+    const p = path.join(root, rel);
+    if (fs.existsSync(p)) verbatim.push(fs.readFileSync(p, "utf8"));
+  }
+};
+keepFiles(workspace, ["CLAUDE.md", "AGENTS.md", ".claude/skills/wl-deploy/SKILL.md"]);
+if (home) keepFiles(home, [".claude/CLAUDE.md"]);
 
 const filler = "Placeholder for Claude Code's own text (all rights reserved), replaced by capture.sh. ";
 const fill = (n) => {
@@ -40,7 +46,7 @@ const keepLine = (l) =>
   /^x-anthropic-billing-header:/.test(l) ||
   l.includes("you can use the following context:") ||
   l.includes("skills are available for use with the Skill tool:") ||
-  /wl-deploy|WL-[A-Z-]+MARKER/.test(l);
+  /wl-deploy|WL-[A-Z-]+MARKER|mcp__/.test(l);
 
 // prose replaces the host's lines of s, keeping workspace text whole.
 function prose(s) {
@@ -94,7 +100,7 @@ for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     if (Array.isArray(b.system)) b.system = content(b.system);
     else if (typeof b.system === "string") b.system = prose(b.system);
     if (Array.isArray(b.tools))
-      b.tools = b.tools.map((t) => ({
+      b.tools = b.tools.map((t) => typeof t.name === "string" && t.name.startsWith("mcp__") ? t : ({
         ...t,
         ...(typeof t.description === "string" ? { description: prose(t.description) } : {}),
         ...(t.input_schema ? { input_schema: schema(t.input_schema) } : {}),
