@@ -12,38 +12,10 @@ import (
 	"github.com/wirelens/wirelens/wire/provenance"
 )
 
-// captureWorkspace lays the capture's workspace out in a temporary folder
-// as capture.sh's workspace.js wrote it (testdata/agents/workspace keeps its
-// files flat): the instruction files at the root, the skill in each agent's
-// skills folder, a source file and a README.
-func captureWorkspace(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{"AGENTS.md", "CLAUDE.md", "GEMINI.md"} {
-		write(f, workspaceFile(t, f))
-	}
-	skill := workspaceFile(t, "SKILL.md")
-	for _, root := range []string{".claude/skills", ".agents/skills", ".gemini/skills", ".codex/skills"} {
-		write(root+"/wl-deploy/SKILL.md", skill)
-	}
-	write("src/main.go", "package main\n\nfunc main() {}\n")
-	write("README.md", "# demo\n\nA workspace for capture.sh.\n")
-	return dir
-}
-
 // captureRequestsWith decodes one capture judged by an index.
 func captureRequestsWith(t *testing.T, name string, x *provenance.Index) []wire.Request {
 	t.Helper()
-	f, err := os.Open(filepath.Join(agentsDir, name+".jsonl"))
+	f, err := os.Open(filepath.Join(*agentsRoot, name+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,38 +45,15 @@ func workspaceLines(t *testing.T, files ...string) []string {
 	return out
 }
 
-// TestProvenanceOnCaptures: judged by the workspace's index, every line of
-// the workspace's files in the captures sits in an untrusted segment that
-// names where it came from, and the provenance record read back from the
-// head of a capture judges it exactly as the index did.
-func TestProvenanceOnCaptures(t *testing.T) {
-	x, err := provenance.Build(captureWorkspace(t), provenance.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := workspaceLines(t, "AGENTS.md", "CLAUDE.md", "GEMINI.md")
-	for _, c := range []string{"claude-code", "codex", "gemini-cli"} {
+// TestProvenanceRecordOnCaptures: the provenance record of the capture's
+// workspace and HOME, put at the head of each capture, judges it exactly as
+// the index does, with the requests' lines counted after it.
+func TestProvenanceRecordOnCaptures(t *testing.T) {
+	x := indexOf(t, "workspace")
+	for _, c := range agentCaptures(t) {
 		t.Run(c, func(t *testing.T) {
 			reqs := captureRequestsWith(t, c, x)
-			seen := 0
-			for _, r := range reqs {
-				for _, s := range r.Segments {
-					for _, l := range lines {
-						if !strings.Contains(s.Text, l) {
-							continue
-						}
-						seen++
-						if s.Trust != wire.Untrusted || s.Label == "" {
-							t.Errorf("@%d %s holds %q but is %s, label %q", r.Index, s.ID, l, s.Trust, s.Label)
-						}
-					}
-				}
-			}
-			if seen == 0 {
-				t.Fatalf("no workspace line found in the capture")
-			}
-			// The record at the head of the capture: same segments.
-			data, err := os.ReadFile(filepath.Join(agentsDir, c+".jsonl"))
+			data, err := os.ReadFile(filepath.Join(*agentsRoot, c+".jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +93,7 @@ func TestProvenanceOnCaptures(t *testing.T) {
 // every byte of the workspace file is untrusted and labelled AGENTS.md,
 // the HOME file is trust user, and the host's text around them is trusted.
 func TestProvenanceUnknownLayout(t *testing.T) {
-	ws := captureWorkspace(t)
+	ws := filepath.Join(agentsDir, "workspace")
 	home := t.TempDir()
 	homeMD := "# My notes\n\nWL-USER-MARKER: this file is the user's own, in HOME.\nPrefer British spelling.\n"
 	if err := os.MkdirAll(filepath.Join(home, ".config", "opencode"), 0o755); err != nil {
@@ -185,7 +134,9 @@ func TestProvenanceUnknownLayout(t *testing.T) {
 		case ws && hostText:
 			t.Errorf("%s holds host and workspace text: %q", s.ID, s.Text)
 		case ws:
-			if s.Trust != wire.Untrusted || s.Label != "AGENTS.md" {
+			// The workspace's .clinerules/rules.md repeats all of AGENTS.md
+			// but its heading: a piece without the heading is either's.
+			if s.Trust != wire.Untrusted || s.Label != "AGENTS.md" && s.Label != ".clinerules/rules.md" {
 				t.Errorf("%s: %s %s %q, want untrusted, labelled AGENTS.md", s.ID, s.Trust, s.Kind, s.Label)
 			}
 		case strings.Contains(s.Text, "WL-USER-MARKER"):
