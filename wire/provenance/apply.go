@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/classify"
@@ -318,6 +319,29 @@ func (x *Index) refine(s wire.Segment, sp []span, in *wire.Interner, used map[st
 			gap = host
 		}
 		pieces = append(pieces, cutPiece{at, len(s.Text), gap, ""})
+	}
+	gives := false
+	for _, p := range pieces {
+		gives = gives || p.seg.Trust == wire.Trusted
+	}
+	if !gives {
+		// Nothing is the host's: the layout's segment stands, labelled
+		// by the file when one file is all provenance found in it and
+		// the host's label does not already name it (cline's "## rules"
+		// heading for .clinerules/rules.md); a skill's label stays.
+		file := sp[0].file
+		for _, p := range sp {
+			if p.file != file {
+				file = -1
+			}
+		}
+		if file >= 0 && !strings.HasPrefix(s.Label, "skill ") && !strings.HasSuffix(s.Label, x.Files[file].Path) {
+			s.Label = x.Files[file].Path
+		}
+		if file >= 0 && x.Files[file].Source == Home {
+			s.Trust, s.Escapes = wire.TrustUser, nil
+		}
+		return []wire.Segment{s}
 	}
 	if len(pieces) == 1 {
 		seg := pieces[0].seg
