@@ -40,6 +40,14 @@ type Framing struct {
 	Whole  bool
 	Kind   wire.Kind
 	Agents string
+	// ReadBy, when set, names the reader of this row's blocks where they
+	// are cut with the envelopes (dialects.go, gemini.go, claudecode.go):
+	// the row is listed, and its fixture tested, but framedSections leaves
+	// it to that reader.
+	ReadBy string
+	// Channel and Role of the fixture's part ("": the system prompt).
+	Channel wire.Channel
+	Role    string
 	// Fixture is a text with one block of this framing around the body
 	// "WL-FRAMED-BODY\n" (TestFramings).
 	Fixture string
@@ -63,6 +71,14 @@ var Framings = []Framing{
 	{Name: "available-skills", Prefix: "<available_skills>", Close: "</available_skills>", Whole: true, Kind: wire.KindSkillsListing,
 		Agents:  "opencode (in its system prompt, no heading before it), Gemini CLI",
 		Fixture: "Host rules.\n<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-FRAMED-BODY</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n</available_skills>\n"},
+	{Name: "context-from", ReadBy: "dialects.go (context-from)", Kind: wire.KindAgentsMD, Agents: "Gemini CLI, qwen-code",
+		Fixture: "Host rules.\n--- Context from: /w/QWEN.md ---\nWL-FRAMED-BODY\n--- End of Context from: /w/QWEN.md ---\n"},
+	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex",
+		Channel: wire.ChannelMessages, Role: "user",
+		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-FRAMED-BODY\n</INSTRUCTIONS>"},
+	{Name: "contents-of", ReadBy: "dialects.go (reminderPieces)", Kind: wire.KindAgentsMD, Agents: "Claude Code",
+		Channel: wire.ChannelMessages, Role: "user",
+		Fixture: "<system-reminder>\nCodebase and user instructions are shown below.\n\nContents of /w/CLAUDE.md (project instructions, checked into the codebase):\n\nWL-FRAMED-BODY\n</system-reminder>\n"},
 	{Name: "custom-instructions", Prefix: "CUSTOM INSTRUCTIONS:", Kind: wire.KindAgentsMD, Agents: "cline-style hosts, Roo Code",
 		Fixture: "Host rules.\n\nCUSTOM INSTRUCTIONS:\nWL-FRAMED-BODY\n"},
 	{Name: "rules-from", Prefix: "Rules from: ", Kind: wire.KindAgentsMD, Agents: "hosts that name a rules file before pasting it",
@@ -105,6 +121,9 @@ func framingOpen(line string) (*Framing, string, bool) {
 	t := strings.TrimSpace(line)
 	for i := range Framings {
 		f := &Framings[i]
+		if f.ReadBy != "" {
+			continue
+		}
 		if f.Heading {
 			lvl, h := headingOf(t)
 			if lvl == 0 || lvl == 1 && len(f.Names) > 0 {
