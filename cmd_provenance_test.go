@@ -95,6 +95,7 @@ func TestWorkspaceFlagJudgesByProvenance(t *testing.T) {
 		{"context", "--json", "--workspace", ws, req},
 		{"cache", "--json", "--workspace", ws, req},
 		{"view", "--workspace", ws, req},
+		{"--workspace", ws, req},
 		{"report", "--workspace", ws, "--before", req, "--after", req},
 	} {
 		code, out, errs := runCLI(t, "", args...)

@@ -141,6 +141,9 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 	for _, mk := range commandMakers {
 		root.AddCommand(mk(app))
 	}
+	// The shorthand "wirelens FILE..." is view's: it takes view's
+	// --workspace too.
+	addProvenanceFlags(root, app)
 	return root
 }
 
