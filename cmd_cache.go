@@ -136,6 +136,11 @@ type cacheBreakJSON struct {
 	Volatile string `json:"volatile"`
 	Cause    string `json:"cause"`
 	Label    string `json:"label,omitempty"`
+	// Rule is "tool-changed" when the break is a tool definition that
+	// changed (the finding check reports for the same event), Server its
+	// MCP server.
+	Rule   string `json:"rule,omitempty"`
+	Server string `json:"server,omitempty"`
 }
 
 // cacheRequestJSON is one compared request in `cache --json`.
@@ -204,7 +209,8 @@ func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
 	}
 	return &cacheBreakJSON{Segment: scan.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
 		Offset: b.Offset, Before: scan.VisibleLine(b.Before), After: scan.VisibleLine(b.After),
-		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: scan.VisibleLine(b.Label)}
+		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: scan.VisibleLine(b.Label), Rule: b.Rule,
+		Server: scan.VisibleLine(b.Server)}
 }
 
 // cacheOutput is a report of cache written as the steps come: add takes each

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -42,8 +43,9 @@ func newCheckCmd(app *App) *cobra.Command {
 		Long: `check audits every request of the given files for trust-boundary problems: workspace text in
 the system channel (untrusted-in-system), envelope breakouts and forged authority markers in
 untrusted text, bidi controls, Unicode tag smuggling, look-alike tags, invisible and control
-characters, changing values in the cached prefix, and workspace text pasted into a user message
-without an envelope. Rule IDs and severities are listed by "wirelens check --rules".
+characters, changing values in the cached prefix, workspace text pasted into a user message
+without an envelope, MCP servers' tool definitions that carry instructions for the model
+(tool-poisoning) and tool definitions that change within a session (tool-changed). Rule IDs and severities are listed by "wirelens check --rules".
 
 Findings are printed grouped by request, most severe first, one line each, safe to print;
 --json and --sarif (SARIF 2.1.0) are for scripts and code-scanning tools. A finding that
@@ -61,6 +63,8 @@ are trust user. The exact matches of its AGENTS.md paragraphs, listing lines and
 descriptions are still looked for in what provenance left trusted. A capture written by
 "wirelens record" carries its own provenance record and needs no --workspace. The workspace is
 only read.
+It also names the tools of the MCP servers the workspace configures (.mcp.json, .cursor/mcp.json,
+.vscode/mcp.json, .gemini/settings.json, .qwen/settings.json, .codex/config.toml, opencode.json).
 
 --before A --after B compares two versions of the wire (for example built before and after a
 patch with "wirelens build"): it lists the findings fixed and the findings introduced, and
@@ -127,6 +131,9 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	}
 	aud, err := newAuditor(f.workspace)
 	if err != nil {
+		return err
+	}
+	if err := app.useWorkspaceServers(f.workspace); err != nil {
 		return err
 	}
 	gate, err := newCacheGate(f)
@@ -237,6 +244,9 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 		}()
 	}
 	fs := aud.Audit(r)
+	for k := range fs {
+		fs[k].ToolChangeDiff(toolDiff)
+	}
 	res.total += len(fs)
 	if len(fs) == 0 {
 		return
@@ -459,6 +469,55 @@ func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Se
 	return app.finish(errs, failCode(introduced, failOn))
 }
 
+// toolDiff is the segment diff of a tool's two definitions for a
+// tool-changed finding (diff.TextDiff), each run made safe to print and the
+// runs left alike cut to their ends.
+func toolDiff(a, b string) []audit.ChangeHunk {
+	const keep = 40
+	var out []audit.ChangeHunk
+	hunks := diff.TextDiff(a, b)
+	if !strings.Contains(a, "\n") && !strings.Contains(b, "\n") {
+		// A definition on one line (compact JSON): what lies between the
+		// bytes both begin and end with.
+		p := 0
+		for p < len(a) && p < len(b) && a[p] == b[p] {
+			p++
+		}
+		for p > 0 && (p < len(a) && !utf8.RuneStart(a[p]) || p < len(b) && !utf8.RuneStart(b[p])) {
+			p--
+		}
+		q := 0
+		for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+			q++
+		}
+		for q > 0 && (!utf8.RuneStart(a[len(a)-q]) || !utf8.RuneStart(b[len(b)-q])) {
+			q--
+		}
+		hunks = nil
+		for _, h := range []diff.Hunk{{Op: diff.OpEqual, Text: a[:p]}, {Op: diff.OpDelete, Text: a[p : len(a)-q]},
+			{Op: diff.OpInsert, Text: b[p : len(b)-q]}, {Op: diff.OpEqual, Text: a[len(a)-q:]}} {
+			if h.Text != "" {
+				hunks = append(hunks, h)
+			}
+		}
+	}
+	for _, h := range hunks {
+		t := h.Text
+		if h.Op == diff.OpEqual && len(t) > 2*keep+3 {
+			head, tail := keep, len(t)-keep
+			for head > 0 && !utf8.RuneStart(t[head]) {
+				head--
+			}
+			for tail < len(t) && !utf8.RuneStart(t[tail]) {
+				tail++
+			}
+			t = t[:head] + "…" + t[tail:]
+		}
+		out = append(out, audit.ChangeHunk{Op: string(h.Op), Text: scan.VisibleLine(t)})
+	}
+	return out
+}
+
 // findingLine is one finding as a line of text, safe to print.
 func findingLine(f audit.Finding) string {
 	return fmt.Sprintf("%-6s  %-19s  %s@%d  %s  | %s", f.Severity, f.Rule, scan.VisibleLine(f.Segment), f.Offset,
@@ -499,6 +558,18 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 			fmt.Fprintf(&b, "  (in %s requests from here)", wire.GroupDigits(f.Requests.Count))
 		}
 		b.WriteByte('\n')
+		if f.Tool != nil {
+			for _, h := range f.Tool.Diff {
+				mark := " "
+				switch h.Op {
+				case string(diff.OpDelete):
+					mark = "-"
+				case string(diff.OpInsert):
+					mark = "+"
+				}
+				fmt.Fprintf(&b, "          %s %s\n", mark, h.Text)
+			}
+		}
 	}
 	s := summarize(res.findings)
 	if len(res.findings) > 0 {

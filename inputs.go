@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
 	"github.com/wirelens/wirelens/wire/decode"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -75,6 +78,7 @@ func refRangeError(file string, count, n int) error {
 // them; every file is opened by wire.OpenInput, which reads regular files
 // only.
 func (a *App) decodeSource(source string, each func(wire.Request, error) bool) {
+	each = a.markTools(each)
 	if source == "-" {
 		for r, err := range decode.Ahead(decode.Decode(a.Stdin, a.decodeOptions("-")), aheadRequests) {
 			if !each(r, err) {
@@ -88,6 +92,41 @@ func (a *App) decodeSource(source string, each func(wire.Request, error) bool) {
 			return
 		}
 	}
+}
+
+// markTools wraps each so that the tool definitions of every request are
+// given their MCP server where the name conventions could not tell it, but
+// the workspace's configured servers or the agent's list of its own tools
+// can (classify.MarkTools; the request's segments are copied, never
+// written).
+func (a *App) markTools(each func(wire.Request, error) bool) func(wire.Request, error) bool {
+	return func(r wire.Request, err error) bool {
+		if err == nil {
+			if segs := classify.MarkTools(r.Segments, a.ToolServers); segs != nil {
+				r.Segments = segs
+			}
+		}
+		return each(r, err)
+	}
+}
+
+// useWorkspaceServers reads the MCP servers a workspace configures
+// (--workspace) into ToolServers.
+func (a *App) useWorkspaceServers(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	d, c, err := assemble.OpenDir(dir)
+	if err != nil {
+		return usageError("--workspace: %v", err)
+	}
+	defer c.Close()
+	servers, errs := assemble.MCPServers(d)
+	if len(errs) > 0 {
+		return usageError("--workspace: %s", scan.VisibleLine(filepath.Join(dir, errs[0].Error())))
+	}
+	a.ToolServers = assemble.MCPServerNames(servers)
+	return nil
 }
 
 // aheadRequests is how many requests decoding may run ahead of the command
@@ -135,6 +174,7 @@ func (a *App) decodeContext(ctx context.Context, source string, each func(wire.R
 	}
 	defer o.f.Close()
 	defer context.AfterFunc(ctx, func() { o.f.Close() })()
+	each = a.markTools(each)
 	for r, err := range decode.Ahead(decode.Decode(o.f, a.decodeOptions(source)), aheadRequests) {
 		if !each(r, err) {
 			return

@@ -197,6 +197,10 @@ func (o *jsonOut) segment(s *wire.Segment, bp, redacted bool) {
 		o.key(false, "label")
 		o.str(s.Label)
 	}
+	if s.Server != "" {
+		o.key(false, "server")
+		o.str(s.Server)
+	}
 	o.key(false, "bytes")
 	o.int(len(s.Text))
 	o.key(false, "tokens")

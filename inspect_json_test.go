@@ -26,6 +26,7 @@ type inspectSegmentJSON struct {
 	Trust      wire.Trust    `json:"trust"`
 	Envelope   string        `json:"envelope"`
 	Label      string        `json:"label,omitempty"`
+	Server     string        `json:"server,omitempty"`
 	Bytes      int           `json:"bytes"`
 	Tokens     int           `json:"tokens"`
 	Breakpoint bool          `json:"cache_breakpoint,omitempty"`
@@ -63,7 +64,7 @@ func inspectRequest(r *wire.Request, redacted bool) inspectRequestJSON {
 		n := s.Tokens()
 		rj.Tokens += n
 		rj.Segments = append(rj.Segments, inspectSegmentJSON{ID: s.ID, Channel: s.Channel, Role: s.Role,
-			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Bytes: len(s.Text),
+			Kind: s.Kind, Trust: s.Trust, Envelope: s.Envelope, Label: s.Label, Server: s.Server, Bytes: len(s.Text),
 			Tokens: n, Breakpoint: r.Breakpoint(j), Escapes: esc})
 		if redacted {
 			text := redact.MaskSecrets(s.Text)

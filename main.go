@@ -46,6 +46,10 @@ type App struct {
 	// Provenance judges every request decoded by where its text came from
 	// (--workspace, --home); nil without them.
 	Provenance *provenance.Index
+
+	// ToolServers are the MCP servers a --workspace configures: a tool
+	// named after one is that server's (classify.MarkTools).
+	ToolServers []string
 }
 
 // ExitError ends the program with Code. Msg, when set, is printed as one

@@ -47,6 +47,11 @@ func (a *App) loadProvenance(f *provenanceFlags) error {
 	if f.workspace == "" && f.home == "" {
 		return nil
 	}
+	// The MCP servers the workspace configures name the tools that are
+	// theirs, for every command that reads requests.
+	if err := a.useWorkspaceServers(f.workspace); err != nil {
+		return err
+	}
 	home := f.home
 	if home == "" && !f.noHome {
 		home = os.Getenv("HOME")

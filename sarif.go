@@ -111,6 +111,9 @@ type sarifResultProps struct {
 	// Requests is the first request that carries the finding and how many
 	// do, when check lists each distinct finding once.
 	Requests *audit.RequestSpan `json:"requests,omitempty"`
+	// Tool names the tool of tool-poisoning and tool-changed: its name,
+	// MCP server, JSON path or earlier request and diff.
+	Tool *audit.FindingTool `json:"tool,omitempty"`
 }
 
 type sarifLocation struct {
@@ -209,11 +212,19 @@ func sarifRules() []sarifRule {
 			Help: sarifMessage{Text: r.Help,
 				Markdown: "**" + r.ID + "** (" + string(r.Severity) + "): " + r.Help},
 			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(r.Severity)},
-			Properties: sarifRuleProps{Tags: []string{"security", "prompt-injection"}, Precision: precision,
+			Properties: sarifRuleProps{Tags: sarifTags(r.ID), Precision: precision,
 				SecuritySeverity: sarifSecuritySeverity(r.Severity), Severity: string(r.Severity)},
 		})
 	}
 	return out
+}
+
+// sarifTags are a rule's tags: the tool rules are also "mcp".
+func sarifTags(id string) []string {
+	if id == audit.RuleToolPoisoning || id == audit.RuleToolChanged {
+		return []string{"security", "prompt-injection", "mcp"}
+	}
+	return []string{"security", "prompt-injection"}
 }
 
 // writeSARIF writes findings as a SARIF 2.1.0 log. states, when not nil,
@@ -267,7 +278,7 @@ func writeSARIF(w io.Writer, findings []audit.Finding, states []string, errs []e
 			}},
 			PartialFingerprints: map[string]string{"wirelensFinding/v1": hex.EncodeToString(sum[:16])},
 			Properties: sarifResultProps{Severity: string(f.Severity), Request: f.Request, Segment: f.Segment,
-				Offset: f.Offset, Excerpt: f.Excerpt, Requests: f.Requests},
+				Offset: f.Offset, Excerpt: f.Excerpt, Requests: f.Requests, Tool: f.Tool},
 		}
 		if states != nil && i < len(states) {
 			res.BaselineState = states[i]

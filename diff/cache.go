@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -53,6 +54,14 @@ type Break struct {
 	Cause    BreakCause
 	// Position is the segment's index in cache order.
 	Position int
+	// Rule is audit.RuleToolChanged when the break is a tool definition
+	// that changed under the same name (a rug pull, the tools_changed
+	// break): one event that check reports as a finding and the cache
+	// report as the break's cause. "" otherwise.
+	Rule string
+	// Server is, for a tool-changed break, the tool's MCP server ("" for
+	// the host's own tool; a copy).
+	Server string
 }
 
 // Step is the comparison of one request with the one before it.
@@ -530,6 +539,9 @@ func commonPrefix(prev, cur *seqView) (shared, *Break) {
 		Offset: off, Before: excerpt(sa.Text, off), After: excerpt(sb.Text, off),
 		Cause: changeCause(a, b, i)}
 	brk.Volatile = volatileAtBreak(sa.Text, sb.Text, off)
+	if brk.Cause == CauseChanged && sb.Channel == wire.ChannelTools && sb.Kind == wire.KindToolSchema && sa.Label == sb.Label {
+		brk.Rule, brk.Server = audit.RuleToolChanged, strings.Clone(sb.Server)
+	}
 	if off > 0 {
 		n.tokens += partialTokens(sb, off)
 		n.bytes += off

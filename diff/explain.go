@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -28,6 +29,14 @@ func (b *Break) Sentence() string {
 	case CauseReordered:
 		return where + " moved: the same segments in another order"
 	}
+	if b.Rule == audit.RuleToolChanged {
+		who := "the host's tool " + v(b.Label)
+		if b.Server != "" {
+			who = "MCP tool " + v(b.Label) + " (server " + v(b.Server) + ")"
+		}
+		return fmt.Sprintf("the definition of %s changed at byte %d, in %s: a tool-changed finding of check (a rug pull when the tool was approved before) and a tools_changed break",
+			who, b.Offset, v(b.Segment))
+	}
 	if b.Volatile != "" {
 		// "an" before a vowel sound: not before uuid (said "you-you-id").
 		article := "a"
@@ -47,6 +56,9 @@ func (b *Break) Brief() string {
 		return string(b.Cause) + " changed"
 	}
 	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)
+	if b.Rule != "" {
+		s += " (" + b.Rule + ")"
+	}
 	if b.Volatile != "" {
 		s += " (" + string(b.Volatile) + ")"
 	}

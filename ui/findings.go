@@ -3,6 +3,7 @@ package ui
 // The Findings view: the audit of `check` over every request.
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,41 @@ import (
 type findingRow struct {
 	req int
 	audit.Finding
+	// server is the MCP server of the tool the finding is in, "" none.
+	server string
+}
+
+// findingServer is the MCP server of the tool a finding is about or in.
+func (m *Model) findingServer(f *findingRow) string {
+	if f.Tool != nil {
+		return f.Tool.Server
+	} else if s := m.segIndex(f.req, f.Segment); s >= 0 {
+		return m.reqs[f.req].req.Segments[s].Server
+	}
+	return ""
+}
+
+// shownFindings are the Findings view's rows: one MCP server's, or all.
+func (m *Model) shownFindings() []findingRow {
+	if m.findServer == "" {
+		return m.findings
+	}
+	return slices.DeleteFunc(slices.Clone(m.findings), func(f findingRow) bool { return f.server != m.findServer })
+}
+
+// nextServer filters the Findings view by the next MCP server, or none.
+func (m *Model) nextServer() {
+	var servers []string
+	for _, f := range m.findings {
+		if f.server != "" && !slices.Contains(servers, f.server) {
+			servers = append(servers, f.server)
+		}
+	}
+	k := slices.Index(servers, m.findServer) // -1 for all
+	m.findServer, m.status, m.table = "", "findings of every source", widget.Cursor{}
+	if k+1 < len(servers) {
+		m.findServer, m.status = servers[k+1], "findings of MCP server "+scan.VisibleLine(servers[k+1])
+	}
 }
 
 // findingRows lists the findings of every request (findings[i] are those of
@@ -42,14 +78,15 @@ func findingRows(findings [][]audit.Finding) []findingRow {
 type findingsView struct {
 	st       *themes.Styles
 	findings []findingRow
-	audit    bool // an audit is plugged in
-	pending  bool // it has not answered yet
+	server   string // the MCP server the rows are filtered by, "" none
+	audit    bool   // an audit is plugged in
+	pending  bool   // it has not answered yet
 	cur      widget.Cursor
 }
 
 // findingsView is the Findings view as the model stands.
 func (m *Model) findingsView() findingsView {
-	return findingsView{st: m.st, findings: m.findings, audit: m.opts.Analysis.Findings != nil,
+	return findingsView{st: m.st, findings: m.shownFindings(), server: m.findServer, audit: m.opts.Analysis.Findings != nil,
 		pending: m.analysing || !m.anaDone, cur: m.table}
 }
 
@@ -92,6 +129,10 @@ func (p findingsView) Render(w, h int) []string {
 			detail = append(detail, st.Muted.Render("excerpt: ")+scan.VisibleLine(f.Excerpt))
 		}
 	}
-	return widget.Table{St: st, Cur: p.cur, Title: "Findings · " + strconv.Itoa(len(fs)), Head: "  " + head, Count: len(fs), Row: rowAt,
+	title := "Findings · " + strconv.Itoa(len(fs))
+	if p.server != "" {
+		title += " · MCP server " + scan.VisibleLine(p.server) + " (s: next)"
+	}
+	return widget.Table{St: st, Cur: p.cur, Title: title, Head: "  " + head, Count: len(fs), Row: rowAt,
 		Empty: empty, Detail: detail}.Render(w, h)
 }

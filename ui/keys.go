@@ -18,7 +18,7 @@ type KeyMap struct {
 	Search, Next, Prev, Filter     key.Binding
 	Wire, Escapes, Findings, Cache key.Binding
 	Diff, Raw, Mark, Layout        key.Binding
-	Trust, Secrets                 key.Binding
+	Trust, Secrets, Server         key.Binding
 	Help, Quit                     key.Binding
 }
 
@@ -53,6 +53,7 @@ func DefaultKeyMap() KeyMap {
 		Mark:     b("m", "mark request for diff", "m"),
 		Trust:    b("t", "diff: trust map / text", "t"),
 		Secrets:  b("S", "show / mask secrets", "S"),
+		Server:   b("s", "findings: by MCP server", "s"),
 		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
@@ -69,7 +70,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
-		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Layout},
+		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Layout},
 		{k.Help, k.Quit},
 	}
 }

@@ -222,6 +222,7 @@ type Model struct {
 	searchGen               int
 	searching               bool
 	findings                []findingRow
+	findServer              string         // the Findings view shows this MCP server's findings only ("" all)
 	perReq                  map[int]int    // findings per request
 	reusePrefix, reuseTotal int            // prefix and total tokens over the cache steps
 	perSeg                  map[segKey]int // findings per request and segment
@@ -806,7 +807,8 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 func (m *Model) setAnalysis(findings []findingRow, steps []*diff.Step) {
 	m.findings, m.steps = findings, steps
 	m.perReq, m.perSeg = map[int]int{}, map[segKey]int{}
-	for _, f := range findings {
+	for k, f := range findings {
+		findings[k].server = m.findingServer(&f)
 		m.perReq[f.req]++
 		m.perSeg[segKey{f.req, f.Segment}]++
 	}

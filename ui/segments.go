@@ -77,7 +77,8 @@ func (p segPane) column(col, w, h int) []string {
 			pos := items[k]
 			si := e.order[pos]
 			s := &e.req.Segments[si]
-			mk := render.SegmentMarks{Break: -1, Breakpoint: e.req.Breakpoint(si), Selected: col == cc && k == cr, Focused: p.focused}
+			mk := render.SegmentMarks{Break: -1, Breakpoint: e.req.Breakpoint(si), Selected: col == cc && k == cr, Focused: p.focused,
+				ServerTools: render.ServerRun(e.req.Segments, func(j int) int { return e.order[items[j]] }, len(items), k, p.top[col])}
 			// The row counts the glue folded into it with its segment.
 			for _, gi := range append(foldedInto(e.req.Segments, si), si) {
 				g := &e.req.Segments[gi]

@@ -39,7 +39,7 @@ func (m *Model) tableLen() int {
 	case viewEscapes:
 		return len(m.escRows())
 	case viewFindings:
-		return len(m.findings)
+		return len(m.shownFindings())
 	case viewCache:
 		return len(m.reqs)
 	}
@@ -66,6 +66,8 @@ func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
 		m.moveTable(m.tableLen() - 1)
 	case matches(k, km.Enter):
 		return m.tableEnter()
+	case m.view == viewFindings && matches(k, km.Server):
+		m.nextServer()
 	}
 	return nil
 }
@@ -106,7 +108,7 @@ func (m *Model) tableEnter() tea.Cmd {
 			return m.jumpTo(m.cur(), r.seg, r.off)
 		}
 	case viewFindings:
-		fs := m.findings
+		fs := m.shownFindings()
 		if m.table.Sel < len(fs) {
 			f := fs[m.table.Sel]
 			s := m.segIndex(f.req, f.Segment)

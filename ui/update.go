@@ -468,7 +468,8 @@ func (m *Model) openView(v viewKind) tea.Cmd {
 			case viewCache:
 				m.moveTable(c)
 			case viewFindings:
-				m.moveTable(sort.Search(len(m.findings), func(i int) bool { return m.findings[i].req >= c }))
+				fs := m.shownFindings()
+				m.moveTable(sort.Search(len(fs), func(i int) bool { return fs[i].req >= c }))
 			}
 		}
 	}

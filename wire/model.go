@@ -205,8 +205,13 @@ type Segment struct {
 	// Label says where the text came from when the payload names it: the path
 	// of an AGENTS.md, a skill's name, a tool's name. Hostile text.
 	Label string
-	Text  string // interned; hostile text
-	Hash  uint64 // content hash of Text (see HashText)
+	// Server is, for a tool definition that is not the host's own (an MCP
+	// server's, a tool a workspace's discovery command lists), the server
+	// it came from as the tool's name or the workspace names it: hostile
+	// text. "" for the host's built-in tools and every other segment.
+	Server string
+	Text   string // interned; hostile text
+	Hash   uint64 // content hash of Text (see HashText)
 	// Start is the byte offset of Text inside its part's text.
 	Start int
 	// Escapes lists escapes already applied in the recorded text.

@@ -40,7 +40,7 @@ func SameSegments(a, b []Segment) bool {
 		x, y := &a[i], &b[i]
 		if x.Hash != y.Hash || x.Start != y.Start || x.Text != y.Text ||
 			x.ID != y.ID || x.Part != y.Part || x.Channel != y.Channel || x.Role != y.Role || x.Kind != y.Kind ||
-			x.Trust != y.Trust || x.Envelope != y.Envelope || x.Label != y.Label || !slices.Equal(x.Escapes, y.Escapes) {
+			x.Trust != y.Trust || x.Envelope != y.Envelope || x.Label != y.Label || x.Server != y.Server || !slices.Equal(x.Escapes, y.Escapes) {
 			return false
 		}
 	}

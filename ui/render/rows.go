@@ -16,6 +16,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/classify"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -79,6 +80,29 @@ type SegmentMarks struct {
 	Breakpoint bool
 	Selected   bool // it is the cursor's
 	Focused    bool // the cursor's pane has the focus
+	// ServerTools is, on the first of a run of tool definitions of one MCP
+	// server, how many the run holds: that row heads the server's group.
+	ServerTools int
+}
+
+// ServerRun is, for row k of a column of n rows (row j showing segment
+// segs[at(j)]) whose first row shown is top, the number of tools of the
+// MCP server's run that row k heads: the run's length when row k is the
+// first of its server's run or the first row shown, else 0.
+func ServerRun(segs []wire.Segment, at func(j int) int, n, k, top int) int {
+	server := segs[at(k)].Server
+	same := func(j int) bool { return j >= 0 && j < n && segs[at(j)].Server == server }
+	if server == "" || k != top && same(k-1) {
+		return 0
+	}
+	lo, hi := k, k
+	for same(lo - 1) {
+		lo--
+	}
+	for same(hi + 1) {
+		hi++
+	}
+	return hi - lo + 1
 }
 
 // SegmentRows are the two rows of segment s in a column inner cells wide:
@@ -90,6 +114,17 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 		cur = "▸ "
 	}
 	l1 := cur + SegmentBadge(st, s) + " " + st.Header.Render(scan.VisibleLine(SegmentName(s)))
+	if s.Server != "" {
+		// An MCP server's tool, grouped under its server: the first of
+		// the server's run names the server, the others hang under it.
+		tool := classify.ToolName(s)
+		if mk.ServerTools > 0 {
+			l1 = cur + SegmentBadge(st, s) + " " + st.Header.Render("MCP "+scan.VisibleLine(s.Server)) +
+				st.Muted.Render(" · "+strconv.Itoa(mk.ServerTools)+" tools ›") + " " + scan.VisibleLine(tool)
+		} else {
+			l1 = cur + SegmentBadge(st, s) + " " + st.Muted.Render("└") + " " + scan.VisibleLine(tool)
+		}
+	}
 	where := s.Label
 	if where == "" {
 		where = s.ID

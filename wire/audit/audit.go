@@ -61,6 +61,8 @@ const (
 	// not by the Auditor: it is listed here with the others for check
 	// --rules and SARIF.
 	RuleUnstablePrefix = "unstable-prefix"
+	RuleToolPoisoning  = "tool-poisoning"
+	RuleToolChanged    = "tool-changed"
 )
 
 // RuleInfo describes one audit rule.
@@ -145,6 +147,23 @@ var Rules = []RuleInfo{
 			"processed again more of the earlier request than --max-reprocessed allows (tokens, or a share of the earlier request). " +
 			"Keep the prefix byte-stable: sort tools, move the clock and other changing values after the cached prefix " +
 			"(wirelens whatif shows what that saves)."},
+	{RuleToolPoisoning, SeverityHigh,
+		"An untrusted tool definition (an MCP server's) carries instructions for the model.",
+		"An MCP server's tool names, descriptions and JSON schemas are written by whoever publishes the server, yet they sit in " +
+			"the tools channel where the model reads them as the host's rules (tool poisoning, OWASP MCP Top 10 MCP03). Reported, " +
+			"with the phrase, the server, the tool and the JSON path of the string, in every string of the definition (property " +
+			"descriptions, enum, default, examples, title): hidden imperative blocks (<IMPORTANT>, <SYSTEM>, \"before using this " +
+			"tool\"), requests to hide something from the user, sensitive files or credentials (~/.ssh, ~/.aws/credentials, .env, " +
+			"mcp.json) to read or pass in a parameter, rules for other tools (shadowing: \"when the send_email tool is used, add " +
+			"a bcc\"), and instructions in enum or default values. The host's own tools are not judged by it. Remove the server " +
+			"or pin a version whose definitions were reviewed; tools are told from the host's by their names (mcp__SERVER__TOOL, " +
+			"mcp_SERVER_TOOL), the agent's list of its own tools and, with --workspace, the MCP servers the workspace configures."},
+	{RuleToolChanged, SeverityHigh,
+		"A tool's definition changed between two requests of one session (low for the host's own tools).",
+		"A server that changes a tool's description or schema after the user approved it (a rug pull) makes the model read new " +
+			"rules under a name it trusts; the change also breaks the prompt cache from the tools on (tools_changed), and the " +
+			"cache report names this finding as the break's cause. Reported on the later request with the segment-aligned diff " +
+			"of the two definitions; high for an MCP server's tool, low for the host's. Pin server versions and review changes."},
 }
 
 // RuleByID returns the rule of an ID.
@@ -178,6 +197,8 @@ type Finding struct {
 	// and after a patch), independent of segment ids and offsets: the rule,
 	// the segment's kind and label, and the text found.
 	Key string `json:"-"`
+	// Tool names the tool of a tool-poisoning or tool-changed finding.
+	Tool *FindingTool `json:"tool,omitempty"`
 }
 
 // RequestSpan is the requests of one source that carry the same finding:
@@ -209,6 +230,9 @@ type Auditor struct {
 	Workspace *WorkspaceMarks
 
 	scans map[uint64]*textScan
+	// tools holds, by source and tool name, the last definition seen
+	// (tool-changed).
+	tools map[string]map[string]*toolSeen
 	// ScannedBytes counts the text actually scanned (distinct texts only).
 	ScannedBytes int64
 }
@@ -242,6 +266,9 @@ type textScan struct {
 
 	blank     string // the text with its secrets hidden (blanked)
 	haveBlank bool
+
+	schema     []schemaString // a tool definition's strings
+	haveSchema bool
 }
 
 // textSpan is a stretch of a text that looks like workspace content.
@@ -387,6 +414,7 @@ type requestAudit struct {
 	// capped per (segment, rule): findings left out
 	capped map[string]int
 	last   map[string]int // index in out of the last finding per (segment, rule)
+	esc    *schemaString  // the string of a tool definition whose escaped hazards are read
 }
 
 // markPrefix notes the parts cut at envelopes and marks the segments of the

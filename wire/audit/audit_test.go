@@ -62,15 +62,15 @@ func testBody(text string) wire.Segment {
 }
 
 func TestAuditRulesTable(t *testing.T) {
-	if len(Rules) != 13 {
-		t.Fatalf("want the 13 rules of CONTRACT.md, got %d", len(Rules))
+	if len(Rules) != 15 {
+		t.Fatalf("want the 15 rules of CONTRACT.md, got %d", len(Rules))
 	}
 	want := map[string]Severity{
 		"untrusted-in-system": SeverityHigh, "envelope-breakout": SeverityHigh, "authority-spoof": SeverityHigh,
 		"bidi-control": SeverityHigh, "tag-smuggling": SeverityHigh, "confusable-tag": SeverityMedium,
 		"invisible-char": SeverityMedium, "control-char": SeverityMedium, "volatile-in-prefix": SeverityMedium,
 		"unwrapped-workspace": SeverityMedium, "untrusted-elevated": SeverityHigh, "secret-in-context": SeverityHigh,
-		"unstable-prefix": SeverityMedium,
+		"unstable-prefix": SeverityMedium, "tool-poisoning": SeverityHigh, "tool-changed": SeverityHigh,
 	}
 	for _, r := range Rules {
 		if want[r.ID] != r.Severity {

@@ -29,6 +29,8 @@ func kindWhat(k wire.Kind) string {
 		return "a skill body"
 	case wire.KindToolResult:
 		return "a tool result"
+	case wire.KindToolSchema:
+		return "an MCP server's tool definition"
 	}
 	return "workspace text"
 }
@@ -164,12 +166,24 @@ func (c *requestAudit) segment(i int) {
 		for _, h := range a.hazardsOf(sc) {
 			c.hazardFinding(i, h, untrusted)
 		}
+		if untrusted && classify.IsToolDef(s) {
+			c.escapedHazards(i)
+		}
 		if untrusted {
 			for _, off := range sc.bareCR {
 				c.add(i, RuleControlChar, off, 1, "bare-cr",
 					"a carriage return that does not end a line returns to the line's start on a terminal and overwrites what came before; strip it or use line feeds")
 			}
 		}
+	}
+
+	// Tool definitions: what an untrusted one asks of the model, and a
+	// definition that changed within the session (tools.go).
+	if classify.IsToolDef(s) {
+		if s.Trust == wire.Untrusted {
+			c.toolPoisoning(i)
+		}
+		c.toolChanged(i)
 	}
 
 	// secret-in-context, in every segment.
@@ -387,8 +401,18 @@ func (c *requestAudit) framing(i int, hits []scan.TagHit) {
 
 // hazardFinding reports one hazard.
 func (c *requestAudit) hazardFinding(i int, h scan.Hazard, untrusted bool) {
+	c.hazardFindingIn(i, h, untrusted, c.r.Segments[i].Text, "")
+}
+
+// hazardFindingIn reports hazard h of text (the segment's text, or a
+// string decoded from it whose place h.Offset already names: where then
+// says how the segment writes it).
+func (c *requestAudit) hazardFindingIn(i int, h scan.Hazard, untrusted bool, text, written string) {
 	s := &c.r.Segments[i]
-	raw := s.Text[h.Offset : h.Offset+h.Len]
+	raw := text[h.Offset : h.Offset+h.Len]
+	if written != "" {
+		h.Offset, h.Len = c.escapedAt(h)
+	}
 	cp := fmt.Sprintf("U+%04X", h.Rune)
 	where := "untrusted text"
 	switch {
@@ -400,6 +424,7 @@ func (c *requestAudit) hazardFinding(i int, h scan.Hazard, untrusted bool) {
 	default:
 		where = string(s.Trust) + " text"
 	}
+	where += written
 	switch h.Class {
 	case scan.HazardBidi:
 		c.add(i, RuleBidiControl, h.Offset, h.Len, cp,

@@ -86,8 +86,8 @@ type Item struct {
 	// payload gives it (hostile text), "" for a group that is not itemized
 	// or a segment the payload names nothing for.
 	Name string
-	// Server is the MCP server a tool belongs to when its name says so
-	// (mcp__server__tool), else "".
+	// Server is the MCP server a tool belongs to (Segment.Server, or the
+	// server an mcp__server__tool name names), else "".
 	Server   string
 	Trust    wire.Trust
 	Segments int
@@ -149,7 +149,13 @@ func Of(r *wire.Request) *Context {
 		if itemized(g) {
 			key.Name = strings.Clone(s.Label)
 			if g == GroupTools {
-				key.Server = MCPServer(s.Label)
+				// The classifier's server (classify/tools.go: every
+				// agent's convention, the workspace's servers); the
+				// mcp__SERVER__TOOL name of a segment made elsewhere.
+				key.Server = strings.Clone(s.Server)
+				if key.Server == "" {
+					key.Server = MCPServer(s.Label)
+				}
 			}
 		}
 		i, ok := index[key]

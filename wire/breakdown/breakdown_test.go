@@ -56,7 +56,8 @@ func TestOfGroupsAndItems(t *testing.T) {
 			t.Errorf("group %s is empty: %+v", g, c.Totals())
 		}
 	}
-	if g := groups[GroupTools]; g.Segments != 4 || len(g.Trusts) != 1 || g.Trusts[0] != wire.Trusted {
+	// The host's Bash is trusted, the MCP servers' tools untrusted.
+	if g := groups[GroupTools]; g.Segments != 4 || len(g.Trusts) != 2 || g.Trusts[0] != wire.Trusted || g.Trusts[1] != wire.Untrusted {
 		t.Errorf("tools %+v", g)
 	}
 	if g := groups[GroupToolResults]; len(g.Trusts) != 1 || g.Trusts[0] != wire.Untrusted {

@@ -62,9 +62,16 @@ func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 			pieces = cut(text, p.Channel == wire.ChannelSystem, false, kind, trust, cwd)
 		}
 	}
+	var server string
+	if kind == wire.KindToolSchema && p.Channel == wire.ChannelTools {
+		// An MCP server's tool, by its name (tools.go).
+		if srv, _, ok := mcpServerOf(p.Name); ok {
+			trust, server = wire.Untrusted, srv
+		}
+	}
 	if len(pieces) <= 1 {
 		s := wire.Segment{ID: p.ID, Part: p.ID, Channel: p.Channel, Role: p.Role, Kind: kind, Trust: trust,
-			Label: p.Name, Text: text}
+			Label: p.Name, Server: server, Text: text}
 		if trust == wire.Untrusted {
 			s.Escapes = Escapes(text)
 		}
