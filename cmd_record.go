@@ -54,8 +54,18 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 			if err != nil {
 				return usageError("%s: command not found", args[0])
 			}
+			if f.out == "" {
+				f.out = defaultCaptureName()
+			}
+			created := false
+			if wd, err := os.Getwd(); err == nil {
+				created = writeProvenanceRecord(app, f.out, wd, os.Getenv("HOME"))
+			}
 			c, err := startCapture(app, f)
 			if err != nil {
+				if created {
+					os.Remove(f.out)
+				}
 				return err
 			}
 			base := c.server.URL()
