@@ -42,7 +42,13 @@ func newLexer(name string, rules func() chroma.Rules) chroma.Lexer {
 
 // jsonString is a JSON string (RFC 8259 section 7), lenient as a viewer
 // must be: any character but an unescaped quote, a line break included.
-const jsonString = `"(?:\\[\s\S]|[^"\\])*"`
+// It is written as runs of plain characters between escapes, not as one
+// character or escape at a time: chroma's matcher (regexp2) keeps a
+// backtracking entry per repetition of a group and gives up past 100,000
+// slots, which the one-at-a-time form reached at some 33,000 characters
+// (a system prompt of Gemini CLI's is longer), and this form only at some
+// 30,000 escapes, at any length of the runs between them.
+const jsonString = `"[^"\\]*(?:\\[\s\S][^"\\]*)*"`
 
 // jsonRules follow the grammar of RFC 8259: values at the top, in arrays
 // and after an object's names; names (coloured as tags) only where an

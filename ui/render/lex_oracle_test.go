@@ -253,3 +253,26 @@ func BenchmarkHighlight(b *testing.B) {
 		}
 	}
 }
+
+// TestJSONLongString: a string far longer than chroma's own lexer matches
+// (a 40,000-character system prompt, with escapes in it) is one string
+// span, and the grammar goes on after it: the next name is a name.
+func TestJSONLongString(t *testing.T) {
+	long := strings.Repeat(`You are an agent.\n Use \"tools\". `, 1200)
+	text := `{"text": "` + long + `", "role": "user"}`
+	got := Highlight(text, "json")
+	want := []Span{
+		{0, 1, chroma.Punctuation},
+		{1, 7, chroma.NameTag},
+		{7, 8, chroma.Punctuation},
+		{9, 11 + len(long), chroma.LiteralStringDouble},
+		{11 + len(long), 12 + len(long), chroma.Punctuation},
+		{13 + len(long), 19 + len(long), chroma.NameTag},
+		{19 + len(long), 20 + len(long), chroma.Punctuation},
+		{21 + len(long), 27 + len(long), chroma.LiteralStringDouble},
+		{27 + len(long), 28 + len(long), chroma.Punctuation},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%d bytes: got %d spans, first %v; want %v", len(text), len(got), got[:min(len(got), 6)], want)
+	}
+}
