@@ -276,3 +276,33 @@ func TestJSONLongString(t *testing.T) {
 		t.Errorf("%d bytes: got %d spans, first %v; want %v", len(text), len(got), got[:min(len(got), 6)], want)
 	}
 }
+
+// TestMarkdownListLines: a list item's line is lexed on its own, as
+// chroma's lexer does: its line break opens no emphasis on the next line
+// (a tool description's "**Important:**" after "4. ..."), a code span or a
+// link does not run from one item into the next, a bullet takes one white
+// space (emphasis may open after a second) and a task's box is the
+// marker's; a plain line's break and an escaped one still open emphasis.
+func TestMarkdownListLines(t *testing.T) {
+	show := func(s string, sp []Span) string {
+		var b strings.Builder
+		for _, x := range sp {
+			fmt.Fprintf(&b, "%v %q; ", x.Type, s[x.Start:x.End])
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ text, want string }{
+		{"4. Never `x`.\n**Important:** y `z`.\n", "Keyword \"4.\"; LiteralStringBacktick \"`x`\"; LiteralStringBacktick \"`z`\"; "},
+		{"- a `b\n- c` d\n", "Keyword \"-\"; Keyword \"-\"; "},
+		{"- a [link\n- b](u) c\n", "Keyword \"-\"; Keyword \"-\"; "},
+		{"-  **x** y\n", "Keyword \"-\"; GenericStrong \"**x**\"; "},
+		{"- [ ] task `x`\n", "Keyword \"- [ ]\"; LiteralStringBacktick \"`x`\"; "},
+		{"text\n**bar** x\n", "GenericStrong \"**bar**\"; "},
+		{"foo\\\n**bar** x\n", "GenericStrong \"**bar**\"; "},
+	} {
+		got, chr := show(c.text, Highlight(c.text, "markdown")), show(c.text, highlightWith(lexers.Get("markdown"), c.text))
+		if got != c.want || chr != c.want {
+			t.Errorf("%q:\n ours   %s\n chroma %s\n want   %s", c.text, got, chr, c.want)
+		}
+	}
+}
