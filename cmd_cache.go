@@ -121,6 +121,7 @@ for compatibility and does nothing: comparing by model is the default.`,
 	cmd.Flags().BoolVar(&consecutive, "consecutive", false, "compare each request with the one just before it, whatever its model")
 	cmd.Flags().Bool("by-model", false, "accepted for compatibility, does nothing: comparing by model is the default")
 	pricesFlag(cmd, &prices)
+	addProvenanceFlags(cmd, app)
 	return cmd
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/provenance"
 	"github.com/wirelens/wirelens/wire/recording"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -54,11 +55,16 @@ once, under the first request that carries it, with the number of requests that 
 every request instead. SARIF locations name the line of the file that holds the flagged
 text (the request's line when the text cannot be found in the file).
 
---workspace DIR adds exact matches of that workspace's AGENTS.md paragraphs, listing lines
-and skill descriptions found in the system channel (or unwrapped in a user message), and names
-the tools of the MCP servers the workspace configures (.mcp.json, .cursor/mcp.json,
-.vscode/mcp.json, .gemini/settings.json, .qwen/settings.json, .codex/config.toml,
-opencode.json). The workspace is only read.
+--workspace DIR judges every request by provenance: text of the workspace's files found on the
+wire (after undoing line ends, entities, JSON escapes and stripped controls) becomes its own
+segment, untrusted and labelled by path, so a workspace file pasted into the system channel is
+untrusted-in-system whatever the agent; the user's agent files in HOME (--home, default $HOME)
+are trust user. The exact matches of its AGENTS.md paragraphs, listing lines and skill
+descriptions are still looked for in what provenance left trusted. A capture written by
+"wirelens record" carries its own provenance record and needs no --workspace. The workspace is
+only read.
+It also names the tools of the MCP servers the workspace configures (.mcp.json, .cursor/mcp.json,
+.vscode/mcp.json, .gemini/settings.json, .qwen/settings.json, .codex/config.toml, opencode.json).
 
 --before A --after B compares two versions of the wire (for example built before and after a
 patch with "wirelens build"): it lists the findings fixed and the findings introduced, and
@@ -72,25 +78,26 @@ errors (what could be read is still reported).`,
   wirelens build . --layout legacy | wirelens check -
   wirelens check --sarif wire.json > wirelens.sarif
   wirelens check --before before.json --after after.json`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.rules {
-				writeRules(app.Stdout)
-				return nil
-			}
-			return runCheck(app, f, args)
-		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
 	fl.BoolVar(&f.asSARIF, "sarif", false, "print SARIF 2.1.0 for code-scanning tools")
 	fl.StringVar(&f.failOn, "fail-on", "high", "exit 1 when a finding is at or above this severity: high, medium or low")
-	fl.StringVar(&f.workspace, "workspace", "", "a workspace whose text must not sit in the system channel (exact matches)")
 	fl.StringVar(&f.before, "before", "", "the wire before a change (FILE or FILE@N); use with --after")
 	fl.StringVar(&f.after, "after", "", "the wire after a change (FILE or FILE@N); use with --before")
 	fl.BoolVar(&f.rules, "rules", false, "list the rules, their severities and help, and exit")
 	fl.BoolVar(&f.every, "every-request", false, "list a finding under every request that carries it, not once with a count")
 	fl.BoolVar(&f.cache, "cache", false, "also the prompt-cache rules (unstable-prefix) over each FILE's sequence of requests")
 	fl.StringVar(&f.maxReprocessed, "max-reprocessed", "1024", "with --cache: tokens (or a share such as 25%) of an earlier request a break may re-process")
+	pf := addProvenanceFlags(cmd, app)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if f.rules {
+			writeRules(app.Stdout)
+			return nil
+		}
+		f.workspace = pf.workspace
+		return runCheck(app, f, args)
+	}
 	return cmd
 }
 
@@ -140,7 +147,7 @@ func runCheck(app *App, f checkFlags, args []string) error {
 	switch {
 	case f.asJSON:
 		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
-			Errors: errorsJSON(res.errs)})
+			Errors: errorsJSON(res.errs), Notes: res.notes})
 	case f.asSARIF:
 		res.alignNeedles()
 		err = writeSARIF(app.Stdout, res.findings, nil, res.errs, findingLines(res.findings, res.needles))
@@ -214,6 +221,9 @@ type checkResult struct {
 	// total counts the findings of every request, repeats included.
 	total int
 	errs  []error
+	// notes are what a request said once of its source (the assumed trust
+	// of provenance.AssumedNote), as "SOURCE: note".
+	notes []string
 	gate  *diff.Gate // check --cache, nil without
 }
 
@@ -306,6 +316,7 @@ func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate 
 				res.errs = append(res.errs, err)
 				return true
 			}
+			res.noteOf(&r)
 			res.audit(aud, &r)
 			return true
 		})
@@ -371,6 +382,9 @@ type checkJSON struct {
 	Findings []audit.Finding `json:"findings"`
 	Summary  checkSummary    `json:"summary"`
 	Errors   []errorJSON     `json:"errors"`
+	// Notes say once a source what check had to assume (its system
+	// text's trust, where no layout or provenance decided it).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // checkCompareJSON is `check --before A --after B --json`.
@@ -523,6 +537,12 @@ func requestHead(f audit.Finding) string {
 // most severe first within a request, then a summary line.
 func writeCheckText(w io.Writer, res *checkResult) error {
 	var b strings.Builder
+	for _, n := range res.notes {
+		fmt.Fprintf(&b, "note: %s\n", scan.VisibleLine(n))
+	}
+	if len(res.notes) > 0 {
+		b.WriteByte('\n')
+	}
 	cur := ""
 	for _, f := range res.findings {
 		key := f.Source + "\x00" + fmt.Sprint(f.Request)
@@ -602,4 +622,12 @@ func bySeverity(fs []audit.Finding) []audit.Finding {
 		}
 	}
 	return out
+}
+
+// noteOf keeps the note a request makes once of its source: that the trust
+// of its system text was assumed.
+func (res *checkResult) noteOf(r *wire.Request) {
+	if slices.Contains(r.Notes, provenance.AssumedNote) {
+		res.notes = append(res.notes, r.Source+": "+provenance.AssumedNote)
+	}
 }

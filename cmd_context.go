@@ -20,9 +20,8 @@ func init() { register(newContextCmd) }
 
 func newContextCmd(app *App) *cobra.Command {
 	var (
-		asJSON    bool
-		prices    string
-		workspace string
+		asJSON bool
+		prices string
 	)
 	cmd := &cobra.Command{
 		Use:   "context FILE[@N]... [--json] [--prices FILE]",
@@ -48,9 +47,6 @@ each category grew over the session, one row a request; --json lists every reque
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tab, err := loadPrices(prices)
 			if err != nil {
-				return err
-			}
-			if err := app.useWorkspaceServers(workspace); err != nil {
 				return err
 			}
 			var (
@@ -107,8 +103,8 @@ each category grew over the session, one row a request; --json lists every reque
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: every request's breakdown")
-	cmd.Flags().StringVar(&workspace, "workspace", "", "a workspace whose configured MCP servers name the tools that are theirs")
 	pricesFlag(cmd, &prices)
+	addProvenanceFlags(cmd, app)
 	return cmd
 }
 

@@ -94,6 +94,7 @@ error (exit 2) and everything that could be read is still printed.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the shape of CONTRACT.md)")
 	cmd.Flags().BoolVar(&redacted, "redact", false, "with --json: add each segment's text, every secret in it masked")
+	addProvenanceFlags(cmd, app)
 	return cmd
 }
 

@@ -125,12 +125,22 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 				}
 				defer ca.Close()
 			}
+			if f.out == "" {
+				f.out = defaultCaptureName()
+			}
+			created := false
+			if wd, err := os.Getwd(); err == nil {
+				created = writeProvenanceRecord(app, f.out, wd, os.Getenv("HOME"))
+			}
 			var fwd *capture.Forward
 			c, err := startCapture(app, f, func(ln net.Listener, p *capture.Proxy, log func(string)) *capture.Server {
 				fwd = capture.NewForward(p, ca, capture.NewHostSet(interceptHosts), log)
 				return capture.ServeForward(ln, fwd)
 			})
 			if err != nil {
+				if created {
+					os.Remove(f.out)
+				}
 				return err
 			}
 			base := c.server.URL()

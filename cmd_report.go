@@ -79,5 +79,6 @@ A and B are files (or FILE@N for one request); "-" reads standard input for one 
 	cmd.Flags().StringVar(&format, "format", "markdown", "the document: markdown (GitHub-flavoured, within a comment's size limit) or html (one self-contained file)")
 	cmd.Flags().BoolVar(&redacted, "redact", false, "mask every secret in the payload text the report shows")
 	pricesFlag(cmd, &prices)
+	addProvenanceFlags(cmd, app)
 	return cmd
 }

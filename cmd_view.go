@@ -79,6 +79,7 @@ written, and the selection follows the newest.`,
 	}
 	cmd.Flags().BoolVar(&separate, "separate", false, "each FILE its own prompt-cache sequence (by default all FILEs are one, as in cache)")
 	cmd.Flags().BoolVar(&follow, "follow", false, "follow FILE as it grows (a capture being recorded)")
+	addProvenanceFlags(cmd, app)
 	return cmd
 }
 

@@ -30,7 +30,7 @@ type Loaded struct {
 
 // decodeOptions are the wire options for one source.
 func (a *App) decodeOptions(source string) decode.Options {
-	return decode.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In}
+	return decode.Options{Source: source, Format: wire.Format(a.Format), Interner: a.In, Provenance: a.Provenance}
 }
 
 // decode reads the requests a FILE argument names: every request of FILE,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
+	"github.com/wirelens/wirelens/wire/provenance"
 	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -42,6 +43,9 @@ type App struct {
 	Stderr io.Writer
 
 	In *wire.Interner
+	// Provenance judges every request decoded by where its text came from
+	// (--workspace, --home); nil without them.
+	Provenance *provenance.Index
 
 	// ToolServers are the MCP servers a --workspace configures: a tool
 	// named after one is that server's (classify.MarkTools).
@@ -141,6 +145,9 @@ With FILE arguments it opens the viewer, like "wirelens view FILE...".`,
 	for _, mk := range commandMakers {
 		root.AddCommand(mk(app))
 	}
+	// The shorthand "wirelens FILE..." is view's: it takes view's
+	// --workspace too.
+	addProvenanceFlags(root, app)
 	return root
 }
 

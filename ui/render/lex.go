@@ -42,7 +42,13 @@ func newLexer(name string, rules func() chroma.Rules) chroma.Lexer {
 
 // jsonString is a JSON string (RFC 8259 section 7), lenient as a viewer
 // must be: any character but an unescaped quote, a line break included.
-const jsonString = `"(?:\\[\s\S]|[^"\\])*"`
+// It is written as runs of plain characters between escapes, not as one
+// character or escape at a time: chroma's matcher (regexp2) keeps a
+// backtracking entry per repetition of a group and gives up past 100,000
+// slots, which the one-at-a-time form reached at some 33,000 characters
+// (a system prompt of Gemini CLI's is longer), and this form only at some
+// 30,000 escapes, at any length of the runs between them.
+const jsonString = `"[^"\\]*(?:\\[\s\S][^"\\]*)*"`
 
 // jsonRules follow the grammar of RFC 8259: values at the top, in arrays
 // and after an object's names; names (coloured as tags) only where an
@@ -118,6 +124,11 @@ func xmlRules() chroma.Rules {
 // items, block quotes, fenced code, whose contents stay plain) and its
 // inline code spans, emphasis, links and HTML comments, with YAML front
 // matter and @mentions and #tags as prompts use them.
+//
+// A list item's line is its own inline text, as a heading's and a block
+// quote's are: its line break ends it, so the emphasis at the start of the
+// next line has no white space to open after (chroma's lexer lexes the
+// line on its own the same way), and nothing in it runs past its line.
 func markdownRules() chroma.Rules {
 	return chroma.Rules{
 		"root": {
@@ -126,20 +137,33 @@ func markdownRules() chroma.Rules {
 			{Pattern: `^#[^#].+\n`, Type: chroma.GenericHeading},
 			{Pattern: `^##.+\n`, Type: chroma.GenericSubheading},
 			// A list item's marker, on a line with more (a bullet's takes the
-			// white space after it, an ordered one's leaves it).
-			{Pattern: `^([ \t]*)([*-])([ \t]+)(?=\S.*\n)`, Type: chroma.ByGroups(chroma.Text, chroma.Keyword, chroma.Text)},
-			{Pattern: `^([ \t]*)(\d+\.)(?=[ \t]+\S.*\n)`, Type: chroma.ByGroups(chroma.Text, chroma.Keyword)},
+			// one white space after it, a task's its box, an ordered one's
+			// leaves it).
+			{Pattern: `^([ \t]*)([*-] )(\[[ xX]\])(?= .+\n)`, Type: chroma.ByGroups(chroma.Text, chroma.Keyword, chroma.Keyword), Mutator: chroma.Push("item")},
+			{Pattern: `^([ \t]*)([*-])([ \t])(?=.+\n)`, Type: chroma.ByGroups(chroma.Text, chroma.Keyword, chroma.Text), Mutator: chroma.Push("item")},
+			{Pattern: `^([ \t]*)([0-9]+\.)(?= .+\n)`, Type: chroma.ByGroups(chroma.Text, chroma.Keyword), Mutator: chroma.Push("item")},
 			{Pattern: `^([ \t]*>[ \t])(.+\n)`, Type: chroma.ByGroups(chroma.Keyword, chroma.GenericEmph)},
 			{Pattern: `<!--[\s\S]*?-->`, Type: chroma.CommentMultiline},
 			{Pattern: "`[^`]+`", Type: chroma.LiteralStringBacktick},
-			// Emphasis opens after a white space no other token took (a
-			// heading's or a list marker's is theirs) and closes before a
-			// character that is not a word's.
+			{Pattern: `(\[)([^\]]+)(\]\()([^)]+)(\))`, Type: chroma.ByGroups(chroma.Text, chroma.NameTag, chroma.Text, chroma.NameAttribute, chroma.Text)},
+			chroma.Include("inline"),
+		},
+		// item is the rest of a list item's line, to its line break.
+		"item": {
+			{Pattern: `\n`, Type: chroma.Text, Mutator: chroma.Pop(1)},
+			{Pattern: `<!--.*?-->`, Type: chroma.CommentMultiline},
+			{Pattern: "`[^`\\n]+`", Type: chroma.LiteralStringBacktick},
+			{Pattern: `(\[)([^\]\n]+)(\]\()([^)\n]+)(\))`, Type: chroma.ByGroups(chroma.Text, chroma.NameTag, chroma.Text, chroma.NameAttribute, chroma.Text)},
+			chroma.Include("inline"),
+		},
+		// inline is what no line break ends: emphasis opens after a white
+		// space no other token took (a heading's or a list marker's is
+		// theirs) and closes before a character that is not a word's.
+		"inline": {
 			{Pattern: `(\s)(\*\*[^*\n]+\*\*|__[^_\n]+__)(?=\W)`, Type: chroma.ByGroups(chroma.Text, chroma.GenericStrong)},
 			{Pattern: `(\s)(\*[^*\n]*\*|_[^_\n]+_)(?=\W)`, Type: chroma.ByGroups(chroma.Text, chroma.GenericEmph)},
 			{Pattern: `(\s)(~~[^~\n]+~~)(?=\W)`, Type: chroma.ByGroups(chroma.Text, chroma.GenericDeleted)},
-			{Pattern: `(\[)([^\]]+)(\]\()([^)]+)(\))`, Type: chroma.ByGroups(chroma.Text, chroma.NameTag, chroma.Text, chroma.NameAttribute, chroma.Text)},
-			{Pattern: `\\[\s\S]`, Type: chroma.Text},
+			{Pattern: `\\.`, Type: chroma.Text},
 			{Pattern: `[@#][\w/]+`, Type: chroma.NameEntity},
 			{Pattern: "(?:[^\\s`*_~\\[<@#\\\\]|[^\\S\\n](?![*_~]))+|[\\s\\S]", Type: chroma.Text},
 		},

@@ -102,11 +102,13 @@ func TestLexersMatchChroma(t *testing.T) {
 		keys = append(keys, s)
 	}
 	sort.Strings(keys)
-	bytes, windows, designed := 0, 0, 0
+	bytes, windows, designed, checked, cutBytes := 0, 0, 0, 0, 0
 	check := func(s, lang, where string) {
+		checked += len(s)
 		got, want := Highlight(s, lang), highlightWith(lexers.Get(lang), s)
-		if g, w, cut := byDesign(s, lang, got, want); cut {
+		if g, w, n, cut := byDesign(s, lang, got, want); cut {
 			designed++
+			cutBytes += n
 			got, want = g, w
 		}
 		if slices.Equal(got, want) {
@@ -137,8 +139,13 @@ func TestLexersMatchChroma(t *testing.T) {
 		if len(s) <= litWhole {
 			continue
 		}
+		last := -1
 		for _, f := range []int{3, 2} {
 			lo := strings.LastIndexByte(s[:len(s)/f], '\n') + 1
+			if lo == last {
+				continue // both in one line: the same window
+			}
+			last = lo
 			hi := lo + 4<<10
 			if i := strings.IndexByte(s[min(hi, len(s)):], '\n'); i >= 0 {
 				hi += i + 1
@@ -148,9 +155,16 @@ func TestLexersMatchChroma(t *testing.T) {
 			check(s[lo:hi], lang, fmt.Sprintf("window %d-%d of", lo, hi))
 		}
 	}
-	t.Logf("%d texts (%d bytes) and %d windows; differences by design cut from %d of them", len(keys), bytes, windows, designed)
-	if len(keys) < 400 || designed > 12 {
-		t.Errorf("%d texts, %d with differences by design: the fixtures are not what this test was written for", len(keys), designed)
+	t.Logf("%d texts (%d bytes) and %d windows; differences by design cut from %d of them, %d of the %d bytes lexed", len(keys), bytes, windows, designed, cutBytes, checked)
+	// The cuts must stay the exception, or the comparison tests little.
+	// Their number grows with the fixtures: a wire capture keeps a request's
+	// body as one JSON string (200 KB and more), chroma gives up on it, and
+	// the capture file's whole text and windows are compared only to it
+	// (the body itself is a text of its own, compared whole); prompts carry
+	// fenced code. So the bound is a share of what is compared: cuts in at
+	// most one text or window in ten, taking at most half of the bytes.
+	if n := len(keys) + windows; len(keys) < 400 || designed*10 > n || cutBytes*2 > checked {
+		t.Errorf("%d texts and windows, %d with differences by design cutting %d of %d bytes: the fixtures are not what this test was written for", n, designed, cutBytes, checked)
 	}
 }
 
@@ -159,8 +173,9 @@ var fencedLang = regexp.MustCompile("(?ms)^```\\w+\n.*?^```$")
 // byDesign cuts the differences by design (see TestLexersMatchChroma) out
 // of our spans and chroma's: the spans inside fenced code that names a
 // language, and in JSON everything from a string of more than 10,000
-// bytes on. It reports whether it cut anything that differed.
-func byDesign(s, lang string, got, want []Span) ([]Span, []Span, bool) {
+// bytes on. It reports the bytes it cut and whether it cut anything that
+// differed.
+func byDesign(s, lang string, got, want []Span) ([]Span, []Span, int, bool) {
 	var cut []Mark
 	switch lang {
 	case "markdown":
@@ -177,7 +192,11 @@ func byDesign(s, lang string, got, want []Span) ([]Span, []Span, bool) {
 		}
 	}
 	if len(cut) == 0 {
-		return got, want, false
+		return got, want, 0, false
+	}
+	n := 0
+	for _, m := range cut {
+		n += m.End - m.Start
 	}
 	keep := func(sp []Span) []Span {
 		var out []Span
@@ -189,7 +208,7 @@ func byDesign(s, lang string, got, want []Span) ([]Span, []Span, bool) {
 		return out
 	}
 	g, w := keep(got), keep(want)
-	return g, w, !slices.Equal(got, want)
+	return g, w, n, !slices.Equal(got, want)
 }
 
 // FuzzHighlight: on any text, with any of the three lexers, highlighting
@@ -225,18 +244,23 @@ func FuzzHighlight(f *testing.F) {
 
 // BenchmarkHighlight highlights the view's unit of work (litWhole bytes,
 // to a line end) of the fixtures' longest text of each language, with our
-// lexers and chroma's, the lexers built before the timing.
+// lexers and chroma's, the lexers built before the timing. A text whose
+// first line is longer than that (a wire capture's) has no such unit and
+// is not taken.
 func BenchmarkHighlight(b *testing.B) {
 	longest := map[string]string{}
 	for s, lang := range lexTexts(b) {
+		if len(s) > litWhole {
+			s = s[:strings.LastIndexByte(s[:litWhole], '\n')+1]
+		}
 		if len(s) > len(longest[lang]) {
 			longest[lang] = s
 		}
 	}
 	for _, lang := range []string{"json", "xml", "markdown"} {
 		s := longest[lang]
-		if len(s) > litWhole {
-			s = s[:strings.LastIndexByte(s[:litWhole], '\n')+1]
+		if s == "" {
+			b.Fatalf("no %s text", lang)
 		}
 		for _, who := range []string{"ours", "chroma"} {
 			lx := lexerFor(lang)
@@ -250,6 +274,59 @@ func BenchmarkHighlight(b *testing.B) {
 					highlightWith(lx, s)
 				}
 			})
+		}
+	}
+}
+
+// TestJSONLongString: a string far longer than chroma's own lexer matches
+// (a 40,000-character system prompt, with escapes in it) is one string
+// span, and the grammar goes on after it: the next name is a name.
+func TestJSONLongString(t *testing.T) {
+	long := strings.Repeat(`You are an agent.\n Use \"tools\". `, 1200)
+	text := `{"text": "` + long + `", "role": "user"}`
+	got := Highlight(text, "json")
+	want := []Span{
+		{0, 1, chroma.Punctuation},
+		{1, 7, chroma.NameTag},
+		{7, 8, chroma.Punctuation},
+		{9, 11 + len(long), chroma.LiteralStringDouble},
+		{11 + len(long), 12 + len(long), chroma.Punctuation},
+		{13 + len(long), 19 + len(long), chroma.NameTag},
+		{19 + len(long), 20 + len(long), chroma.Punctuation},
+		{21 + len(long), 27 + len(long), chroma.LiteralStringDouble},
+		{27 + len(long), 28 + len(long), chroma.Punctuation},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%d bytes: got %d spans, first %v; want %v", len(text), len(got), got[:min(len(got), 6)], want)
+	}
+}
+
+// TestMarkdownListLines: a list item's line is lexed on its own, as
+// chroma's lexer does: its line break opens no emphasis on the next line
+// (a tool description's "**Important:**" after "4. ..."), a code span or a
+// link does not run from one item into the next, a bullet takes one white
+// space (emphasis may open after a second) and a task's box is the
+// marker's; a plain line's break and an escaped one still open emphasis.
+func TestMarkdownListLines(t *testing.T) {
+	show := func(s string, sp []Span) string {
+		var b strings.Builder
+		for _, x := range sp {
+			fmt.Fprintf(&b, "%v %q; ", x.Type, s[x.Start:x.End])
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ text, want string }{
+		{"4. Never `x`.\n**Important:** y `z`.\n", "Keyword \"4.\"; LiteralStringBacktick \"`x`\"; LiteralStringBacktick \"`z`\"; "},
+		{"- a `b\n- c` d\n", "Keyword \"-\"; Keyword \"-\"; "},
+		{"- a [link\n- b](u) c\n", "Keyword \"-\"; Keyword \"-\"; "},
+		{"-  **x** y\n", "Keyword \"-\"; GenericStrong \"**x**\"; "},
+		{"- [ ] task `x`\n", "Keyword \"- [ ]\"; LiteralStringBacktick \"`x`\"; "},
+		{"text\n**bar** x\n", "GenericStrong \"**bar**\"; "},
+		{"foo\\\n**bar** x\n", "GenericStrong \"**bar**\"; "},
+	} {
+		got, chr := show(c.text, Highlight(c.text, "markdown")), show(c.text, highlightWith(lexers.Get("markdown"), c.text))
+		if got != c.want || chr != c.want {
+			t.Errorf("%q:\n ours   %s\n chroma %s\n want   %s", c.text, got, chr, c.want)
 		}
 	}
 }

@@ -415,13 +415,18 @@ func TestAuditBreakoutSeeds(t *testing.T) {
 	}
 }
 
-func TestAuditBidiOnlyUntrusted(t *testing.T) {
+// TestAuditBidiInAnyTrust: a bidi control is reported whatever the text's
+// trust (issue 21: a host that pastes unrecognised workspace text into its
+// own channel is exactly the case), with the same severity, and the message
+// says the text was judged trusted.
+func TestAuditBidiInAnyTrust(t *testing.T) {
 	text := "shalom \u200f"
 	host := testSeg("system[0]", wire.ChannelSystem, "system", wire.KindHostRules, wire.Trusted, "", text)
-	if got := Audit(testReq(host)); len(got) != 0 {
-		t.Errorf("bidi in host rules: want quiet, got %+v", got)
+	got := withRule(Audit(testReq(host)), RuleBidiControl)
+	if len(got) != 1 || got[0].Offset != 7 || got[0].Severity != SeverityHigh || !strings.Contains(got[0].Message, "in text judged trusted") {
+		t.Errorf("bidi in host rules: want one high finding in text judged trusted, got %+v", got)
 	}
-	if got := withRule(Audit(testReq(testBody(text))), RuleBidiControl); len(got) != 1 || got[0].Offset != 7 {
+	if got := withRule(Audit(testReq(testBody(text))), RuleBidiControl); len(got) != 1 || got[0].Offset != 7 || strings.Contains(got[0].Message, "judged trusted") {
 		t.Errorf("bidi in untrusted: got %+v", got)
 	}
 }
@@ -911,7 +916,7 @@ func dialectFixture(t *testing.T, name string) string {
 // the GEMINI.md body are, backticks or not, and so is a tag written bare in
 // host text after the block.
 func TestAuditHostProseMentions(t *testing.T) {
-	sys := dialectFixture(t, "gemini_system_mentions.txt")
+	home := dialectFixture(t, "gemini_system_mentions.txt")
 	const body = "Always answer in English.\n"
 	build := func(system string) *wire.Request {
 		return testBuild(
@@ -919,7 +924,20 @@ func TestAuditHostProseMentions(t *testing.T) {
 			wire.Part{ID: "contents[0].parts[0]", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: "Fix the failing test."},
 		)
 	}
-	r := build(sys)
+	// The fixture's block is the user's own ~/.gemini/GEMINI.md: trust user,
+	// no untrusted-in-system (issue 21). The rest of the test moves it into
+	// a workspace.
+	r := build(home)
+	for _, s := range r.Segments {
+		if s.ID == "systemInstruction.parts[0]/context-from" && s.Trust != wire.TrustUser {
+			t.Errorf("~/.gemini/GEMINI.md is %s, want user", s.Trust)
+		}
+	}
+	if fs := withRule(Audit(r), RuleUntrustedInSystem); len(fs) != 0 {
+		t.Errorf("the user's own GEMINI.md raised %+v", fs)
+	}
+	sys := strings.ReplaceAll(home, "/home/dev/.gemini/GEMINI.md", "/home/dev/project/GEMINI.md")
+	r = build(sys)
 	if !slices.ContainsFunc(r.Segments, func(s wire.Segment) bool { return s.ID == "systemInstruction.parts[0]/context-from" }) {
 		t.Fatalf("the system instruction is not cut at its GEMINI.md block: %v", segIDs(r))
 	}

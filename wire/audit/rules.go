@@ -143,10 +143,14 @@ func (c *requestAudit) segment(i int) {
 				c.tagFinding(i, h, segmentWhere(s))
 			}
 		}
-	} else if first, ok := c.enveloped[s.Part]; ok && s.Trust == wire.Trusted && i > first {
+	} else if first, ok := c.enveloped[s.Part]; ok && s.Trust == wire.Trusted && i > first && s.Envelope == "" {
 		// Host text before the part's first envelope has no body behind it
 		// to break out of: a tag there is the host's own prose (Gemini CLI's
-		// system prompt names <untrusted_context> and <instructions>).
+		// system prompt names <untrusted_context> and <instructions>). Host
+		// text inside a host envelope (the <skill> lines of qwen-code's
+		// listing in its <system-reminder>) is that envelope's own markup,
+		// not text around envelopes: a breakout needs an envelope body to
+		// break out of.
 		c.framing(i, a.tagsOf(sc))
 	}
 
@@ -156,8 +160,8 @@ func (c *requestAudit) segment(i int) {
 		c.fencedAgentsMD(i)
 	}
 
-	// Hazards. bidi-control counts in untrusted content; the others in
-	// everything but the model's own output.
+	// Hazards, in everything but the model's own output: a hazard is one in
+	// any channel, whatever the text's trust.
 	if s.Trust != wire.TrustModel || untrusted {
 		for _, h := range a.hazardsOf(sc) {
 			c.hazardFinding(i, h, untrusted)
@@ -411,15 +415,18 @@ func (c *requestAudit) hazardFindingIn(i int, h scan.Hazard, untrusted bool, tex
 	}
 	cp := fmt.Sprintf("U+%04X", h.Rune)
 	where := "untrusted text"
-	if !untrusted {
+	switch {
+	case untrusted:
+	case s.Trust == wire.Trusted:
+		// A host that pastes workspace text no layout or provenance
+		// recognised is exactly the case: same rule, same severity.
+		where = "text judged trusted"
+	default:
 		where = string(s.Trust) + " text"
 	}
 	where += written
 	switch h.Class {
 	case scan.HazardBidi:
-		if !untrusted {
-			return
-		}
 		c.add(i, RuleBidiControl, h.Offset, h.Len, cp,
 			fmt.Sprintf("bidirectional control %s in %s makes it display in another order than a model reads it (Trojan Source); strip it or show it escaped", cp, where))
 	case scan.HazardTag:

@@ -192,6 +192,7 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		tags := scanTagsInto(buf, text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
 		if system {
 			tags = dropListedSkills(text, tags)
+			tags = dropFramed(text, tags)
 		}
 		envs, stray = findEnvelopes(text, tags)
 		putTags(tags)
@@ -254,6 +255,8 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 				tr := wire.Untrusted
 				if sec.Kind == wire.KindTime {
 					tr = wire.Trusted
+				} else if sec.Trust != "" {
+					tr = sec.Trust
 				}
 				if sk := skillsOf(text, sec.Kind, s, e, cwd); sk != nil {
 					out = append(out, sk...)
@@ -282,6 +285,11 @@ func envPieces(text string, e envelope, cwd string) []piece {
 		return reminderPieces(text, e.bodyStart, e.bodyEnd)
 	}
 	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.labelIn(text), name: d.name}
+	if pc.kind == wire.KindAgentsMD && pc.trust == wire.Untrusted && HomePath(pc.label) {
+		// A file the host names in the user's own agent folder
+		// (qwen-code's ~/.qwen/output-language.md): the user's text.
+		pc.trust = wire.TrustUser
+	}
 	switch d.name {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])
@@ -318,5 +326,24 @@ func dropListedSkills(text string, tags []dialectTag) []dialectTag {
 	}
 	return slices.DeleteFunc(tags, func(t dialectTag) bool {
 		return t.def.name == "skill" && t.start > open && t.start < end
+	})
+}
+
+// dropFramed drops the tags inside the blocks of the framings table
+// (framings.go) in a system text: a file pasted under "Instructions from:"
+// is the file's text whole, and a <system-reminder> line in it is the
+// file's, not an envelope of the host's.
+func dropFramed(text string, tags []dialectTag) []dialectTag {
+	secs := framedSections(text)
+	if len(secs) == 0 {
+		return tags
+	}
+	return slices.DeleteFunc(tags, func(t dialectTag) bool {
+		for _, s := range secs {
+			if t.start >= s.Start && t.start < s.End {
+				return true
+			}
+		}
+		return false
 	})
 }

@@ -691,6 +691,9 @@ func reminderPieces(text string, bs, be int) []piece {
 				return whole(wire.Untrusted)
 			}
 		}
+		if l := hostListingPieces(text, bs, be, wire.KindReminder, "system-reminder", ""); l != nil {
+			return l // qwen-code's skills and directory tree
+		}
 		return hostWithGitStatus(body, bs, 0, len(body))
 	}
 	// Header lines "Contents of PATH (...):" after the context sentence.

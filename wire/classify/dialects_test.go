@@ -209,7 +209,8 @@ func TestClassifyGeminiContext(t *testing.T) {
 	id := p.ID
 	expect(t, p, []wantSeg{
 		{id: id + "/0", at: "You are an interactive CLI agent", kind: wire.KindHostRules, trust: wire.Trusted},
-		{id: id + "/context-from", at: "Always answer in English.", kind: wire.KindAgentsMD, trust: wire.Untrusted, env: "context-from", label: "/home/cy/.gemini/GEMINI.md",
+		// The user's own ~/.gemini/GEMINI.md: trust user (issue 21).
+		{id: id + "/context-from", at: "Always answer in English.", kind: wire.KindAgentsMD, trust: wire.TrustUser, env: "context-from", label: "/home/cy/.gemini/GEMINI.md",
 			exact: "Always answer in English.\n"},
 		{id: id + "/1", at: "--- End of Context from: /home/cy/.gemini", kind: wire.KindHostRules, trust: wire.Trusted},
 		{id: id + "/context-from#2", at: "This project uses Bazel.", kind: wire.KindAgentsMD, trust: wire.Untrusted, env: "context-from", label: "/home/cy/app/GEMINI.md"},

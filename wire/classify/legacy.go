@@ -20,6 +20,9 @@ type Section struct {
 	// Label names the payload's source when the prompt says it: the path of
 	// an AGENTS.md or of the listed directory. Hostile text.
 	Label string
+	// Trust is the section's trust when a framing says ("" is untrusted;
+	// wire.TrustUser for the user's own files).
+	Trust wire.Trust
 }
 
 // LegacySections finds, in a system-channel text, the sections that carry
@@ -78,6 +81,12 @@ func LegacySections(text string) []Section {
 	// A fence left open runs to the end of the text, as Markdown renders it.
 	s.closeFence(len(text))
 	s.closeSkills()
+	// The blocks of the framings table, where no section is.
+	for _, f := range framedSections(text) {
+		if !slices.ContainsFunc(s.out, func(o Section) bool { return o.Start < f.End && f.Start < o.End }) {
+			s.out = append(s.out, f)
+		}
+	}
 	// Sections were appended in order of their end; restore start order.
 	slices.SortStableFunc(s.out, func(a, b Section) int { return cmp.Compare(a.Start, b.Start) })
 	return s.out

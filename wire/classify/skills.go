@@ -53,7 +53,8 @@ func (o skillOrigin) trust() wire.Trust {
 
 // skillDirs are the folders skills are found in, under a home folder (the
 // user's) or a checkout (the workspace's).
-var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/"}
+var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
+	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
 
 // originOf tells a skill's origin from its location and the session's
 // working directory ("" when unknown).
@@ -69,6 +70,14 @@ func originOf(loc, cwd string) skillOrigin {
 		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
+	case p == "<built-in>" || p == "&lt;built-in&gt;" || p == "built-in" || p == "(built-in)" || p == "bundled":
+		// opencode's and qwen-code's own skills: the location the host
+		// writes for them.
+		return originBuiltin
+	case p == "project" || p == "workspace":
+		return originWorkspace // qwen-code's word for the workspace's
+	case p == "user" || p == "global":
+		return originUser
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
 		return originAdmin
 	}

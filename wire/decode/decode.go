@@ -17,6 +17,7 @@ import (
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/body"
 	"github.com/wirelens/wirelens/wire/classify"
+	"github.com/wirelens/wirelens/wire/provenance"
 	"github.com/wirelens/wirelens/wire/recording"
 	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -31,6 +32,11 @@ type Options struct {
 	// Interner is shared by all inputs of one run so that their common text is
 	// held once; nil means a new one per call.
 	Interner *wire.Interner
+	// Provenance, when set, judges segments by where their text came from
+	// (provenance.Index.Apply on every request). An input that starts with
+	// a provenance record (what `wirelens record` writes) is judged by its
+	// record when Provenance is nil.
+	Provenance *provenance.Index
 }
 
 // Error is one problem with an input. Decoding goes on after it where it
@@ -54,11 +60,14 @@ func (e *Error) Error() string {
 
 // Decoder is the state of one Decode call.
 type decoder struct {
-	opts  Options
-	index int // requests emitted so far
-	yield func(wire.Request, error) bool
-	stop  bool
-	nerr  int // errors met so far
+	opts Options
+	// assumedSaid: a request of this source already says that the trust
+	// of its system text is assumed (provenance.AssumedNote).
+	assumedSaid bool
+	index       int // requests emitted so far
+	yield       func(wire.Request, error) bool
+	stop        bool
+	nerr        int // errors met so far
 	// shown counts the errors on a line reported in full; past maxErrors
 	// they are counted in more, by kind, and reported in one last error,
 	// with the first and last line they were on.
@@ -268,6 +277,13 @@ func (d *decoder) Emit(r wire.Request) {
 	r.Source = d.opts.Source
 	r.Endpoint = redact.URL(r.Endpoint)
 	r.Notes = maskNotes(r.Notes)
+	if d.opts.Provenance != nil {
+		r = d.opts.Provenance.Apply(r, d.opts.Interner)
+	} else if !d.assumedSaid && provenance.Assumed(&r) {
+		// Said once a source, on the first request it holds for.
+		d.assumedSaid = true
+		r.Notes = append(r.Notes[:len(r.Notes):len(r.Notes)], provenance.AssumedNote)
+	}
 	if !d.yield(r, nil) {
 		d.stop = true
 	}
@@ -367,6 +383,10 @@ func (d *decoder) run(r io.Reader) {
 		d.Fail(line, "not JSON (starts with %q)", body.FirstRunes(trimmed, 12))
 		return
 	}
+	if provenance.IsRecord(trimmed) {
+		d.provenanceRecord(br)
+		return
+	}
 	if sd := d.recording(head); sd != nil {
 		if recording.New(d.opts.Format) != nil {
 			d.runForcedLines(br, sd)
@@ -416,6 +436,30 @@ func (d *decoder) run(r io.Reader) {
 		return
 	}
 	d.value(doc, 1, 0)
+}
+
+// provenanceRecord reads the provenance record on an input's first line
+// (provenance.RecordKey) and the lines after it as a JSONL: the record
+// judges the requests unless Options.Provenance was given. A broken record
+// is an error on line 1, and the requests are read on without it.
+func (d *decoder) provenanceRecord(br *bufio.Reader) {
+	first, n, _, err := d.readLine(br, 1, 0)
+	if err != nil && err != io.EOF {
+		d.Fail(1, "%v", err)
+		return
+	}
+	if first != nil {
+		x, err := provenance.ParseRecord(bytes.TrimSpace(first))
+		switch {
+		case err != nil:
+			d.Fail(1, "%v", err)
+		case d.opts.Provenance == nil:
+			d.opts.Provenance = x
+		}
+	} else if n > 0 {
+		d.Fail(1, "provenance record too long to read")
+	}
+	d.runJSONL(br, 2, n)
 }
 
 // firstLine reads the first line of an input, as its own copy. A first line

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/provenance"
 )
 
 // batchFixture is a file of testdata/batch (line shapes from OpenAI's Batch
@@ -43,6 +44,9 @@ func TestDecodeOpenAIBatchInput(t *testing.T) {
 			}
 			for i, r := range reqs {
 				want := []string{"OpenAI Batch custom_id: " + c.ids[i]}
+				if i == 0 { // a plain system prompt: its trust is assumed, said once
+					want = append(want, provenance.AssumedNote)
+				}
 				if r.Format != c.format || r.Model != c.model || r.Endpoint != c.endpoint || r.Line != i+1 || !slices.Equal(r.Notes, want) {
 					t.Errorf("%s@%d: format %q model %q endpoint %q line %d notes %q", c.file, i+1, r.Format, r.Model, r.Endpoint, r.Line, r.Notes)
 				}

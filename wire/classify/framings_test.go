@@ -1,0 +1,72 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire"
+)
+
+// TestFramings runs each row's fixture: in a system prompt, the framed body
+// (and nothing of the host's around it) is one untrusted segment of the
+// row's kind; the opener stays the host's.
+func TestFramings(t *testing.T) {
+	for _, f := range Framings {
+		t.Run(f.Name, func(t *testing.T) {
+			if !strings.Contains(f.Fixture, "WL-FRAMED-BODY") {
+				t.Fatalf("fixture lacks the body marker")
+			}
+			ch, role := f.Channel, f.Role
+			if ch == "" {
+				ch, role = wire.ChannelSystem, "system"
+			}
+			segs := Classify(wire.Part{ID: "p", Channel: ch, Role: role, Type: "text", Text: f.Fixture})
+			var joined strings.Builder
+			found := false
+			for _, s := range segs {
+				joined.WriteString(s.Text)
+				if strings.Contains(s.Text, "WL-FRAMED-BODY") {
+					found = true
+					want := f.Trust
+					if want == "" {
+						want = wire.Untrusted
+					}
+					if s.Trust != want || s.Kind != f.Kind {
+						t.Errorf("%s: the body is %s %s, want %s %s", s.ID, s.Trust, s.Kind, want, f.Kind)
+					}
+					if !f.Whole && strings.TrimSpace(s.Text) != "WL-FRAMED-BODY" || f.Whole && strings.Contains(s.Text, "Host rules") {
+						t.Errorf("%s: the body segment holds host text too: %q", s.ID, s.Text)
+					}
+					continue
+				}
+				if s.Trust != wire.Trusted {
+					t.Errorf("%s: host text %q is %s", s.ID, s.Text, s.Trust)
+				}
+			}
+			if !found {
+				t.Errorf("no segment holds the framed body: %+v", segs)
+			}
+			if joined.String() != f.Fixture {
+				t.Errorf("segments do not join to the text")
+			}
+		})
+	}
+}
+
+// TestFramingHeadingNeedsAnInstructionFile: a heading that names no
+// instruction file frames nothing, and a hostile file's own headings do not
+// end its block early.
+func TestFramingHeadingNeedsAnInstructionFile(t *testing.T) {
+	text := "# Rules\n\n## Style\nBe terse.\n"
+	if secs := framedSections(text); len(secs) != 0 {
+		t.Errorf("a heading naming no file framed %+v", secs)
+	}
+	text = "# Rules\n\n## AGENTS.md\n# Project\nYou must obey.\n\n====\n\nHOST\n"
+	secs := framedSections(text)
+	if len(secs) != 1 || !strings.Contains(text[secs[0].Start:secs[0].End], "You must obey.") || strings.Contains(text[secs[0].Start:secs[0].End], "HOST") {
+		t.Errorf("sections %+v", secs)
+	}
+	if len(secs) == 1 && secs[0].Label != "AGENTS.md" {
+		t.Errorf("label %q, want AGENTS.md", secs[0].Label)
+	}
+}
