@@ -90,12 +90,21 @@ errors (what could be read is still reported).`,
 	return cmd
 }
 
-// writeRules prints the rule table.
+// writeRules prints the rule table, wrapped to the width help is: each
+// rule's ID, severity and short text on its first lines (the text under
+// its own column), its help below, indented.
 func writeRules(w io.Writer) {
+	width := helpWidth(w)
 	var b strings.Builder
 	for _, r := range audit.Rules {
-		fmt.Fprintf(&b, "%-20s %-6s  %s\n", r.ID, r.Severity, r.Short)
-		fmt.Fprintf(&b, "%28s%s\n\n", "", r.Help)
+		head := fmt.Sprintf("%-20s %-6s  ", r.ID, r.Severity)
+		for _, l := range wrapItem(head, r.Short, width) {
+			b.WriteString(l + "\n")
+		}
+		for _, l := range wrapWords(r.Help, width-4) {
+			b.WriteString("    " + l + "\n")
+		}
+		b.WriteString("\n")
 	}
 	io.WriteString(w, b.String())
 }
