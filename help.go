@@ -22,7 +22,8 @@ import (
 const globalsAnnotation = "wirelens-globals"
 
 // inputGlobals are the global flags of a command that reads recorded inputs;
-// viewerGlobals those of a command that opens the viewer on them.
+// viewerGlobals those of a command that opens the viewer on them or
+// colours its text on a terminal (check, diff).
 const (
 	inputGlobals  = "format"
 	viewerGlobals = "format theme no-color"

@@ -114,8 +114,8 @@ func TestHelpIsPlainAndNarrow(t *testing.T) {
 		}
 		want := map[string][]string{
 			"view": {"--format", "--theme", "--no-color"}, "watch": {"--theme", "--no-color"},
-			"demo": {"--theme", "--no-color"}, "inspect": {"--format"}, "check": {"--format"},
-			"cache": {"--format"}, "diff": {"--format"},
+			"demo": {"--theme", "--no-color"}, "inspect": {"--format"}, "check": {"--format", "--theme", "--no-color"},
+			"cache": {"--format"}, "diff": {"--format", "--theme", "--no-color"},
 		}[cmd]
 		if cmd == "" {
 			// The root lists them all as its own flags.
