@@ -231,6 +231,7 @@ type Model struct {
 	anaDone                 bool
 	table                   widget.Cursor // cursor in the escapes, findings and cache tables
 	marks                   []int
+	stepDiff                int // 1 + the request Enter in Cache diffs with its cache step, marked or not; 0: none
 	diff                    diffState
 	raw                     content
 	rawKey                  int
@@ -876,6 +877,7 @@ func (m *Model) curSeg() int {
 
 // selectionChanged clamps the segment cursor and loads the content pane.
 func (m *Model) selectionChanged() []tea.Cmd {
+	m.stepDiff = 0
 	c := m.cur()
 	if c < 0 {
 		return nil

@@ -4,8 +4,6 @@ package ui
 // them): their keys, and the jump from a row to its place in the content.
 
 import (
-	"slices"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/widget"
@@ -119,12 +117,13 @@ func (m *Model) tableEnter() tea.Cmd {
 		// The diff of the request under the cursor with the one its cache
 		// step compares it with: the request is selected, the Diff view
 		// opens at it.
+		// The marks stay: the step is shown for this request even when
+		// it is marked, until the selection or a mark changes or 5 is
+		// pressed.
 		r := m.table.Sel
 		if r >= 1 && r < len(m.reqs) {
 			cmds := m.selectRequest(r)
-			if p := m.predecessor(r); len(m.marks) > 0 && !(slices.Contains(m.marks, p) && slices.Contains(m.marks, r)) {
-				m.marks = nil // they would stand for another pair
-			}
+			m.stepDiff = r + 1
 			return tea.Batch(append(cmds, m.openView(viewDiff))...)
 		}
 	}

@@ -133,6 +133,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	case matches(k, km.Cache):
 		return m.openView(viewCache)
 	case matches(k, km.Diff):
+		m.stepDiff = 0
 		return m.openView(viewDiff)
 	case matches(k, km.Raw):
 		return m.openView(viewRaw)
@@ -442,6 +443,7 @@ func (m *Model) toggleMark() {
 	if c < 0 {
 		return
 	}
+	m.stepDiff = 0
 	for k, i := range m.marks {
 		if i == c {
 			m.marks = append(m.marks[:k], m.marks[k+1:]...)
