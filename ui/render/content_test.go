@@ -301,7 +301,8 @@ func TestHighlightWindowIsTheView(t *testing.T) {
 
 // TestContentMarksRemovals: the bytes an escape stripped leave a dim
 // marker where they were, naming the code points removed (several at one
-// offset together, a long run by its first and its count); the wrap index
+// offset together, a long run by its first and its count; one at the end
+// of a line after the line's last character); the wrap index
 // counts the markers, so every row fits and all the text is shown.
 func TestContentMarksRemovals(t *testing.T) {
 	text := "Build status: all green\nnext line ok\n"
@@ -327,6 +328,11 @@ func TestContentMarksRemovals(t *testing.T) {
 				drawn.WriteString(strings.TrimRight(plain(l), " "))
 			}
 			got := drawn.String()
+			// The marker at a line's end follows its last character, as
+			// the Escapes table's offset says (it was drawn before it).
+			if !strings.Contains(got, "green⌫[U+E0041]") || strings.Contains(got, "gree⌫") {
+				t.Fatalf("%s %d: the end-of-line marker is not after \"green\":\n%s", theme, width, plain(strings.Join(lines, "\n")))
+			}
 			for _, m := range markers {
 				if !strings.Contains(got, m) {
 					t.Fatalf("%s %d: no marker %q in\n%s", theme, width, m, plain(strings.Join(lines, "\n")))
