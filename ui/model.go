@@ -982,6 +982,10 @@ func (m *Model) relayout() tea.Cmd {
 		cmds = append(cmds, func() tea.Msg { return f() })
 	}
 	m.ensureListVisible()
+	// The segment columns scroll from the top again for the new height
+	// (the first layout, at 80x24 before the terminal's size is known,
+	// would leave them scrolled down): as little as shows the cursor.
+	m.segs.top = [2]int{}
 	m.ensureSegVisible()
 	return tea.Batch(cmds...)
 }
