@@ -61,7 +61,17 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the status line's list of keys.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Search, k.Filter, k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Help, k.Quit}
+	return append(k.ShortHelpMore(), k.ShortHelpFirst()...)
+}
+
+// ShortHelpFirst are the keys the status line always shows, whatever its
+// width: how to get help and how to leave.
+func (k KeyMap) ShortHelpFirst() []key.Binding { return []key.Binding{k.Help, k.Quit} }
+
+// ShortHelpMore are the keys the status line shows before them, as many
+// as the room left by what is selected holds.
+func (k KeyMap) ShortHelpMore() []key.Binding {
+	return []key.Binding{k.NextPane, k.Search, k.Filter, k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw}
 }
 
 // FullHelp is the help view's columns.

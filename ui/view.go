@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -155,7 +157,10 @@ type statusBar struct {
 	prompt    prompt
 	text      string // plain text: sanitised here
 	searching bool
-	help      string // the short help, rendered by the root's help model
+	// help is the root's help model; first the keys always shown (at the
+	// right end), more those shown before them as the room holds.
+	help        help.Model
+	first, more []key.Binding
 	// filter and query are the active filter and search (hostile); hits
 	// the search's matches and hitAt the one shown (-1 none).
 	filter, query string
@@ -174,7 +179,7 @@ func (m *Model) statusBar() statusBar {
 	if p.text == "" {
 		p.text = m.describeSelection()
 	}
-	p.help = m.help.ShortHelpView(m.keys.ShortHelp())
+	p.help, p.first, p.more = m.help, m.keys.ShortHelpFirst(), m.keys.ShortHelpMore()
 	return p
 }
 
@@ -216,13 +221,23 @@ func (p statusBar) Render(width, _ int) string {
 		left = "searching… " + left
 	}
 	left = chips + st.Status.Render(scan.VisibleLine(left))
-	right := p.help
-	room := width - cells.Width(left) - 2
-	if room < 10 {
-		return left
+	// "? help • q quit" first: the right end always holds it; what is
+	// selected is cut to leave it room, and the other keys go between
+	// them as far as the room goes.
+	hm := p.help
+	hm.SetWidth(0)
+	first := hm.ShortHelpView(p.first)
+	if cells.Width(first) >= width {
+		return cells.Clip(first, width, "…")
 	}
-	if cells.Width(right) > room {
-		right = cells.Clip(right, room, "…")
+	left = cells.Clip(left, max(0, width-cells.Width(first)-2), "…")
+	right := first
+	sep := hm.Styles.ShortSeparator.Render(hm.ShortSeparator)
+	if room := width - cells.Width(left) - cells.Width(first) - cells.Width(sep) - 2; room >= 8 {
+		hm.SetWidth(room)
+		if more := hm.ShortHelpView(p.more); more != "" && cells.Width(more) <= room && ansi.Strip(more) != "…" {
+			right = more + sep + first
+		}
 	}
 	gap := width - cells.Width(left) - cells.Width(right)
 	return left + strings.Repeat(" ", max(1, gap)) + right

@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
+)
+
+// TestUIStatusKeepsHelpAndQuit: whatever the width and however long what
+// is selected, the status line ends in "? help • q quit" and fits its
+// width; the other keys come before them when there is room (120 columns
+// and more, for what the golden session's selection says), what is
+// selected is cut (with "…") rather than the two keys.
+func TestUIStatusKeepsHelpAndQuit(t *testing.T) {
+	reqs, a := goldenSession()
+	for _, theme := range []string{themes.Dark, themes.Mono} {
+		for _, width := range []int{60, 80, 120, 200} {
+			m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "status"}, width, 24)
+			for _, long := range []bool{false, true} {
+				if long {
+					m.status = strings.Repeat("a long account of what is selected ", 6)
+				}
+				lines := strings.Split(plain(m.Render()), "\n")
+				last := strings.TrimRight(lines[len(lines)-1], " ")
+				if !strings.HasSuffix(last, "? help • q quit") || cells.Width(last) > width {
+					t.Fatalf("%s %d: status line %q", theme, width, last)
+				}
+				if more := strings.Contains(last, "tab next pane"); more != (width >= 120 && !long) {
+					t.Errorf("%s %d: other keys shown %v: %q", theme, width, more, last)
+				}
+				if long && !strings.Contains(last, "…") {
+					t.Errorf("%s %d: the long status is not cut: %q", theme, width, last)
+				}
+			}
+		}
+	}
+}
