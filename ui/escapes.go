@@ -25,7 +25,7 @@ type escapesView struct {
 
 // escapesView is the Escapes view as the model stands.
 func (m *Model) escapesView() escapesView {
-	return escapesView{st: m.st, req: m.cur(), rows: m.escRows(), cur: m.table}
+	return escapesView{st: m.st, req: m.cur(), rows: m.shownEscRows(), cur: m.table}
 }
 
 // Render draws the view in a w×h box.

@@ -49,7 +49,7 @@ type findingsView struct {
 
 // findingsView is the Findings view as the model stands.
 func (m *Model) findingsView() findingsView {
-	return findingsView{st: m.st, findings: m.findings, audit: m.opts.Analysis.Findings != nil,
+	return findingsView{st: m.st, findings: m.shownFindings(), audit: m.opts.Analysis.Findings != nil,
 		pending: m.analysing || !m.anaDone, cur: m.table}
 }
 

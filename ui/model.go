@@ -231,7 +231,9 @@ type Model struct {
 	anaDone                 bool
 	table                   widget.Cursor // cursor in the escapes, findings and cache tables
 	marks                   []int
-	stepDiff                int // 1 + the request Enter in Cache diffs with its cache step, marked or not; 0: none
+	stepDiff                int                 // 1 + the request Enter in Cache diffs with its cache step, marked or not; 0: none
+	rowFilter               map[viewKind]string // the f filter of the Escapes and Findings tables
+	vf                      viewFind            // the / search of the view, when not Wire
 	diff                    diffState
 	raw                     content
 	rawKey                  int

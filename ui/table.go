@@ -35,9 +35,9 @@ func excerptAround(text string, off, end, n int) string {
 func (m *Model) tableLen() int {
 	switch m.view {
 	case viewEscapes:
-		return len(m.escRows())
+		return len(m.shownEscRows())
 	case viewFindings:
-		return len(m.findings)
+		return len(m.shownFindings())
 	case viewCache:
 		return len(m.reqs)
 	}
@@ -98,13 +98,13 @@ func (m *Model) segIndex(r int, id string) int {
 func (m *Model) tableEnter() tea.Cmd {
 	switch m.view {
 	case viewEscapes:
-		rows := m.escRows()
+		rows := m.shownEscRows()
 		if m.table.Sel < len(rows) {
 			r := rows[m.table.Sel]
 			return m.jumpTo(m.cur(), r.seg, r.off)
 		}
 	case viewFindings:
-		fs := m.findings
+		fs := m.shownFindings()
 		if m.table.Sel < len(fs) {
 			f := fs[m.table.Sel]
 			s := m.segIndex(f.req, f.Segment)

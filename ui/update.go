@@ -120,6 +120,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	case matches(k, km.Filter):
 		m.openPrompt("filter")
 		return nil
+	case matches(k, km.Next) && m.findsInView() && m.vf.view == m.view && m.vf.query != "":
+		return m.stepInView(1)
+	case matches(k, km.Prev) && m.findsInView() && m.vf.view == m.view && m.vf.query != "":
+		return m.stepInView(-1)
 	case matches(k, km.Next):
 		return m.stepHit(1)
 	case matches(k, km.Prev):
@@ -330,21 +334,38 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 	case "esc":
 		// esc clears: the filter (it applies as it is typed) or the search.
 		m.pr.active = false
+		if m.pr.kind == "filter" && m.filtersRows() {
+			m.status = "filter cleared"
+			m.setRowFilter("")
+			return nil
+		}
 		if m.pr.kind == "filter" {
 			m.status = "filter cleared"
 			m.filter = ""
 			m.refilter()
 			return m.selectionCmd()
 		}
+		if m.findsInView() {
+			m.vf = viewFind{}
+			m.status = "search cleared"
+			return nil
+		}
 		return m.clearSearch()
 	case "enter":
 		m.pr.active = false
 		text := string(m.pr.text)
 		m.remember(m.pr.kind, text)
+		if m.pr.kind == "filter" && m.filtersRows() {
+			m.setRowFilter(text)
+			return nil
+		}
 		if m.pr.kind == "filter" {
 			m.filter = text
 			m.refilter()
 			return m.selectionCmd()
+		}
+		if m.findsInView() {
+			return m.findInView(text)
 		}
 		return m.startSearch(text)
 	case "up", "down":
@@ -395,6 +416,10 @@ func (m *Model) clearSearch() tea.Cmd {
 
 // promptChanged applies the filter as it is typed (it is cheap).
 func (m *Model) promptChanged() tea.Cmd {
+	if m.pr.kind == "filter" && m.filtersRows() {
+		m.setRowFilter(string(m.pr.text))
+		return nil
+	}
 	if m.pr.kind == "filter" {
 		m.filter = string(m.pr.text)
 		m.refilter()
@@ -470,7 +495,8 @@ func (m *Model) openView(v viewKind) tea.Cmd {
 			case viewCache:
 				m.moveTable(c)
 			case viewFindings:
-				m.moveTable(sort.Search(len(m.findings), func(i int) bool { return m.findings[i].req >= c }))
+				fs := m.shownFindings()
+				m.moveTable(sort.Search(len(fs), func(i int) bool { return fs[i].req >= c }))
 			}
 		}
 	}

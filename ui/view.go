@@ -166,12 +166,22 @@ type statusBar struct {
 	filter, query string
 	hits, hitAt   int
 	history       bool // the prompt has earlier entries
+	rows          bool // f filters the view's rows, not the request list
 }
 
 // statusBar is the status line as the model stands.
 func (m *Model) statusBar() statusBar {
 	p := statusBar{st: m.st, prompt: m.pr, text: m.status, searching: m.searching,
-		filter: m.filter, query: m.query, hits: len(m.hits), hitAt: m.hitAt}
+		filter: m.filter, query: m.query, hits: len(m.hits), hitAt: m.hitAt, rows: m.filtersRows()}
+	if p.rows {
+		p.filter = m.rowFilter[m.view]
+	}
+	if m.findsInView() {
+		p.query, p.hits, p.hitAt = "", 0, -1
+		if m.vf.view == m.view && m.vf.query != "" {
+			p.query, p.hits, p.hitAt = m.vf.query, len(m.vf.at), m.vf.cur
+		}
+	}
 	if p.prompt.active {
 		p.history = len(m.history[p.prompt.kind]) > 0
 		return p
@@ -192,6 +202,9 @@ func (p statusBar) Render(width, _ int) string {
 			label = "filter (words; is:break is:finding is:hazard is:escape is:marked): "
 			if width < 100 {
 				label = "filter: "
+			}
+			if p.rows {
+				label = "filter rows (every word): "
 			}
 		}
 		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
