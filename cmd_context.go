@@ -43,7 +43,7 @@ each category grew over the session, one row a request; --json lists every reque
   wirelens context session.jsonl@12
   wirelens context ~/.claude/projects/-home-me-app/0c1e....jsonl
   wirelens context capture.har --json | jq '.requests[-1].groups'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tab, err := loadPrices(prices)
 			if err != nil {

@@ -44,7 +44,12 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 		Example: `  wirelens record --mock -- claude -p "What is 2+2?"
   wirelens record --mock --out codex.jsonl -- codex exec "What is 2+2?"
   wirelens record --mock --view -- gemini -p "What is 2+2?"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return argsError(cmd, "no COMMAND given: name the agent to run after --, as in wirelens record --mock -- claude -p \"What is 2+2?\"")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if view && !isTerminal(app.Stdout) {
 				return usageError("--view needs a terminal")

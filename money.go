@@ -3,7 +3,9 @@ package main
 // Prices and money, shared by context, cache and whatif.
 
 import (
+	"errors"
 	"github.com/spf13/cobra"
+	"io/fs"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire/price"
@@ -22,6 +24,12 @@ func loadPrices(path string) (*price.Table, error) {
 	}
 	t, err := price.Load(path)
 	if err != nil {
+		// A file that cannot be opened is named with what is wrong
+		// ("nosuch.json: no such file"), not Go's "stat nosuch.json: ...".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, usageError("--prices %s: %s", path, osErrorText(err))
+		}
 		return nil, usageError("--prices: %v", err)
 	}
 	return t, nil
