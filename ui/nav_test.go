@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -286,7 +287,7 @@ func TestUIHelpFitsOrScrolls(t *testing.T) {
 		if fits := size[0] >= 120; fits == scrolled {
 			t.Fatalf("%dx%d: scrolled %v", size[0], size[1], scrolled)
 		}
-		if size[0] < helpNarrow {
+		if size[0] < widget.HelpNarrow {
 			pressKeys(t, m, "g")
 			for _, l := range screenLines(m.Render()) {
 				if strings.Contains(l, "Move") && strings.Contains(l, "General") {

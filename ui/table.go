@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/widget"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // tableRows is how many rows a table shows in the body.
@@ -19,17 +18,6 @@ func (m *Model) detailLines() int {
 		return cacheDetailLines
 	}
 	return widget.DetailLines
-}
-
-// excerptAround is up to n bytes of text on either side of [off, end), on one
-// line, sanitised.
-func excerptAround(text string, off, end, n int) string {
-	off = max(0, min(off, len(text)))
-	end = max(off, min(end, len(text)))
-	lo, hi := max(0, off-n), min(len(text), end+n)
-	lo = runeBoundary(text, lo)
-	hi = runeBoundary(text, hi)
-	return scan.VisibleLine(text[lo:hi])
 }
 
 func (m *Model) tableLen() int {

@@ -13,17 +13,16 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wirelens/wirelens/ui/find"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
-// viewFind is a search in a view other than Wire: its query, the rows (or
-// byte offsets, in Raw) that match, the one shown.
+// viewFind is a search in a view other than Wire: the view, and the rows
+// (or byte offsets, in Raw) that match.
 type viewFind struct {
-	view  viewKind
-	query string
-	at    []int
-	cur   int
+	view viewKind
+	find.Cursor
 }
 
 // findsInView reports whether / and n/N act in the current view rather
@@ -45,50 +44,31 @@ func (m *Model) filtersRows() bool { return m.view == viewEscapes || m.view == v
 func (m *Model) rowText(v viewKind, i int) string {
 	switch v {
 	case viewFindings:
-		f := m.findings[i]
-		return strings.Join([]string{string(f.Severity), f.Rule, "#" + strconv.Itoa(f.req+1), f.Segment,
-			"@" + strconv.Itoa(f.Offset), f.Message, f.Excerpt}, " ")
+		return find.FindingText(m.findings[i].Finding, m.findings[i].req)
 	case viewEscapes:
 		r := m.escRows()[i]
 		if r.escape != nil {
-			e := r.escape
-			return strings.Join([]string{e.Rule, r.where, "@" + strconv.Itoa(e.Offset), scan.VisibleLine(e.Original), e.Text, render.EscapeNote(*e)}, " ")
+			return find.EscapeText(r.escape, r.where, render.EscapeNote(*r.escape))
 		}
-		return strings.Join([]string{string(r.hazard.Class), r.where, "@" + strconv.Itoa(r.hazard.Offset),
-			excerptAround(r.segText, r.hazard.Offset, r.hazard.Offset+r.hazard.Len, 0)}, " ")
+		return find.HazardText(r.hazard, r.where, r.segText)
 	case viewCache:
 		e := &m.reqs[i]
 		words := []string{"#" + strconv.Itoa(i+1), m.opts.Labels[e.req.Source], e.req.Model, e.req.Source}
 		if st := m.step(i); st != nil && st.Break != nil {
-			words = append(words, "break", st.Break.Segment, string(st.Break.Channel), string(st.Break.Kind), st.Break.Label, string(st.Break.Volatile), string(st.Break.Cause))
+			b := st.Break
+			words = append(words, "break", b.Segment, string(b.Channel), string(b.Kind), b.Label, string(b.Volatile), string(b.Cause))
 		}
 		return strings.Join(words, " ")
 	}
 	return ""
 }
 
-// matchesWords reports whether text holds every word of filter, ASCII
-// letters in either case.
-func matchesWords(text, filter string) bool {
-	hay := strings.ToLower(text)
-	for _, w := range strings.Fields(strings.ToLower(filter)) {
-		if !strings.Contains(hay, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// shownRows are the rows of table view v that its filter keeps (indices
-// into its rows), nil when it has no filter.
+// shownRows are the rows of table view v (of n) that its filter keeps,
+// indices into its rows: all of them when it has none.
 func (m *Model) shownRows(v viewKind, n int) []int {
-	f := m.rowFilter[v]
-	if f == "" {
-		return nil
-	}
-	out := []int{}
+	out := make([]int, 0, n)
 	for i := 0; i < n; i++ {
-		if matchesWords(m.rowText(v, i), f) {
+		if f := m.rowFilter[v]; f == "" || find.Words(m.rowText(v, i), f) {
 			out = append(out, i)
 		}
 	}
@@ -97,29 +77,18 @@ func (m *Model) shownRows(v viewKind, n int) []int {
 
 // shownFindings are the Findings view's rows after its filter.
 func (m *Model) shownFindings() []findingRow {
-	idx := m.shownRows(viewFindings, len(m.findings))
-	if idx == nil {
+	if m.rowFilter[viewFindings] == "" {
 		return m.findings
 	}
-	out := make([]findingRow, len(idx))
-	for k, i := range idx {
-		out[k] = m.findings[i]
-	}
-	return out
+	return find.Pick(m.findings, m.shownRows(viewFindings, len(m.findings)))
 }
 
 // shownEscRows are the Escapes view's rows after its filter.
 func (m *Model) shownEscRows() []escRow {
-	rows := m.escRows()
-	idx := m.shownRows(viewEscapes, len(rows))
-	if idx == nil {
-		return rows
+	if rows := m.escRows(); m.rowFilter[viewEscapes] != "" {
+		return find.Pick(rows, m.shownRows(viewEscapes, len(rows)))
 	}
-	out := make([]escRow, len(idx))
-	for k, i := range idx {
-		out[k] = rows[i]
-	}
-	return out
+	return m.escRows()
 }
 
 // setRowFilter filters the current table view's rows, the cursor on the
@@ -137,86 +106,53 @@ func (m *Model) setRowFilter(f string) {
 // the search over the requests), then goes to the first at or after the
 // cursor.
 func (m *Model) findInView(q string) tea.Cmd {
-	m.vf = viewFind{view: m.view, query: q, cur: -1}
+	m.vf = viewFind{view: m.view, Cursor: find.Cursor{Query: q, Cur: -1}}
 	if q == "" {
 		return nil
 	}
-	fold := strings.ToLower(q) == q
-	has := func(s string) bool { return len(findAll(s, q, fold)) > 0 }
+	fold := find.Fold(q)
+	has := func(s string) bool { return len(find.All(s, q, fold)) > 0 }
 	from := 0
 	switch m.view {
-	case viewFindings:
-		fs := m.shownFindings()
-		idx := m.shownRows(viewFindings, len(m.findings))
-		for k := range fs {
-			i := k
-			if idx != nil {
-				i = idx[k]
-			}
-			if has(m.rowText(viewFindings, i)) {
-				m.vf.at = append(m.vf.at, k)
-			}
-		}
-		from = m.table.Sel
-	case viewEscapes:
-		rows := m.shownEscRows()
-		idx := m.shownRows(viewEscapes, len(m.escRows()))
-		for k := range rows {
-			i := k
-			if idx != nil {
-				i = idx[k]
-			}
-			if has(m.rowText(viewEscapes, i)) {
-				m.vf.at = append(m.vf.at, k)
-			}
-		}
-		from = m.table.Sel
-	case viewCache:
-		for i := range m.reqs {
-			if has(m.rowText(viewCache, i)) {
-				m.vf.at = append(m.vf.at, i)
+	case viewFindings, viewEscapes, viewCache:
+		n := map[viewKind]int{viewFindings: len(m.findings), viewEscapes: len(m.escRows()), viewCache: len(m.reqs)}[m.view]
+		for k, i := range m.shownRows(m.view, n) {
+			if has(m.rowText(m.view, i)) {
+				m.vf.At = append(m.vf.At, k)
 			}
 		}
 		from = m.table.Sel
 	case viewDiff:
 		for i, l := range m.diff.lines {
 			if has(l.Left) || has(l.Right) {
-				m.vf.at = append(m.vf.at, i)
+				m.vf.At = append(m.vf.At, i)
 			}
 		}
 		from = m.diff.top
 	case viewRaw:
-		m.vf.at = findAll(m.raw.Text, q, fold)
+		m.vf.At = find.All(m.raw.Text, q, fold)
 		if len(m.raw.Rows) > m.raw.Top {
 			from = m.raw.Rows[m.raw.Top]
 		}
 	}
-	if len(m.vf.at) == 0 {
+	if len(m.vf.At) == 0 {
 		m.status = "no match for " + scan.VisibleLine(q) + " in this view"
 		return nil
 	}
-	m.vf.cur = len(m.vf.at) - 1
-	for k, at := range m.vf.at {
-		if at >= from {
-			m.vf.cur = k - 1
-			break
-		}
-	}
+	m.vf.Start(from)
 	return m.stepInView(1)
 }
 
 // stepInView goes to the next (dir 1) or previous (dir -1) match of the
 // view's search, staying in the view.
 func (m *Model) stepInView(dir int) tea.Cmd {
-	n := len(m.vf.at)
-	if n == 0 {
-		if m.vf.query != "" {
-			m.status = "no match for " + scan.VisibleLine(m.vf.query) + " in this view"
+	at, ok := m.vf.Step(dir)
+	if !ok {
+		if m.vf.Query != "" {
+			m.status = "no match for " + scan.VisibleLine(m.vf.Query) + " in this view"
 		}
 		return nil
 	}
-	m.vf.cur = (m.vf.cur + dir + 2*n) % n
-	at := m.vf.at[m.vf.cur]
 	var cmd tea.Cmd
 	switch m.vf.view {
 	case viewEscapes, viewFindings, viewCache:
@@ -226,7 +162,7 @@ func (m *Model) stepInView(dir int) tea.Cmd {
 		m.diff.top = max(0, min(at, len(m.diff.lines)-h))
 	case viewRaw:
 		m.raw.Reveal(at, m.bodyHeight()-2)
-		if f := m.raw.Decorate(1, nil, []mark{{Start: at, End: at + len(m.vf.query)}}, -1); f != nil {
+		if f := m.raw.Decorate(1, nil, []mark{{Start: at, End: at + len(m.vf.Query)}}, -1); f != nil {
 			cmd = func() tea.Msg { return f() }
 		}
 	}

@@ -77,15 +77,15 @@ func TestUISearchAndFilterInEveryView(t *testing.T) {
 	pressKeys(t, m, "/")
 	typeText(t, m, "image")
 	pressKeys(t, m, "enter")
-	if m.view != viewRaw || len(m.vf.at) == 0 || !strings.Contains(plain(m.Render()), "image") {
-		t.Fatalf("/image in Raw: view %d, %d matches:\n%s", m.view, len(m.vf.at), plain(m.Render()))
+	if m.view != viewRaw || len(m.vf.At) == 0 || !strings.Contains(plain(m.Render()), "image") {
+		t.Fatalf("/image in Raw: view %d, %d matches:\n%s", m.view, len(m.vf.At), plain(m.Render()))
 	}
 	// Diff: the line of the match is the view's first.
 	pressKeys(t, m, "5")
 	pressKeys(t, m, "/")
 	typeText(t, m, "notes.md")
 	pressKeys(t, m, "enter")
-	if m.view != viewDiff || len(m.vf.at) == 0 || m.diff.top != max(0, min(m.vf.at[m.vf.cur], len(m.diff.lines)-(m.bodyHeight()-3))) || !strings.Contains(plain(m.Render()), "notes.md") {
-		t.Fatalf("/notes.md in Diff: view %d, matches %v, top %d", m.view, m.vf.at, m.diff.top)
+	if m.view != viewDiff || len(m.vf.At) == 0 || m.diff.top != max(0, min(m.vf.At[m.vf.Cur], len(m.diff.lines)-(m.bodyHeight()-3))) || !strings.Contains(plain(m.Render()), "notes.md") {
+		t.Fatalf("/notes.md in Diff: view %d, matches %v, top %d", m.view, m.vf.At, m.diff.top)
 	}
 }

@@ -120,9 +120,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	case matches(k, km.Filter):
 		m.openPrompt("filter")
 		return nil
-	case matches(k, km.Next) && m.findsInView() && m.vf.view == m.view && m.vf.query != "":
+	case matches(k, km.Next) && m.findsInView() && m.vf.view == m.view && m.vf.Query != "":
 		return m.stepInView(1)
-	case matches(k, km.Prev) && m.findsInView() && m.vf.view == m.view && m.vf.query != "":
+	case matches(k, km.Prev) && m.findsInView() && m.vf.view == m.view && m.vf.Query != "":
 		return m.stepInView(-1)
 	case matches(k, km.Next):
 		return m.stepHit(1)

@@ -178,8 +178,8 @@ func (m *Model) statusBar() statusBar {
 	}
 	if m.findsInView() {
 		p.query, p.hits, p.hitAt = "", 0, -1
-		if m.vf.view == m.view && m.vf.query != "" {
-			p.query, p.hits, p.hitAt = m.vf.query, len(m.vf.at), m.vf.cur
+		if m.vf.view == m.view && m.vf.Query != "" {
+			p.query, p.hits, p.hitAt = m.vf.Query, len(m.vf.At), m.vf.Cur
 		}
 	}
 	if p.prompt.active {

@@ -362,3 +362,14 @@ func splitCloser(glue string) (closer, rest string) {
 	}
 	return t, ""
 }
+
+// ExcerptAround is up to n bytes of text on either side of [off, end), on one
+// line, sanitised.
+func ExcerptAround(text string, off, end, n int) string {
+	off = max(0, min(off, len(text)))
+	end = max(off, min(end, len(text)))
+	lo, hi := max(0, off-n), min(len(text), end+n)
+	lo = RuneBoundary(text, lo)
+	hi = RuneBoundary(text, hi)
+	return scan.VisibleLine(text[lo:hi])
+}
