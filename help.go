@@ -411,6 +411,19 @@ func reportWidth(w io.Writer) int {
 	return defaultReportWidth
 }
 
+// tableWidth is the width a table on w must fit: the terminal's when w is
+// one, else $COLUMNS when it is set, else 0 (no limit: piped output keeps
+// one row a line).
+func tableWidth(w io.Writer) int {
+	if n := terminalWidth(w); n > 0 {
+		return n
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	return 0
+}
+
 // defaultReportWidth is the width of a plain-text output when neither the
 // terminal nor $COLUMNS tells it.
 const defaultReportWidth = 80

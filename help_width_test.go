@@ -101,3 +101,39 @@ func TestWrapCommand(t *testing.T) {
 		t.Errorf("usage: %q", got)
 	}
 }
+
+// TestTablesFitCOLUMNS: with COLUMNS=80, piped, every line of inspect and
+// context fits 80 cells (inspect was about 120 wide, context 150) and no
+// piece of them is lost: inspect names each segment by what --json labels
+// it (the tool "Read", the CLAUDE.md path); unset, piped output keeps one
+// row a segment, however wide.
+func TestTablesFitCOLUMNS(t *testing.T) {
+	file := "testdata/claudemd/claude-code-request.json"
+	t.Setenv("COLUMNS", "80")
+	for _, args := range [][]string{{"inspect", file}, {"context", file}, {"inspect", "testdata/sessions/session.jsonl"}} {
+		code, out, _ := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		for i, l := range strings.Split(out, "\n") {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("%v: line %d is %d wide: %q", args, i+1, w, l)
+			}
+		}
+		if args[0] == "inspect" && args[1] == file {
+			for _, want := range []string{"tools[0] Read", "/home/ana/shop/CLAUDE.md", "~269 tokens"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("inspect at 80 columns lacks %q:\n%s", want, out)
+				}
+			}
+		}
+		if strings.Contains(out, "wire/price/") {
+			t.Errorf("%v: a source path in the output:\n%s", args, out)
+		}
+	}
+	t.Setenv("COLUMNS", "")
+	_, out, _ := runCLI(t, "", "inspect", file)
+	if !strings.Contains(out, "  tools[0] Read ") || !strings.Contains(out, "tool-schema") || strings.Count(out, "\n") != 19 {
+		t.Errorf("piped inspect without COLUMNS is not one row a segment:\n%s", out)
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 // pricesFlag adds --prices FILE to cmd.
 func pricesFlag(cmd *cobra.Command, path *string) {
-	cmd.Flags().StringVar(path, "prices", "", "a price table of your own (JSON, the shape of wire/price/prices.json) instead of the built-in one")
+	cmd.Flags().StringVar(path, "prices", "", "a price table of your own (JSON, in the shape the README's Prices section gives) instead of the built-in one")
 }
 
 // loadPrices is the built-in price table, or the one at path (exit 2 when
