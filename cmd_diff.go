@@ -187,7 +187,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		if model == "" {
 			model = "(no model)"
 		}
-		return fmt.Sprintf("%s, %s, %d segments, %s bytes", r.Format, scan.VisibleLine(model), len(r.Segments), wire.GroupDigits(r.Bytes()))
+		return fmt.Sprintf("%s, %s, %s, %s bytes", r.Format, scan.VisibleLine(model), plural(len(r.Segments), "segment"), wire.GroupDigits(r.Bytes()))
 	}
 	fmt.Fprintf(&out, "a: %s (%s)\n", scan.VisibleLine(nameA), desc(a))
 	fmt.Fprintf(&out, "b: %s (%s)\n", scan.VisibleLine(nameB), desc(b))
@@ -284,7 +284,7 @@ func writeMarkedLines(out *strings.Builder, mark, text string, maxLines, width i
 	lines := splitLines(text)
 	for i, l := range lines {
 		if i == maxLines {
-			fmt.Fprintf(out, "    … %d more lines\n", len(lines)-maxLines)
+			fmt.Fprintf(out, "    … %s more\n", plural(len(lines)-maxLines, "line"))
 			return
 		}
 		out.WriteString(p.mark(mark, ansi.Truncate("  "+mark+" "+scan.VisibleLine(l), width, "…")) + "\n")

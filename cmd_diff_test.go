@@ -217,3 +217,14 @@ func TestDiffCommandModelAndFormat(t *testing.T) {
 		t.Errorf("text does not name the format change:\n%s", out)
 	}
 }
+
+// TestDiffSaysOneSegment: a request of one segment is "1 segment", not "1
+// segments"; the count of lines left out agrees with its number too.
+func TestDiffSaysOneSegment(t *testing.T) {
+	a := writeTemp(t, "a.json", `{"model":"m","messages":[{"role":"user","content":"one"}]}`)
+	b := writeTemp(t, "b.json", `{"model":"m","messages":[{"role":"user","content":"two"}]}`)
+	_, out, _ := runCLI(t, "", "diff", a, b)
+	if !strings.Contains(out, ", 1 segment, ") || strings.Contains(out, "1 segments") {
+		t.Errorf("diff of one-segment requests:\n%s", out)
+	}
+}

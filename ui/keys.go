@@ -33,7 +33,7 @@ func DefaultKeyMap() KeyMap {
 		Left:     b("←/h", "left column", "left", "h"),
 		Right:    b("→/l", "right column", "right", "l"),
 		PageUp:   b("pgup/ctrl+u", "page up", "pgup", "ctrl+u", "ctrl+b"),
-		PageDown: b("pgdn/ctrl+d", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
+		PageDown: b("pgdn/space/ctrl+d", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
 		Top:      b("g/home", "top", "g", "home"),
 		Bottom:   b("G/end", "bottom", "G", "end"),
 		NextPane: b("tab", "next pane", "tab"),

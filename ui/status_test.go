@@ -37,3 +37,14 @@ func TestUIStatusKeepsHelpAndQuit(t *testing.T) {
 		}
 	}
 }
+
+// TestUIHelpNamesSpace: the help (?) lists space with the keys that page
+// down, as the README's key table does.
+func TestUIHelpNamesSpace(t *testing.T) {
+	reqs, a := goldenSession()
+	m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "?")
+	if s := plain(m.Render()); !strings.Contains(s, "pgdn/space/ctrl+d") {
+		t.Fatalf("the help does not name space:\n%s", s)
+	}
+}
