@@ -227,7 +227,7 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, cells.WrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), max(width, 8), 2)...)
+	*out = append(*out, cells.WrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %s bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, wire.GroupDigits(len(s.Text)), esc), max(width, 8), 2)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -226,5 +227,15 @@ func TestDiffSaysOneSegment(t *testing.T) {
 	_, out, _ := runCLI(t, "", "diff", a, b)
 	if !strings.Contains(out, ", 1 segment, ") || strings.Contains(out, "1 segments") {
 		t.Errorf("diff of one-segment requests:\n%s", out)
+	}
+}
+
+// TestDemoReportGroupsDigits: the demo's report writes every byte count
+// as the rest of it does, with thousands grouped ("1,186 bytes", not
+// "1186 bytes" beside "3,039").
+func TestDemoReportGroupsDigits(t *testing.T) {
+	_, out, _ := runCLI(t, "", "demo")
+	if ungrouped := regexp.MustCompile(`\b\d{4,} bytes`).FindString(out); ungrouped != "" || !strings.Contains(out, ",") {
+		t.Errorf("the demo report says %q", ungrouped)
 	}
 }
