@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 )
@@ -46,5 +48,21 @@ func TestUIHelpNamesSpace(t *testing.T) {
 	pressKeys(t, m, "?")
 	if s := plain(m.Render()); !strings.Contains(s, "pgdn/space/ctrl+d") {
 		t.Fatalf("the help does not name space:\n%s", s)
+	}
+}
+
+// TestUILayoutKeyOutsideWatch: L where there is no layout to toggle (the
+// demo, a recording) says what it does and where, instead of nothing.
+func TestUILayoutKeyOutsideWatch(t *testing.T) {
+	reqs, a := goldenSession()
+	m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 40)
+	drive(t, m, tea.KeyPressMsg{Code: 'L', Text: "L"})
+	if !strings.Contains(m.status, "L toggles the layout in watch") {
+		t.Fatalf("L said %q", m.status)
+	}
+	m = startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono, Labels: map[string]string{"session.jsonl": "LEGACY"}}, 120, 40)
+	drive(t, m, tea.KeyPressMsg{Code: 'L', Text: "L"})
+	if !strings.Contains(m.status, "the demo has both layouts") {
+		t.Fatalf("L in the demo said %q", m.status)
 	}
 }

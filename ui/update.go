@@ -162,6 +162,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 			}
 		}
 		return nil
+	case k.String() == "L":
+		// The key is watch's; elsewhere it says so rather than nothing.
+		m.status = "L toggles the layout in watch; here the requests are as recorded"
+		if len(m.opts.Labels) > 0 {
+			m.status = "L toggles the layout in watch; the demo has both layouts already: j/k between them, 5 to diff"
+		}
+		return nil
 	}
 	switch m.view {
 	case viewWire:
