@@ -62,7 +62,7 @@ func TestUILayoutKeyOutsideWatch(t *testing.T) {
 	}
 	m = startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono, Labels: map[string]string{"session.jsonl": "LEGACY"}}, 120, 40)
 	drive(t, m, tea.KeyPressMsg{Code: 'L', Text: "L"})
-	if !strings.Contains(m.status, "the demo has both layouts") {
+	if !strings.Contains(m.status, "the demo has both") {
 		t.Fatalf("L in the demo said %q", m.status)
 	}
 }

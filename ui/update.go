@@ -162,12 +162,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 			}
 		}
 		return nil
-	case k.String() == "L":
-		// The key is watch's; elsewhere it says so rather than nothing.
-		m.status = "L toggles the layout in watch; here the requests are as recorded"
-		if len(m.opts.Labels) > 0 {
-			m.status = "L toggles the layout in watch; the demo has both layouts already: j/k between them, 5 to diff"
-		}
+	case k.String() == "L": // watch's key: elsewhere it says so, not nothing
+		m.status = "L toggles the layout in watch; these requests are as recorded (the demo has both: j/k, 5)"
 		return nil
 	}
 	switch m.view {
