@@ -11,8 +11,9 @@ import (
 // TestReportLayout: single-request builds say "nothing to compare" for
 // the reuse ratio (not 0.0% beside 0.0% and +0.0 pt); the HTML breaks long
 // words only where a line would overflow (overflow-wrap: anywhere, no
-// word-break: break-all that cut prose mid-word), its table cells wrap
-// instead of widening the page past its column, and it has a viewport for
+// word-break: break-all that cut prose mid-word; a cell's words stay whole,
+// code breaks anywhere), a table wider than the page scrolls inside its
+// column instead of widening the page (390 px), and it has a viewport for
 // phones. With Chromium installed, the page is drawn at 1280 and 390 px
 // wide and the screenshots kept in the test's artefacts
 // ($WIRELENS_ARTEFACTS, else a temporary folder) for a person to look at:
@@ -27,7 +28,7 @@ func TestReportLayout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("html: exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"overflow-wrap:anywhere", `name="viewport"`} {
+	for _, want := range []string{"overflow-wrap:anywhere", "overflow-wrap:break-word", "display:block;overflow-x:auto", `name="viewport"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML lacks %q", want)
 		}

@@ -161,7 +161,7 @@ func longestRun(s string, c byte) int {
 
 // htmlStyle is the report's only styling; the page loads nothing.
 const htmlStyle = `body{font:14px/1.5 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1f2328;background:#fff}
-table{border-collapse:collapse;margin:.5em 0 1em;max-width:100%}th,td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.5em 0 1em;max-width:100%;display:block;overflow-x:auto}th,td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#f6f8fa}code,pre{font:12px/1.45 ui-monospace,monospace;background:#f6f8fa;overflow-wrap:anywhere}pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
 .ins{background:#dafbe1;display:block}.del{background:#ffebe9;display:block}.note{color:#59636e;font-style:italic}`
 
