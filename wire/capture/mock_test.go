@@ -239,3 +239,34 @@ func TestRecorderWriteFailureKeepsTheFileWhole(t *testing.T) {
 		t.Errorf("log %q", logs.all())
 	}
 }
+
+// TestCreateLeavesNoEmptyCapture: a recording Create made and nothing was
+// written to is removed at Close (record and proxy runs that recorded
+// nothing left an empty file); one that existed before, even empty, is
+// kept.
+func TestCreateLeavesNoEmptyCapture(t *testing.T) {
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "fresh.jsonl")
+	rec, err := Create(fresh, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(fresh); !os.IsNotExist(err) {
+		t.Errorf("the empty capture it made is still there: %v", err)
+	}
+	kept := filepath.Join(dir, "kept.jsonl")
+	if err := os.WriteFile(kept, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, err = Create(kept, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Close()
+	if _, err := os.Lstat(kept); err != nil {
+		t.Errorf("a file that was there before was removed: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"sort"
@@ -49,13 +50,20 @@ type Recorder struct {
 	lost    int // exchanges not written (write errors)
 	closed  bool
 	closeMu sync.Mutex
+	created bool // Create made the file: Close removes it when nothing was written
 }
 
 // Create opens path for appending (creating it with mode 0600) and starts
 // the writer. log receives one line for each exchange that could not be
-// written.
+// written. A file it created and Close finds empty is removed: a run that
+// recorded nothing leaves no empty capture behind.
 func Create(path string, log func(string)) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	created := true
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		created = false
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +76,9 @@ func Create(path string, log func(string)) (*Recorder, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	return newRecorder(path, f, st.Size(), log), nil
+	r := newRecorder(path, f, st.Size(), log)
+	r.created = created
+	return r, nil
 }
 
 // file is what a Recorder writes to: an *os.File, or a failing one in tests.
@@ -116,7 +126,13 @@ func (r *Recorder) Close() error {
 	}
 	r.closeMu.Unlock()
 	<-r.done
-	return r.f.Close()
+	err := r.f.Close()
+	if r.created && r.off == 0 {
+		if st, serr := os.Lstat(r.path); serr == nil && st.Mode().IsRegular() && st.Size() == 0 {
+			os.Remove(r.path)
+		}
+	}
+	return err
 }
 
 func (r *Recorder) loop() {
