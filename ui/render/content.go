@@ -440,9 +440,13 @@ func (c *Content) rowsFrom(n int) [][2]int {
 	return out
 }
 
-// Progress is the share of the text above the view's bottom, 0..100.
+// Progress is the share of the text above the view's bottom, 0..100: 100
+// for a text whose rows all fit (it said 0% for a segment shown whole).
 func (c *Content) Progress(h int) int {
-	if c.Rows == nil || len(c.Rows) <= h {
+	if c.Rows != nil && len(c.Rows) <= h {
+		return 100
+	}
+	if c.Rows == nil {
 		if len(c.Text) == 0 {
 			return 100
 		}

@@ -448,3 +448,19 @@ func TestFrameShowsEveryByteOfTheGlue(t *testing.T) {
 		}
 	}
 }
+
+// TestContentProgressOfATextThatFits: a text whose rows all fit the view
+// is 100% shown, not 0%; a longer one at its top is less.
+func TestContentProgressOfATextThatFits(t *testing.T) {
+	var c Content
+	jobs := c.Set(0, "k", "one line\ntwo\n", nil, nil, false, 40, "")
+	c.ApplyPrep(jobs[0].(func() PrepMsg)())
+	if p := c.Progress(10); p != 100 {
+		t.Errorf("a text that fits: %d%%", p)
+	}
+	jobs = c.Set(0, "k2", strings.Repeat("line\n", 50), nil, nil, false, 40, "")
+	c.ApplyPrep(jobs[0].(func() PrepMsg)())
+	if p := c.Progress(10); p <= 0 || p >= 100 {
+		t.Errorf("a long text at its top: %d%%", p)
+	}
+}

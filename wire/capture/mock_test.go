@@ -178,11 +178,12 @@ func TestRecordingFileMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Close()
+	// While it is open: closed empty, the file it made is removed.
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec.Close()
 	if st.Mode().Perm()&0o077 != 0 {
 		t.Errorf("mode %v, want 0600", st.Mode().Perm())
 	}
