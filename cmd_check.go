@@ -9,10 +9,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/provenance"
@@ -38,7 +40,7 @@ func newCheckCmd(app *App) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
 		Use:         "check FILE... [--json | --sarif] [--fail-on SEV] [--workspace DIR]",
-		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Annotations: map[string]string{globalsAnnotation: viewerGlobals},
 		Short:       "Report trust-boundary findings; exit 1 when any is at or above --fail-on",
 		Long: `check audits every request of the given files for trust-boundary problems: workspace text in
 the system channel (untrusted-in-system), envelope breakouts and forged authority markers in
@@ -101,12 +103,21 @@ errors (what could be read is still reported).`,
 	return cmd
 }
 
-// writeRules prints the rule table.
+// writeRules prints the rule table, wrapped to the width help is: each
+// rule's ID, severity and short text on its first lines (the text under
+// its own column), its help below, indented.
 func writeRules(w io.Writer) {
+	width := helpWidth(w)
 	var b strings.Builder
 	for _, r := range audit.Rules {
-		fmt.Fprintf(&b, "%-20s %-6s  %s\n", r.ID, r.Severity, r.Short)
-		fmt.Fprintf(&b, "%28s%s\n\n", "", r.Help)
+		head := fmt.Sprintf("%-20s %-6s  ", r.ID, r.Severity)
+		for _, l := range wrapItem(head, r.Short, width) {
+			b.WriteString(l + "\n")
+		}
+		for _, l := range wrapWords(r.Help, width-4) {
+			b.WriteString("    " + l + "\n")
+		}
+		b.WriteString("\n")
 	}
 	io.WriteString(w, b.String())
 }
@@ -152,7 +163,7 @@ func runCheck(app *App, f checkFlags, args []string) error {
 		res.alignNeedles()
 		err = writeSARIF(app.Stdout, res.findings, nil, res.errs, findingLines(res.findings, res.needles))
 	default:
-		err = writeCheckText(app.Stdout, res)
+		err = writeCheckText(app.Stdout, res, app.termTextFor(app.Stdout))
 	}
 	if err != nil {
 		return err
@@ -461,7 +472,7 @@ func runCheckCompare(app *App, aud *audit.Auditor, f checkFlags, failOn audit.Se
 		}
 		err = writeSARIF(app.Stdout, all, states, errs, nil)
 	default:
-		err = writeCheckCompareText(app.Stdout, f.before, f.after, fixed, introduced, len(unchanged))
+		err = writeCheckCompareText(app.Stdout, f.before, f.after, fixed, introduced, len(unchanged), app.termTextFor(app.Stdout))
 	}
 	if err != nil {
 		return err
@@ -533,12 +544,61 @@ func requestHead(f audit.Finding) string {
 	return head
 }
 
+// termText is how a text report is laid out for a terminal: its width
+// (0: not a terminal, one finding a line for grep) and its colours (nil:
+// none).
+type termText struct {
+	width int
+	p     *paint
+}
+
+// termTextFor is the layout of a text report written to w.
+func (app *App) termTextFor(w io.Writer) termText {
+	return termText{width: terminalWidth(w), p: app.paintFor(w)}
+}
+
+// findingIndent is where a finding's message starts on a terminal: under
+// its rule, after "  high    ".
+const findingIndent = 10
+
+// writeFinding writes one finding: on one line (with tail after it) when
+// t.width is 0, else its severity (coloured), rule and place on a line,
+// then its message, excerpt and tail wrapped to the width under the rule.
+func (t termText) writeFinding(b *strings.Builder, f audit.Finding, tail string) {
+	if t.width == 0 {
+		b.WriteString("  " + findingLine(f) + tail + "\n")
+		return
+	}
+	head := fmt.Sprintf("%s  %s", scan.VisibleLine(string(f.Rule)), fmt.Sprintf("%s@%d", scan.VisibleLine(f.Segment), f.Offset))
+	lines := []string{strings.Repeat(" ", findingIndent) + head}
+	if ansi.StringWidth(lines[0]) > t.width {
+		lines = wrapIndented(head, findingIndent, t.width)
+	}
+	b.WriteString("  " + t.p.severity(f.Severity, 6) + "  " + lines[0][findingIndent:] + "\n")
+	for _, l := range lines[1:] {
+		b.WriteString(l + "\n")
+	}
+	for _, part := range []string{scan.VisibleLine(f.Message), "| " + scan.VisibleLine(f.Excerpt), strings.TrimSpace(tail)} {
+		if part == "" || part == "| " {
+			continue
+		}
+		for _, l := range wrapIndented(part, findingIndent, t.width) {
+			b.WriteString(l + "\n")
+		}
+	}
+}
+
 // writeCheckText prints the findings grouped by request (in input order),
-// most severe first within a request, then a summary line.
-func writeCheckText(w io.Writer, res *checkResult) error {
+// most severe first within a request, then a summary line: one finding a
+// line, or on a terminal (t) wrapped to its width, severities coloured.
+func writeCheckText(w io.Writer, res *checkResult, t termText) error {
 	var b strings.Builder
 	for _, n := range res.notes {
-		fmt.Fprintf(&b, "note: %s\n", scan.VisibleLine(n))
+		line := "note: " + scan.VisibleLine(n)
+		if t.width > 0 && ansi.StringWidth(line) > t.width {
+			line = strings.Join(cells.WrapIndented(line, t.width, 6), "\n")
+		}
+		b.WriteString(line + "\n")
 	}
 	if len(res.notes) > 0 {
 		b.WriteByte('\n')
@@ -553,11 +613,11 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 			cur = key
 			fmt.Fprintf(&b, "%s\n", requestHead(f))
 		}
-		b.WriteString("  " + findingLine(f))
+		tail := ""
 		if f.Requests != nil && f.Requests.Count > 1 {
-			fmt.Fprintf(&b, "  (in %s requests from here)", wire.GroupDigits(f.Requests.Count))
+			tail = fmt.Sprintf("  (in %s requests from here)", wire.GroupDigits(f.Requests.Count))
 		}
-		b.WriteByte('\n')
+		t.writeFinding(&b, f, tail)
 		if f.Tool != nil {
 			for _, h := range f.Tool.Diff {
 				mark := " "
@@ -578,19 +638,22 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 	if len(res.findings) == 0 {
 		fmt.Fprintf(&b, "%s checked: no findings\n", plural(res.requests, "request"))
 	} else {
-		fmt.Fprintf(&b, "%s checked: %s (%d high, %d medium, %d low)",
+		sum := fmt.Sprintf("%s checked: %s (%d high, %d medium, %d low)",
 			plural(res.requests, "request"), plural(len(res.findings), "finding"), s.High, s.Medium, s.Low)
 		if res.total > len(res.findings) {
-			fmt.Fprintf(&b, "; %s findings counting each request's (--every-request lists them)", wire.GroupDigits(res.total))
+			sum += fmt.Sprintf("; %s findings counting each request's (--every-request lists them)", wire.GroupDigits(res.total))
 		}
-		b.WriteByte('\n')
+		if t.width > 0 {
+			sum = strings.Join(wrapIndented(sum, 0, t.width), "\n")
+		}
+		b.WriteString(sum + "\n")
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(colorWriter(w, t.p), b.String())
 	return err
 }
 
 // writeCheckCompareText prints the findings a change fixed and introduced.
-func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced []audit.Finding, unchanged int) error {
+func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced []audit.Finding, unchanged int, t termText) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "before %s, after %s: %d fixed, %d introduced, %d unchanged\n",
 		scan.VisibleLine(before), scan.VisibleLine(after), len(fixed), len(introduced), unchanged)
@@ -603,10 +666,10 @@ func writeCheckCompareText(w io.Writer, before, after string, fixed, introduced 
 		}
 		fmt.Fprintf(&b, "\n%s:\n", part.name)
 		for _, f := range bySeverity(part.fs) {
-			fmt.Fprintf(&b, "  %s  %s\n", findingLine(f), requestHead(f))
+			t.writeFinding(&b, f, "  "+requestHead(f))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(colorWriter(w, t.p), b.String())
 	return err
 }
 

@@ -315,7 +315,7 @@ func TestCheckStdinAndRules(t *testing.T) {
 		t.Errorf("--rules: exit %d", code)
 	}
 	for _, r := range audit.Rules {
-		if !strings.Contains(rules, r.ID) || !strings.Contains(rules, r.Short) {
+		if !strings.Contains(rules, r.ID) || !strings.Contains(fields(rules), fields(r.Short)) {
 			t.Errorf("--rules misses %s", r.ID)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/breakdown"
 	"github.com/wirelens/wirelens/wire/price"
@@ -43,7 +44,7 @@ each category grew over the session, one row a request; --json lists every reque
   wirelens context session.jsonl@12
   wirelens context ~/.claude/projects/-home-me-app/0c1e....jsonl
   wirelens context capture.har --json | jq '.requests[-1].groups'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tab, err := loadPrices(prices)
 			if err != nil {
@@ -91,7 +92,7 @@ each category grew over the session, one row a request; --json lists every reque
 				}
 				err = writeJSON(w, doc)
 			} else {
-				err = writeContextText(w, out, tab, terminalWidth(app.Stdout))
+				err = writeContextText(w, out, tab, tableWidth(app.Stdout))
 			}
 			if err != nil {
 				return err
@@ -138,7 +139,19 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 			writeTable(w, rows, width, right)
 			w.WriteByte('\n')
 		}
-		if u := writeContextBlock(w, cs.last, tab, width); u != "" && !slices.Contains(unconfirmed, u) {
+		// The block's lines of prose (not the table's, which fits
+		// already) wrap to a known width, four spaces further in.
+		var sb strings.Builder
+		bw := bufio.NewWriter(&sb)
+		u := writeContextBlock(bw, cs.last, tab, width)
+		bw.Flush()
+		for _, l := range strings.SplitAfter(sb.String(), "\n") {
+			if width > 0 && !strings.HasPrefix(l, "  ") && cells.Width(strings.TrimSuffix(l, "\n")) > width {
+				l = strings.Join(cells.WrapIndented(strings.TrimSuffix(l, "\n"), width, 4), "\n") + "\n"
+			}
+			w.WriteString(l)
+		}
+		if u != "" && !slices.Contains(unconfirmed, u) {
 			unconfirmed = append(unconfirmed, u)
 		}
 	}

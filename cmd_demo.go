@@ -141,7 +141,7 @@ func layoutColumn(title string, res *assemble.Result, width int) []string {
 			sys += len(s.Text)
 		}
 	}
-	add(fmt.Sprintf("system prompt %d bytes; %d segments; %d escapes", sys, len(r.Segments), len(res.Log)))
+	add(fmt.Sprintf("system prompt %s bytes; %s; %s", wire.GroupDigits(sys), plural(len(r.Segments), "segment"), plural(len(res.Log), "escape")))
 
 	rule("TRUSTED SYSTEM PREFIX (system channel)")
 	for _, s := range r.Segments {
@@ -227,7 +227,7 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		esc = fmt.Sprintf(", %d escapes", len(s.Escapes))
 	}
 	*out = append(*out, "")
-	*out = append(*out, cells.WrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %d bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, len(s.Text), esc), max(width, 8), 2)...)
+	*out = append(*out, cells.WrapIndented(fmt.Sprintf("▌ %s  %s · %s%s, %s bytes%s", scan.VisibleLine(s.ID), s.Kind, trust, env, wire.GroupDigits(len(s.Text)), esc), max(width, 8), 2)...)
 	text := strings.TrimRight(s.Text, "\n")
 	lines := strings.Split(text, "\n")
 	if s.Kind == wire.KindHostRules {
@@ -241,7 +241,7 @@ func appendSegment(out *[]string, s wire.Segment, width int) {
 		}
 		if len(shown) > hostRuleLines {
 			shown = append(shown[:hostRuleLines:hostRuleLines],
-				fmt.Sprintf("… %d more lines of host rules", len(shown)-hostRuleLines))
+				"… "+strings.Replace(plural(len(shown)-hostRuleLines, "line"), " ", " more ", 1)+" of host rules")
 		}
 		lines = shown
 	}

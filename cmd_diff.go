@@ -20,7 +20,7 @@ func newDiffCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:         "diff A B [--json]",
-		Annotations: map[string]string{globalsAnnotation: inputGlobals},
+		Annotations: map[string]string{globalsAnnotation: viewerGlobals},
 		Short:       "Segment-aligned diff of two requests",
 		Long: `diff aligns the segments of two requests (same id, else same text, else same kind and
 envelope, else the same workspace or time kind anywhere, so a legacy system section is paired
@@ -54,7 +54,7 @@ differ, 2 on errors.`,
 			if asJSON {
 				err = writeJSON(app.Stdout, diffJSON(args[0], args[1], d, append(errsA, errsB...)))
 			} else {
-				err = writeDiffText(app.Stdout, args[0], args[1], &a, &b, d, terminalWidth(app.Stdout))
+				err = writeDiffText(app.Stdout, args[0], args[1], &a, &b, d, terminalWidth(app.Stdout), app.paintFor(app.Stdout))
 			}
 			if err != nil {
 				return err
@@ -178,7 +178,7 @@ const maxLineWidth = 2000
 
 // writeDiffText prints the first divergence on top, then each segment that
 // is not the same with its line and word diff.
-func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff.RequestDiff, width int) error {
+func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff.RequestDiff, width int, p *paint) error {
 	var out strings.Builder
 	lineW := maxLineWidth
 	if width > 0 {
@@ -189,7 +189,7 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		if model == "" {
 			model = "(no model)"
 		}
-		return fmt.Sprintf("%s, %s, %d segments, %s bytes", r.Format, scan.VisibleLine(model), len(r.Segments), wire.GroupDigits(r.Bytes()))
+		return fmt.Sprintf("%s, %s, %s, %s bytes", r.Format, scan.VisibleLine(model), plural(len(r.Segments), "segment"), wire.GroupDigits(r.Bytes()))
 	}
 	fmt.Fprintf(&out, "a: %s (%s)\n", scan.VisibleLine(nameA), desc(a))
 	fmt.Fprintf(&out, "b: %s (%s)\n", scan.VisibleLine(nameB), desc(b))
@@ -246,10 +246,14 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 		if sd.Status == diff.StatusAdded || sd.Status == diff.StatusRemoved {
 			head += fmt.Sprintf(", %s bytes", wire.GroupDigits(len(s.Text)))
 		}
+		if width > 0 && ansi.StringWidth(head) > width {
+			lines := wrapIndented(head, 4, width)
+			head = strings.TrimSpace(lines[0]) + "\n" + strings.Join(lines[1:], "\n")
+		}
 		out.WriteString(head + "\n")
 		switch sd.Status {
 		case diff.StatusAdded, diff.StatusRemoved:
-			writeMarkedLines(&out, mark, s.Text, maxShownLines, lineW)
+			writeMarkedLines(&out, mark, s.Text, maxShownLines, lineW, p)
 		case diff.StatusChanged:
 			if sd.BreakpointChanged {
 				if sd.BreakB {
@@ -266,10 +270,10 @@ func writeDiffText(w io.Writer, nameA, nameB string, a, b *wire.Request, d *diff
 				}
 				continue
 			}
-			writeHunks(&out, sd.Hunks, lineW)
+			writeHunks(&out, sd.Hunks, lineW, p)
 		}
 	}
-	_, err := io.WriteString(w, out.String())
+	_, err := io.WriteString(colorWriter(w, p), out.String())
 	return err
 }
 
@@ -280,20 +284,20 @@ func splitLines(text string) []string {
 }
 
 // writeMarkedLines prints up to max lines of text, each with mark.
-func writeMarkedLines(out *strings.Builder, mark, text string, maxLines, width int) {
+func writeMarkedLines(out *strings.Builder, mark, text string, maxLines, width int, p *paint) {
 	lines := splitLines(text)
 	for i, l := range lines {
 		if i == maxLines {
-			fmt.Fprintf(out, "    … %d more lines\n", len(lines)-maxLines)
+			fmt.Fprintf(out, "    … %s more\n", plural(len(lines)-maxLines, "line"))
 			return
 		}
-		out.WriteString(ansi.Truncate("  "+mark+" "+scan.VisibleLine(l), width, "…") + "\n")
+		out.WriteString(p.mark(mark, ansi.Truncate("  "+mark+" "+scan.VisibleLine(l), width, "…")) + "\n")
 	}
 }
 
 // writeHunks prints a line diff: changed lines with contextLines equal
 // lines around them, replaced lines with their word diff.
-func writeHunks(out *strings.Builder, hs []diff.Hunk, width int) {
+func writeHunks(out *strings.Builder, hs []diff.Hunk, width int, p *paint) {
 	line := 1 // line number in B
 	for k, h := range hs {
 		switch h.Op {
@@ -331,9 +335,9 @@ func writeHunks(out *strings.Builder, hs []diff.Hunk, width int) {
 				mark = "+"
 			}
 			if len(h.Words) > 0 {
-				writeWords(out, mark, h.Words, width)
+				writeWords(out, mark, h.Words, width, p)
 			} else {
-				writeMarkedLines(out, mark, h.Text, 4*maxShownLines, width)
+				writeMarkedLines(out, mark, h.Text, 4*maxShownLines, width, p)
 			}
 			if h.Op == diff.OpInsert {
 				line += len(splitLines(h.Text))
@@ -343,8 +347,10 @@ func writeHunks(out *strings.Builder, hs []diff.Hunk, width int) {
 }
 
 // writeWords prints a replaced run of lines with [-deleted-] and
-// {+inserted+} words; a long line is cut around its first change.
-func writeWords(out *strings.Builder, mark string, words []diff.Hunk, width int) {
+// {+inserted+} words (on a terminal with colour: the words in the theme's
+// RemovedWord and AddedWord, no brackets); a long line is cut around its
+// first change.
+func writeWords(out *strings.Builder, mark string, words []diff.Hunk, width int, p *paint) {
 	var cur strings.Builder
 	firstChange := -1
 	flush := func() {
@@ -356,31 +362,31 @@ func writeWords(out *strings.Builder, mark string, words []diff.Hunk, width int)
 			}
 			l = "…" + l[from:]
 		}
-		out.WriteString(ansi.Truncate("  "+mark+" "+l, width, "…") + "\n")
+		out.WriteString(p.words(mark, ansi.Truncate("  "+mark+" "+l, width, "…")) + "\n")
 		cur.Reset()
 		firstChange = -1
 	}
 	for _, wd := range words {
 		parts := strings.Split(wd.Text, "\n")
-		for i, p := range parts {
+		for i, part := range parts {
 			if i > 0 {
 				flush()
 			}
-			if p == "" {
+			if part == "" {
 				continue
 			}
-			v := scan.VisibleLine(p)
+			v := scan.VisibleLine(part)
 			switch wd.Op {
 			case diff.OpDelete:
 				if firstChange < 0 {
 					firstChange = cur.Len()
 				}
-				cur.WriteString("[-" + v + "-]")
+				cur.WriteString(p.open(diff.OpDelete) + v + p.close(diff.OpDelete))
 			case diff.OpInsert:
 				if firstChange < 0 {
 					firstChange = cur.Len()
 				}
-				cur.WriteString("{+" + v + "+}")
+				cur.WriteString(p.open(diff.OpInsert) + v + p.close(diff.OpInsert))
 			default:
 				cur.WriteString(v)
 			}
@@ -389,4 +395,78 @@ func writeWords(out *strings.Builder, mark string, words []diff.Hunk, width int)
 	if cur.Len() > 0 {
 		flush()
 	}
+}
+
+// Word marks: brackets for plain text; on a terminal with colour, control
+// characters no visible payload text holds (scan.VisibleLine shows every
+// one as a picture), zero cells wide while the line is cut, and replaced
+// by the word styles afterwards (see words).
+const (
+	wordDelOpen, wordDelClose = "\x01", "\x02"
+	wordInsOpen, wordInsClose = "\x03", "\x04"
+)
+
+func (p *paint) open(op diff.Op) string {
+	switch {
+	case p == nil && op == diff.OpDelete:
+		return "[-"
+	case p == nil:
+		return "{+"
+	case op == diff.OpDelete:
+		return wordDelOpen
+	}
+	return wordInsOpen
+}
+
+func (p *paint) close(op diff.Op) string {
+	switch {
+	case p == nil && op == diff.OpDelete:
+		return "-]"
+	case p == nil:
+		return "+}"
+	case op == diff.OpDelete:
+		return wordDelClose
+	}
+	return wordInsClose
+}
+
+// mark colours a removed ("-") or added ("+") line.
+func (p *paint) mark(mark, line string) string {
+	if p == nil {
+		return line
+	}
+	if mark == "-" {
+		return p.st.Removed.Render(line)
+	}
+	return p.st.Added.Render(line)
+}
+
+// words colours a line of writeWords: its text in the line's colour, the
+// marked words in the word styles (a mark cut off at the end of the line
+// ends there).
+func (p *paint) words(mark, line string) string {
+	if p == nil {
+		return line
+	}
+	var b strings.Builder
+	for line != "" {
+		k := strings.IndexAny(line, wordDelOpen+wordInsOpen)
+		if k < 0 {
+			b.WriteString(p.mark(mark, line))
+			break
+		}
+		b.WriteString(p.mark(mark, line[:k]))
+		st, end := p.st.RemovedWord, wordDelClose
+		if line[k:k+1] == wordInsOpen {
+			st, end = p.st.AddedWord, wordInsClose
+		}
+		rest := line[k+1:]
+		e := strings.Index(rest, end)
+		if e < 0 {
+			e = len(rest)
+		}
+		b.WriteString(st.Render(strings.NewReplacer(wordDelClose, "", wordInsClose, "").Replace(rest[:e])))
+		line = rest[min(e+1, len(rest)):]
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -258,5 +259,26 @@ func TestDiffCommandMessagesReordered(t *testing.T) {
 	code, out, _ = runCLI(t, "", "diff", a, b)
 	if code != 1 || !strings.Contains(out, "same text, reordered") {
 		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+}
+
+// TestDiffSaysOneSegment: a request of one segment is "1 segment", not "1
+// segments"; the count of lines left out agrees with its number too.
+func TestDiffSaysOneSegment(t *testing.T) {
+	a := writeTemp(t, "a.json", `{"model":"m","messages":[{"role":"user","content":"one"}]}`)
+	b := writeTemp(t, "b.json", `{"model":"m","messages":[{"role":"user","content":"two"}]}`)
+	_, out, _ := runCLI(t, "", "diff", a, b)
+	if !strings.Contains(out, ", 1 segment, ") || strings.Contains(out, "1 segments") {
+		t.Errorf("diff of one-segment requests:\n%s", out)
+	}
+}
+
+// TestDemoReportGroupsDigits: the demo's report writes every byte count
+// as the rest of it does, with thousands grouped ("1,186 bytes", not
+// "1186 bytes" beside "3,039").
+func TestDemoReportGroupsDigits(t *testing.T) {
+	_, out, _ := runCLI(t, "", "demo")
+	if ungrouped := regexp.MustCompile(`\b\d{4,} bytes`).FindString(out); ungrouped != "" || !strings.Contains(out, ",") {
+		t.Errorf("the demo report says %q", ungrouped)
 	}
 }

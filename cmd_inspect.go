@@ -52,7 +52,7 @@ error (exit 2) and everything that could be read is still printed.`,
 				count int
 			)
 			bw := bufio.NewWriterSize(app.Stdout, 64<<10)
-			width := terminalWidth(app.Stdout)
+			width := tableWidth(app.Stdout)
 			if asJSON {
 				bw.WriteString("{\n  \"requests\": [")
 			}
@@ -128,9 +128,13 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 		if model == "" {
 			model = "(no model)"
 		}
-		fmt.Fprintf(b, "%s  %s  %s  %d segments  %s bytes  ~%s tokens\n",
-			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), len(r.Segments),
+		head := fmt.Sprintf("%s  %s  %s  %s  %s bytes  ~%s tokens",
+			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), plural(len(r.Segments), "segment"),
 			wire.GroupDigits(r.Bytes()), wire.GroupDigits(r.Tokens()))
+		if width > 0 && cells.Width(head) > width {
+			head = strings.Join(cells.WrapIndented(head, width, 4), "\n")
+		}
+		b.WriteString(head + "\n")
 		if u := r.Usage; u != nil && u.CachedUnknown {
 			fmt.Fprintf(b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
 		} else if u != nil {
@@ -138,7 +142,11 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				wire.GroupDigits(u.InputTokens), wire.GroupDigits(u.CachedTokens), wire.GroupDigits(u.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(b, "  note: %s\n", scan.VisibleLine(n))
+			line := "  note: " + scan.VisibleLine(n)
+			if width > 0 && cells.Width(line) > width {
+				line = strings.Join(cells.WrapIndented(line, width, 8), "\n")
+			}
+			b.WriteString(line + "\n")
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
 		breakpoints := false
@@ -152,6 +160,10 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 			if r.Breakpoint(j) {
 				id += " " + markBreakpoint
 				breakpoints = true
+			}
+			if s.Label != "" {
+				// What --json calls it: the tool's name, the file's path.
+				id += " " + s.Label
 			}
 			rows = append(rows, []string{scan.VisibleLine(id), string(s.Channel), scan.VisibleLine(s.Role),
 				string(s.Kind), string(s.Trust), scan.VisibleLine(env), wire.GroupDigits(len(s.Text)),
@@ -194,6 +206,15 @@ func writeSegmentTable(b textWriter, rows [][]string, width int) {
 	shifted := map[int]bool{}
 	for c := range right {
 		shifted[c-1] = true
+	}
+	// The second line still too wide: the envelope's column (the widest
+	// name) gives up what is over, down to 8 cells (its names cut with …).
+	rest := 2
+	for _, w := range widths[1:] {
+		rest += w + 2
+	}
+	if over := rest - width; over > 0 {
+		widths[5] = max(8, widths[5]-over)
 	}
 	for i, row := range rows {
 		if i > 0 {

@@ -136,12 +136,17 @@ func describeCreateError(err error) string {
 func (c *captureRun) stop() error {
 	err := c.server.Close(5 * time.Second)
 	n, lost := c.rec.Counts()
-	msg := fmt.Sprintf("%d exchanges recorded in %s", n, c.flags.out)
+	msg := fmt.Sprintf("%s recorded in %s", plural(n, "exchange"), c.flags.out)
 	if lost > 0 {
 		msg += fmt.Sprintf(" (%d could not be written)", lost)
 	}
+	if n == 0 && lost == 0 {
+		// The recorder removed the empty file it made (one that was
+		// there before is left as it was): there is no HAR to write.
+		msg = "no exchange recorded: no capture written"
+	}
 	c.logLine(msg)
-	if c.flags.har != "" {
+	if c.flags.har != "" && n > 0 {
 		if herr := writeHARFile(c.flags.har, c.flags.out); herr != nil {
 			c.logLine(herr.Error())
 			return &ExitError{Code: 2}

@@ -93,7 +93,12 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
   wirelens record --mock -- cline -t 60 "What is 2+2?"
   wirelens record --intercept -- my-agent "What is 2+2?"
   wirelens record --explain -- qwen -p "What is 2+2?"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return argsError(cmd, "no COMMAND given: name the agent to run after --, as in wirelens record --mock -- claude -p \"What is 2+2?\"")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan := planRecord(args[0], f.mock, intercept)
 			if explain {
@@ -142,6 +147,9 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 					os.Remove(f.out)
 				}
 				return err
+			}
+			if created {
+				c.rec.Adopt()
 			}
 			base := c.server.URL()
 			applied, err := plan.recipe.Apply(base, runDir, os.Environ(), args[1:], f.mock, intercept, false)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -92,7 +93,7 @@ func TestRecordRunsTheCommandAndPassesItsExitCode(t *testing.T) {
 	if !strings.Contains(stdout, "event: message_stop") {
 		t.Errorf("the child's output did not pass through: %q", stdout)
 	}
-	if !strings.Contains(stderr, "1 exchanges recorded in") {
+	if !strings.Contains(stderr, "1 exchange recorded in") {
 		t.Errorf("stderr %q", stderr)
 	}
 	st, err := os.Stat(path)
@@ -210,5 +211,23 @@ func TestAgentCapturesReadByEveryCommand(t *testing.T) {
 				t.Errorf("%v: exit %d (want %d), stderr %q, output lacks %q", c.args, code, c.code, stderr, c.want)
 			}
 		}
+	}
+}
+
+// TestRecordNothingLeavesNoFile: a command that sends no request leaves
+// no empty capture behind (there was one, of 0 bytes) and says so; record
+// still passes on the command's exit code.
+func TestRecordNothingLeavesNoFile(t *testing.T) {
+	sh, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true command here")
+	}
+	out := filepath.Join(t.TempDir(), "capture.jsonl")
+	code, _, stderr := runCLI(t, "", "record", "--mock", "--out", out, "--", sh)
+	if code != 0 || !strings.Contains(stderr, "no exchange recorded: no capture written") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Lstat(out); !os.IsNotExist(err) {
+		t.Errorf("an empty capture was left: %v", err)
 	}
 }

@@ -235,7 +235,7 @@ func writeViewReportLines(w io.Writer, reqs []wire.Request, width int, separate 
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
-	if err := writeCheckText(w, res); err != nil {
+	if err := writeCheckText(w, res, termText{}); err != nil {
 		return err
 	}
 	for lo := 0; lo < len(reqs); {

@@ -77,11 +77,18 @@ func TestViewDashRefusesATerminal(t *testing.T) {
 // exits. It returns the exit code and everything the terminal showed.
 func runInPTY(t *testing.T, keys string, args ...string) (int, string) {
 	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "WIRELENS_TEST_AS_MAIN=1", "TERM=xterm-256color")
+	return runCmdInPTY(t, keys, cmd)
+}
+
+// runCmdInPTY runs cmd (its Env set by the caller) as runInPTY does: in a
+// new session on a fresh pseudo-terminal of 80x24, keys typed every 200 ms.
+func runCmdInPTY(t *testing.T, keys string, cmd *exec.Cmd) (int, string) {
+	t.Helper()
 	master, tty := openPTY(t)
 	ws := struct{ row, col, x, y uint16 }{24, 80, 0, 0}
 	syscall.Syscall(syscall.SYS_IOCTL, tty.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "WIRELENS_TEST_AS_MAIN=1", "TERM=xterm-256color")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
@@ -127,10 +134,11 @@ func runInPTY(t *testing.T, keys string, args ...string) (int, string) {
 				master.Write([]byte(keys))
 			}
 		case <-deadline:
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // its whole session
 			cmd.Process.Kill()
 			mu.Lock()
 			defer mu.Unlock()
-			t.Fatalf("wirelens %v did not exit; screen %q", args, screen.String())
+			t.Fatalf("%v did not exit; screen %q", cmd.Args, screen.String())
 		}
 	}
 }

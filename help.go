@@ -22,7 +22,8 @@ import (
 const globalsAnnotation = "wirelens-globals"
 
 // inputGlobals are the global flags of a command that reads recorded inputs;
-// viewerGlobals those of a command that opens the viewer on them.
+// viewerGlobals those of a command that opens the viewer on them or
+// colours its text on a terminal (check, diff).
 const (
 	inputGlobals  = "format"
 	viewerGlobals = "format theme no-color"
@@ -55,17 +56,24 @@ func writeHelp(w io.Writer, cmd *cobra.Command, width int) {
 		text = cmd.Short
 	}
 	if text != "" {
-		b.WriteString(text + "\n\n")
+		b.WriteString(reflow(text, width) + "\n\n")
 	}
 	b.WriteString("Usage:\n")
 	if cmd.Runnable() {
-		b.WriteString("  " + useLine(cmd) + "\n")
+		for _, l := range wrapCommand("  "+useLine(cmd), width, "") {
+			b.WriteString(l + "\n")
+		}
 	}
 	if cmd.HasAvailableSubCommands() {
 		b.WriteString("  " + cmd.CommandPath() + " COMMAND [flags]\n")
 	}
 	if ex := strings.TrimRight(cmd.Example, "\n "); ex != "" {
-		b.WriteString("\nExamples:\n" + ex + "\n")
+		b.WriteString("\nExamples:\n")
+		for _, line := range strings.Split(ex, "\n") {
+			for _, l := range wrapCommand(line, width, " \\") {
+				b.WriteString(l + "\n")
+			}
+		}
 	}
 	if cmd.HasAvailableSubCommands() {
 		b.WriteString("\nCommands:\n")
@@ -222,6 +230,170 @@ func wrapWords(s string, width int) []string {
 	return lines
 }
 
+// reflow wraps a command's description to width: its paragraphs (blank
+// lines between them) are written in the source at any width, each run of
+// unindented lines is one paragraph wrapped at word boundaries, and each
+// indented line starts an item ("  - text", or "  TERM  text" with two
+// spaces or more after the term) whose text, with the more indented lines
+// after it, is wrapped under the item's text, the term left in its column.
+func reflow(text string, width int) string {
+	var out []string
+	for _, para := range strings.Split(text, "\n\n") {
+		lines := strings.Split(strings.Trim(para, "\n"), "\n")
+		var b []string
+		for i := 0; i < len(lines); {
+			if !indented(lines[i]) {
+				j := i
+				for j < len(lines) && !indented(lines[j]) {
+					j++
+				}
+				b = append(b, wrapWords(strings.Join(lines[i:j], " "), width)...)
+				i = j
+				continue
+			}
+			head := lines[i]
+			hang := itemText(head)
+			words := []string{head[hang:]}
+			i++
+			for i < len(lines) && indent(lines[i]) > indent(head) {
+				words = append(words, strings.TrimSpace(lines[i]))
+				i++
+			}
+			b = append(b, wrapItem(head[:hang], strings.Join(words, " "), width)...)
+		}
+		out = append(out, strings.Join(b, "\n"))
+	}
+	return strings.Join(out, "\n\n")
+}
+
+func indented(l string) bool { return indent(l) > 0 }
+
+func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+
+// itemText is where the text of an indented item line starts: after "- "
+// or "* ", after a term and two spaces or more, else after the indent.
+func itemText(l string) int {
+	at := indent(l)
+	rest := l[at:]
+	if strings.HasPrefix(rest, "- ") || strings.HasPrefix(rest, "* ") {
+		return at + 2
+	}
+	if k := strings.Index(rest, "  "); k > 0 {
+		return at + k + len(rest[k:]) - len(strings.TrimLeft(rest[k:], " "))
+	}
+	return at
+}
+
+// wrapItem wraps text to width under the column after prefix; a prefix
+// that leaves too little room gets the text on the lines after it,
+// indented by 4 more than the prefix's own indent.
+func wrapItem(prefix, text string, width int) []string {
+	hang := len([]rune(prefix))
+	if width-hang < 24 {
+		pad := strings.Repeat(" ", indent(prefix)+4)
+		out := []string{strings.TrimRight(prefix, " ")}
+		for _, l := range wrapWords(text, width-len(pad)) {
+			out = append(out, pad+l)
+		}
+		return out
+	}
+	lines := wrapWords(text, width-hang)
+	if len(lines) == 0 {
+		return []string{strings.TrimRight(prefix, " ")}
+	}
+	out := []string{prefix + lines[0]}
+	for _, l := range lines[1:] {
+		out = append(out, strings.Repeat(" ", hang)+l)
+	}
+	return out
+}
+
+// wrapCommand wraps a command line to width at the blanks outside quotes
+// and brackets ("[--format markdown|html]" stays whole),
+// its lines after the first indented 4 more: a line ending in a pipe or
+// "||" or "&&" goes on as it is, any other ends with cont (" \\" for a
+// shell example to stay one command when pasted, "" for a usage line). A
+// word longer than the line stays whole.
+func wrapCommand(line string, width int, cont string) []string {
+	if len([]rune(line)) <= width {
+		return []string{line}
+	}
+	lead := strings.Repeat(" ", indent(line))
+	var words []string
+	quote, start, depth := rune(0), -1, 0
+	for i, c := range line {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+			if start < 0 {
+				start = i
+			}
+			continue
+		case c == '[':
+			depth++
+		case c == ']':
+			depth = max(depth-1, 0)
+		case c == ' ' && depth == 0:
+			if start >= 0 {
+				words = append(words, line[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		words = append(words, line[start:])
+	}
+	var lines [][]string
+	var cur []string
+	used := len(lead)
+	for _, w := range words {
+		n := len([]rune(w))
+		if len(cur) > 0 && used+1+n+len(cont) > width {
+			// Break after a pipe near the end rather than before
+			// the word after it.
+			next := []string{}
+			for k := len(cur) - 1; k >= 1 && k >= len(cur)-3; k-- {
+				if pipe(cur[k]) {
+					next = append(next, cur[k+1:]...)
+					cur = cur[:k+1]
+					break
+				}
+			}
+			lines = append(lines, cur)
+			cur = next
+			used = len(lead) + 4 + len([]rune(strings.Join(cur, " ")))
+		}
+		if len(cur) > 0 {
+			used++
+		}
+		cur = append(cur, w)
+		used += n
+	}
+	lines = append(lines, cur)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		text := strings.Join(l, " ")
+		if i > 0 {
+			text = "    " + text
+		}
+		if i < len(lines)-1 && !pipe(l[len(l)-1]) {
+			text += cont
+		}
+		out[i] = lead + text
+	}
+	return out
+}
+
+func pipe(w string) bool { return w == "|" || w == "||" || w == "&&" }
+
 // helpFunc is the help function of every command.
 func helpFunc(cmd *cobra.Command, _ []string) {
 	writeHelp(cmd.OutOrStdout(), cmd, helpWidth(cmd.OutOrStdout()))
@@ -237,6 +409,19 @@ func reportWidth(w io.Writer) int {
 		return n
 	}
 	return defaultReportWidth
+}
+
+// tableWidth is the width a table on w must fit: the terminal's when w is
+// one, else $COLUMNS when it is set, else 0 (no limit: piped output keeps
+// one row a line).
+func tableWidth(w io.Writer) int {
+	if n := terminalWidth(w); n > 0 {
+		return n
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }
 
 // defaultReportWidth is the width of a plain-text output when neither the

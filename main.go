@@ -237,6 +237,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// Cobra's own errors for a flag ("unknown flag: --x") become usage
 	// errors: exit 2, one line.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if !cmd.HasParent() {
+			// The root's own: "wirelens: unknown flag: --versoin", not
+			// "wirelens: wirelens: ...".
+			return usageError("%v (see wirelens --help)", err)
+		}
 		return usageError("%s: %v (see %s --help)", cmd.Name(), err, cmd.CommandPath())
 	})
 	err := root.ExecuteContext(ctx)

@@ -114,8 +114,8 @@ func TestHelpIsPlainAndNarrow(t *testing.T) {
 		}
 		want := map[string][]string{
 			"view": {"--format", "--theme", "--no-color"}, "watch": {"--theme", "--no-color"},
-			"demo": {"--theme", "--no-color"}, "inspect": {"--format"}, "check": {"--format"},
-			"cache": {"--format"}, "diff": {"--format"},
+			"demo": {"--theme", "--no-color"}, "inspect": {"--format"}, "check": {"--format", "--theme", "--no-color"},
+			"cache": {"--format"}, "diff": {"--format", "--theme", "--no-color"},
 		}[cmd]
 		if cmd == "" {
 			// The root lists them all as its own flags.
@@ -190,5 +190,30 @@ func TestRootShorthandRefusesUnknownWords(t *testing.T) {
 	// An existing file still opens (piped: the plain-text report).
 	if code, out, errs := runCLI(t, "", f); code != 0 || out == "" {
 		t.Fatalf("wirelens %s: exit %d, stdout %d bytes, stderr %q", f, code, len(out), errs)
+	}
+}
+
+// TestErrorsNameWhatIsMissing: a command given too few arguments names
+// itself and what is missing (record the -- before COMMAND), a mistyped
+// root flag is one "wirelens: unknown flag" (not "wirelens: wirelens:"),
+// and a --prices file that is not there is one line naming it, not Go's
+// stat error; each exits 2.
+func TestErrorsNameWhatIsMissing(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"context"}, "wirelens: context: no FILE given"},
+		{[]string{"record"}, "wirelens: record: no COMMAND given: name the agent to run after --"},
+		{[]string{"record", "--mock"}, "wirelens: record: no COMMAND given"},
+		{[]string{"--versoin"}, "wirelens: unknown flag: --versoin (see wirelens --help)"},
+		{[]string{"cache", "--prices", "nosuch.json", "testdata/sessions/session.jsonl"}, "wirelens: --prices nosuch.json: no such file"},
+		{[]string{"whatif", "--prices", "nosuch.json", "--demo"}, "wirelens: --prices nosuch.json: no such file"},
+	} {
+		code, _, stderr := runCLI(t, "", c.args...)
+		if code != 2 || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 ||
+			strings.Contains(stderr, "wirelens: wirelens:") || strings.Contains(stderr, "stat ") || strings.Contains(stderr, "arg(s)") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line starting %q", c.args, code, stderr, c.want)
+		}
 	}
 }

@@ -3,7 +3,9 @@ package main
 // Prices and money, shared by context, cache and whatif.
 
 import (
+	"errors"
 	"github.com/spf13/cobra"
+	"io/fs"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire/price"
@@ -11,7 +13,7 @@ import (
 
 // pricesFlag adds --prices FILE to cmd.
 func pricesFlag(cmd *cobra.Command, path *string) {
-	cmd.Flags().StringVar(path, "prices", "", "a price table of your own (JSON, the shape of wire/price/prices.json) instead of the built-in one")
+	cmd.Flags().StringVar(path, "prices", "", "a price table of your own (JSON, in the shape the README's Prices section gives) instead of the built-in one")
 }
 
 // loadPrices is the built-in price table, or the one at path (exit 2 when
@@ -22,6 +24,12 @@ func loadPrices(path string) (*price.Table, error) {
 	}
 	t, err := price.Load(path)
 	if err != nil {
+		// A file that cannot be opened is named with what is wrong
+		// ("nosuch.json: no such file"), not Go's "stat nosuch.json: ...".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, usageError("--prices %s: %s", path, osErrorText(err))
+		}
 		return nil, usageError("--prices: %v", err)
 	}
 	return t, nil

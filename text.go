@@ -3,13 +3,19 @@ package main
 // Helpers shared by the plain-text report writers.
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/wire/audit"
 )
 
 // markBreakpoint marks an explicit cache breakpoint (cache_control), as the
@@ -159,4 +165,79 @@ func wrapReport(text string, width int) string {
 		}
 	}
 	return b.String()
+}
+
+// paint colours a plain-text report written to a terminal, from the
+// theme's styles (never a colour literal here). A nil paint writes no
+// escape at all: output that is not a terminal, --no-color, NO_COLOR or
+// the mono theme.
+type paint struct{ st *themes.Styles }
+
+// paintFor is the paint of a report written to w: the --theme's styles
+// when w is a terminal and colour is on; "auto" is light when COLORFGBG
+// says the background is (rxvt's and others' "15;0"-style "FG;BG"), else
+// dark.
+func (app *App) paintFor(w io.Writer) *paint {
+	if !isTerminal(w) || app.NoColor || os.Getenv("NO_COLOR") != "" {
+		return nil
+	}
+	name := app.Theme
+	if name == "" || name == "auto" {
+		name = themes.Dark
+		if fgbg := os.Getenv("COLORFGBG"); fgbg != "" {
+			bg := fgbg[strings.LastIndex(fgbg, ";")+1:]
+			if bg == "7" || bg == "15" {
+				name = themes.Light
+			}
+		}
+	}
+	if name == themes.Mono {
+		return nil
+	}
+	return &paint{st: themes.New(name)}
+}
+
+// colorWriter is w, its colours brought down to what the terminal shows
+// (256 or 16 colours, or none for TERM=dumb).
+func colorWriter(w io.Writer, p *paint) io.Writer {
+	if p == nil {
+		return w
+	}
+	return colorprofile.NewWriter(w, os.Environ())
+}
+
+func (p *paint) style(st func(*themes.Styles) lipgloss.Style, s string) string {
+	if p == nil || s == "" {
+		return s
+	}
+	return st(p.st).Render(s)
+}
+
+// severity is a severity word, padded to width, in its colour.
+func (p *paint) severity(sev audit.Severity, width int) string {
+	s := fmt.Sprintf("%-*s", width, sev)
+	if p == nil {
+		return s
+	}
+	word := string(sev)
+	st := map[audit.Severity]lipgloss.Style{audit.SeverityHigh: p.st.High, audit.SeverityMedium: p.st.Medium, audit.SeverityLow: p.st.Low}[sev]
+	return st.Render(word) + s[len(word):]
+}
+
+// wrapIndented wraps text to width at blanks (a hyphen is no break: tags
+// such as </system-reminder> stay whole), every line indented by indent
+// spaces; a word longer than a line is cut.
+func wrapIndented(text string, indent, width int) []string {
+	pad := strings.Repeat(" ", indent)
+	room := max(width-indent, 20)
+	var lines []string
+	for _, l := range wrapWords(text, room) {
+		for _, part := range strings.Split(ansi.Hardwrap(l, room, true), "\n") {
+			lines = append(lines, pad+part)
+		}
+	}
+	if len(lines) == 0 {
+		lines = []string{pad}
+	}
+	return lines
 }

@@ -35,7 +35,8 @@ s=$(screen)
 echo "$s" | head -1 | grep -F "#1 LEGACY" >/dev/null || fail "the header does not name the legacy request"
 echo "$s" | grep -F "1 LEGACY" >/dev/null || fail "the list does not name the legacy request"
 echo "$s" | grep -F "3 ISOLATED" >/dev/null || fail "the list does not name the isolated request"
-echo "$s" | grep -E "UNTRUSTED · TRUSTE" >/dev/null || fail "no trusted prefix column"
+echo "$s" | grep -F "⚠ 3/9 UNTRUSTED · PREFIX ─" >/dev/null || fail "no trusted prefix column, or its title cut"
+echo "$s" | grep -F "MESSAGES (2) ─" >/dev/null || fail "the messages column's title cut"
 echo "$s" | grep -E "▸ \[!IN SYSTEM\] agents-md" >/dev/null || fail "AGENTS.md is not selected in the trusted prefix"
 echo "$s" | grep -F "system[0]/agents-md" >/dev/null || fail "the content pane does not show the legacy AGENTS.md"
 # j: the legacy rebuild, then the isolated request, its AGENTS.md envelope
@@ -61,7 +62,7 @@ wait_for "Prompt cache"
 # 4. Search and filter: each line opens empty, ↑ recalls, esc clears, and
 # the active one shows in the status line.
 keys 1
-wait_for "MESSAGES · fragments"
+wait_for "MESSAGES ("
 keys / z z z z Enter
 wait_for "[/zzzz · no match]"
 keys / P O I S O N E D Enter

@@ -113,11 +113,15 @@ type diffMsg struct {
 }
 
 // diffPair is the pair the Diff view compares, for the selected request:
+// its cache step when Enter in the Cache view asked for it (stepDiff), else
 // the two marked requests when the selection is one of them (or nothing is
 // selected), else the selected request and the one its cache step compares
 // it with (see predecessor).
 func (m *Model) diffPair() (int, int) {
 	c := m.cur()
+	if c >= 1 && m.stepDiff == c+1 {
+		return m.predecessor(c), c
+	}
 	if len(m.marks) == 2 && (c < 0 || slices.Contains(m.marks, c)) {
 		a, b := m.marks[0], m.marks[1]
 		if a > b {

@@ -25,7 +25,7 @@ type escapesView struct {
 
 // escapesView is the Escapes view as the model stands.
 func (m *Model) escapesView() escapesView {
-	return escapesView{st: m.st, req: m.cur(), rows: m.escRows(), cur: m.table}
+	return escapesView{st: m.st, req: m.cur(), rows: m.shownEscRows(), cur: m.table}
 }
 
 // Render draws the view in a w×h box.
@@ -52,11 +52,11 @@ func (p escapesView) Render(w, h int) []string {
 		if r.escape != nil {
 			e := r.escape
 			detail = append(detail, render.EscapeDetail(st, e, r.where))
-			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, e.Offset, e.Offset+len(e.Text), 40))
+			detail = append(detail, st.Muted.Render("context: ")+render.ExcerptAround(r.segText, e.Offset, e.Offset+len(e.Text), 40))
 		} else {
 			hz := r.hazard
 			detail = append(detail, st.Muted.Render("hazard ")+st.Hazard.Render(string(hz.Class))+st.Muted.Render(" left in the text as sent at byte "+strconv.Itoa(hz.Offset)+", in "+scan.VisibleLine(r.where)+" ("+strconv.Itoa(hz.Len)+" bytes)"))
-			detail = append(detail, st.Muted.Render("context: ")+excerptAround(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
+			detail = append(detail, st.Muted.Render("context: ")+render.ExcerptAround(r.segText, hz.Offset, hz.Offset+hz.Len, 40))
 		}
 		detail = append(detail, st.Muted.Render("enter: show it in the content"))
 	}

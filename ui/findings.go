@@ -36,14 +36,6 @@ func (m *Model) findingServer(f *findingRow) string {
 	return ""
 }
 
-// shownFindings are the Findings view's rows: one MCP server's, or all.
-func (m *Model) shownFindings() []findingRow {
-	if m.findServer == "" {
-		return m.findings
-	}
-	return slices.DeleteFunc(slices.Clone(m.findings), func(f findingRow) bool { return f.server != m.findServer })
-}
-
 // nextServer filters the Findings view by the next MCP server, or none.
 func (m *Model) nextServer() {
 	var servers []string

@@ -49,7 +49,10 @@ func envelopeSession() ([]wire.Request, Analysis) {
 	}
 	status := strings.Index(mdText, "Build status")
 	mdEsc = append(mdEsc, wire.Escape{Rule: "stripped", Offset: status, Original: "\x1b]0;build passed\x07"},
-		wire.Escape{Rule: "stripped", Offset: status + 6, Original: "\x1b[2J"})
+		wire.Escape{Rule: "stripped", Offset: status + 6, Original: "\x1b[2J"},
+		wire.Escape{Rule: "stripped", Offset: status + 14, Original: "\x1b[32m"},
+		// At the end of its line: drawn after "green", where it was.
+		wire.Escape{Rule: "stripped", Offset: status + len("Build status: all green"), Original: "\x1b[0m"})
 	md := body("untrusted_agents_md", "/home/dev/poisoned/AGENTS.md", mdText, wire.KindAgentsMD, mdEsc...)
 	isolated := wire.Request{Format: wire.FormatAnthropic, Model: "kimi-k2", Source: "demo (isolated)", Index: 1, Offset: -1,
 		Segments: []wire.Segment{rules,

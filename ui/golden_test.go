@@ -90,6 +90,8 @@ func TestUIGolden(t *testing.T) {
 		{"raw", []string{"6"}},
 		{"help", []string{"?"}},
 		{"search", []string{"/", "P", "O", "I", "S", "O", "N", "E", "D", "enter", "n"}},
+		{"findings-search", []string{"3", "/", "b", "i", "d", "i", "enter"}},
+		{"findings-filter", []string{"3", "f", "m", "e", "d", "i", "u", "m", "enter"}},
 	}
 	for _, theme := range []string{themes.Dark, themes.Light, themes.Mono} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {

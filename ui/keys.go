@@ -33,7 +33,7 @@ func DefaultKeyMap() KeyMap {
 		Left:     b("←/h", "left column", "left", "h"),
 		Right:    b("→/l", "right column", "right", "l"),
 		PageUp:   b("pgup/ctrl+u", "page up", "pgup", "ctrl+u", "ctrl+b"),
-		PageDown: b("pgdn/ctrl+d", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
+		PageDown: b("pgdn/space/ctrl+d", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
 		Top:      b("g/home", "top", "g", "home"),
 		Bottom:   b("G/end", "bottom", "G", "end"),
 		NextPane: b("tab", "next pane", "tab"),
@@ -62,7 +62,17 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the status line's list of keys.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Search, k.Filter, k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Help, k.Quit}
+	return append(k.ShortHelpMore(), k.ShortHelpFirst()...)
+}
+
+// ShortHelpFirst are the keys the status line always shows, whatever its
+// width: how to get help and how to leave.
+func (k KeyMap) ShortHelpFirst() []key.Binding { return []key.Binding{k.Help, k.Quit} }
+
+// ShortHelpMore are the keys the status line shows before them, as many
+// as the room left by what is selected holds.
+func (k KeyMap) ShortHelpMore() []key.Binding {
+	return []key.Binding{k.NextPane, k.Search, k.Filter, k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw}
 }
 
 // FullHelp is the help view's columns.

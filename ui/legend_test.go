@@ -9,6 +9,7 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/legend"
+	"github.com/wirelens/wirelens/ui/widget"
 )
 
 // TestLegendNamesEachMarkOnce: the legend at the foot of the request list
@@ -47,7 +48,7 @@ func TestLegendNamesEachMarkOnce(t *testing.T) {
 	if e := ansi.Strip(legend.Edge(st, 60, false)); !strings.Contains(e, "✂ cache break") {
 		t.Errorf("a 60-cell edge has no legend: %q", e)
 	}
-	help := ansi.Strip(strings.Join(helpView{st: st}.Render(120, 40), "\n"))
+	help := ansi.Strip(strings.Join(widget.Help{St: st, Legend: widget.HelpLegend}.Render(120, 40), "\n"))
 	for _, want := range []string{"✂ cache prefix breaks", "⚑ findings", "! hazards", "◆bp cache breakpoint"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("the help does not say %q", want)

@@ -232,6 +232,9 @@ type Model struct {
 	anaDone                 bool
 	table                   widget.Cursor // cursor in the escapes, findings and cache tables
 	marks                   []int
+	stepDiff                int                 // 1 + the request Enter in Cache diffs with its cache step, marked or not; 0: none
+	rowFilter               map[viewKind]string // the f filter of the Escapes and Findings tables
+	vf                      viewFind            // the / search of the view, when not Wire
 	diff                    diffState
 	raw                     content
 	rawKey                  int
@@ -878,6 +881,7 @@ func (m *Model) curSeg() int {
 
 // selectionChanged clamps the segment cursor and loads the content pane.
 func (m *Model) selectionChanged() []tea.Cmd {
+	m.stepDiff = 0
 	c := m.cur()
 	if c < 0 {
 		return nil
@@ -982,6 +986,10 @@ func (m *Model) relayout() tea.Cmd {
 		cmds = append(cmds, func() tea.Msg { return f() })
 	}
 	m.ensureListVisible()
+	// The segment columns scroll from the top again for the new height
+	// (the first layout, at 80x24 before the terminal's size is known,
+	// would leave them scrolled down): as little as shows the cursor.
+	m.segs.top = [2]int{}
 	m.ensureSegVisible()
 	return tea.Batch(cmds...)
 }

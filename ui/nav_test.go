@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -84,9 +86,26 @@ func TestUICacheAndDiffOpenAtTheSelection(t *testing.T) {
 	if m.view != viewDiff || m.cur() != 4 {
 		t.Fatalf("enter on the Cache row of #5: view %d, selected #%d", m.view, m.cur()+1)
 	}
-	if a, b := m.diffPair(); a != 3 || b != 4 || len(m.marks) != 0 {
-		t.Fatalf("enter on #5's row: diff #%d → #%d (marks %v), want #4 → #5 and the marks of another pair dropped", a+1, b+1, m.marks)
+	if a, b := m.diffPair(); a != 3 || b != 4 || !slices.Equal(m.marks, []int{1, 3}) {
+		t.Fatalf("enter on #5's row: diff #%d → #%d (marks %v), want #4 → #5 and the marks #2 #4 kept", a+1, b+1, m.marks)
 	}
+	// Enter on a marked row (#4) diffs its step, not the marks; 5 then
+	// goes back to the marked pair, and the marks still filter.
+	pressKeys(t, m, "4", "k", "enter")
+	if a, b := m.diffPair(); m.cur() != 3 || a != m.predecessor(3) || b != 3 || !slices.Equal(m.marks, []int{1, 3}) {
+		t.Fatalf("enter on #4's row: #%d selected, diff #%d → #%d, marks %v; want #%d → #4, marks #2 #4", m.cur()+1, a+1, b+1, m.marks, m.predecessor(3)+1)
+	}
+	pressKeys(t, m, "5")
+	if a, b := m.diffPair(); a != 1 || b != 3 {
+		t.Fatalf("5 after enter: #%d → #%d, want the marks #2 → #4", a+1, b+1)
+	}
+	m.filter = "is:marked"
+	m.refilter()
+	if !slices.Equal(m.visible, []int{1, 3}) {
+		t.Fatalf("is:marked after enter in Cache: %v, want #2 #4", m.visible)
+	}
+	m.filter = ""
+	m.refilter()
 	// The Findings view opens at the selected request's first finding.
 	m.findings = []findingRow{{req: 0}, {req: 2}, {req: 4}, {req: 6}}
 	pressKeys(t, m, "1", "3")
@@ -268,7 +287,7 @@ func TestUIHelpFitsOrScrolls(t *testing.T) {
 		if fits := size[0] >= 120; fits == scrolled {
 			t.Fatalf("%dx%d: scrolled %v", size[0], size[1], scrolled)
 		}
-		if size[0] < helpNarrow {
+		if size[0] < widget.HelpNarrow {
 			pressKeys(t, m, "g")
 			for _, l := range screenLines(m.Render()) {
 				if strings.Contains(l, "Move") && strings.Contains(l, "General") {

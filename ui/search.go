@@ -3,10 +3,10 @@ package ui
 import (
 	"sort"
 	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wirelens/wirelens/ui/find"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -39,7 +39,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	// makes a new slice): the command reads them as they are, copying nothing.
 	reqs := m.reqs
 	return tea.Batch(unmark, func() tea.Msg {
-		fold := strings.ToLower(q) == q
+		fold := find.Fold(q)
 		memo := map[uint64][]int{}
 		var hits []hit
 		more := false
@@ -65,49 +65,8 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	})
 }
 
-// findAll finds every non-overlapping occurrence of q in text. With fold,
-// ASCII letters match in either case (offsets are kept: only ASCII bytes are
-// folded).
-func findAll(text, q string, fold bool) []int {
-	if q == "" {
-		return nil
-	}
-	hay := text
-	if fold {
-		hay = asciiLower(text)
-	}
-	var out []int
-	for off := 0; off <= len(hay)-len(q); {
-		i := strings.Index(hay[off:], q)
-		if i < 0 {
-			break
-		}
-		out = append(out, off+i)
-		off += i + len(q)
-	}
-	return out
-}
-
-// asciiLower lowers ASCII letters only, so byte offsets stay the same.
-func asciiLower(s string) string {
-	has := false
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 'A' && s[i] <= 'Z' {
-			has = true
-			break
-		}
-	}
-	if !has {
-		return s
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
-}
+// findAll is find.All.
+func findAll(text, q string, fold bool) []int { return find.All(text, q, fold) }
 
 func (m *Model) onSearch(msg searchMsg) tea.Cmd {
 	if msg.gen != m.searchGen {

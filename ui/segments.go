@@ -4,8 +4,6 @@ package ui
 // messages, every segment with its trust badge, size and marks.
 
 import (
-	"strconv"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/diff"
@@ -53,9 +51,10 @@ func (p segPane) column(col, w, h int) []string {
 	st := p.st
 	inner := w - 2
 	cols := p.columns()
-	title := "TRUSTED PREFIX · tools + system"
+	room := max(0, w-5) // what the box gives its title
+	title := render.FitTitle(room, "TRUSTED PREFIX · tools + system", "TRUSTED PREFIX")
 	if col == 1 {
-		title = "MESSAGES · fragments + conversation"
+		title = render.FitTitle(room, "MESSAGES · fragments + conversation", "MESSAGES")
 	}
 	var lines []string
 	if p.e != nil {
@@ -69,9 +68,9 @@ func (p segPane) column(col, w, h int) []string {
 					k++
 				}
 			}
-			title = render.PrefixTitle(len(items), k)
+			title = render.PrefixTitle(len(items), k, room)
 		} else {
-			title += " (" + strconv.Itoa(len(items)) + ")"
+			title = render.MessagesTitle(len(items), room)
 		}
 		for k := p.top[col]; k < len(items) && len(lines)+2 <= h-2; k++ {
 			pos := items[k]
@@ -143,7 +142,9 @@ func (p segPane) cursorAt() (int, int) {
 	return bc, br
 }
 
-// ensureVisible scrolls the columns, h rows high, to the cursor.
+// ensureVisible scrolls the columns, h rows high, to the cursor, as
+// little as it can; the segment where the cache prefix ends (✂) is kept in
+// view with it when both fit, since it is where the column's story is.
 func (p *segPane) ensureVisible(h int) {
 	col, row := p.cursorAt()
 	n := segItemsIn(h)
@@ -153,10 +154,30 @@ func (p *segPane) ensureVisible(h int) {
 	if row >= p.top[col]+n {
 		p.top[col] = row - n + 1
 	}
+	if b := p.breakRow(col); b >= 0 && b < p.top[col] && row-b < n {
+		p.top[col] = b
+	}
 	cols := p.columns()
 	for c := 0; c < 2; c++ {
 		p.top[c] = max(0, min(p.top[c], len(cols[c])-n))
 	}
+}
+
+// breakRow is the row of column col whose segment (or glue folded into
+// it) holds the request's cache break, -1 none.
+func (p *segPane) breakRow(col int) int {
+	if p.e == nil || p.step == nil || p.step.Break == nil {
+		return -1
+	}
+	for r, pos := range p.columns()[col] {
+		si := p.e.order[pos]
+		for _, gi := range append(foldedInto(p.e.req.Segments, si), si) {
+			if p.e.req.Segments[gi].ID == p.step.Break.Segment {
+				return r
+			}
+		}
+	}
+	return -1
 }
 
 // segItemsIn is how many segments a column h rows high shows.

@@ -4,12 +4,9 @@ package ui
 // them): their keys, and the jump from a row to its place in the content.
 
 import (
-	"slices"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/widget"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // tableRows is how many rows a table shows in the body.
@@ -23,21 +20,10 @@ func (m *Model) detailLines() int {
 	return widget.DetailLines
 }
 
-// excerptAround is up to n bytes of text on either side of [off, end), on one
-// line, sanitised.
-func excerptAround(text string, off, end, n int) string {
-	off = max(0, min(off, len(text)))
-	end = max(off, min(end, len(text)))
-	lo, hi := max(0, off-n), min(len(text), end+n)
-	lo = runeBoundary(text, lo)
-	hi = runeBoundary(text, hi)
-	return scan.VisibleLine(text[lo:hi])
-}
-
 func (m *Model) tableLen() int {
 	switch m.view {
 	case viewEscapes:
-		return len(m.escRows())
+		return len(m.shownEscRows())
 	case viewFindings:
 		return len(m.shownFindings())
 	case viewCache:
@@ -102,7 +88,7 @@ func (m *Model) segIndex(r int, id string) int {
 func (m *Model) tableEnter() tea.Cmd {
 	switch m.view {
 	case viewEscapes:
-		rows := m.escRows()
+		rows := m.shownEscRows()
 		if m.table.Sel < len(rows) {
 			r := rows[m.table.Sel]
 			return m.jumpTo(m.cur(), r.seg, r.off)
@@ -121,12 +107,13 @@ func (m *Model) tableEnter() tea.Cmd {
 		// The diff of the request under the cursor with the one its cache
 		// step compares it with: the request is selected, the Diff view
 		// opens at it.
+		// The marks stay: the step is shown for this request even when
+		// it is marked, until the selection or a mark changes or 5 is
+		// pressed.
 		r := m.table.Sel
 		if r >= 1 && r < len(m.reqs) {
 			cmds := m.selectRequest(r)
-			if p := m.predecessor(r); len(m.marks) > 0 && !(slices.Contains(m.marks, p) && slices.Contains(m.marks, r)) {
-				m.marks = nil // they would stand for another pair
-			}
+			m.stepDiff = r + 1
 			return tea.Batch(append(cmds, m.openView(viewDiff))...)
 		}
 	}

@@ -120,6 +120,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	case matches(k, km.Filter):
 		m.openPrompt("filter")
 		return nil
+	case matches(k, km.Next) && m.findsInView() && m.vf.view == m.view && m.vf.Query != "":
+		return m.stepInView(1)
+	case matches(k, km.Prev) && m.findsInView() && m.vf.view == m.view && m.vf.Query != "":
+		return m.stepInView(-1)
 	case matches(k, km.Next):
 		return m.stepHit(1)
 	case matches(k, km.Prev):
@@ -133,6 +137,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	case matches(k, km.Cache):
 		return m.openView(viewCache)
 	case matches(k, km.Diff):
+		m.stepDiff = 0
 		return m.openView(viewDiff)
 	case matches(k, km.Raw):
 		return m.openView(viewRaw)
@@ -156,6 +161,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 				return toggleMsg{layout: l, err: err}
 			}
 		}
+		return nil
+	case k.String() == "L": // watch's key: elsewhere it says so, not nothing
+		m.status = "L toggles the layout in watch; these requests are as recorded (the demo has both: j/k, 5)"
 		return nil
 	}
 	switch m.view {
@@ -329,21 +337,38 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 	case "esc":
 		// esc clears: the filter (it applies as it is typed) or the search.
 		m.pr.active = false
+		if m.pr.kind == "filter" && m.filtersRows() {
+			m.status = "filter cleared"
+			m.setRowFilter("")
+			return nil
+		}
 		if m.pr.kind == "filter" {
 			m.status = "filter cleared"
 			m.filter = ""
 			m.refilter()
 			return m.selectionCmd()
 		}
+		if m.findsInView() {
+			m.vf = viewFind{}
+			m.status = "search cleared"
+			return nil
+		}
 		return m.clearSearch()
 	case "enter":
 		m.pr.active = false
 		text := string(m.pr.text)
 		m.remember(m.pr.kind, text)
+		if m.pr.kind == "filter" && m.filtersRows() {
+			m.setRowFilter(text)
+			return nil
+		}
 		if m.pr.kind == "filter" {
 			m.filter = text
 			m.refilter()
 			return m.selectionCmd()
+		}
+		if m.findsInView() {
+			return m.findInView(text)
 		}
 		return m.startSearch(text)
 	case "up", "down":
@@ -394,6 +419,10 @@ func (m *Model) clearSearch() tea.Cmd {
 
 // promptChanged applies the filter as it is typed (it is cheap).
 func (m *Model) promptChanged() tea.Cmd {
+	if m.pr.kind == "filter" && m.filtersRows() {
+		m.setRowFilter(string(m.pr.text))
+		return nil
+	}
 	if m.pr.kind == "filter" {
 		m.filter = string(m.pr.text)
 		m.refilter()
@@ -442,6 +471,7 @@ func (m *Model) toggleMark() {
 	if c < 0 {
 		return
 	}
+	m.stepDiff = 0
 	for k, i := range m.marks {
 		if i == c {
 			m.marks = append(m.marks[:k], m.marks[k+1:]...)

@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
@@ -148,101 +147,29 @@ var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw"}
 
 func (m *Model) tabRanges() [][2]int { return m.header().TabRanges(m.w) }
 
-// statusBar is the bottom line: the prompt being typed, or a message (or
-// what is selected) with the short help.
-type statusBar struct {
-	st        *themes.Styles
-	prompt    prompt
-	text      string // plain text: sanitised here
-	searching bool
-	help      string // the short help, rendered by the root's help model
-	// filter and query are the active filter and search (hostile); hits
-	// the search's matches and hitAt the one shown (-1 none).
-	filter, query string
-	hits, hitAt   int
-	history       bool // the prompt has earlier entries
-}
-
 // statusBar is the status line as the model stands.
-func (m *Model) statusBar() statusBar {
-	p := statusBar{st: m.st, prompt: m.pr, text: m.status, searching: m.searching,
-		filter: m.filter, query: m.query, hits: len(m.hits), hitAt: m.hitAt}
-	if p.prompt.active {
-		p.history = len(m.history[p.prompt.kind]) > 0
+func (m *Model) statusBar() widget.Status {
+	p := widget.Status{St: m.st, Prompting: m.pr.active, PromptKind: m.pr.kind, PromptText: string(m.pr.text),
+		Text: m.status, Searching: m.searching,
+		Filter: m.filter, Query: m.query, Hits: len(m.hits), HitAt: m.hitAt, Rows: m.filtersRows()}
+	if p.Rows {
+		p.Filter = m.rowFilter[m.view]
+	}
+	if m.findsInView() {
+		p.Query, p.Hits, p.HitAt = "", 0, -1
+		if m.vf.view == m.view && m.vf.Query != "" {
+			p.Query, p.Hits, p.HitAt = m.vf.Query, len(m.vf.At), m.vf.Cur
+		}
+	}
+	if p.Prompting {
+		p.History = len(m.history[m.pr.kind]) > 0
 		return p
 	}
-	if p.text == "" {
-		p.text = m.describeSelection()
+	if p.Text == "" {
+		p.Text = m.describeSelection()
 	}
-	p.help = m.help.ShortHelpView(m.keys.ShortHelp())
+	p.Help, p.First, p.More = m.help, m.keys.ShortHelpFirst(), m.keys.ShortHelpMore()
 	return p
-}
-
-// Render draws the status line.
-func (p statusBar) Render(width, _ int) string {
-	st := p.st
-	if p.prompt.active {
-		label := "/"
-		if p.prompt.kind == "filter" {
-			label = "filter (words; is:break is:finding is:hazard is:escape is:marked): "
-			if width < 100 {
-				label = "filter: "
-			}
-		}
-		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(p.prompt.text))) + st.Accent.Render("▏")
-		keys := "enter ok · esc clears"
-		if p.history {
-			keys = "↑↓ history · " + keys
-		}
-		if gap := width - cells.Width(line) - cells.Width(keys); gap >= 2 {
-			line += strings.Repeat(" ", gap) + st.Muted.Render(keys)
-		}
-		return line
-	}
-	// The active filter and search come first: they change what is shown.
-	var chips string
-	if p.filter != "" {
-		chips += p.chip("filter", p.filter, "")
-	}
-	if p.query != "" {
-		at := "no match"
-		if p.hits > 0 {
-			at = "match " + strconv.Itoa(max(0, p.hitAt)+1) + "/" + strconv.Itoa(p.hits)
-		}
-		chips += p.chip("/", p.query, at)
-	}
-	left := p.text
-	if p.searching {
-		left = "searching… " + left
-	}
-	left = chips + st.Status.Render(scan.VisibleLine(left))
-	right := p.help
-	room := width - cells.Width(left) - 2
-	if room < 10 {
-		return left
-	}
-	if cells.Width(right) > room {
-		right = cells.Clip(right, room, "…")
-	}
-	gap := width - cells.Width(left) - cells.Width(right)
-	return left + strings.Repeat(" ", max(1, gap)) + right
-}
-
-// chip is an active filter or search in the status line: its label, its
-// text (hostile, cut to 24 cells) and a count, bracketed in mono.
-func (p statusBar) chip(label, text, count string) string {
-	st := p.st
-	text = cells.Clip(scan.VisibleLine(text), 24, "…")
-	if label != "/" {
-		label += " "
-	}
-	if count != "" {
-		count = " · " + count
-	}
-	if st.Mono {
-		return "[" + label + text + count + "] "
-	}
-	return st.StatusKey.Render(label) + st.Accent.Render(text) + st.Status.Render(count+" │ ")
 }
 
 // describeSelection is the status line's account of what is selected (plain

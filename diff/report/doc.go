@@ -152,7 +152,7 @@ func (r *Report) layout() []block {
 	m0, m1 := r.Sides[0].Money, r.Sides[1].Money
 	table([]string{"", "before", "after", "Δ"}, [][]cell{
 		{plain("requests compared"), plain(n(c0.Compared)), plain(n(c1.Compared)), plain(signed(c1.Compared - c0.Compared))},
-		{plain("reuse ratio"), plain(percent(c0.ReuseRatio)), plain(percent(c1.ReuseRatio)), plain(fmt.Sprintf("%+.1f pt", 100*(c1.ReuseRatio-c0.ReuseRatio)))},
+		reuseRow(c0, c1),
 		{plain("cache breaks"), plain(n(c0.Breaks)), plain(n(c1.Breaks)), plain(signed(c1.Breaks - c0.Breaks))},
 		{plain("tokens re-processed by breaks"), plain(n(c0.ReprocessedTokens)), plain(n(c1.ReprocessedTokens)), plain(signed(c1.ReprocessedTokens - c0.ReprocessedTokens))},
 		{plain("cost of the breaks"), plain(r.money(m0.BreakUSD)), plain(r.money(m1.BreakUSD)), plain(r.money(m1.BreakUSD - m0.BreakUSD))},
@@ -309,4 +309,20 @@ func requests(n int) string {
 		return "1 request"
 	}
 	return strconv.Itoa(n) + " requests"
+}
+
+// reuseRow is the reuse ratio of both sides and its change; a side with no
+// request to compare (a single-request build) says so instead of 0.0%.
+func reuseRow(c0, c1 diff.Summary) []cell {
+	ratio := func(c diff.Summary) string {
+		if c.Compared == 0 {
+			return "nothing to compare"
+		}
+		return percent(c.ReuseRatio)
+	}
+	delta := ""
+	if c0.Compared > 0 && c1.Compared > 0 {
+		delta = fmt.Sprintf("%+.1f pt", 100*(c1.ReuseRatio-c0.ReuseRatio))
+	}
+	return []cell{plain("reuse ratio"), plain(ratio(c0)), plain(ratio(c1)), plain(delta)}
 }

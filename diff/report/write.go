@@ -175,8 +175,8 @@ func longestRun(s string, c byte) int {
 
 // htmlStyle is the report's only styling; the page loads nothing.
 const htmlStyle = `body{font:14px/1.5 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1f2328;background:#fff}
-table{border-collapse:collapse;margin:.5em 0 1em}th,td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;vertical-align:top}
-th{background:#f6f8fa}code,pre{font:12px/1.45 ui-monospace,monospace;background:#f6f8fa}pre{padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+table{border-collapse:collapse;margin:.5em 0 1em;max-width:100%;display:block;overflow-x:auto}th,td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;vertical-align:top;overflow-wrap:break-word}
+th{background:#f6f8fa}code,pre{font:12px/1.45 ui-monospace,monospace;background:#f6f8fa;overflow-wrap:anywhere}pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
 .ins{background:#dafbe1;display:block}.del{background:#ffebe9;display:block}.note{color:#59636e;font-style:italic}`
 
 // HTML writes the report as one HTML page with no external asset: no
@@ -186,7 +186,7 @@ func (r *Report) HTML(w io.Writer) error {
 	var s strings.Builder
 	s.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	s.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
-	s.WriteString("<meta name=\"referrer\" content=\"no-referrer\">\n<title>wirelens report</title>\n<style>" + htmlStyle + "</style>\n</head>\n<body>\n")
+	s.WriteString("<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>wirelens report</title>\n<style>" + htmlStyle + "</style>\n</head>\n<body>\n")
 	for _, b := range r.blocks() {
 		switch b.kind {
 		case blockHeading:

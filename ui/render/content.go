@@ -440,9 +440,13 @@ func (c *Content) rowsFrom(n int) [][2]int {
 	return out
 }
 
-// Progress is the share of the text above the view's bottom, 0..100.
+// Progress is the share of the text above the view's bottom, 0..100: 100
+// for a text whose rows all fit (it said 0% for a segment shown whole).
 func (c *Content) Progress(h int) int {
-	if c.Rows == nil || len(c.Rows) <= h {
+	if c.Rows != nil && len(c.Rows) <= h {
+		return 100
+	}
+	if c.Rows == nil {
 		if len(c.Text) == 0 {
 			return 100
 		}
@@ -520,8 +524,13 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 		if pos == c.shownCut {
 			b.WriteString(st.Break.Render(cutMark))
 		}
-		if ri < len(c.removed) && c.removed[ri].off == pos {
-			b.WriteString(st.Muted.Render(c.markerAt(c.removed[ri])))
+		after := ""
+		for ri < len(c.removed) && c.removed[ri].off == pos {
+			if m := st.Muted.Render(c.markerAt(c.removed[ri])); c.removed[ri].after {
+				after = m
+			} else {
+				b.WriteString(m)
+			}
 			ri++
 		}
 		piece := scan.VisibleLine(c.Text[pos:next])
@@ -529,6 +538,7 @@ func (c *Content) renderRow(st *themes.Styles, start, end, width int) string {
 			piece = st.MarkOpen + piece + st.MarkClose
 		}
 		b.WriteString(style.Render(piece))
+		b.WriteString(after)
 		pos = next
 	}
 	// A note shows when its arrow and a character of it fit: an ellipsis
@@ -630,12 +640,14 @@ func highlightWith(lx chroma.Lexer, text string) []Span {
 type removal struct {
 	off    int
 	marker string
+	after  bool // drawn after the character at off (the end of a line), not before it
 }
 
 // removals are the markers of the escapes that removed text (stripped
 // hazards: no text left at their offset), one per offset, naming the code
-// points removed. One at the end of a line is drawn before its last
-// character, so that it is on a row.
+// points removed. One at the end of a line is kept with its last
+// character, so that it is on a row, and drawn after it, where the text
+// was removed ("all green⌫␛[0m", not "all gree⌫␛[0mn").
 func removals(text string, escapes []wire.Escape) []removal {
 	var out []removal
 	for _, e := range escapes {
@@ -643,6 +655,7 @@ func removals(text string, escapes []wire.Escape) []removal {
 			continue
 		}
 		off := max(0, min(e.Offset, len(text)))
+		after := false
 		if off == len(text) || text[off] == '\n' {
 			if off == 0 || text[off-1] == '\n' {
 				if off == len(text) {
@@ -651,18 +664,24 @@ func removals(text string, escapes []wire.Escape) []removal {
 			} else {
 				_, n := utf8.DecodeLastRuneInString(text[:off])
 				off -= n
+				after = true
 			}
 		}
 		m := RemovalMarker(e.Original)
-		if k := len(out) - 1; k >= 0 && out[k].off == off {
+		if k := len(out) - 1; k >= 0 && out[k].off == off && out[k].after == after {
 			out[k].marker += m
 			continue
 		}
-		out = append(out, removal{off, m})
+		out = append(out, removal{off, m, after})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].off < out[j].off })
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].off != out[j].off {
+			return out[i].off < out[j].off
+		}
+		return !out[i].after && out[j].after
+	})
 	for i := 1; i < len(out); i++ {
-		if out[i].off == out[i-1].off {
+		if out[i].off == out[i-1].off && out[i].after == out[i-1].after {
 			out[i-1].marker += out[i].marker
 			out = append(out[:i], out[i+1:]...)
 			i--

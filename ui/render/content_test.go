@@ -301,7 +301,8 @@ func TestHighlightWindowIsTheView(t *testing.T) {
 
 // TestContentMarksRemovals: the bytes an escape stripped leave a dim
 // marker where they were, naming the code points removed (several at one
-// offset together, a long run by its first and its count); the wrap index
+// offset together, a long run by its first and its count; one at the end
+// of a line after the line's last character); the wrap index
 // counts the markers, so every row fits and all the text is shown.
 func TestContentMarksRemovals(t *testing.T) {
 	text := "Build status: all green\nnext line ok\n"
@@ -327,6 +328,11 @@ func TestContentMarksRemovals(t *testing.T) {
 				drawn.WriteString(strings.TrimRight(plain(l), " "))
 			}
 			got := drawn.String()
+			// The marker at a line's end follows its last character, as
+			// the Escapes table's offset says (it was drawn before it).
+			if !strings.Contains(got, "green⌫[U+E0041]") || strings.Contains(got, "gree⌫") {
+				t.Fatalf("%s %d: the end-of-line marker is not after \"green\":\n%s", theme, width, plain(strings.Join(lines, "\n")))
+			}
 			for _, m := range markers {
 				if !strings.Contains(got, m) {
 					t.Fatalf("%s %d: no marker %q in\n%s", theme, width, m, plain(strings.Join(lines, "\n")))
@@ -440,5 +446,21 @@ func TestFrameShowsEveryByteOfTheGlue(t *testing.T) {
 				t.Errorf("glue line %q is in no frame", line)
 			}
 		}
+	}
+}
+
+// TestContentProgressOfATextThatFits: a text whose rows all fit the view
+// is 100% shown, not 0%; a longer one at its top is less.
+func TestContentProgressOfATextThatFits(t *testing.T) {
+	var c Content
+	jobs := c.Set(0, "k", "one line\ntwo\n", nil, nil, false, 40, "")
+	c.ApplyPrep(jobs[0].(func() PrepMsg)())
+	if p := c.Progress(10); p != 100 {
+		t.Errorf("a text that fits: %d%%", p)
+	}
+	jobs = c.Set(0, "k2", strings.Repeat("line\n", 50), nil, nil, false, 40, "")
+	c.ApplyPrep(jobs[0].(func() PrepMsg)())
+	if p := c.Progress(10); p <= 0 || p >= 100 {
+		t.Errorf("a long text at its top: %d%%", p)
 	}
 }

@@ -153,11 +153,18 @@ func SegmentRows(st *themes.Styles, s *wire.Segment, mk SegmentMarks, inner int)
 	}
 	l2 += st.Muted.Render(scan.VisibleLine(where) + " · " + ShortSize(len(s.Text)) + " · " + ShortNum(mk.Tokens) + " tok")
 	if mk.Selected {
+		// The row in the selection's colours, its badge in its own (a
+		// red ⚠ IN SYSTEM stays red on the cursor).
 		sty := st.Selected
 		if mk.Focused {
 			sty = st.Cursor
 		}
-		l1 = sty.Render(ansi.Strip(cells.Fit(l1, inner)))
+		badge := SegmentBadge(st, s)
+		rest := max(0, inner-cells.Width(cur)-cells.Width(badge))
+		l1 = sty.Render(cur) + badge + sty.Render(ansi.Strip(cells.Fit(" "+st.Header.Render(scan.VisibleLine(SegmentName(s))), rest)))
+		if cells.Width(cur)+cells.Width(badge) > inner {
+			l1 = sty.Render(ansi.Strip(cells.Fit(l1, inner)))
+		}
 	}
 	return l1, l2
 }
@@ -306,13 +313,34 @@ func ShortSize(n int) string {
 }
 
 // PrefixTitle is the title of the trusted prefix's column of n segments,
-// untrusted of them workspace text: the count first, so a narrow column
-// shows it.
-func PrefixTitle(n, untrusted int) string {
+// untrusted of them workspace text, for a title room cells wide: the
+// longest of its forms that fits, the count first, so a narrow column
+// shows it whole.
+func PrefixTitle(n, untrusted, room int) string {
+	c := strconv.Itoa(n)
 	if untrusted == 0 {
-		return "TRUSTED PREFIX · tools + system (" + strconv.Itoa(n) + ")"
+		return FitTitle(room, "TRUSTED PREFIX · tools + system ("+c+")", "TRUSTED PREFIX ("+c+")", "PREFIX ("+c+")")
 	}
-	return "⚠ " + strconv.Itoa(untrusted) + "/" + strconv.Itoa(n) + " UNTRUSTED · TRUSTED PREFIX · tools + system"
+	u := "⚠ " + strconv.Itoa(untrusted) + "/" + c + " UNTRUSTED"
+	return FitTitle(room, u+" · TRUSTED PREFIX · tools + system", u+" · TRUSTED PREFIX", u+" · PREFIX", u)
+}
+
+// MessagesTitle is the title of the messages' column of n segments, the
+// longest form that fits room cells.
+func MessagesTitle(n, room int) string {
+	c := " (" + strconv.Itoa(n) + ")"
+	return FitTitle(room, "MESSAGES · fragments + conversation"+c, "MESSAGES"+c)
+}
+
+// FitTitle is the first of titles (longest first) that is at most room
+// cells wide, else the last.
+func FitTitle(room int, titles ...string) string {
+	for _, t := range titles {
+		if cells.Width(t) <= room {
+			return t
+		}
+	}
+	return titles[len(titles)-1]
 }
 
 // Glue reports whether segment i of segs is envelope glue: host framing
@@ -368,4 +396,15 @@ func splitCloser(glue string) (closer, rest string) {
 		return t[:k], t[k+1:]
 	}
 	return t, ""
+}
+
+// ExcerptAround is up to n bytes of text on either side of [off, end), on one
+// line, sanitised.
+func ExcerptAround(text string, off, end, n int) string {
+	off = max(0, min(off, len(text)))
+	end = max(off, min(end, len(text)))
+	lo, hi := max(0, off-n), min(len(text), end+n)
+	lo = RuneBoundary(text, lo)
+	hi = RuneBoundary(text, hi)
+	return scan.VisibleLine(text[lo:hi])
 }

@@ -33,10 +33,10 @@ func TestInSystemBadge(t *testing.T) {
 			t.Errorf("%s: the row in a 26-cell column is %q", theme, plain(cells.Fit(l1, 26)))
 		}
 	}
-	if got := PrefixTitle(9, 4); !strings.HasPrefix(got, "⚠ 4/9 UNTRUSTED") {
+	if got := PrefixTitle(9, 4, 100); !strings.HasPrefix(got, "⚠ 4/9 UNTRUSTED") {
 		t.Errorf("prefix title %q", got)
 	}
-	if got := PrefixTitle(3, 0); strings.Contains(got, "UNTRUSTED") {
+	if got := PrefixTitle(3, 0, 100); strings.Contains(got, "UNTRUSTED") {
 		t.Errorf("prefix title %q", got)
 	}
 }

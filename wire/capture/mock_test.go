@@ -178,11 +178,12 @@ func TestRecordingFileMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Close()
+	// While it is open: closed empty, the file it made is removed.
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec.Close()
 	if st.Mode().Perm()&0o077 != 0 {
 		t.Errorf("mode %v, want 0600", st.Mode().Perm())
 	}
@@ -237,5 +238,36 @@ func TestRecorderWriteFailureKeepsTheFileWhole(t *testing.T) {
 	}
 	if !strings.Contains(logs.all(), "not recorded: no space left") {
 		t.Errorf("log %q", logs.all())
+	}
+}
+
+// TestCreateLeavesNoEmptyCapture: a recording Create made and nothing was
+// written to is removed at Close (record and proxy runs that recorded
+// nothing left an empty file); one that existed before, even empty, is
+// kept.
+func TestCreateLeavesNoEmptyCapture(t *testing.T) {
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "fresh.jsonl")
+	rec, err := Create(fresh, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(fresh); !os.IsNotExist(err) {
+		t.Errorf("the empty capture it made is still there: %v", err)
+	}
+	kept := filepath.Join(dir, "kept.jsonl")
+	if err := os.WriteFile(kept, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, err = Create(kept, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Close()
+	if _, err := os.Lstat(kept); err != nil {
+		t.Errorf("a file that was there before was removed: %v", err)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -52,12 +54,18 @@ type Recorder struct {
 	lost    int // exchanges not written (write errors)
 	closed  bool
 	closeMu sync.Mutex
+	created bool  // Create made the file (or Adopt says the caller did)
+	start   int64 // its size then: Close removes it when nothing came after
 }
 
 // Create opens path for appending (wire.CreateOutput: created mode 0600,
 // never through a link, no named pipe or device) and starts the writer. log
-// receives one line for each exchange that could not be written.
+// receives one line for each exchange that could not be written. A file it
+// created and Close finds empty is removed: a run that recorded nothing
+// leaves no empty capture behind.
 func Create(path string, log func(string)) (*Recorder, error) {
+	_, statErr := os.Lstat(path)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	f, err := wire.CreateOutput(path, true)
 	if err != nil {
 		return nil, err
@@ -67,7 +75,9 @@ func Create(path string, log func(string)) (*Recorder, error) {
 		f.Close()
 		return nil, err
 	}
-	return newRecorder(path, f, st.Size(), log), nil
+	r := newRecorder(path, f, st.Size(), log)
+	r.created, r.start = created, st.Size()
+	return r, nil
 }
 
 // file is what a Recorder writes to: an *os.File, or a failing one in tests.
@@ -85,6 +95,11 @@ func newRecorder(path string, f file, off int64, log func(string)) *Recorder {
 	go r.loop()
 	return r
 }
+
+// Adopt tells the recorder that its caller made the file just before
+// Create (record's provenance record, written first): a run that records no
+// exchange then leaves no capture, as when Create made it.
+func (r *Recorder) Adopt() { r.created = true }
 
 // Path is the recording's file name.
 func (r *Recorder) Path() string { return r.path }
@@ -115,7 +130,13 @@ func (r *Recorder) Close() error {
 	}
 	r.closeMu.Unlock()
 	<-r.done
-	return r.f.Close()
+	err := r.f.Close()
+	if r.created && r.off == r.start {
+		if st, serr := os.Lstat(r.path); serr == nil && st.Mode().IsRegular() && st.Size() == r.start {
+			os.Remove(r.path)
+		}
+	}
+	return err
 }
 
 func (r *Recorder) loop() {

@@ -54,7 +54,7 @@ func (t *Table) Note(unconfirmed []string) string {
 	if t.Origin != "built-in" {
 		s += " from " + scan.VisibleLine(t.Origin)
 	} else {
-		s += " (built-in table, wire/price/prices.json)"
+		s += " (built-in table)"
 	}
 	if len(unconfirmed) > 0 {
 		s += "; not confirmed on the provider's page: " + scan.VisibleLine(strings.Join(unconfirmed, ", "))
