@@ -11,10 +11,12 @@
 package diff
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
@@ -106,6 +108,23 @@ type Step struct {
 	Verdict        *wire.CacheVerdict
 	VerdictOutcome string
 	Notes          []string
+
+	// At is when the request was sent (zero when not recorded). Idle is
+	// the time since the request it was compared with was sent, HasIdle
+	// false when either time is not recorded.
+	At      time.Time
+	Idle    time.Duration
+	HasIdle bool
+	// Lane is the request's lane; LaneFirst says it is the lane's first
+	// request (not a break, whatever it shares with other lanes).
+	Lane      Lane
+	LaneFirst bool
+	// Expired is the prefix that had been written but had expired, nil
+	// when none did (Prediction.Expired).
+	Expired *Expiry
+	// Scale is the factor the estimates were calibrated by for the
+	// prediction (1 when no usage was recorded).
+	Scale float64
 }
 
 // excerptLen is how much text each side of a break's excerpt holds.
@@ -132,7 +151,14 @@ type seqView struct {
 	// hidden is the estimated tokens of the host prefix the recording
 	// does not hold (Claude Code's system prompt and tools), before every
 	// segment: the recorded input tokens less the estimate of the segments.
-	hidden int
+	// leftOut says the recording leaves that prefix out.
+	hidden  int
+	leftOut bool
+	// scale calibrates the estimates to the provider's tokens (0 or 1:
+	// none).
+	scale float64
+	// at is when the request was sent, Unix nanoseconds (0: unknown).
+	at int64
 }
 
 // newSeqView prepares r. When prev is given, the running totals of the
@@ -140,7 +166,7 @@ type seqView struct {
 // of being looked up again.
 func newSeqView(r *wire.Request, prev *seqView) *seqView {
 	segs, at := cacheOrdered(r)
-	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model)}
+	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model), at: unixNano(r.At)}
 	n := len(v.segs)
 	v.chain = make([]uint64, n)
 	v.cumTok = make([]int, n)
@@ -213,24 +239,30 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 // can be made: whether the prefix reaches the provider's minimum, and how
 // much of a read it makes, is not known.
 func (v *seqView) hostPrefix() {
+	v.hidden, v.unavailable, v.leftOut = 0, "", false
 	for i := range v.segs {
 		if v.segs[i].Channel != wire.ChannelMessages {
 			return // the host prefix is in the file
 		}
 	}
+	v.leftOut = true
 	u := v.req.Usage
 	switch {
 	case u == nil || u.CachedUnknown:
 		v.unavailable = "the system prompt and tools are not recorded, and no recorded input tokens give their size: " +
 			"no cache read can be predicted"
 		return
-	case u.InputTokens <= v.tokens():
+	case u.InputTokens <= v.scaled(v.tokens()):
 		v.unavailable = "the system prompt and tools are not recorded, and the recorded input tokens are no more than " +
 			"the estimate of what the file holds, so they do not give their size: no cache read can be predicted"
 		return
 	}
-	v.hidden = u.InputTokens - v.tokens()
+	v.hidden = u.InputTokens - v.scaled(v.tokens())
 }
+
+// hostLeftOut reports whether the recording leaves out a host prefix whose
+// size the recorded input gives (the agent's policy places breakpoints).
+func (v *seqView) hostLeftOut() bool { return v.leftOut }
 
 // chainHash extends the identity of a prefix by one segment: its text,
 // channel, role and whether it starts a part (what sameSeg compares).
@@ -316,25 +348,43 @@ func sameSeg(a, b *wire.Segment) bool {
 		(a.Start == 0) == (b.Start == 0)
 }
 
-// Sequence compares each request, as they arrive, with the last earlier
-// request of the same provider, endpoint host and model: providers keep one
-// cache per model (and per endpoint), so an agent that interleaves a small
-// model's requests (titles, summaries) with the main conversation's has the
-// main conversation's cache read at every turn, not broken at every switch.
-// The first request of a model has no such predecessor: it is compared with
-// the request just before it, and the break names the change of model (or
-// provider). It holds the last request of each model and provider.
+// Sequence compares each request, as they arrive, with the earlier request
+// of the same provider, endpoint host and model whose prefix it shares the
+// most: the last request of each lane is kept (a lane is the requests that
+// share their stable prefix: the main agent, a subagent, title requests), so
+// a main agent's request is compared with the main agent's last one, not
+// with a subagent's sent in between. The provider's cache is modelled as a
+// store of the prefixes earlier requests wrote, each with its lifetime from
+// its last use (5 minutes, or 1 hour), so a prefix that has expired when a
+// request comes is not read. The first request of a model has no
+// predecessor of its model: it is compared with the request just before it,
+// and the break names the change of model (or provider).
 type Sequence struct {
 	// Consecutive compares each request with the request just before it,
-	// whatever its model (the earlier view: a break at every switch).
+	// whatever its model or lane (the earlier view: a break at every
+	// switch).
 	Consecutive bool
+	// TTL, when above 0, is the lifetime of every write instead of the
+	// recorded one (whatif --ttl).
+	TTL time.Duration
 
-	prev   *seqView                // the last request of any model
-	prevBy map[string]*seqView     // the last request of each cache key
-	mems   map[string]*cacheMemory // per cache key: their caches are apart
-	count  int
-	sum    summaryAcc
+	prev     *seqView                // the last request of any model
+	lanesBy  map[uint64]*laneState   // the lanes by stable prefix
+	keyLanes map[string][]*laneState // per cache key, its lanes with a head
+	lanes    []*laneState            // in order of appearance
+	mems     map[string]*cacheMemory // per cache key: their caches are apart
+	scales   map[string]*scaler      // per provider family
+	count    int
+	sum      summaryAcc
+	last     Lane // the lane of the request added last
 }
+
+// LastLane is the lane of the request added last.
+func (q *Sequence) LastLane() Lane { return q.last }
+
+// maxLaneCount bounds the lanes a sequence keeps apart; later stable
+// prefixes share the lane "other".
+const maxLaneCount = 256
 
 // cacheKey names the cache a request reads: its provider, the host of its
 // endpoint (when known) and its model.
@@ -354,26 +404,13 @@ func endpointHost(endpoint string) string {
 	return strings.ToLower(u.Hostname())
 }
 
-// Add compares r with the last earlier request of its model (the request
-// just before it with Consecutive) and returns the step, or nil for the
-// first request of the sequence.
+// Add compares r with the earlier request of its model and provider it
+// shares the most with (the request just before it with Consecutive) and
+// returns the step, or nil for the first request of the sequence.
 func (q *Sequence) Add(r *wire.Request) *Step {
 	q.count++
 	key := cacheKey(r)
-	prev := q.prev
-	if !q.Consecutive {
-		if q.prevBy == nil {
-			q.prevBy = map[string]*seqView{}
-		}
-		if p := q.prevBy[key]; p != nil {
-			prev = p
-		}
-	}
-	cur := newSeqView(r, prev)
-	q.prev = cur
-	if !q.Consecutive {
-		q.prevBy[key] = cur
-	}
+	ln, first := q.lane(r, key)
 	if q.mems == nil {
 		q.mems = map[string]*cacheMemory{}
 	}
@@ -382,14 +419,156 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		mem = newCacheMemory()
 		q.mems[key] = mem
 	}
+	var prev *seqView
+	var cur *seqView
+	if q.Consecutive {
+		prev = q.prev
+		cur = newSeqView(r, prev)
+	} else {
+		hint := ln.head
+		heads := q.keyLanes[key]
+		if hint == nil && len(heads) > 0 {
+			hint = heads[len(heads)-1].head
+		}
+		if hint == nil {
+			hint = q.prev
+		}
+		cur = newSeqView(r, hint)
+		// The head this request shares the most with; its own lane's on a
+		// tie.
+		best := -1
+		for _, l := range heads {
+			n := sharedTokens(l.head, cur)
+			if n > best || (n == best && l == ln) {
+				best, prev = n, l.head
+			}
+		}
+		if prev == nil {
+			prev = q.prev // the first of its model: compared across models
+		}
+	}
+	lanePrev := ln.head
+	if q.Consecutive {
+		lanePrev = nil // no lane keeps its last request
+	}
+	q.calibrate(cur, lanePrev)
+	if cur.policy != nil {
+		cur.hostPrefix() // again, at the calibrated scale
+	}
+	q.prev = cur
 	mem.sizeHostPrefix(cur)
+	mem.sweep(cur.at)
 	var st *Step
 	if prev != nil {
-		st = compareViews(prev, cur, mem)
+		st = compareViews(prev, cur, mem, first && cacheKey(prev.req) == key, q.TTL)
+		st.Lane = ln.Lane
+		ln.Compared++
+		ln.PrefixTokens += st.PrefixTokens
+		ln.TotalTokens += st.TotalTokens
+		if st.Break != nil {
+			ln.Breaks++
+			ln.ReprocessedTokens += st.Reprocessed
+		}
+		if st.Expired != nil {
+			ln.Expiries++
+		}
 		q.sum.add(st)
 	}
-	mem.remember(cur)
+	ln.Requests++
+	q.last = ln.Lane
+	if !q.Consecutive {
+		q.setHead(ln, key, cur)
+	}
+	mem.remember(cur, writeLifetime(cur, mem.ttl, q.TTL))
 	return st
+}
+
+// lane is the lane of r (made when r is the first of it) and whether r is
+// its first request.
+func (q *Sequence) lane(r *wire.Request, key string) (*laneState, bool) {
+	sig, tools := laneSignature(r, key)
+	if q.lanesBy == nil {
+		q.lanesBy = map[uint64]*laneState{}
+		q.keyLanes = map[string][]*laneState{}
+	}
+	if l := q.lanesBy[sig]; l != nil {
+		return l, false
+	}
+	if len(q.lanes) >= maxLaneCount {
+		sig = 0
+		if l := q.lanesBy[sig]; l != nil {
+			return l, false
+		}
+	}
+	l := &laneState{tools: tools}
+	l.ID = strconv.FormatUint(sig>>32, 16)
+	switch {
+	case sig == 0:
+		l.Name = "other"
+	case len(q.lanes) == 0:
+		l.Name = "main"
+	case !tools && requestTokens(r) < titleTokens:
+		l.Name = "title"
+	default:
+		l.Name = "subagent:" + strconv.Itoa(len(q.lanes))
+	}
+	if sig != 0 {
+		for _, o := range q.lanes {
+			if o.Name == l.Name {
+				l.Name += "-" + l.ID
+				break
+			}
+		}
+	}
+	l.LaneTotals.Lane = l.Lane
+	q.lanesBy[sig] = l
+	q.lanes = append(q.lanes, l)
+	return l, true
+}
+
+// titleTokens is the size below which a later lane without tools is named
+// a title (or summary) lane.
+const titleTokens = 2000
+
+// setHead makes cur the last request of lane l, the most recent of its
+// cache key's lanes; the least recent gives way past maxLanes.
+func (q *Sequence) setHead(l *laneState, key string, cur *seqView) {
+	heads := q.keyLanes[key]
+	if i := slices.Index(heads, l); i >= 0 {
+		heads = slices.Delete(heads, i, i+1)
+	}
+	heads = append(heads, l)
+	if len(heads) > maxLanes {
+		heads[0].head = nil
+		heads = slices.Delete(heads, 0, 1)
+	}
+	l.head = cur
+	q.keyLanes[key] = heads
+}
+
+// Lanes returns what each lane came to, in order of appearance.
+func (q *Sequence) Lanes() []LaneTotals {
+	out := make([]LaneTotals, len(q.lanes))
+	for i, l := range q.lanes {
+		out[i] = l.LaneTotals
+	}
+	return out
+}
+
+// sharedTokens is the estimated tokens of the whole segments a and b start
+// with in common (by their chain hashes, which agree up to the first
+// difference).
+func sharedTokens(a, b *seqView) int {
+	lo, hi := 0, min(len(a.chain), len(b.chain))
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if a.chain[mid-1] == b.chain[mid-1] {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return a.tokensTo(lo)
 }
 
 // Compare compares cur with prev (the request sent before it).
@@ -399,19 +578,33 @@ func Compare(prev, cur *wire.Request) *Step {
 	c := newSeqView(cur, p)
 	if cacheKey(prev) == cacheKey(cur) {
 		mem.sizeHostPrefix(p)
-		mem.remember(p)
+		mem.remember(p, writeLifetime(p, 0, 0))
 	}
 	mem.sizeHostPrefix(c)
-	return compareViews(p, c, mem)
+	return compareViews(p, c, mem, false, 0)
 }
 
-func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
+// compareViews compares cur with prev. laneFirst says cur starts a lane of
+// prev's model: what it shares with prev is reported, but it breaks
+// nothing. ttl overrides the lifetime of the entries cur refreshes.
+func compareViews(prev, cur *seqView, mem *cacheMemory, laneFirst bool, ttl time.Duration) *Step {
 	r := cur.req
 	st := &Step{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
 		PrevSource: prev.req.Source, PrevIndex: prev.req.Index, PrevModel: prev.req.Model, Rule: cur.rule,
-		TotalTokens: cur.tokens(), TotalBytes: cur.bytes(), PrevTokens: prev.tokens()}
+		TotalTokens: cur.tokens(), TotalBytes: cur.bytes(), PrevTokens: prev.tokens(), At: r.At,
+		LaneFirst: laneFirst, Scale: max(cur.scale, 0)}
+	if st.Scale == 0 {
+		st.Scale = 1
+	}
+	if !r.At.IsZero() && !prev.req.At.IsZero() {
+		st.Idle, st.HasIdle = r.At.Sub(prev.req.At), true
+	}
 
 	n, brk := commonPrefix(prev, cur)
+	if laneFirst {
+		brk = nil
+		st.Notes = append(st.Notes, "the first request of its lane: it starts the lane's cache, it breaks nothing")
+	}
 	st.TextPrefixTokens, st.PrefixTokens, st.PrefixBytes = n.tokens, n.tokens, n.bytes
 	st.Break = brk
 
@@ -440,8 +633,8 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		// the other model's cache.
 		st.Reprocessed = st.TextPrefixTokens
 	case st.Break != nil:
-		// The previous request's tokens after the break.
-		st.Reprocessed = max(0, st.PrevTokens-st.PrefixTokens)
+		// Everything after the break is processed again.
+		st.Reprocessed = max(0, st.TotalTokens-st.PrefixTokens)
 	}
 	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
 		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))
@@ -450,7 +643,12 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		in := pu.InputTokens
 		st.PrevRecordedInput = &in
 	}
-	st.Prediction = predict(mem, prev, cur, st.PrefixTokens)
+	st.Prediction = predict(mem, prev, cur, st.PrefixTokens, ttl)
+	st.Expired = st.Prediction.Expired
+	if e := st.Expired; e != nil {
+		st.Notes = append(st.Notes, fmt.Sprintf("%s: the prefix of %s tokens written by %s had expired and was written again",
+			e.Sentence(), wire.GroupDigits(e.Tokens), e.From))
+	}
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
 	if st.Prediction.Unavailable != "" {
 		st.Notes = append(st.Notes, st.Prediction.Unavailable)
@@ -466,7 +664,7 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		rec := r.Usage.CachedTokens
 		st.Recorded = &rec
 		if st.Prediction.Unavailable == "" {
-			st.Disagreement = disagreement(st.Prediction.Cached, rec, st.TotalTokens+cur.hidden, cur.rule)
+			st.Disagreement = disagreement(st.Prediction.Cached, rec, cur.scaled(st.TotalTokens)+cur.hidden, cur.rule)
 		}
 	}
 	return st

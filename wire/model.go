@@ -128,6 +128,9 @@ type Request struct {
 	// not the segments', so that a segment is the same value in every
 	// request that holds it, wherever the breakpoints move.
 	Breakpoints []int
+	// CacheTTL1h says a breakpoint of the request asks for the 1-hour
+	// lifetime (cache_control.ttl "1h").
+	CacheTTL1h bool
 
 	// Usage is the recorded usage of the response, when one was recorded.
 	Usage *Usage

@@ -30,7 +30,7 @@ type rawUsage struct {
 	CacheCreationBy *struct {
 		Ephemeral1h *int `json:"ephemeral_1h_input_tokens"`
 	} `json:"cache_creation"`
-	InputDetails  *struct {
+	InputDetails *struct {
 		CachedTokens *int `json:"cached_tokens"`
 	} `json:"input_tokens_details"`
 	// OpenAI Chat Completions (and compatible hosts)
