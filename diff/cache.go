@@ -410,7 +410,9 @@ func endpointHost(endpoint string) string {
 func (q *Sequence) Add(r *wire.Request) *Step {
 	q.count++
 	key := cacheKey(r)
-	ln, first := q.lane(r, key)
+	sig, tools := laneSignature(r, key)
+	ln := q.findLane(sig)
+	first := false
 	if q.mems == nil {
 		q.mems = map[string]*cacheMemory{}
 	}
@@ -425,7 +427,10 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		prev = q.prev
 		cur = newSeqView(r, prev)
 	} else {
-		hint := ln.head
+		var hint *seqView
+		if ln != nil {
+			hint = ln.head
+		}
 		heads := q.keyLanes[key]
 		if hint == nil && len(heads) > 0 {
 			hint = heads[len(heads)-1].head
@@ -437,15 +442,25 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		// The head this request shares the most with; its own lane's on a
 		// tie.
 		best := -1
+		var bestLane *laneState
 		for _, l := range heads {
 			n := sharedTokens(l.head, cur)
 			if n > best || (n == best && l == ln) {
-				best, prev = n, l.head
+				best, prev, bestLane = n, l.head, l
 			}
+		}
+		if ln == nil && bestLane != nil && sameLane(prev, cur) {
+			// Another stable prefix that starts with most of a lane's
+			// (a system prompt edited past its first line): that lane.
+			ln = bestLane
+			q.lanesBy[sig] = ln
 		}
 		if prev == nil {
 			prev = q.prev // the first of its model: compared across models
 		}
+	}
+	if ln == nil {
+		ln, first = q.newLane(sig, tools, r), true
 	}
 	lanePrev := ln.head
 	if q.Consecutive {
@@ -483,22 +498,68 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	return st
 }
 
-// lane is the lane of r (made when r is the first of it) and whether r is
-// its first request.
-func (q *Sequence) lane(r *wire.Request, key string) (*laneState, bool) {
-	sig, tools := laneSignature(r, key)
+// findLane is the lane of stable prefix sig, nil when it has none yet.
+func (q *Sequence) findLane(sig uint64) *laneState {
 	if q.lanesBy == nil {
 		q.lanesBy = map[uint64]*laneState{}
 		q.keyLanes = map[string][]*laneState{}
 	}
 	if l := q.lanesBy[sig]; l != nil {
-		return l, false
+		return l
 	}
 	if len(q.lanes) >= maxLaneCount {
-		sig = 0
-		if l := q.lanesBy[sig]; l != nil {
-			return l, false
+		return q.lanesBy[0]
+	}
+	return nil
+}
+
+// sameLane reports whether cur, of another stable prefix than prev, still
+// starts with at least half of prev's stable part (tools and system), or of
+// its own when shorter: a lane whose system prompt was edited, not another
+// agent.
+func sameLane(prev, cur *seqView) bool {
+	stable := min(prev.stableBytes(), cur.stableBytes())
+	if stable == 0 {
+		return false
+	}
+	return 2*min(sharedBytes(prev, cur), stable) >= stable
+}
+
+// stableBytes is the bytes of v's tools and system prompt.
+func (v *seqView) stableBytes() int {
+	n := 0
+	for n < len(v.segs) && v.segs[n].Channel != wire.ChannelMessages {
+		n++
+	}
+	return v.bytesTo(n)
+}
+
+// sharedBytes is the bytes a and b start with in common: the whole
+// segments, and the common start of the next when it is in the same place.
+func sharedBytes(a, b *seqView) int {
+	lo, hi := 0, min(len(a.chain), len(b.chain))
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if a.chain[mid-1] == b.chain[mid-1] {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
+	}
+	n := a.bytesTo(lo)
+	if lo < len(a.segs) && lo < len(b.segs) {
+		sa, sb := &a.segs[lo], &b.segs[lo]
+		if sa.Channel == sb.Channel && sa.Role == sb.Role {
+			n += commonPrefixLen(sa.Text, sb.Text)
+		}
+	}
+	return n
+}
+
+// newLane makes the lane of stable prefix sig, r its first request.
+func (q *Sequence) newLane(sig uint64, tools bool, r *wire.Request) *laneState {
+	if len(q.lanes) >= maxLaneCount {
+		sig = 0
 	}
 	l := &laneState{tools: tools}
 	l.ID = strconv.FormatUint(sig>>32, 16)
@@ -523,7 +584,7 @@ func (q *Sequence) lane(r *wire.Request, key string) (*laneState, bool) {
 	l.LaneTotals.Lane = l.Lane
 	q.lanesBy[sig] = l
 	q.lanes = append(q.lanes, l)
-	return l, true
+	return l
 }
 
 // titleTokens is the size below which a later lane without tools is named

@@ -266,9 +266,9 @@ func (t LaneTotals) ReuseRatio() float64 {
 // compared with; the least recent one gives way.
 const maxLanes = 16
 
-// laneSignature identifies the stable prefix of r: its cache key, whether
-// it has tools, and the first bytes of its system prompt, digits masked (a
-// date in it does not make another lane).
+// laneSignature identifies the stable prefix of r: its cache key, how many
+// tools it has, and the first line or so of its system prompt, digits
+// masked (a date in it does not make another lane).
 func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
 	h := wire.HashText(key)
 	mix := func(x uint64) {
@@ -276,16 +276,20 @@ func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
 		h *= 0xbf58476d1ce4e5b9
 		h ^= h >> 31
 	}
-	const head = 160
-	sys := 0
+	const head = 64
+	sys, ntools := 0, 0
 	for i := range r.Segments {
 		s := &r.Segments[i]
 		switch s.Channel {
 		case wire.ChannelTools:
-			// Whether there are tools, not which: tools added, changed or
-			// reordered are a break of the lane (tool-changed), not
-			// another lane.
+			// How many tools, not which: tools changed or reordered are a
+			// break of the lane (tool-changed), not another lane; a tool
+			// added makes another stable prefix that starts with most of
+			// the lane's (Sequence.Add keeps it in the lane).
 			tools = true
+			if s.Start == 0 {
+				ntools++
+			}
 		case wire.ChannelSystem:
 			for j := 0; j < len(s.Text) && sys < head; j++ {
 				c := s.Text[j]
@@ -297,8 +301,6 @@ func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
 			}
 		}
 	}
-	if tools {
-		mix(1)
-	}
+	mix(uint64(ntools))
 	return h, tools
 }
