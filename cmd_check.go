@@ -130,9 +130,12 @@ func runCheck(app *App, f checkFlags, args []string) error {
 		return runCheckCompare(app, aud, f, failOn)
 	}
 	res := auditSources(app, aud, args, f.every, f.asSARIF, gate)
+	res.observeVolatile()
 	switch {
 	case f.asJSON:
-		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
+		sum := summarize(res.findings)
+		sum.StableVolatile = res.stable
+		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: sum,
 			Errors: errorsJSON(res.errs)})
 	case f.asSARIF:
 		res.alignNeedles()
@@ -206,8 +209,11 @@ type checkResult struct {
 	seen map[string]int
 	// total counts the findings of every request, repeats included.
 	total int
-	errs  []error
-	gate  *diff.Gate // check --cache, nil without
+	// stable counts the volatile values seen the same in every request
+	// that carried them (audit.ObserveVolatile), not reported.
+	stable int
+	errs   []error
+	gate   *diff.Gate // check --cache, nil without
 }
 
 // audit counts r and adds its findings.
@@ -269,6 +275,29 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 			}
 			res.needles = append(res.needles, n)
 		}
+	}
+}
+
+// observeVolatile drops the volatile-in-prefix findings whose value was
+// seen the same in every request that carried it, and names both values of
+// one that changed (audit.ObserveVolatile).
+func (res *checkResult) observeVolatile() {
+	res.alignNeedles()
+	keep, stable := audit.ObserveVolatile(res.findings)
+	res.stable = stable
+	fs, ns := res.findings[:0], res.needles[:0]
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		fs = append(fs, res.findings[i])
+		if res.locate {
+			ns = append(ns, res.needles[i])
+		}
+	}
+	res.findings = fs
+	if res.locate {
+		res.needles = ns
 	}
 }
 
@@ -338,6 +367,9 @@ type checkSummary struct {
 	High   int `json:"high"`
 	Medium int `json:"medium"`
 	Low    int `json:"low"`
+	// StableVolatile counts the values volatile-in-prefix would flag that
+	// were the same in every request carrying them (not reported).
+	StableVolatile int `json:"stable_volatile,omitempty"`
 }
 
 // summarize counts findings by severity.
@@ -483,6 +515,10 @@ func writeCheckText(w io.Writer, res *checkResult) error {
 	s := summarize(res.findings)
 	if len(res.findings) > 0 {
 		b.WriteByte('\n')
+	}
+	if res.stable > 0 {
+		fmt.Fprintf(&b, "note: %s that volatile-in-prefix would flag stayed the same in every request that carried them (seen stable): not reported\n",
+			plural(res.stable, "value"))
 	}
 	if len(res.findings) == 0 {
 		fmt.Fprintf(&b, "%s checked: no findings\n", plural(res.requests, "request"))

@@ -561,13 +561,23 @@ func (q *Sequence) newLane(sig uint64, tools bool, r *wire.Request) *laneState {
 	if len(q.lanes) >= maxLaneCount {
 		sig = 0
 	}
-	l := &laneState{tools: tools}
+	l := &laneState{tools: tools, shape: laneShape(r)}
 	l.ID = strconv.FormatUint(sig>>32, 16)
+	var same *laneState // a lane of the same shape, for another model
+	for _, o := range q.lanes {
+		if o.shape == l.shape {
+			same = o
+			break
+		}
+	}
 	switch {
 	case sig == 0:
 		l.Name = "other"
 	case len(q.lanes) == 0:
 		l.Name = "main"
+	case same != nil:
+		// The same agent's requests to another model.
+		l.Name = same.Name + "@" + shortModel(r.Model)
 	case !tools && requestTokens(r) < titleTokens:
 		l.Name = "title"
 	default:
@@ -585,6 +595,21 @@ func (q *Sequence) newLane(sig uint64, tools bool, r *wire.Request) *laneState {
 	q.lanesBy[sig] = l
 	q.lanes = append(q.lanes, l)
 	return l
+}
+
+// shortModel is a model's name without its provider's family prefix and
+// its date: "claude-haiku-4-5-20251001" is "haiku-4-5".
+func shortModel(m string) string {
+	m = strings.TrimPrefix(strings.ToLower(m), "claude-")
+	if i := strings.LastIndexByte(m, '-'); i > 0 && len(m)-i == 9 {
+		if _, err := strconv.Atoi(m[i+1:]); err == nil {
+			m = m[:i]
+		}
+	}
+	if len(m) > 24 {
+		m = m[:24]
+	}
+	return m
 }
 
 // titleTokens is the size below which a later lane without tools is named

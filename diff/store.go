@@ -239,6 +239,7 @@ type laneState struct {
 	Lane
 	head  *seqView
 	tools bool
+	shape uint64 // laneShape of its first request
 	LaneTotals
 }
 
@@ -270,7 +271,23 @@ const maxLanes = 16
 // tools it has, and the first line or so of its system prompt, digits
 // masked (a date in it does not make another lane).
 func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
-	h := wire.HashText(key)
+	return laneShape(r) ^ wire.HashText(key), tools0(r)
+}
+
+// tools0 reports whether r has tools.
+func tools0(r *wire.Request) bool {
+	for i := range r.Segments {
+		if r.Segments[i].Channel == wire.ChannelTools {
+			return true
+		}
+	}
+	return false
+}
+
+// laneShape is the stable prefix's identity whatever the model: the same
+// agent's requests to another model have the same shape.
+func laneShape(r *wire.Request) uint64 {
+	h := uint64(0x51ed270b27e3c1d5)
 	mix := func(x uint64) {
 		h ^= x
 		h *= 0xbf58476d1ce4e5b9
@@ -286,7 +303,6 @@ func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
 			// break of the lane (tool-changed), not another lane; a tool
 			// added makes another stable prefix that starts with most of
 			// the lane's (Sequence.Add keeps it in the lane).
-			tools = true
 			if s.Start == 0 {
 				ntools++
 			}
@@ -302,5 +318,5 @@ func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
 		}
 	}
 	mix(uint64(ntools))
-	return h, tools
+	return h
 }
