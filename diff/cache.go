@@ -475,7 +475,7 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	mem.sweep(cur.at)
 	var st *Step
 	if prev != nil {
-		st = compareViews(prev, cur, mem, first && cacheKey(prev.req) == key, q.TTL)
+		st = compareViews(prev, cur, mem, first && !q.Consecutive && cacheKey(prev.req) == key, q.TTL)
 		st.Lane = ln.Lane
 		ln.Compared++
 		ln.PrefixTokens += st.PrefixTokens
