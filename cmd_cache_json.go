@@ -340,4 +340,3 @@ func cacheSummaryToJSON(sum diff.Summary) cacheSummaryJSON {
 	}
 	return s
 }
-

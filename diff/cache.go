@@ -125,6 +125,10 @@ type Step struct {
 	// Scale is the factor the estimates were calibrated by for the
 	// prediction (1 when no usage was recorded).
 	Scale float64
+	// SizeTokens is the request's size in the provider's tokens, as the
+	// prediction counts them: the estimate scaled, and the host prefix the
+	// recording leaves out.
+	SizeTokens int
 }
 
 // excerptLen is how much text each side of a break's excerpt holds.
@@ -682,6 +686,7 @@ func compareViews(prev, cur *seqView, mem *cacheMemory, laneFirst bool, ttl time
 	if st.Scale == 0 {
 		st.Scale = 1
 	}
+	st.SizeTokens = cur.scaled(st.TotalTokens) + cur.hidden
 	if !r.At.IsZero() && !prev.req.At.IsZero() {
 		st.Idle, st.HasIdle = r.At.Sub(prev.req.At), true
 	}

@@ -82,6 +82,9 @@ func CostOf(r *wire.Request, st *Step, table *price.Table) Cost {
 		total, cached, write := requestTokens(r), 0, firstWrite(r)
 		if st != nil {
 			total, cached, write = st.TotalTokens, st.Prediction.Cached, st.Prediction.CacheWrite
+			if st.SizeTokens > 0 {
+				total = st.SizeTokens // in the provider's tokens, as the prediction
+			}
 		}
 		c.Spend = Spend{Basis: BasisPredicted, Tokens: price.Tokens{Input: max(0, total-cached-write),
 			CachedRead: cached, CacheWrite5m: write}}
