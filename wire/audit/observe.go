@@ -63,7 +63,12 @@ func ObserveVolatile(fs []Finding) (keep []bool, stable int) {
 				}
 			}
 			if len(seen) > 1 {
-				f.Message += " (seen changing: " + strings.Join(seen, ", then ") + ")"
+				more := ""
+				if len(seen) > 2 {
+					more = " and " + strconv.Itoa(len(seen)-2) + " more"
+					seen = seen[:2]
+				}
+				f.Message += " (seen changing: " + strings.Join(seen, ", then ") + more + ")"
 			}
 			if f.Requests != nil {
 				f.Requests.Count = g.count
