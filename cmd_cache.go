@@ -331,7 +331,7 @@ func (t *cacheText) add(st *diff.Step) error {
 
 	if br := st.Break; br != nil {
 		key := br.Segment + "\x00" + string(br.Cause) + "\x00" + string(br.Volatile)
-		if br.Cause == diff.CauseModel || br.Cause == diff.CauseProvider {
+		if br.Cause.Switch() {
 			key = string(br.Cause) + "\x00" + br.Before + "\x00" + br.After
 		}
 		if i, ok := t.groupKeys[key]; !ok {
@@ -659,7 +659,7 @@ func (t *cacheText) breaks() {
 			times = fmt.Sprintf("%d times", g.n)
 		}
 		t.line(2, "%s (%s, first at %s)", br.Sentence(), times, t.nameOf(g.first))
-		if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
+		if !br.Cause.Switch() {
 			t.b.WriteString("    before: " + excerptLine(br.Before, t.width) + "\n")
 			t.b.WriteString("    after:  " + excerptLine(br.After, t.width) + "\n")
 		}

@@ -34,7 +34,12 @@ const (
 	CauseReordered BreakCause = "reordered" // the same segments in another order
 	CauseModel     BreakCause = "model"     // another model: its cache is not shared
 	CauseProvider  BreakCause = "provider"  // another provider altogether
+	CauseCacheKey  BreakCause = "cache-key" // another prompt_cache_key: OpenAI routes the cache by it
 )
+
+// Switch reports whether the cause is a change of cache (model, provider,
+// prompt_cache_key) rather than of text.
+func (c BreakCause) Switch() bool { return c == CauseModel || c == CauseProvider || c == CauseCacheKey }
 
 // Break is where a request stops sharing the previous request's prefix.
 type Break struct {
@@ -391,9 +396,10 @@ func (q *Sequence) LastLane() Lane { return q.last }
 const maxLaneCount = 256
 
 // cacheKey names the cache a request reads: its provider, the host of its
-// endpoint (when known) and its model.
+// endpoint (when known), its model and its prompt_cache_key (OpenAI routes
+// by it).
 func cacheKey(r *wire.Request) string {
-	return Provider(r.Format, r.Model) + "\x00" + endpointHost(r.Endpoint) + "\x00" + r.Model
+	return Provider(r.Format, r.Model) + "\x00" + endpointHost(r.Endpoint) + "\x00" + r.Model + "\x00" + r.CacheKey
 }
 
 // endpointHost is the host of a request's endpoint URL, "" when unknown.
@@ -711,6 +717,8 @@ func compareViews(prev, cur *seqView, mem *cacheMemory, laneFirst bool, ttl time
 		st.Break = modelBreak(cur, CauseProvider, prevHost+" "+prev.req.Model, curHost+" "+r.Model)
 	case prev.req.Model != "" && r.Model != "" && prev.req.Model != r.Model:
 		st.Break = modelBreak(cur, CauseModel, prev.req.Model, r.Model)
+	case prev.req.CacheKey != r.CacheKey:
+		st.Break = modelBreak(cur, CauseCacheKey, strconv.Quote(prev.req.CacheKey), strconv.Quote(r.CacheKey))
 	default:
 		switched = false
 	}

@@ -268,3 +268,23 @@ func analyzeLines(t *testing.T, source, text string) ([]*Step, Summary) {
 	}
 	return Analyze(reqs)
 }
+
+// TestCachePromptCacheKey: OpenAI routes its cache by prompt_cache_key:
+// two keys are two caches, and a request of a new key breaks at the start,
+// saying so, while a later request of the first key still reads its own.
+func TestCachePromptCacheKey(t *testing.T) {
+	line := func(key, q string) string {
+		return `{"model":"gpt-5","prompt_cache_key":"` + key + `","messages":[{"role":"system","content":"` +
+			strings.Repeat("Follow the house rules of the repository. ", 200) + `"},{"role":"user","content":"` + q + `"}]}`
+	}
+	steps, sum := analyzeLines(t, "keys.jsonl", line("a", "one")+"\n"+line("b", "two")+"\n"+line("a", "three")+"\n")
+	if b := steps[0].Break; b == nil || b.Cause != CauseCacheKey || steps[0].Prediction.Cached != 0 {
+		t.Fatalf("request 2 (key b): break %+v, cached %d", steps[0].Break, steps[0].Prediction.Cached)
+	}
+	if st := steps[1]; st.PrevIndex != 1 || st.Prediction.FromIndex != 1 || st.Prediction.Cached == 0 {
+		t.Errorf("request 3 (key a): compared with %d, cached %d from %d", st.PrevIndex, st.Prediction.Cached, st.Prediction.FromIndex)
+	}
+	if sum.BreaksByCause["cache-key"] != 1 || sum.BreaksByChannel["system"] != 0 {
+		t.Errorf("summary: %v, %v", sum.BreaksByCause, sum.BreaksByChannel)
+	}
+}

@@ -116,7 +116,7 @@ func (a *summaryAcc) add(st *Step) {
 	s.ReprocessedTokens += st.Reprocessed
 	// A change of model or provider breaks the cache whatever the text: it
 	// is counted by cause only, not against the channel it happens to start.
-	if b.Cause != CauseModel && b.Cause != CauseProvider {
+	if !b.Cause.Switch() {
 		if b.Channel != "" {
 			s.BreaksByChannel[string(b.Channel)]++
 		}

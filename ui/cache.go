@@ -225,7 +225,7 @@ func (p cacheView) detail(i int) []string {
 	var out []string
 	if b := row.Break; b != nil {
 		out = append(out, st.Muted.Render(with+": ")+st.Break.Render("✂ "+b.Sentence()))
-		if b.Cause == diff.CauseModel || b.Cause == diff.CauseProvider {
+		if b.Cause.Switch() {
 			out = append(out, "", "")
 		} else {
 			out = append(out,

@@ -131,6 +131,9 @@ type Request struct {
 	// CacheTTL1h says a breakpoint of the request asks for the 1-hour
 	// lifetime (cache_control.ttl "1h").
 	CacheTTL1h bool
+	// CacheKey is the request's prompt_cache_key (OpenAI), by which the
+	// provider routes its cache; "" when none.
+	CacheKey string
 
 	// Usage is the recorded usage of the response, when one was recorded.
 	Usage *Usage
