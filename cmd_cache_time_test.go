@@ -1,7 +1,10 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,11 +100,34 @@ func TestCacheJSONTimes(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 	// Without times: every new field is there, null.
-	_, out, _ = runCLI(t, "", "cache", "--json", filepath.Join("testdata", "cache", "qwen-code-memory.jsonl"),
-		filepath.Join("testdata", "sessions", "session.jsonl"))
+	_, out, _ = runCLI(t, "", "cache", "--json", qwenMemory(t), filepath.Join("testdata", "sessions", "session.jsonl"))
 	if !strings.Contains(out, `"reused_from"`) || !strings.Contains(out, `"expired": null`) {
 		t.Errorf("fields missing where nothing expired:\n%.2000s", out)
 	}
+}
+
+// qwenMemory is the qwen-code capture of testdata/cache (kept compressed),
+// written out to a file of the test's.
+func qwenMemory(t *testing.T) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "cache", "qwen-code-memory.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "qwen-code-memory.jsonl")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestCacheTextTimes: cache's table shows the idle time and the expiry,
@@ -138,7 +164,7 @@ func TestWhatifTTL1hGolden(t *testing.T) {
 // requests reuse their own lane), and the dates that stay the same in every
 // request are not reported as volatile, said once.
 func TestCheckCacheQwenMemory(t *testing.T) {
-	path := filepath.Join("testdata", "cache", "qwen-code-memory.jsonl")
+	path := qwenMemory(t)
 	_, out, errs := runCLI(t, "", "check", "--cache", "--json", path)
 	var doc struct {
 		Findings []struct {

@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,8 +159,17 @@ func TestCacheScale(t *testing.T) {
 // its memory subagent interleaved.
 func qwenMemory(t *testing.T) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "cache", "qwen-code-memory.jsonl")
-	b, err := os.ReadFile(path)
+	path := filepath.Join("..", "testdata", "cache", "qwen-code-memory.jsonl.gz")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,13 +54,11 @@ func (p cacheView) name(i int) string {
 func (p cacheView) laned() bool {
 	name := ""
 	for _, row := range p.steps {
-		if row == nil {
-			continue
-		}
-		if name != "" && row.Lane.Name != name {
+		if row != nil && name != "" && row.Lane.Name != name {
 			return true
+		} else if row != nil {
+			name = row.Lane.Name
 		}
-		name = row.Lane.Name
 	}
 	return false
 }
@@ -93,17 +91,13 @@ func (p cacheView) Render(w, h int) []string {
 	recorded := wide
 	// The lane column shows when the session has more than one lane, the
 	// idle column when the requests' times are recorded.
-	lanes, timed, lw := map[string]bool{}, false, 5
+	laned, timed, lw := p.laned(), false, 5
 	for _, row := range p.steps {
 		recorded = recorded || (row != nil && row.Recorded != nil)
 		if row != nil {
-			lanes[row.Lane.Name] = true
-			timed = timed || row.HasIdle
-			lw = max(lw, len(scan.VisibleLine(row.Lane.Name))+2)
+			timed, lw = timed || row.HasIdle, min(16, max(lw, len(scan.VisibleLine(row.Lane.Name))+2))
 		}
 	}
-	laned := len(lanes) > 1
-	lw = min(lw, 16)
 	// The context column: each request's categories, against the longest.
 	cw, longest := 0, 0
 	if wide {
@@ -133,8 +127,7 @@ func (p cacheView) Render(w, h int) []string {
 		if laned {
 			line += pad(scan.VisibleLine(row.Lane.Name), lw)
 		}
-		if timed {
-			idle := "-"
+		if idle := "-"; timed {
 			if row.HasIdle {
 				idle = "+" + diff.Duration(row.Idle)
 			}
