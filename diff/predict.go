@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 )
@@ -39,39 +40,59 @@ type Prediction struct {
 }
 
 // from sets the request the read comes from.
-func (p *Prediction) from(h memHit) {
-	p.From, p.FromSource, p.FromIndex = h.from(), h.source, h.index
+func (p *Prediction) from(m *cacheMemory, h memHit) {
+	p.From, p.FromSource, p.FromIndex = m.from(h), m.sources[h.src], int(h.index)
 }
 
 // memHit is a cached prefix: its tokens and the request that put it there
 // (named when a prediction reads it: one entry is kept for every prefix
 // sent, so it holds no string of its own).
 type memHit struct {
-	tokens int
-	index  int
-	source string
-	// used is when the entry was last written or read (Unix nanoseconds,
-	// 0 when unknown), ttl its lifetime after that.
-	used int64
-	ttl  time.Duration
+	tokens int32
+	index  int32
 	// real is the prefix's size in the provider's tokens where a record
 	// gives it (the entry ends where the request that wrote it ended, and
 	// that request recorded its input tokens), else 0: observed beats
 	// estimated.
-	real int
+	real int32
+	// ttl is the entry's lifetime in seconds after its last use, used when
+	// that was (Unix nanoseconds, 0 when unknown).
+	ttl  int32
+	src  uint32 // the source of the request, by number (cacheMemory.sources)
+	used int64
 }
+
+// lifetime is the entry's lifetime.
+func (h memHit) lifetime() time.Duration { return time.Duration(h.ttl) * time.Second }
 
 // size is the entry's size in the provider's tokens: the recorded one, or
 // the estimate scaled by v's calibration plus v's unrecorded host prefix.
 func (h memHit) size(v *seqView, est int) int {
 	if h.real > 0 {
-		return h.real
+		return int(h.real)
 	}
 	return v.scaled(est) + v.hidden
 }
 
 // from names the request that put the prefix in the cache: "file@N".
-func (h memHit) from() string { return h.source + "@" + strconv.Itoa(h.index) }
+func (m *cacheMemory) from(h memHit) string { return m.sources[h.src] + "@" + strconv.Itoa(int(h.index)) }
+
+// source is the number of a request's source, added when new.
+func (m *cacheMemory) source(s string) uint32 {
+	if id, ok := m.srcID[s]; ok {
+		return id
+	}
+	if m.srcID == nil {
+		m.srcID = map[string]uint32{}
+	}
+	id := uint32(len(m.sources))
+	m.sources = append(m.sources, s)
+	m.srcID[s] = id
+	return id
+}
+
+// tok is a count of tokens as an entry keeps it.
+func tok(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 // cacheMemory is what a provider holds for one model after the requests
 // seen so far: every prefix sent (automatic caching) or the entries written
@@ -91,6 +112,9 @@ type cacheMemory struct {
 	// store at which expired entries are dropped next.
 	ttl     time.Duration
 	sweepAt int
+	// sources are the entries' sources, each once.
+	sources []string
+	srcID   map[string]uint32
 }
 
 // sizeHostPrefix gives v the size of the unrecorded host prefix: the least
@@ -114,7 +138,7 @@ func newCacheMemory() *cacheMemory {
 // sent (automatic), each written or refreshed at the request's time. An
 // entry keeps the request that first wrote it.
 func (m *cacheMemory) remember(v *seqView, ttl time.Duration) {
-	src, idx := v.req.Source, v.req.Index
+	src, idx := m.source(v.req.Source), tok(v.req.Index)
 	m.ttl = ttl
 	recorded := 0 // the request's own recorded input: the size of its whole prefix
 	if u := v.req.Usage; u != nil && !u.CachedUnknown {
@@ -122,13 +146,13 @@ func (m *cacheMemory) remember(v *seqView, ttl time.Duration) {
 	}
 	put := func(store map[uint64]memHit, k uint64, tokens, real int) {
 		e, ok := store[k]
-		if !ok || !live(e.used, e.ttl, v.at) {
-			e = memHit{tokens: tokens, index: idx, source: src}
+		if !ok || !live(e.used, e.lifetime(), v.at) {
+			e = memHit{tokens: tok(tokens), index: idx, src: src}
 		}
 		if e.real == 0 {
-			e.real = real
+			e.real = tok(real)
 		}
-		e.used, e.ttl = v.at, max(ttl, e.ttl)
+		e.used, e.ttl = v.at, max(int32(ttl/time.Second), e.ttl)
 		if !ok || v.at != 0 || e.used != 0 {
 			store[k] = e
 		}
@@ -159,7 +183,7 @@ func (m *cacheMemory) remember(v *seqView, ttl time.Duration) {
 		if ok && v.at == 0 {
 			break
 		}
-		if ok && e.used == v.at && e.ttl >= ttl {
+		if ok && e.used == v.at && e.lifetime() >= ttl {
 			break // refreshed by this request already (a shorter one sent at the same time)
 		}
 		real := 0
@@ -190,7 +214,7 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int, ttl time.Du
 	}
 	best, from := 0, memHit{}
 	if prefixTokens > 0 && live(prev.at, mem.ttl, cur.at) {
-		best, from = prefixTokens, memHit{tokens: prefixTokens, index: prev.req.Index, source: prev.req.Source}
+		best, from = prefixTokens, memHit{tokens: tok(prefixTokens), index: tok(prev.req.Index), src: mem.source(prev.req.Source)}
 	}
 	// The longest run of leading segments some earlier request sent.
 	lo, hi := 0, len(cur.chain)
@@ -207,14 +231,14 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int, ttl time.Du
 	var exp *memHit
 	for j, tries := lo-1, 0; j >= 0 && tries < 64; j, tries = j-1, tries+1 {
 		h := mem.prefixes[cur.chain[j]]
-		if !live(h.used, h.ttl, cur.at) {
+		if !live(h.used, h.lifetime(), cur.at) {
 			if exp == nil {
 				exp = &h
 			}
 			continue
 		}
-		if h.tokens > best {
-			best, from = h.tokens, h
+		if int(h.tokens) > best {
+			best, from = int(h.tokens), h
 		}
 		break
 	}
@@ -222,9 +246,9 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int, ttl time.Du
 	if best == 0 {
 		size = 0
 	}
-	if exp != nil && exp.tokens > best && exp.size(cur, exp.tokens) >= rule.MinTokens {
-		p.Expired = &Expiry{Lifetime: exp.ttl, Idle: time.Duration(cur.at - exp.used), From: exp.from(),
-			Tokens: max(0, exp.size(cur, exp.tokens)-size)}
+	if exp != nil && int(exp.tokens) > best && exp.size(cur, int(exp.tokens)) >= rule.MinTokens {
+		p.Expired = &Expiry{Lifetime: exp.lifetime(), Idle: time.Duration(cur.at - exp.used), From: mem.from(*exp),
+			Tokens: max(0, exp.size(cur, int(exp.tokens))-size)}
 	}
 	if size < rule.MinTokens {
 		if best > 0 {
@@ -234,7 +258,7 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int, ttl time.Du
 		}
 		return p
 	}
-	p.from(from)
+	p.from(mem, from)
 	p.Cached = size
 	if rule.Step > 1 {
 		p.Cached = p.Cached / rule.Step * rule.Step
@@ -276,7 +300,7 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 				break // everything further back is shorter
 			}
 			if e, ok := mem.entries[cur.chain[j]]; ok {
-				if live(e.used, e.ttl, cur.at) {
+				if live(e.used, e.lifetime(), cur.at) {
 					hit, from = cur.cumTok[j], e
 					break
 				}
@@ -289,18 +313,18 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 	host, hostOK := mem.entries[hostEntry]
 	switch {
 	case hit > 0:
-		p.from(from)
+		p.from(mem, from)
 		p.Cached = from.size(cur, hit)
-	case cur.hidden > 0 && hostOK && live(host.used, host.ttl, cur.at):
-		p.from(host)
+	case cur.hidden > 0 && hostOK && live(host.used, host.lifetime(), cur.at):
+		p.from(mem, host)
 		p.Cached = cur.hidden
 	}
 	switch {
 	case expTok > hit:
-		p.Expired = &Expiry{Lifetime: exp.ttl, Idle: time.Duration(cur.at - exp.used), From: exp.from(),
+		p.Expired = &Expiry{Lifetime: exp.lifetime(), Idle: time.Duration(cur.at - exp.used), From: mem.from(exp),
 			Tokens: max(0, exp.size(cur, expTok)-p.Cached)}
 	case hit == 0 && cur.hidden > 0 && hostOK && p.Cached == 0:
-		p.Expired = &Expiry{Lifetime: host.ttl, Idle: time.Duration(cur.at - host.used), From: host.from(),
+		p.Expired = &Expiry{Lifetime: host.lifetime(), Idle: time.Duration(cur.at - host.used), From: mem.from(host),
 			Tokens: cur.hidden}
 	}
 	if cur.hidden > 0 {

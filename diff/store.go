@@ -112,12 +112,12 @@ func (m *cacheMemory) sweep(at int64) {
 		return
 	}
 	for k, e := range m.entries {
-		if !live(e.used, e.ttl, at) {
+		if !live(e.used, e.lifetime(), at) {
 			delete(m.entries, k)
 		}
 	}
 	for k, e := range m.prefixes {
-		if !live(e.used, e.ttl, at) {
+		if !live(e.used, e.lifetime(), at) {
 			delete(m.prefixes, k)
 		}
 	}
