@@ -75,7 +75,9 @@ func (h memHit) size(v *seqView, est int) int {
 }
 
 // from names the request that put the prefix in the cache: "file@N".
-func (m *cacheMemory) from(h memHit) string { return m.sources[h.src] + "@" + strconv.Itoa(int(h.index)) }
+func (m *cacheMemory) from(h memHit) string {
+	return m.sources[h.src] + "@" + strconv.Itoa(int(h.index))
+}
 
 // source is the number of a request's source, added when new.
 func (m *cacheMemory) source(s string) uint32 {
