@@ -106,11 +106,11 @@ func TestCacheJSONTimes(t *testing.T) {
 	}
 }
 
-// qwenMemory is the qwen-code capture of testdata/cache (kept compressed),
+// qwenMemory is the qwen-code capture of testdata/captures (kept compressed),
 // written out to a file of the test's.
 func qwenMemory(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "cache", "qwen-code-memory.jsonl.gz"))
+	f, err := os.Open(filepath.Join("testdata", "captures", "qwen-code-memory.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,11 +155,11 @@ func TestCacheScale(t *testing.T) {
 	}
 }
 
-// qwenMemory is the qwen-code capture of testdata/cache: the main agent and
+// qwenMemory is the qwen-code capture of testdata/captures: the main agent and
 // its memory subagent interleaved.
 func qwenMemory(t *testing.T) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "cache", "qwen-code-memory.jsonl.gz")
+	path := filepath.Join("..", "testdata", "captures", "qwen-code-memory.jsonl.gz")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
