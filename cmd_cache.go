@@ -6,18 +6,19 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/price"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -96,7 +97,7 @@ for compatibility and does nothing: comparing by model is the default.`,
 						return true
 					}
 					st := seq.Add(&r)
-					cost := ledger.Add(&r, st)
+					cost := ledger.AddIn(seq.LastLane().ID, &r, st)
 					if st != nil {
 						out.noteCost(cost)
 						werr = out.add(st)
@@ -123,258 +124,6 @@ for compatibility and does nothing: comparing by model is the default.`,
 	pricesFlag(cmd, &prices)
 	addProvenanceFlags(cmd, app)
 	return cmd
-}
-
-// cacheBreakJSON is a break in `cache --json`.
-type cacheBreakJSON struct {
-	Segment  string `json:"segment"`
-	Channel  string `json:"channel"`
-	Kind     string `json:"kind"`
-	Offset   int    `json:"offset"`
-	Before   string `json:"before"`
-	After    string `json:"after"`
-	Volatile string `json:"volatile"`
-	Cause    string `json:"cause"`
-	Label    string `json:"label,omitempty"`
-	// Rule is "tool-changed" when the break is a tool definition that
-	// changed (the finding check reports for the same event), Server its
-	// MCP server.
-	Rule   string `json:"rule,omitempty"`
-	Server string `json:"server,omitempty"`
-}
-
-// cacheRequestJSON is one compared request in `cache --json`.
-type cacheRequestJSON struct {
-	Source                    string          `json:"source"`
-	Index                     int             `json:"index"`
-	Line                      int             `json:"line,omitempty"`
-	Format                    string          `json:"format"`
-	Model                     string          `json:"model"`
-	Provider                  string          `json:"provider"`
-	ComparedWith              cacheRefJSON    `json:"compared_with"`
-	TotalTokens               int             `json:"total_tokens"`
-	PrefixTokens              int             `json:"prefix_tokens"`
-	PrefixBytes               int             `json:"prefix_bytes"`
-	Break                     *cacheBreakJSON `json:"break"`
-	TextBreak                 *cacheBreakJSON `json:"text_break,omitempty"`
-	PredictedCachedTokens     *int            `json:"predicted_cached_tokens"`
-	PredictionUnavailable     string          `json:"prediction_unavailable,omitempty"`
-	BreakpointPolicy          string          `json:"breakpoint_policy,omitempty"`
-	PredictedCacheWriteTokens int             `json:"predicted_cache_write_tokens,omitempty"`
-	PredictedFrom             string          `json:"predicted_from,omitempty"`
-	RecordedCachedTokens      *int            `json:"recorded_cached_tokens"`
-	ReprocessedTokens         int             `json:"reprocessed_tokens"`
-	Disagreement              string          `json:"disagreement,omitempty"`
-	ProviderVerdict           *verdictJSON    `json:"provider_verdict,omitempty"`
-	Notes                     []string        `json:"notes,omitempty"`
-	Cost                      *diff.CostJSON  `json:"cost,omitempty"`
-}
-
-// cacheRefJSON names the earlier request a request is compared with.
-type cacheRefJSON struct {
-	Source string `json:"source"`
-	Index  int    `json:"index"`
-}
-
-type cacheWorstJSON struct {
-	Source            string `json:"source"`
-	Index             int    `json:"index"`
-	ReprocessedTokens int    `json:"reprocessed_tokens"`
-	Segment           string `json:"segment"`
-	Cause             string `json:"cause"`
-	Volatile          string `json:"volatile"`
-}
-
-type cacheSummaryJSON struct {
-	Requests               int              `json:"requests"`
-	ReuseRatio             float64          `json:"reuse_ratio"`
-	Breaks                 map[string]int   `json:"breaks"`
-	ReprocessedTokens      int              `json:"reprocessed_tokens"`
-	BreaksByKind           map[string]int   `json:"breaks_by_kind"`
-	BreaksByVolatile       map[string]int   `json:"breaks_by_volatile"`
-	BreaksByCause          map[string]int   `json:"breaks_by_cause"`
-	Worst                  []cacheWorstJSON `json:"worst"`
-	PredictedCachedTokens  int              `json:"predicted_cached_tokens"`
-	RecordedCachedTokens   *int             `json:"recorded_cached_tokens"`
-	Disagreements          int              `json:"disagreements"`
-	PredictionsUnavailable int              `json:"predictions_unavailable,omitempty"`
-	ProviderVerdicts       *verdictsJSON    `json:"provider_verdicts,omitempty"`
-	Note                   string           `json:"note,omitempty"`
-	Cost                   *diff.TotalsJSON `json:"cost,omitempty"`
-}
-
-func cacheBreakToJSON(b *diff.Break) *cacheBreakJSON {
-	if b == nil {
-		return nil
-	}
-	return &cacheBreakJSON{Segment: scan.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
-		Offset: b.Offset, Before: scan.VisibleLine(b.Before), After: scan.VisibleLine(b.After),
-		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: scan.VisibleLine(b.Label), Rule: b.Rule,
-		Server: scan.VisibleLine(b.Server)}
-}
-
-// cacheOutput is a report of cache written as the steps come: add takes each
-// step as it is computed (and keeps no reference to it), finish writes the
-// rest once the summary and the input errors are known.
-type cacheOutput interface {
-	add(st *diff.Step) error
-	finish(sum diff.Summary, errs []error) error
-	// noteCost is the cost of the step add takes next; noteTotals what the
-	// sequence cost, before finish.
-	noteCost(diff.Cost)
-	noteTotals(diff.LedgerTotals)
-}
-
-// cacheJSON writes `cache --json` as the steps come. The requests array
-// comes first in the shape of CONTRACT.md, so each request is written when it
-// is compared, and the summary and the errors after the last; the bytes are
-// those of the whole document written at once.
-type cacheJSON struct {
-	w *bufio.Writer
-	n int // requests written
-	cacheCosts
-}
-
-func newCacheJSON(w *bufio.Writer) *cacheJSON {
-	w.WriteString("{\n  \"requests\": [")
-	return &cacheJSON{w: w}
-}
-
-func (j *cacheJSON) add(st *diff.Step) error {
-	rj := cacheRequestToJSON(st)
-	if j.prices != nil {
-		rj.Cost = j.takeCost().JSON(j.prices.Currency)
-	}
-	b, err := marshalJSON(rj, "    ")
-	if err != nil {
-		return err
-	}
-	if j.n > 0 {
-		j.w.WriteByte(',')
-	}
-	j.n++
-	j.w.WriteString("\n    ")
-	_, err = j.w.Write(b)
-	return err
-}
-
-func (j *cacheJSON) finish(sum diff.Summary, errs []error) error {
-	if j.n > 0 {
-		j.w.WriteString("\n  ")
-	}
-	j.w.WriteString("],\n  \"summary\": ")
-	sj := cacheSummaryToJSON(sum)
-	sj.Cost = j.totalsToJSON()
-	b, err := marshalJSON(sj, "  ")
-	if err != nil {
-		return err
-	}
-	j.w.Write(b)
-	j.w.WriteString(",\n  \"errors\": ")
-	if b, err = marshalJSON(errorsJSON(errs), "  "); err != nil {
-		return err
-	}
-	j.w.Write(b)
-	_, err = j.w.WriteString("\n}\n")
-	return err
-}
-
-// verdictJSON is a provider's recorded verdict on a request's cache, beside
-// wirelens's own attribution in the same terms.
-type verdictJSON struct {
-	By           string `json:"by"`
-	Reason       string `json:"reason"`
-	MissedTokens *int   `json:"missed_tokens,omitempty"`
-	Wirelens     string `json:"wirelens"`
-	Outcome      string `json:"outcome"`
-}
-
-// verdictsJSON counts the verdicts of a sequence by outcome.
-type verdictsJSON struct {
-	Read         int `json:"read"`
-	Agree        int `json:"agree"`
-	Disagree     int `json:"disagree"`
-	Inconclusive int `json:"inconclusive"`
-}
-
-// stepVerdictJSON is st's verdict, nil when none was recorded.
-func stepVerdictJSON(st *diff.Step) *verdictJSON {
-	v := st.Verdict
-	if v == nil {
-		return nil
-	}
-	out := &verdictJSON{By: v.By, Reason: scan.VisibleLine(v.Reason), Wirelens: diff.Attribution(st), Outcome: st.VerdictOutcome}
-	if v.MissedTokens >= 0 {
-		n := v.MissedTokens
-		out.MissedTokens = &n
-	}
-	return out
-}
-
-// verdictText is a verdict and wirelens's attribution in words.
-func verdictText(st *diff.Step) string {
-	v := st.Verdict
-	s := v.By + " says " + scan.VisibleLine(v.Reason)
-	if v.MissedTokens >= 0 {
-		s += " (" + wire.GroupDigits(v.MissedTokens) + " tokens after the divergence)"
-	}
-	return s + "; wirelens: " + diff.Attribution(st) + " — " + st.VerdictOutcome
-}
-
-// cacheRequestToJSON is one compared request in `cache --json`.
-func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
-	rj := cacheRequestJSON{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
-		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider,
-		ComparedWith: cacheRefJSON{Source: st.PrevSource, Index: st.PrevIndex}, TotalTokens: st.TotalTokens,
-		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: cacheBreakToJSON(st.Break),
-		TextBreak:                 cacheBreakToJSON(st.TextBreak),
-		PredictedCacheWriteTokens: st.Prediction.CacheWrite,
-		PredictedFrom:             scan.VisibleLine(st.Prediction.From),
-		RecordedCachedTokens:      st.Recorded, ReprocessedTokens: st.Reprocessed,
-		Disagreement: scan.VisibleLine(st.Disagreement)}
-	if st.Prediction.Unavailable != "" {
-		rj.PredictionUnavailable = scan.VisibleLine(st.Prediction.Unavailable)
-	} else {
-		pred := st.Prediction.Cached
-		rj.PredictedCachedTokens = &pred
-	}
-	rj.BreakpointPolicy = st.Prediction.Policy
-	rj.ProviderVerdict = stepVerdictJSON(st)
-	for _, n := range st.Notes {
-		rj.Notes = append(rj.Notes, scan.VisibleLine(n))
-	}
-	return rj
-}
-
-// cacheSummaryToJSON is the summary of `cache --json`.
-func cacheSummaryToJSON(sum diff.Summary) cacheSummaryJSON {
-	s := cacheSummaryJSON{Requests: sum.Requests, ReuseRatio: math.Round(sum.ReuseRatio*10000) / 10000,
-		Breaks: sum.BreaksByChannel, ReprocessedTokens: sum.ReprocessedTokens, BreaksByKind: sum.BreaksByKind,
-		BreaksByVolatile: sum.BreaksByVolatile, BreaksByCause: sum.BreaksByCause,
-		Worst: make([]cacheWorstJSON, 0, len(sum.Worst)), PredictedCachedTokens: sum.Predicted,
-		Disagreements: sum.Disagreements, PredictionsUnavailable: sum.Unpredicted}
-	if sum.Verdicts > 0 {
-		s.ProviderVerdicts = &verdictsJSON{Read: sum.Verdicts, Agree: sum.VerdictsAgree, Disagree: sum.VerdictsDisagree,
-			Inconclusive: sum.VerdictsInconclusive}
-	}
-	if sum.RecordedRequests > 0 {
-		rec := sum.Recorded
-		s.RecordedCachedTokens = &rec
-	}
-	for _, st := range sum.Worst {
-		w := cacheWorstJSON{Source: st.Source, Index: st.Index, ReprocessedTokens: st.Reprocessed}
-		if st.Break != nil {
-			w.Segment, w.Cause, w.Volatile = scan.VisibleLine(st.Break.Segment), string(st.Break.Cause), string(st.Break.Volatile)
-		}
-		s.Worst = append(s.Worst, w)
-	}
-	switch sum.Requests {
-	case 0:
-		s.Note = "no request read"
-	case 1:
-		s.Note = "one request: nothing to compare"
-	}
-	return s
 }
 
 // localeUnicode reports whether the locale can show block characters: yes
@@ -463,6 +212,11 @@ type cacheText struct {
 	verdictN  int
 	notes     []stepNote // the first distinct notes
 	seenNotes map[string]bool
+	expiries  []stepNote // the first expiries
+	expiryN   int
+	laneNames []string // the rows' lane names, each once
+	laneIDs   map[string]int
+	timed     bool // some request's idle time is known
 
 	costs cacheCosts
 }
@@ -495,10 +249,13 @@ const (
 const (
 	rowRecorded  = 1 // a recorded cache read follows
 	rowDisagrees = 2 // the record disagrees with the prediction
+	rowIdle      = 4 // the idle time, in milliseconds, follows
+	rowExpired   = 8 // a prefix had expired
 )
 
 func newCacheText(b *bufio.Writer, width int, unicode bool) *cacheText {
 	return &cacheText{b: b, width: width, unicode: unicode, sourceIDs: map[string]int{}, labelIDs: map[string]int{},
+		laneIDs:   map[string]int{},
 		providers: map[string]bool{}, groupKeys: map[string]int{}, seenNotes: map[string]bool{}}
 }
 
@@ -532,6 +289,13 @@ func (t *cacheText) add(st *diff.Step) error {
 			flags |= rowDisagrees
 		}
 	}
+	if st.HasIdle {
+		flags |= rowIdle
+		t.timed = true
+	}
+	if st.Expired != nil {
+		flags |= rowExpired
+	}
 	t.rows = binary.AppendUvarint(t.rows, uint64(at.source))
 	pred := st.Prediction.Cached
 	if st.Prediction.Unavailable != "" {
@@ -544,11 +308,31 @@ func (t *cacheText) add(st *diff.Step) error {
 	if st.Recorded != nil {
 		t.rows = binary.AppendVarint(t.rows, int64(*st.Recorded))
 	}
-	t.rows = binary.AppendUvarint(t.rows, uint64(intern(&t.labels, t.labelIDs, breakLabel(st.Break))))
+	if st.HasIdle {
+		t.rows = binary.AppendVarint(t.rows, st.Idle.Milliseconds())
+	}
+	label := breakLabel(st.Break)
+	if e := st.Expired; e != nil {
+		exp := "expired, " + e.Sentence()
+		if st.Break == nil {
+			label = exp
+		} else {
+			label += "; " + exp
+		}
+	}
+	t.rows = binary.AppendUvarint(t.rows, uint64(intern(&t.labels, t.labelIDs, label)))
+	t.rows = binary.AppendUvarint(t.rows, uint64(intern(&t.laneNames, t.laneIDs, st.Lane.Name)))
+	if e := st.Expired; e != nil {
+		if t.expiryN < maxDisagreements {
+			t.expiries = append(t.expiries, stepNote{at, e.Sentence() + ": " + wire.GroupDigits(e.Tokens) +
+				" tokens of the prefix written by " + e.From + " were written again"})
+		}
+		t.expiryN++
+	}
 
 	if br := st.Break; br != nil {
 		key := br.Segment + "\x00" + string(br.Cause) + "\x00" + string(br.Volatile)
-		if br.Cause == diff.CauseModel || br.Cause == diff.CauseProvider {
+		if br.Cause.Switch() {
 			key = string(br.Cause) + "\x00" + br.Before + "\x00" + br.After
 		}
 		if i, ok := t.groupKeys[key]; !ok {
@@ -589,7 +373,9 @@ type cacheRow struct {
 	tokens, prefix, predicted int
 	recorded                  int
 	hasRecorded, disagrees    bool
-	label                     int
+	idle                      time.Duration
+	hasIdle                   bool
+	label, lane               int
 }
 
 // eachRow unpacks the table rows in order.
@@ -612,10 +398,15 @@ func (t *cacheText) eachRow(f func(row *cacheRow)) {
 		flags := buf[0]
 		buf = buf[1:]
 		row.hasRecorded, row.disagrees, row.recorded = flags&rowRecorded != 0, flags&rowDisagrees != 0, 0
+		row.hasIdle, row.idle = flags&rowIdle != 0, 0
 		if row.hasRecorded {
 			row.recorded = varint()
 		}
+		if row.hasIdle {
+			row.idle = time.Duration(varint()) * time.Millisecond
+		}
 		row.label = uvarint()
+		row.lane = uvarint()
 		f(&row)
 	}
 }
@@ -643,6 +434,7 @@ func (t *cacheText) finish(sum diff.Summary, _ []error) error {
 		t.heading(sum, source)
 		t.table()
 		t.breaks()
+		t.capped("Expired", t.expiries, t.expiryN)
 		t.capped("Predicted against recorded", t.disagree, t.disagreeN)
 		t.capped("Provider verdicts", t.verdicts, t.verdictN)
 		t.capped("Notes", t.notes, len(t.seenNotes))
@@ -726,13 +518,36 @@ func (t *cacheText) heading(sum diff.Summary, source string) {
 	if t.consecutive {
 		of = ""
 	}
-	t.line(0, "%s%d requests, %d compared with the one before%s (cache rules: %s; tokens are o200k_base estimates)",
-		head, sum.Requests, sum.Compared, of, strings.Join(provs, ", "))
+	est := "tokens are o200k_base estimates"
+	if sum.ScaleSamples > 0 {
+		est += fmt.Sprintf(", scaled by %.2f to this session's recorded usage for the predictions", sum.TokenScale)
+	}
+	t.line(0, "%s%d requests, %d compared with the one before%s (cache rules: %s; %s)",
+		head, sum.Requests, sum.Compared, of, strings.Join(provs, ", "), est)
 	t.b.WriteByte('\n')
 }
 
+// cacheCols are the indices of the table's columns: LANE and IDLE are
+// there only when the report has more than one lane, or times (-1 when not).
+type cacheCols struct {
+	lane, idle, tokens, prefix, bar, pred, rec, brk, n int
+}
+
+func (t *cacheText) columns() cacheCols {
+	c := cacheCols{lane: -1, idle: -1}
+	n := 1
+	if len(t.laneNames) > 1 {
+		c.lane, n = n, n+1
+	}
+	if t.timed {
+		c.idle, n = n, n+1
+	}
+	c.tokens, c.prefix, c.bar, c.pred, c.rec, c.brk, c.n = n, n+1, n+2, n+3, n+4, n+5, n+6
+	return c
+}
+
 // cells are the table cells of row (the bar's left empty).
-func (t *cacheText) cells(cells []string, row *cacheRow) []string {
+func (t *cacheText) cells(cells []string, row *cacheRow, c cacheCols) []string {
 	rec := "-"
 	if row.hasRecorded {
 		rec = wire.GroupDigits(row.recorded)
@@ -740,28 +555,49 @@ func (t *cacheText) cells(cells []string, row *cacheRow) []string {
 			rec += "!"
 		}
 	}
-	cells[0], cells[1], cells[2], cells[3] = t.nameOf(row.at), wire.GroupDigits(row.tokens), wire.GroupDigits(row.prefix), ""
+	cells[0], cells[c.tokens], cells[c.prefix], cells[c.bar] = t.nameOf(row.at), wire.GroupDigits(row.tokens), wire.GroupDigits(row.prefix), ""
+	if c.lane >= 0 {
+		cells[c.lane] = scan.VisibleLine(t.laneNames[row.lane])
+	}
+	if c.idle >= 0 {
+		cells[c.idle] = "-"
+		if row.hasIdle {
+			cells[c.idle] = "+" + diff.Duration(row.idle)
+		}
+	}
 	pred := "n/a"
 	if row.predicted >= 0 {
 		pred = wire.GroupDigits(row.predicted)
 	}
-	cells[4], cells[5], cells[6] = pred, rec, t.labels[row.label]
+	cells[c.pred], cells[c.rec], cells[c.brk] = pred, rec, t.labels[row.label]
 	return cells
 }
 
-// table is one row per compared request: its tokens, the prefix shared, a
-// bar of cached, shared and new tokens, the predicted and recorded cache
-// reads and the break; then the bar's legend. The rows are gone through
-// twice: to measure the columns, then to write them.
+// table is one row per compared request: its lane and the time since the
+// request it was compared with (when there are several lanes, and times),
+// its tokens, the prefix shared, a bar of cached, shared and new tokens, the
+// predicted and recorded cache reads and the break; then the bar's legend.
+// The rows are gone through twice: to measure the columns, then to write
+// them.
 func (t *cacheText) table() {
-	head := []string{"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"}
-	right := map[int]bool{1: true, 2: true, 4: true, 5: true}
+	c := t.columns()
+	head := make([]string, c.n)
+	head[0], head[c.tokens], head[c.prefix], head[c.bar], head[c.pred], head[c.rec], head[c.brk] =
+		"REQUEST", "TOKENS", "PREFIX", "CACHED/NEW", "PRED", "REC", "BREAK"
+	right := map[int]bool{c.tokens: true, c.prefix: true, c.pred: true, c.rec: true}
+	if c.lane >= 0 {
+		head[c.lane] = "LANE"
+	}
+	if c.idle >= 0 {
+		head[c.idle] = "IDLE"
+		right[c.idle] = true
+	}
 	cells := make([]string, len(head))
 	widths := make([]int, len(head))
 	measureRow(widths, head)
 	rows := 0
 	t.eachRow(func(row *cacheRow) {
-		measureRow(widths, t.cells(cells, row))
+		measureRow(widths, t.cells(cells, row, c))
 		rows++
 	})
 	bar := barWidth
@@ -769,39 +605,44 @@ func (t *cacheText) table() {
 	if t.width > 0 {
 		// The bar and then the break column give way to a narrow terminal.
 		fixed := 2 + (len(head)-1)*2
-		for _, c := range []int{0, 1, 2, 4, 5} {
-			fixed += widths[c]
+		for i := range head {
+			if i != c.bar && i != c.brk {
+				fixed += widths[i]
+			}
 		}
-		bar = max(8, min(barWidth, t.width-fixed-widths[6]))
-		if room := t.width - fixed - bar; room < widths[6] {
+		bar = max(8, min(barWidth, t.width-fixed-widths[c.brk]))
+		if room := t.width - fixed - bar; room < widths[c.brk] {
 			// Every label is cut once; the column is as wide as the widest
 			// cut cell.
 			room = max(room, 12)
-			head[6] = ansi.Truncate(head[6], room, "…")
+			head[c.brk] = ansi.Truncate(head[c.brk], room, "…")
 			labels = make([]string, len(t.labels))
-			widths[6] = ansi.StringWidth(head[6])
+			widths[c.brk] = ansi.StringWidth(head[c.brk])
 			for i, l := range t.labels {
 				labels[i] = ansi.Truncate(l, room, "…")
-				widths[6] = max(widths[6], ansi.StringWidth(labels[i]))
+				widths[c.brk] = max(widths[c.brk], ansi.StringWidth(labels[i]))
 			}
 		}
 	}
-	head[3] = ansi.Truncate(head[3], bar, "")
-	widths[3] = ansi.StringWidth(head[3])
+	head[c.bar] = ansi.Truncate(head[c.bar], bar, "")
+	widths[c.bar] = ansi.StringWidth(head[c.bar])
 	if rows > 0 {
-		widths[3] = max(widths[3], bar)
+		widths[c.bar] = max(widths[c.bar], bar)
 	}
 	fitFirstColumn(widths, t.width)
 	writeRow(t.b, head, widths, right)
 	t.eachRow(func(row *cacheRow) {
-		t.cells(cells, row)
-		cells[3] = tokenBar(row.predicted, row.prefix, row.tokens, bar, t.unicode)
-		cells[6] = labels[row.label]
+		t.cells(cells, row, c)
+		cells[c.bar] = tokenBar(row.predicted, row.prefix, row.tokens, bar, t.unicode)
+		cells[c.brk] = labels[row.label]
 		writeRow(t.b, cells, widths, right)
 	})
 	full, mid, empty := barGlyphs(t.unicode)
 	t.line(2, "%s predicted cached  %s shared with the previous request, not cached  %s new;  ! recorded disagrees",
 		full, mid, empty)
+	if c.idle >= 0 {
+		t.line(2, "IDLE is the time since the request compared with was sent")
+	}
 }
 
 // breaks says in words what broke the cache, each kind of break once (by
@@ -819,7 +660,7 @@ func (t *cacheText) breaks() {
 			times = fmt.Sprintf("%d times", g.n)
 		}
 		t.line(2, "%s (%s, first at %s)", br.Sentence(), times, t.nameOf(g.first))
-		if br.Cause != diff.CauseModel && br.Cause != diff.CauseProvider {
+		if !br.Cause.Switch() {
 			t.b.WriteString("    before: " + excerptLine(br.Before, t.width) + "\n")
 			t.b.WriteString("    after:  " + excerptLine(br.After, t.width) + "\n")
 		}
@@ -860,6 +701,30 @@ func (t *cacheText) summary(sum diff.Summary) {
 			plural(sum.RecordedRequests, "request"), sum.Disagreements)
 	}
 	t.line(2, "%s", pred)
+	if sum.Expiries > 0 {
+		exp := "1 expiry"
+		if sum.Expiries != 1 {
+			exp = strconv.Itoa(sum.Expiries) + " expiries"
+		}
+		t.line(2, "%s: %s tokens written again after the cache had expired", exp, wire.GroupDigits(sum.ExpiredTokens))
+	}
+	if sum.ScaleSamples > 0 {
+		t.line(2, "estimates scaled by %.2f to this session's recorded usage (the median over %s)", sum.TokenScale,
+			plural(sum.ScaleSamples, "request"))
+	}
+	if len(sum.Lanes) > 1 {
+		t.line(2, "lanes:")
+		for _, l := range sum.Lanes {
+			text := fmt.Sprintf("%s (%s): %s, reuse %.2f, %s, %d expired", scan.VisibleLine(l.Name), l.ID, plural(l.Requests, "request"),
+				l.ReuseRatio(), plural(l.Breaks, "break"), l.Expiries)
+			if c := t.costs.totals.Lanes[l.ID]; c != nil && t.costs.prices != nil {
+				cur := t.costs.totals.Currency
+				text += fmt.Sprintf("; cost %s (breaks %s, expiries %s)", price.Money(c.SpendUSD, cur),
+					price.Money(c.BreakUSD, cur), price.Money(c.ExpiryUSD, cur))
+			}
+			t.line(4, "%s", text)
+		}
+	}
 	if sum.Verdicts > 0 {
 		t.line(2, "provider verdicts: %d read, %d agree with wirelens, %d disagree, %d inconclusive",
 			sum.Verdicts, sum.VerdictsAgree, sum.VerdictsDisagree, sum.VerdictsInconclusive)

@@ -155,9 +155,12 @@ func runCheck(app *App, f checkFlags, args []string) error {
 		return runCheckCompare(app, aud, f, failOn)
 	}
 	res := auditSources(app, aud, args, f.every, f.asSARIF, gate)
+	res.observeVolatile()
 	switch {
 	case f.asJSON:
-		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: summarize(res.findings),
+		sum := summarize(res.findings)
+		sum.StableVolatile = res.stable
+		err = writeJSON(app.Stdout, checkJSON{Findings: nonNil(res.findings), Summary: sum,
 			Errors: errorsJSON(res.errs), Notes: res.notes})
 	case f.asSARIF:
 		res.alignNeedles()
@@ -231,7 +234,10 @@ type checkResult struct {
 	seen map[string]int
 	// total counts the findings of every request, repeats included.
 	total int
-	errs  []error
+	// stable counts the volatile values seen the same in every request
+	// that carried them (audit.ObserveVolatile), not reported.
+	stable int
+	errs   []error
 	// notes are what a request said once of its source (the assumed trust
 	// of provenance.AssumedNote), as "SOURCE: note".
 	notes []string
@@ -303,6 +309,29 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 	}
 }
 
+// observeVolatile drops the volatile-in-prefix findings whose value was
+// seen the same in every request that carried it, and names both values of
+// one that changed (audit.ObserveVolatile).
+func (res *checkResult) observeVolatile() {
+	res.alignNeedles()
+	keep, stable := audit.ObserveVolatile(res.findings)
+	res.stable = stable
+	fs, ns := res.findings[:0], res.needles[:0]
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		fs = append(fs, res.findings[i])
+		if res.locate {
+			ns = append(ns, res.needles[i])
+		}
+	}
+	res.findings = fs
+	if res.locate {
+		res.needles = ns
+	}
+}
+
 // alignNeedles gives findings added without a needle (by another pass over
 // the requests) an empty one, so that needles stay index for index with
 // findings.
@@ -370,6 +399,9 @@ type checkSummary struct {
 	High   int `json:"high"`
 	Medium int `json:"medium"`
 	Low    int `json:"low"`
+	// StableVolatile counts the values volatile-in-prefix would flag that
+	// were the same in every request carrying them (not reported).
+	StableVolatile int `json:"stable_volatile,omitempty"`
 }
 
 // summarize counts findings by severity.
@@ -634,6 +666,10 @@ func writeCheckText(w io.Writer, res *checkResult, t termText) error {
 	s := summarize(res.findings)
 	if len(res.findings) > 0 {
 		b.WriteByte('\n')
+	}
+	if res.stable > 0 {
+		fmt.Fprintf(&b, "note: %s that volatile-in-prefix would flag stayed the same in every request that carried them (seen stable): not reported\n",
+			plural(res.stable, "value"))
 	}
 	if len(res.findings) == 0 {
 		fmt.Fprintf(&b, "%s checked: no findings\n", plural(res.requests, "request"))

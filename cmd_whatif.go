@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/diff/whatif"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -16,12 +17,12 @@ func init() { register(newWhatifCmd) }
 
 func newWhatifCmd(app *App) *cobra.Command {
 	var (
-		layout, prices                string
+		layout, prices, ttl           string
 		sortTools, freezeTime, asJSON bool
 		demo                          bool
 	)
 	cmd := &cobra.Command{
-		Use:   "whatif FILE... [--layout isolated] [--sort-tools] [--freeze-time] [--json] | --demo",
+		Use:   "whatif FILE... [--layout isolated] [--sort-tools] [--freeze-time] [--ttl 1h] [--json] | --demo",
 		Short: "Replay a recorded session re-laid out: the cached tokens, re-processed tokens and money saved",
 		Long: `whatif replays a recorded session as if it had been sent another way, and reports, request by
 request and in total, the tokens the prompt cache would have read, the tokens breaks would have
@@ -40,7 +41,12 @@ It works on any recording in which wirelens finds the sections (the legacy layou
 prompt, dated values). Both sides are predicted by the same cache rules on the same estimated
 tokens (o200k_base), so they compare; the recorded cache reads are set beside them in --json.
 Money is at the price table's prices (--prices FILE for your own). All FILE arguments form one
-sequence. --demo replays a legacy session built from the demo's poisoned workspace.`,
+sequence. --demo replays a legacy session built from the demo's poisoned workspace.
+
+--ttl 1h replays the session as recorded with every cache write living an hour (Anthropic's
+cache_control ttl "1h"), at the 1-hour write price, against the recorded lifetimes: what the
+re-writes after each expiry cost beside what the dearer writes would have. The recorded usage
+stays on both sides to size what the file leaves out and to calibrate the estimates.`,
 		Example: `  wirelens whatif --demo
   wirelens whatif session.jsonl --layout isolated
   wirelens whatif capture.har --sort-tools --freeze-time --json | jq '.scenarios[].totals.saved'`,
@@ -63,8 +69,15 @@ sequence. --demo replays a legacy session built from the demo's poisoned workspa
 				return err
 			}
 			rp := &whatif.Replay{Prices: tab, Scenarios: whatifScenarios(layout != "", sortTools, freezeTime)}
+			switch ttl {
+			case "":
+			case "1h":
+				rp.Scenarios = append(rp.Scenarios, whatif.Scenario{Name: "1-hour cache writes", TTL: diff.Lifetime1h, Same: true})
+			default:
+				return usageError("--ttl must be 1h, not %q", ttl)
+			}
 			if len(rp.Scenarios) == 0 {
-				return usageError("whatif needs a what-if: --layout isolated, --sort-tools or --freeze-time")
+				return usageError("whatif needs a what-if: --layout isolated, --sort-tools, --freeze-time or --ttl 1h")
 			}
 			var errs []error
 			if demo {
@@ -110,6 +123,7 @@ sequence. --demo replays a legacy session built from the demo's poisoned workspa
 	fl.BoolVar(&freezeTime, "freeze-time", false, "replay with the first request's clock values kept")
 	fl.BoolVar(&asJSON, "json", false, "print JSON")
 	fl.BoolVar(&demo, "demo", false, "replay a legacy session built from the demo's poisoned workspace")
+	fl.StringVar(&ttl, "ttl", "", "replay with every cache write living this long: 1h (Anthropic's cache_control ttl)")
 	pricesFlag(cmd, &prices)
 	return cmd
 }

@@ -167,6 +167,10 @@ func (o *jsonOut) request(r *wire.Request, redacted bool) {
 			o.key(false, "output_tokens")
 			o.int(u.OutputTokens)
 		}
+		if u.CacheWrite1hTokens != 0 {
+			o.key(false, "cache_write_1h_tokens")
+			o.int(u.CacheWrite1hTokens)
+		}
 		if u.CachedUnknown {
 			o.key(false, "cached_unknown")
 			o.bool(true)

@@ -91,7 +91,7 @@ func classifyExample(line string) readmeExample {
 	case fields[0] == "codex":
 		e.skip = "runs the codex agent (not installed here), pointed at a running proxy"
 	case strings.Contains(line, "wirelens record"):
-		e.skip = "runs a coding agent (claude, codex or gemini), not installed here"
+		e.skip = "runs a coding agent, not installed here"
 	case strings.Contains(line, "wirelens proxy"):
 		e.skip = "a server that runs until interrupted (and --upstream needs the network)"
 	case fields[0] != "wirelens":
@@ -252,6 +252,7 @@ func exampleFolder(t *testing.T) (string, []string) {
 		"gemini.jsonl":       "testdata/agents/gemini-cli.jsonl",
 		"base.jsonl":         "testdata/sessions/session.jsonl",
 		"head.jsonl":         "testdata/check/repeated.jsonl",
+		"idle.jsonl":         "testdata/cache/idle.claude-trace.jsonl",
 	} {
 		copyFile(t, src, filepath.Join(proj, dst))
 	}

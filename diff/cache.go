@@ -11,10 +11,12 @@
 package diff
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
@@ -33,7 +35,12 @@ const (
 	CauseReordered BreakCause = "reordered" // the same segments in another order
 	CauseModel     BreakCause = "model"     // another model: its cache is not shared
 	CauseProvider  BreakCause = "provider"  // another provider altogether
+	CauseCacheKey  BreakCause = "cache-key" // another prompt_cache_key: OpenAI routes the cache by it
 )
+
+// Switch reports whether the cause is a change of cache (model, provider,
+// prompt_cache_key) rather than of text.
+func (c BreakCause) Switch() bool { return c == CauseModel || c == CauseProvider || c == CauseCacheKey }
 
 // Break is where a request stops sharing the previous request's prefix.
 type Break struct {
@@ -115,6 +122,27 @@ type Step struct {
 	Verdict        *wire.CacheVerdict
 	VerdictOutcome string
 	Notes          []string
+
+	// At is when the request was sent (zero when not recorded). Idle is
+	// the time since the request it was compared with was sent, HasIdle
+	// false when either time is not recorded.
+	At      time.Time
+	Idle    time.Duration
+	HasIdle bool
+	// Lane is the request's lane; LaneFirst says it is the lane's first
+	// request (not a break, whatever it shares with other lanes).
+	Lane      Lane
+	LaneFirst bool
+	// Expired is the prefix that had been written but had expired, nil
+	// when none did (Prediction.Expired).
+	Expired *Expiry
+	// Scale is the factor the estimates were calibrated by for the
+	// prediction (1 when no usage was recorded).
+	Scale float64
+	// SizeTokens is the request's size in the provider's tokens, as the
+	// prediction counts them: the estimate scaled, and the host prefix the
+	// recording leaves out.
+	SizeTokens int
 }
 
 // excerptLen is how much text each side of a break's excerpt holds.
@@ -141,7 +169,14 @@ type seqView struct {
 	// hidden is the estimated tokens of the host prefix the recording
 	// does not hold (Claude Code's system prompt and tools), before every
 	// segment: the recorded input tokens less the estimate of the segments.
-	hidden int
+	// leftOut says the recording leaves that prefix out.
+	hidden  int
+	leftOut bool
+	// scale calibrates the estimates to the provider's tokens (0 or 1:
+	// none).
+	scale float64
+	// at is when the request was sent, Unix nanoseconds (0: unknown).
+	at int64
 }
 
 // newSeqView prepares r. When prev is given, the running totals of the
@@ -149,7 +184,7 @@ type seqView struct {
 // of being looked up again.
 func newSeqView(r *wire.Request, prev *seqView) *seqView {
 	segs, at := cacheOrdered(r)
-	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model)}
+	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model), at: unixNano(r.At)}
 	n := len(v.segs)
 	v.chain = make([]uint64, n)
 	v.cumTok = make([]int, n)
@@ -222,24 +257,30 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 // can be made: whether the prefix reaches the provider's minimum, and how
 // much of a read it makes, is not known.
 func (v *seqView) hostPrefix() {
+	v.hidden, v.unavailable, v.leftOut = 0, "", false
 	for i := range v.segs {
 		if v.segs[i].Channel != wire.ChannelMessages {
 			return // the host prefix is in the file
 		}
 	}
+	v.leftOut = true
 	u := v.req.Usage
 	switch {
 	case u == nil || u.CachedUnknown:
 		v.unavailable = "the system prompt and tools are not recorded, and no recorded input tokens give their size: " +
 			"no cache read can be predicted"
 		return
-	case u.InputTokens <= v.tokens():
+	case u.InputTokens <= v.scaled(v.tokens()):
 		v.unavailable = "the system prompt and tools are not recorded, and the recorded input tokens are no more than " +
 			"the estimate of what the file holds, so they do not give their size: no cache read can be predicted"
 		return
 	}
-	v.hidden = u.InputTokens - v.tokens()
+	v.hidden = u.InputTokens - v.scaled(v.tokens())
 }
+
+// hostLeftOut reports whether the recording leaves out a host prefix whose
+// size the recorded input gives (the agent's policy places breakpoints).
+func (v *seqView) hostLeftOut() bool { return v.leftOut }
 
 // chainHash extends the identity of a prefix by one segment: its text,
 // channel, role and whether it starts a part (what sameSeg compares).
@@ -325,30 +366,49 @@ func sameSeg(a, b *wire.Segment) bool {
 		(a.Start == 0) == (b.Start == 0)
 }
 
-// Sequence compares each request, as they arrive, with the last earlier
-// request of the same provider, endpoint host and model: providers keep one
-// cache per model (and per endpoint), so an agent that interleaves a small
-// model's requests (titles, summaries) with the main conversation's has the
-// main conversation's cache read at every turn, not broken at every switch.
-// The first request of a model has no such predecessor: it is compared with
-// the request just before it, and the break names the change of model (or
-// provider). It holds the last request of each model and provider.
+// Sequence compares each request, as they arrive, with the earlier request
+// of the same provider, endpoint host and model whose prefix it shares the
+// most: the last request of each lane is kept (a lane is the requests that
+// share their stable prefix: the main agent, a subagent, title requests), so
+// a main agent's request is compared with the main agent's last one, not
+// with a subagent's sent in between. The provider's cache is modelled as a
+// store of the prefixes earlier requests wrote, each with its lifetime from
+// its last use (5 minutes, or 1 hour), so a prefix that has expired when a
+// request comes is not read. The first request of a model has no
+// predecessor of its model: it is compared with the request just before it,
+// and the break names the change of model (or provider).
 type Sequence struct {
 	// Consecutive compares each request with the request just before it,
-	// whatever its model (the earlier view: a break at every switch).
+	// whatever its model or lane (the earlier view: a break at every
+	// switch).
 	Consecutive bool
+	// TTL, when above 0, is the lifetime of every write instead of the
+	// recorded one (whatif --ttl).
+	TTL time.Duration
 
-	prev   *seqView                // the last request of any model
-	prevBy map[string]*seqView     // the last request of each cache key
-	mems   map[string]*cacheMemory // per cache key: their caches are apart
-	count  int
-	sum    summaryAcc
+	prev     *seqView                // the last request of any model
+	lanesBy  map[uint64]*laneState   // the lanes by stable prefix
+	keyLanes map[string][]*laneState // per cache key, its lanes with a head
+	lanes    []*laneState            // in order of appearance
+	mems     map[string]*cacheMemory // per cache key: their caches are apart
+	scales   map[string]*scaler      // per provider family
+	count    int
+	sum      summaryAcc
+	last     Lane // the lane of the request added last
 }
 
+// LastLane is the lane of the request added last.
+func (q *Sequence) LastLane() Lane { return q.last }
+
+// maxLaneCount bounds the lanes a sequence keeps apart; later stable
+// prefixes share the lane "other".
+const maxLaneCount = 256
+
 // cacheKey names the cache a request reads: its provider, the host of its
-// endpoint (when known) and its model.
+// endpoint (when known), its model and its prompt_cache_key (OpenAI routes
+// by it).
 func cacheKey(r *wire.Request) string {
-	return Provider(r.Format, r.Model) + "\x00" + endpointHost(r.Endpoint) + "\x00" + r.Model
+	return Provider(r.Format, r.Model) + "\x00" + endpointHost(r.Endpoint) + "\x00" + r.Model + "\x00" + r.CacheKey
 }
 
 // endpointHost is the host of a request's endpoint URL, "" when unknown.
@@ -363,26 +423,15 @@ func endpointHost(endpoint string) string {
 	return strings.ToLower(u.Hostname())
 }
 
-// Add compares r with the last earlier request of its model (the request
-// just before it with Consecutive) and returns the step, or nil for the
-// first request of the sequence.
+// Add compares r with the earlier request of its model and provider it
+// shares the most with (the request just before it with Consecutive) and
+// returns the step, or nil for the first request of the sequence.
 func (q *Sequence) Add(r *wire.Request) *Step {
 	q.count++
 	key := cacheKey(r)
-	prev := q.prev
-	if !q.Consecutive {
-		if q.prevBy == nil {
-			q.prevBy = map[string]*seqView{}
-		}
-		if p := q.prevBy[key]; p != nil {
-			prev = p
-		}
-	}
-	cur := newSeqView(r, prev)
-	q.prev = cur
-	if !q.Consecutive {
-		q.prevBy[key] = cur
-	}
+	sig, tools := laneSignature(r, key)
+	ln := q.findLane(sig)
+	first := false
 	if q.mems == nil {
 		q.mems = map[string]*cacheMemory{}
 	}
@@ -391,14 +440,240 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		mem = newCacheMemory()
 		q.mems[key] = mem
 	}
+	var prev *seqView
+	var cur *seqView
+	if q.Consecutive {
+		prev = q.prev
+		cur = newSeqView(r, prev)
+	} else {
+		var hint *seqView
+		if ln != nil {
+			hint = ln.head
+		}
+		heads := q.keyLanes[key]
+		if hint == nil && len(heads) > 0 {
+			hint = heads[len(heads)-1].head
+		}
+		if hint == nil {
+			hint = q.prev
+		}
+		cur = newSeqView(r, hint)
+		// The head this request shares the most with; its own lane's on a
+		// tie.
+		best := -1
+		var bestLane *laneState
+		for _, l := range heads {
+			n := sharedTokens(l.head, cur)
+			if n > best || (n == best && l == ln) {
+				best, prev, bestLane = n, l.head, l
+			}
+		}
+		if ln == nil && bestLane != nil && sameLane(prev, cur) {
+			// Another stable prefix that starts with most of a lane's
+			// (a system prompt edited past its first line): that lane.
+			ln = bestLane
+			q.lanesBy[sig] = ln
+		}
+		if prev == nil {
+			prev = q.prev // the first of its model: compared across models
+		}
+	}
+	if ln == nil {
+		ln, first = q.newLane(sig, tools, r), true
+	}
+	lanePrev := ln.head
+	if q.Consecutive {
+		lanePrev = nil // no lane keeps its last request
+	}
+	q.calibrate(cur, lanePrev)
+	if cur.policy != nil {
+		cur.hostPrefix() // again, at the calibrated scale
+	}
+	q.prev = cur
 	mem.sizeHostPrefix(cur)
+	mem.sweep(cur.at)
 	var st *Step
 	if prev != nil {
-		st = compareViews(prev, cur, mem)
+		st = compareViews(prev, cur, mem, first && !q.Consecutive && cacheKey(prev.req) == key, q.TTL)
+		st.Lane = ln.Lane
+		ln.Compared++
+		ln.PrefixTokens += st.PrefixTokens
+		ln.TotalTokens += st.TotalTokens
+		if st.Break != nil {
+			ln.Breaks++
+			ln.ReprocessedTokens += st.Reprocessed
+		}
+		if st.Expired != nil {
+			ln.Expiries++
+		}
 		q.sum.add(st)
 	}
-	mem.remember(cur)
+	ln.Requests++
+	q.last = ln.Lane
+	if !q.Consecutive {
+		q.setHead(ln, key, cur)
+	}
+	mem.remember(cur, writeLifetime(cur, mem.ttl, q.TTL))
 	return st
+}
+
+// findLane is the lane of stable prefix sig, nil when it has none yet.
+func (q *Sequence) findLane(sig uint64) *laneState {
+	if q.lanesBy == nil {
+		q.lanesBy = map[uint64]*laneState{}
+		q.keyLanes = map[string][]*laneState{}
+	}
+	if l := q.lanesBy[sig]; l != nil {
+		return l
+	}
+	if len(q.lanes) >= maxLaneCount {
+		return q.lanesBy[0]
+	}
+	return nil
+}
+
+// sameLane reports whether cur, of another stable prefix than prev, still
+// starts with at least half of prev's stable part (tools and system), or of
+// its own when shorter: a lane whose system prompt was edited, not another
+// agent.
+func sameLane(prev, cur *seqView) bool {
+	stable := min(prev.stableBytes(), cur.stableBytes())
+	if stable == 0 {
+		return false
+	}
+	return 2*min(sharedBytes(prev, cur), stable) >= stable
+}
+
+// stableBytes is the bytes of v's tools and system prompt.
+func (v *seqView) stableBytes() int {
+	n := 0
+	for n < len(v.segs) && v.segs[n].Channel != wire.ChannelMessages {
+		n++
+	}
+	return v.bytesTo(n)
+}
+
+// sharedBytes is the bytes a and b start with in common: the whole
+// segments, and the common start of the next when it is in the same place.
+func sharedBytes(a, b *seqView) int {
+	lo, hi := 0, min(len(a.chain), len(b.chain))
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if a.chain[mid-1] == b.chain[mid-1] {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	n := a.bytesTo(lo)
+	if lo < len(a.segs) && lo < len(b.segs) {
+		sa, sb := &a.segs[lo], &b.segs[lo]
+		if sa.Channel == sb.Channel && sa.Role == sb.Role {
+			n += commonPrefixLen(sa.Text, sb.Text)
+		}
+	}
+	return n
+}
+
+// newLane makes the lane of stable prefix sig, r its first request.
+func (q *Sequence) newLane(sig uint64, tools bool, r *wire.Request) *laneState {
+	if len(q.lanes) >= maxLaneCount {
+		sig = 0
+	}
+	l := &laneState{tools: tools, shape: laneShape(r)}
+	l.ID = strconv.FormatUint(sig>>32, 16)
+	var same *laneState // a lane of the same shape, for another model
+	for _, o := range q.lanes {
+		if o.shape == l.shape {
+			same = o
+			break
+		}
+	}
+	switch {
+	case sig == 0:
+		l.Name = "other"
+	case len(q.lanes) == 0:
+		l.Name = "main"
+	case same != nil:
+		// The same agent's requests to another model.
+		l.Name = same.Name + "@" + shortModel(r.Model)
+	case !tools && requestTokens(r) < titleTokens:
+		l.Name = "title"
+	default:
+		l.Name = "subagent:" + strconv.Itoa(len(q.lanes))
+	}
+	if sig != 0 {
+		for _, o := range q.lanes {
+			if o.Name == l.Name {
+				l.Name += "-" + l.ID
+				break
+			}
+		}
+	}
+	l.LaneTotals.Lane = l.Lane
+	q.lanesBy[sig] = l
+	q.lanes = append(q.lanes, l)
+	return l
+}
+
+// shortModel is a model's name without its provider's family prefix and
+// its date: "claude-haiku-4-5-20251001" is "haiku-4-5".
+func shortModel(m string) string {
+	m = strings.TrimPrefix(strings.ToLower(m), "claude-")
+	if i := strings.LastIndexByte(m, '-'); i > 0 && len(m)-i == 9 {
+		if _, err := strconv.Atoi(m[i+1:]); err == nil {
+			m = m[:i]
+		}
+	}
+	if len(m) > 24 {
+		m = m[:24]
+	}
+	return m
+}
+
+// titleTokens is the size below which a later lane without tools is named
+// a title (or summary) lane.
+const titleTokens = 2000
+
+// setHead makes cur the last request of lane l, the most recent of its
+// cache key's lanes; the least recent gives way past maxLanes.
+func (q *Sequence) setHead(l *laneState, key string, cur *seqView) {
+	heads := q.keyLanes[key]
+	if i := slices.Index(heads, l); i >= 0 {
+		heads = slices.Delete(heads, i, i+1)
+	}
+	heads = append(heads, l)
+	if len(heads) > maxLanes {
+		heads[0].head = nil
+		heads = slices.Delete(heads, 0, 1)
+	}
+	l.head = cur
+	q.keyLanes[key] = heads
+}
+
+// Lanes returns what each lane came to, in order of appearance.
+func (q *Sequence) Lanes() []LaneTotals {
+	out := make([]LaneTotals, len(q.lanes))
+	for i, l := range q.lanes {
+		out[i] = l.LaneTotals
+	}
+	return out
+}
+
+// sharedTokens is the estimated tokens of the whole segments a and b start
+// with in common (by their chain hashes, which agree up to the first
+// difference).
+func sharedTokens(a, b *seqView) int {
+	lo, hi := 0, min(len(a.chain), len(b.chain))
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if a.chain[mid-1] == b.chain[mid-1] {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return a.tokensTo(lo)
 }
 
 // Compare compares cur with prev (the request sent before it).
@@ -408,19 +683,34 @@ func Compare(prev, cur *wire.Request) *Step {
 	c := newSeqView(cur, p)
 	if cacheKey(prev) == cacheKey(cur) {
 		mem.sizeHostPrefix(p)
-		mem.remember(p)
+		mem.remember(p, writeLifetime(p, 0, 0))
 	}
 	mem.sizeHostPrefix(c)
-	return compareViews(p, c, mem)
+	return compareViews(p, c, mem, false, 0)
 }
 
-func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
+// compareViews compares cur with prev. laneFirst says cur starts a lane of
+// prev's model: what it shares with prev is reported, but it breaks
+// nothing. ttl overrides the lifetime of the entries cur refreshes.
+func compareViews(prev, cur *seqView, mem *cacheMemory, laneFirst bool, ttl time.Duration) *Step {
 	r := cur.req
 	st := &Step{Source: r.Source, Index: r.Index, Line: r.Line, Format: r.Format, Model: r.Model,
 		PrevSource: prev.req.Source, PrevIndex: prev.req.Index, PrevModel: prev.req.Model, Rule: cur.rule,
-		TotalTokens: cur.tokens(), TotalBytes: cur.bytes(), PrevTokens: prev.tokens()}
+		TotalTokens: cur.tokens(), TotalBytes: cur.bytes(), PrevTokens: prev.tokens(), At: r.At,
+		LaneFirst: laneFirst, Scale: max(cur.scale, 0)}
+	if st.Scale == 0 {
+		st.Scale = 1
+	}
+	st.SizeTokens = cur.scaled(st.TotalTokens) + cur.hidden
+	if !r.At.IsZero() && !prev.req.At.IsZero() {
+		st.Idle, st.HasIdle = r.At.Sub(prev.req.At), true
+	}
 
 	n, brk := commonPrefix(prev, cur)
+	if laneFirst {
+		brk = nil
+		st.Notes = append(st.Notes, "the first request of its lane: it starts the lane's cache, it breaks nothing")
+	}
 	st.TextPrefixTokens, st.PrefixTokens, st.PrefixBytes = n.tokens, n.tokens, n.bytes
 	st.Break = brk
 
@@ -436,6 +726,8 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		st.Break = modelBreak(cur, CauseProvider, prevHost+" "+prev.req.Model, curHost+" "+r.Model)
 	case prev.req.Model != "" && r.Model != "" && prev.req.Model != r.Model:
 		st.Break = modelBreak(cur, CauseModel, prev.req.Model, r.Model)
+	case prev.req.CacheKey != r.CacheKey:
+		st.Break = modelBreak(cur, CauseCacheKey, strconv.Quote(prev.req.CacheKey), strconv.Quote(r.CacheKey))
 	default:
 		switched = false
 	}
@@ -449,8 +741,8 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		// the other model's cache.
 		st.Reprocessed = st.TextPrefixTokens
 	case st.Break != nil:
-		// The previous request's tokens after the break.
-		st.Reprocessed = max(0, st.PrevTokens-st.PrefixTokens)
+		// Everything after the break is processed again.
+		st.Reprocessed = max(0, st.TotalTokens-st.PrefixTokens)
 	}
 	if r.Format != prev.req.Format && prev.req.Format != "" && r.Format != "" {
 		st.Notes = append(st.Notes, "format changed from "+string(prev.req.Format)+" to "+string(r.Format))
@@ -459,7 +751,12 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		in := pu.InputTokens
 		st.PrevRecordedInput = &in
 	}
-	st.Prediction = predict(mem, prev, cur, st.PrefixTokens)
+	st.Prediction = predict(mem, prev, cur, st.PrefixTokens, ttl)
+	st.Expired = st.Prediction.Expired
+	if e := st.Expired; e != nil {
+		st.Notes = append(st.Notes, fmt.Sprintf("%s: the prefix of %s tokens written by %s had expired and was written again",
+			e.Sentence(), wire.GroupDigits(e.Tokens), e.From))
+	}
 	st.Notes = append(st.Notes, st.Prediction.Notes...)
 	if st.Prediction.Unavailable != "" {
 		st.Notes = append(st.Notes, st.Prediction.Unavailable)
@@ -475,7 +772,7 @@ func compareViews(prev, cur *seqView, mem *cacheMemory) *Step {
 		rec := r.Usage.CachedTokens
 		st.Recorded = &rec
 		if st.Prediction.Unavailable == "" {
-			st.Disagreement = disagreement(st.Prediction.Cached, rec, st.TotalTokens+cur.hidden, cur.rule)
+			st.Disagreement = disagreement(st.Prediction.Cached, rec, cur.scaled(st.TotalTokens)+cur.hidden, cur.rule)
 		}
 	}
 	return st

@@ -56,6 +56,9 @@ type Cost struct {
 	// Break is nil when the request did not break the prefix (or is the
 	// first of its sequence).
 	Break *BreakCost
+	// Expiry is what re-writing a prefix that had expired cost, nil when
+	// none had.
+	Expiry *BreakCost
 }
 
 // CostOf prices request r, whose comparison with the request before it is
@@ -79,6 +82,9 @@ func CostOf(r *wire.Request, st *Step, table *price.Table) Cost {
 		total, cached, write := requestTokens(r), 0, firstWrite(r)
 		if st != nil {
 			total, cached, write = st.TotalTokens, st.Prediction.Cached, st.Prediction.CacheWrite
+			if st.SizeTokens > 0 {
+				total = st.SizeTokens // in the provider's tokens, as the prediction
+			}
 		}
 		c.Spend = Spend{Basis: BasisPredicted, Tokens: price.Tokens{Input: max(0, total-cached-write),
 			CachedRead: cached, CacheWrite5m: write}}
@@ -86,17 +92,43 @@ func CostOf(r *wire.Request, st *Step, table *price.Table) Cost {
 			c.Spend.Tokens.Output = u.OutputTokens
 		}
 	}
+	if recorded && u.CacheWrite1hTokens > 0 {
+		// 1-hour writes are priced as such.
+		c.Spend.Tokens.CacheWrite1h = u.CacheWrite1hTokens
+		c.Spend.Tokens.CacheWrite5m -= u.CacheWrite1hTokens
+	}
 	c.Spend.USD = row.Cost(c.Spend.Tokens)
-	if st == nil || st.Break == nil {
+	if st == nil || (st.Break == nil && st.Expired == nil) {
+		return c
+	}
+	// missed is what the recording says was processed or written again
+	// instead of read: the earlier request's input less this one's read.
+	missed := -1
+	if recorded && st.PrevRecordedInput != nil {
+		missed = max(0, min(*st.PrevRecordedInput, u.InputTokens)-u.CachedTokens)
+	}
+	if e := st.Expired; e != nil {
+		x := &BreakCost{Basis: BasisPredicted, Tokens: e.Tokens, Rewritten: st.Rule.Mode == CacheExplicit}
+		if missed >= 0 {
+			x.Basis, x.Rewritten = BasisRecorded, u.CacheWriteTokens > 0
+			x.Tokens = missed
+			if st.Break != nil {
+				x.Tokens = min(missed, e.Tokens)
+			}
+			missed -= x.Tokens
+		}
+		x.USD = float64(x.Tokens) * row.MissRate(x.Rewritten) / 1e6
+		c.Expiry = x
+	}
+	if st.Break == nil {
 		return c
 	}
 	b := &BreakCost{Basis: BasisPredicted, Tokens: st.Reprocessed, Rewritten: st.Prediction.CacheWrite > 0}
 	if st.Rule.Mode == CacheAutomatic && st.Rule.Step == 0 {
 		b.Tokens = 0 // the model caches nothing: a break costs nothing more
 	}
-	if recorded && st.PrevRecordedInput != nil {
-		b = &BreakCost{Basis: BasisRecorded, Tokens: max(0, min(*st.PrevRecordedInput, u.InputTokens)-u.CachedTokens),
-			Rewritten: u.CacheWriteTokens > 0}
+	if missed >= 0 {
+		b = &BreakCost{Basis: BasisRecorded, Tokens: missed, Rewritten: u.CacheWriteTokens > 0}
 	}
 	b.USD = float64(b.Tokens) * row.MissRate(b.Rewritten) / 1e6
 	c.Break = b
@@ -148,18 +180,51 @@ type LedgerTotals struct {
 	BreakTokens                                   int
 	BreakUSD, BreakRecordedUSD, BreakPredictedUSD float64
 	BreaksRecorded                                int
+	// Expiries is the priced requests that wrote again a prefix that had
+	// expired; ExpiryTokens and ExpiryUSD what that cost.
+	Expiries     int
+	ExpiryTokens int
+	ExpiryUSD    float64
+	// Lanes is what each lane's requests cost, by lane id.
+	Lanes map[string]*LaneCost
 	// Unconfirmed lists the price rows used that are marked unconfirmed.
 	Unconfirmed []string
 	// Currency is the table's.
 	Currency string
 }
 
+// LaneCost is what one lane's requests cost.
+type LaneCost struct {
+	SpendUSD, BreakUSD, ExpiryUSD float64
+}
+
 // Add prices r (compared as st; nil for the first of a sequence), adds it
 // to the totals and returns its cost.
-func (l *Ledger) Add(r *wire.Request, st *Step) Cost {
+func (l *Ledger) Add(r *wire.Request, st *Step) Cost { return l.AddIn("", r, st) }
+
+// AddIn is Add for a request of the lane with id lane, whose costs are
+// also added up apart.
+func (l *Ledger) AddIn(lane string, r *wire.Request, st *Step) Cost {
 	c := CostOf(r, st, l.Prices)
 	t := &l.t
 	t.Requests++
+	if c.Priced && lane != "" {
+		if t.Lanes == nil {
+			t.Lanes = map[string]*LaneCost{}
+		}
+		lc := t.Lanes[lane]
+		if lc == nil {
+			lc = &LaneCost{}
+			t.Lanes[lane] = lc
+		}
+		lc.SpendUSD += c.Spend.USD
+		if c.Break != nil {
+			lc.BreakUSD += c.Break.USD
+		}
+		if c.Expiry != nil {
+			lc.ExpiryUSD += c.Expiry.USD
+		}
+	}
 	if !c.Priced {
 		if t.Unpriced == nil {
 			t.Unpriced = map[string]int{}
@@ -176,6 +241,11 @@ func (l *Ledger) Add(r *wire.Request, st *Step) Cost {
 	}
 	if c.Unconfirmed && !slices.Contains(t.Unconfirmed, c.Price) {
 		t.Unconfirmed = append(t.Unconfirmed, c.Price)
+	}
+	if x := c.Expiry; x != nil {
+		t.Expiries++
+		t.ExpiryTokens += x.Tokens
+		t.ExpiryUSD += x.USD
 	}
 	if b := c.Break; b != nil {
 		t.Breaks++
@@ -195,6 +265,14 @@ func (l *Ledger) Add(r *wire.Request, st *Step) Cost {
 func (l *Ledger) Totals() LedgerTotals {
 	t := l.t
 	t.Unpriced = maps.Clone(t.Unpriced)
+	if t.Lanes != nil {
+		lanes := make(map[string]*LaneCost, len(t.Lanes))
+		for k, v := range t.Lanes {
+			c := *v
+			lanes[k] = &c
+		}
+		t.Lanes = lanes
+	}
 	t.Unconfirmed = slices.Clone(t.Unconfirmed)
 	if l.Prices != nil {
 		t.Currency = l.Prices.Currency

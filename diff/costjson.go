@@ -21,7 +21,10 @@ type CostJSON struct {
 	Spend       float64        `json:"spend"`
 	SpendBasis  string         `json:"spend_basis"`
 	Break       *BreakCostJSON `json:"break"`
-	Tokens      TokensJSON     `json:"tokens"`
+	// Expiry is what re-writing a prefix that had expired cost, null when
+	// none had.
+	Expiry *BreakCostJSON `json:"expiry"`
+	Tokens TokensJSON     `json:"tokens"`
 }
 
 // TokensJSON is what a request's spend counts.
@@ -29,6 +32,7 @@ type TokensJSON struct {
 	Input        int `json:"input"`
 	CachedRead   int `json:"cached_read"`
 	CacheWrite5m int `json:"cache_write_5m"`
+	CacheWrite1h int `json:"cache_write_1h,omitempty"`
 	Output       int `json:"output"`
 }
 
@@ -56,6 +60,9 @@ type TotalsJSON struct {
 	BreakCost         float64        `json:"break_cost"`
 	BreakCostRecorded float64        `json:"break_cost_recorded"`
 	BreakCostPred     float64        `json:"break_cost_predicted"`
+	Expiries          int            `json:"expiries"`
+	ExpiryTokens      int            `json:"expiry_tokens"`
+	ExpiryCost        float64        `json:"expiry_cost"`
 	Unconfirmed       []string       `json:"unconfirmed_prices"`
 }
 
@@ -67,9 +74,12 @@ func (c *Cost) JSON(currency string) *CostJSON {
 	j := &CostJSON{Price: c.Price, Unconfirmed: c.Unconfirmed, Currency: currency,
 		Spend: price.Round(c.Spend.USD), SpendBasis: string(c.Spend.Basis),
 		Tokens: TokensJSON{Input: c.Spend.Tokens.Input, CachedRead: c.Spend.Tokens.CachedRead,
-			CacheWrite5m: c.Spend.Tokens.CacheWrite5m, Output: c.Spend.Tokens.Output}}
+			CacheWrite5m: c.Spend.Tokens.CacheWrite5m, CacheWrite1h: c.Spend.Tokens.CacheWrite1h, Output: c.Spend.Tokens.Output}}
 	if b := c.Break; b != nil {
 		j.Break = &BreakCostJSON{Tokens: b.Tokens, Rewritten: b.Rewritten, Cost: price.Round(b.USD), Basis: string(b.Basis)}
+	}
+	if x := c.Expiry; x != nil {
+		j.Expiry = &BreakCostJSON{Tokens: x.Tokens, Rewritten: x.Rewritten, Cost: price.Round(x.USD), Basis: string(x.Basis)}
 	}
 	return j
 }
@@ -81,7 +91,8 @@ func (t LedgerTotals) JSON(tab *price.Table) *TotalsJSON {
 		SpendRecorded: price.Round(t.SpendRecordedUSD), SpendPredicted: price.Round(t.SpendPredictedUSD),
 		Breaks: t.Breaks, BreaksRecorded: t.BreaksRecorded, BreakTokens: t.BreakTokens,
 		BreakCost: price.Round(t.BreakUSD), BreakCostRecorded: price.Round(t.BreakRecordedUSD),
-		BreakCostPred: price.Round(t.BreakPredictedUSD), Unconfirmed: []string{}}
+		BreakCostPred: price.Round(t.BreakPredictedUSD), Expiries: t.Expiries, ExpiryTokens: t.ExpiryTokens,
+		ExpiryCost: price.Round(t.ExpiryUSD), Unconfirmed: []string{}}
 	for m, n := range t.Unpriced {
 		j.Unpriced[scan.VisibleLine(m)] += n
 	}
@@ -107,6 +118,10 @@ func (t LedgerTotals) Lines() []string {
 		fmt.Sprintf("the session cost %s over %d priced requests (%s from recorded usage, %s predicted from estimated tokens)",
 			price.Money(t.SpendUSD, cur), t.Priced, price.Money(t.SpendRecordedUSD, cur), price.Money(t.SpendPredictedUSD, cur)),
 	}
+	if t.Expiries > 0 {
+		lines = append(lines, fmt.Sprintf("expiries cost %s: %s tokens written again after the cache had expired (%s)",
+			price.Money(t.ExpiryUSD, cur), wire.GroupDigits(t.ExpiryTokens), plural(t.Expiries, "expiry", "expiries")))
+	}
 	if len(t.Unpriced) > 0 {
 		lines = append(lines, "not priced: "+t.unpricedList())
 	}
@@ -126,4 +141,12 @@ func (t LedgerTotals) unpricedList() string {
 		parts = append(parts, strconv.Quote(scan.VisibleLine(name))+" ("+strconv.Itoa(t.Unpriced[m])+" requests)")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural is "1 expiry" or "3 expiries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

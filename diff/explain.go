@@ -20,6 +20,8 @@ func (b *Break) Sentence() string {
 	switch b.Cause {
 	case CauseModel:
 		return fmt.Sprintf("the model changed from %s to %s: providers keep one cache per model", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
+	case CauseCacheKey:
+		return fmt.Sprintf("the prompt_cache_key changed from %s to %s: the provider routes its cache by it", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
 	case CauseProvider:
 		return fmt.Sprintf("the provider changed (%s to %s): nothing is shared", scan.VisibleLine(b.Before), scan.VisibleLine(b.After))
 	case CauseAdded:
@@ -52,7 +54,7 @@ func (b *Break) Sentence() string {
 // changed (timestamp)", or "model changed". The cache report and whatif
 // both show it.
 func (b *Break) Brief() string {
-	if b.Cause == CauseModel || b.Cause == CauseProvider {
+	if b.Cause.Switch() {
 		return string(b.Cause) + " changed"
 	}
 	s := scan.VisibleLine(b.Segment) + " " + string(b.Cause)

@@ -2,7 +2,9 @@ package diff
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"time"
 )
 
 // Prediction is what the provider's cache rules predict for one request,
@@ -26,25 +28,79 @@ type Prediction struct {
 	// Policy names the agent's breakpoint policy the prediction applied
 	// where the recording keeps no breakpoints ("Claude Code 2.1"), or "".
 	Policy string
+	// FromSource and FromIndex name the request From names.
+	FromSource string
+	FromIndex  int
+	// Expired is the longer prefix the request would have read had it not
+	// expired, nil when none had.
+	Expired *Expiry
+	// NeverWritten, when not "", says why the prefix the request shares
+	// with an earlier one was never written to the cache.
+	NeverWritten string
+}
+
+// from sets the request the read comes from.
+func (p *Prediction) from(m *cacheMemory, h memHit) {
+	p.From, p.FromSource, p.FromIndex = m.from(h), m.sources[h.src], int(h.index)
 }
 
 // memHit is a cached prefix: its tokens and the request that put it there
 // (named when a prediction reads it: one entry is kept for every prefix
 // sent, so it holds no string of its own).
 type memHit struct {
-	tokens int
-	index  int
-	source string
+	tokens int32
+	index  int32
+	// real is the prefix's size in the provider's tokens where a record
+	// gives it (the entry ends where the request that wrote it ended, and
+	// that request recorded its input tokens), else 0: observed beats
+	// estimated.
+	real int32
+	// ttl is the entry's lifetime in seconds after its last use, used when
+	// that was (Unix nanoseconds, 0 when unknown).
+	ttl  int32
+	src  uint32 // the source of the request, by number (cacheMemory.sources)
+	used int64
+}
+
+// lifetime is the entry's lifetime.
+func (h memHit) lifetime() time.Duration { return time.Duration(h.ttl) * time.Second }
+
+// size is the entry's size in the provider's tokens: the recorded one, or
+// the estimate scaled by v's calibration plus v's unrecorded host prefix.
+func (h memHit) size(v *seqView, est int) int {
+	if h.real > 0 {
+		return int(h.real)
+	}
+	return v.scaled(est) + v.hidden
 }
 
 // from names the request that put the prefix in the cache: "file@N".
-func (h memHit) from() string { return h.source + "@" + strconv.Itoa(h.index) }
+func (m *cacheMemory) from(h memHit) string {
+	return m.sources[h.src] + "@" + strconv.Itoa(int(h.index))
+}
+
+// source is the number of a request's source, added when new.
+func (m *cacheMemory) source(s string) uint32 {
+	if id, ok := m.srcID[s]; ok {
+		return id
+	}
+	if m.srcID == nil {
+		m.srcID = map[string]uint32{}
+	}
+	id := uint32(len(m.sources))
+	m.sources = append(m.sources, s)
+	m.srcID[s] = id
+	return id
+}
+
+// tok is a count of tokens as an entry keeps it.
+func tok(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 // cacheMemory is what a provider holds for one model after the requests
 // seen so far: every prefix sent (automatic caching) or the entries written
 // at cache_control breakpoints (explicit caching). Entries are taken to be
-// alive: recordings rarely say when a request was sent, so time to live is
-// not modelled.
+// alive until their lifetime has passed since their last use, where the
+// requests' times are recorded; without times nothing expires.
 type cacheMemory struct {
 	prefixes map[uint64]memHit
 	entries  map[uint64]memHit
@@ -54,6 +110,13 @@ type cacheMemory struct {
 	// over the estimate of the file is the one least swollen by the
 	// tokenizers' difference on the conversation.
 	hidden int
+	// ttl is the lifetime of the last write seen; sweepAt the size of the
+	// store at which expired entries are dropped next.
+	ttl     time.Duration
+	sweepAt int
+	// sources are the entries' sources, each once.
+	sources []string
+	srcID   map[string]uint32
 }
 
 // sizeHostPrefix gives v the size of the unrecorded host prefix: the least
@@ -72,34 +135,64 @@ func newCacheMemory() *cacheMemory {
 	return &cacheMemory{prefixes: map[uint64]memHit{}, entries: map[uint64]memHit{}}
 }
 
-// remember records what request v leaves in the cache.
-func (m *cacheMemory) remember(v *seqView) {
-	src, idx := v.req.Source, v.req.Index
+// remember records what request v leaves in the cache, with lifetime
+// ttl: the entries at its breakpoints (explicit caching) or every prefix it
+// sent (automatic), each written or refreshed at the request's time. An
+// entry keeps the request that first wrote it.
+func (m *cacheMemory) remember(v *seqView, ttl time.Duration) {
+	src, idx := m.source(v.req.Source), tok(v.req.Index)
+	m.ttl = ttl
+	recorded := 0 // the request's own recorded input: the size of its whole prefix
+	if u := v.req.Usage; u != nil && !u.CachedUnknown {
+		recorded = u.InputTokens
+	}
+	put := func(store map[uint64]memHit, k uint64, tokens, real int) {
+		e, ok := store[k]
+		if !ok || !live(e.used, e.lifetime(), v.at) {
+			e = memHit{tokens: tok(tokens), index: idx, src: src}
+		}
+		if e.real == 0 {
+			e.real = tok(real)
+		}
+		e.used, e.ttl = v.at, max(int32(ttl/time.Second), e.ttl)
+		if !ok || v.at != 0 || e.used != 0 {
+			store[k] = e
+		}
+	}
 	if v.rule.Mode == CacheExplicit {
 		if v.hidden >= v.rule.MinTokens && v.policy != nil && v.policy.System {
 			// The unrecorded system prompt ends at a breakpoint: its
 			// entry is the empty prefix of what the file holds.
-			if _, ok := m.entries[hostEntry]; !ok {
-				m.entries[hostEntry] = memHit{v.hidden, idx, src}
-			}
+			put(m.entries, hostEntry, v.hidden, 0)
 		}
 		for _, bp := range v.bps {
-			if v.cumTok[bp]+v.hidden < v.rule.MinTokens {
+			if v.scaled(v.cumTok[bp])+v.hidden < v.rule.MinTokens {
 				continue
 			}
-			if _, ok := m.entries[v.chain[bp]]; !ok {
-				m.entries[v.chain[bp]] = memHit{v.cumTok[bp], idx, src}
+			real := 0
+			if bp == len(v.segs)-1 {
+				real = recorded
 			}
+			put(m.entries, v.chain[bp], v.cumTok[bp], real)
 		}
 		return
 	}
 	// The set of prefixes is closed under taking a shorter prefix: once
-	// one is known, so are all before it.
+	// one is known, so are all before it. With times every prefix sent is
+	// refreshed.
 	for i := len(v.chain) - 1; i >= 0; i-- {
-		if _, ok := m.prefixes[v.chain[i]]; ok {
+		e, ok := m.prefixes[v.chain[i]]
+		if ok && v.at == 0 {
 			break
 		}
-		m.prefixes[v.chain[i]] = memHit{v.cumTok[i], idx, src}
+		if ok && e.used == v.at && e.lifetime() >= ttl {
+			break // refreshed by this request already (a shorter one sent at the same time)
+		}
+		real := 0
+		if i == len(v.chain)-1 {
+			real = recorded
+		}
+		put(m.prefixes, v.chain[i], v.cumTok[i], real)
 	}
 }
 
@@ -108,9 +201,10 @@ func (m *cacheMemory) remember(v *seqView) {
 const hostEntry uint64 = 0
 
 // predict applies cur's cache rule. prefixTokens is what cur shares with
-// prev, the request just before it (0 when that one was of another model);
-// mem holds what the earlier requests of cur's model left in the cache.
-func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int) Prediction {
+// prev, the request it is compared with (0 when that one was of another
+// model); mem holds what the earlier requests of cur's model left in the
+// cache, and the entries cur reads are refreshed.
+func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int, ttl time.Duration) Prediction {
 	rule := cur.rule
 	var p Prediction
 	if rule.Mode == CacheExplicit {
@@ -120,9 +214,9 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int) Prediction 
 		p.Notes = append(p.Notes, rule.Note)
 		return p
 	}
-	best := prefixTokens
-	if best > 0 {
-		p.From = prev.name()
+	best, from := 0, memHit{}
+	if prefixTokens > 0 && live(prev.at, mem.ttl, cur.at) {
+		best, from = prefixTokens, memHit{tokens: tok(prefixTokens), index: tok(prev.req.Index), src: mem.source(prev.req.Source)}
 	}
 	// The longest run of leading segments some earlier request sent.
 	lo, hi := 0, len(cur.chain)
@@ -134,31 +228,51 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int) Prediction 
 			hi = mid
 		}
 	}
-	if lo > 0 {
-		if h := mem.prefixes[cur.chain[lo-1]]; h.tokens > best {
-			best, p.From = h.tokens, h.from()
+	// The longest of them still alive (a shorter prefix may have been
+	// used more recently, by another lane).
+	var exp *memHit
+	for j, tries := lo-1, 0; j >= 0 && tries < 64; j, tries = j-1, tries+1 {
+		h := mem.prefixes[cur.chain[j]]
+		if !live(h.used, h.lifetime(), cur.at) {
+			if exp == nil {
+				exp = &h
+			}
+			continue
 		}
+		if int(h.tokens) > best {
+			best, from = int(h.tokens), h
+		}
+		break
 	}
-	if best < rule.MinTokens {
+	size := from.size(cur, best)
+	if best == 0 {
+		size = 0
+	}
+	if exp != nil && int(exp.tokens) > best && exp.size(cur, int(exp.tokens)) >= rule.MinTokens {
+		p.Expired = &Expiry{Lifetime: exp.lifetime(), Idle: time.Duration(cur.at - exp.used), From: mem.from(*exp),
+			Tokens: max(0, exp.size(cur, int(exp.tokens))-size)}
+	}
+	if size < rule.MinTokens {
 		if best > 0 {
 			p.Notes = append(p.Notes, fmt.Sprintf("shared prefix of %d tokens is below the %d-token minimum of %s caching",
-				best, rule.MinTokens, rule.Provider))
+				size, rule.MinTokens, rule.Provider))
+			p.NeverWritten = "below the minimum"
 		}
-		p.From = ""
 		return p
 	}
-	p.Cached = best
+	p.from(mem, from)
+	p.Cached = size
 	if rule.Step > 1 {
-		p.Cached = best / rule.Step * rule.Step
+		p.Cached = p.Cached / rule.Step * rule.Step
 	}
 	return p
 }
 
 // predictExplicit follows Anthropic's rules: entries are written at the
 // cache_control breakpoints of earlier requests (when the prefix up to them
-// reaches the minimum length); a request reads the longest entry whose whole
-// prefix it shares and that lies at one of its own breakpoints or up to
-// LookbackBlocks content blocks before one.
+// reaches the minimum length); a request reads the longest live entry whose
+// whole prefix it shares and that lies at one of its own breakpoints or up
+// to LookbackBlocks content blocks before one.
 func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 	rule := cur.rule
 	var p Prediction
@@ -173,6 +287,7 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 	}
 	if len(cur.bps) == 0 {
 		p.Notes = append(p.Notes, "no cache_control breakpoint: "+rule.Provider+" caches nothing for this request")
+		p.NeverWritten = "no breakpoint"
 		return p
 	}
 	if rule.MaxBreakpoints > 0 && len(cur.bps) > rule.MaxBreakpoints {
@@ -180,26 +295,39 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 			strconv.Itoa(rule.MaxBreakpoints)+" and refuses this request")
 	}
 	hit, from := 0, memHit{}
+	expTok, exp := 0, memHit{}
 	for _, bp := range cur.bps {
 		for j := bp; j >= 0 && cur.block[bp]-cur.block[j] < rule.LookbackBlocks; j-- {
 			if cur.cumTok[j] <= hit {
 				break // everything further back is shorter
 			}
 			if e, ok := mem.entries[cur.chain[j]]; ok {
-				hit, from = cur.cumTok[j], e
-				break
+				if live(e.used, e.lifetime(), cur.at) {
+					hit, from = cur.cumTok[j], e
+					break
+				}
+				if cur.cumTok[j] > expTok {
+					expTok, exp = cur.cumTok[j], e
+				}
 			}
 		}
 	}
+	host, hostOK := mem.entries[hostEntry]
 	switch {
 	case hit > 0:
-		p.From = from.from()
-		p.Cached = hit + cur.hidden
-	case cur.hidden > 0:
-		if e, ok := mem.entries[hostEntry]; ok {
-			p.From = e.from()
-			p.Cached = cur.hidden
-		}
+		p.from(mem, from)
+		p.Cached = from.size(cur, hit)
+	case cur.hidden > 0 && hostOK && live(host.used, host.lifetime(), cur.at):
+		p.from(mem, host)
+		p.Cached = cur.hidden
+	}
+	switch {
+	case expTok > hit:
+		p.Expired = &Expiry{Lifetime: exp.lifetime(), Idle: time.Duration(cur.at - exp.used), From: mem.from(exp),
+			Tokens: max(0, exp.size(cur, expTok)-p.Cached)}
+	case hit == 0 && cur.hidden > 0 && hostOK && p.Cached == 0:
+		p.Expired = &Expiry{Lifetime: host.lifetime(), Idle: time.Duration(cur.at - host.used), From: mem.from(host),
+			Tokens: cur.hidden}
 	}
 	if cur.hidden > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("the system prompt and tools are not recorded: taken to be the same in "+
@@ -207,11 +335,18 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 			"estimate of what the file holds)", cur.hidden))
 	}
 	last := cur.bps[len(cur.bps)-1]
-	if w := cur.cumTok[last] + cur.hidden; w >= rule.MinTokens && w > p.Cached {
+	w := cur.scaled(cur.cumTok[last]) + cur.hidden
+	if u := cur.req.Usage; u != nil && !u.CachedUnknown && last == len(cur.segs)-1 && u.InputTokens > 0 {
+		w = u.InputTokens // the request's own recorded size
+	}
+	if w >= rule.MinTokens && w > p.Cached {
 		p.CacheWrite = w - p.Cached
 	} else if w < rule.MinTokens {
 		p.Notes = append(p.Notes, fmt.Sprintf("prefix up to the last cache_control breakpoint is %d tokens, below the %d-token minimum",
 			w, rule.MinTokens))
+		if p.Cached == 0 {
+			p.NeverWritten = "below the minimum"
+		}
 	}
 	return p
 }
@@ -237,11 +372,11 @@ func disagreement(pred, rec, total int, rule CacheRule) string {
 			"the file leaves out part of what was sent (agent recordings often omit the host's system prompt and tools), "+
 			"so the prediction cannot be checked against the record", rec, total)
 	case rec == 0:
-		return fmt.Sprintf("no cached tokens recorded where %d were predicted: the cache entry had expired or been evicted, or a request missing from this file came in between", pred)
+		return fmt.Sprintf("no cached tokens recorded where %d were predicted: the cache entry was evicted, or a request missing from this file came in between (evicted or unknown)", pred)
 	case pred == 0:
 		return fmt.Sprintf("%d cached tokens recorded where none were predicted: the provider reused a prefix from a request before the previous one, or from outside this file", rec)
 	case rec < pred:
-		return fmt.Sprintf("%d cached tokens recorded, fewer than the %d predicted: part of the prefix was not cached (expired, or written at a different breakpoint)", rec, pred)
+		return fmt.Sprintf("%d cached tokens recorded, fewer than the %d predicted: part of the prefix was not cached (evicted or unknown)", rec, pred)
 	}
 	return fmt.Sprintf("%d cached tokens recorded, more than the %d predicted: the provider matched a longer prefix from an earlier request", rec, pred)
 }

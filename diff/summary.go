@@ -45,6 +45,19 @@ type Summary struct {
 	// Verdicts counts the recorded provider verdicts, and how many agree
 	// with wirelens's attribution, disagree, or are inconclusive.
 	Verdicts, VerdictsAgree, VerdictsDisagree, VerdictsInconclusive int
+	// Expiries counts the requests that would have read a longer prefix had
+	// it not expired; ExpiredTokens the tokens written again for it.
+	Expiries      int
+	ExpiredTokens int
+	// Timed counts the compared requests whose time is recorded.
+	Timed int
+	// Lanes is what each lane came to, in order of appearance.
+	Lanes []LaneTotals
+	// TokenScale is the factor the estimates were calibrated by against
+	// the recorded usage (1 when none was), fitted on ScaleSamples
+	// requests.
+	TokenScale   float64
+	ScaleSamples int
 }
 
 // WorstCount is how many worst requests a summary names.
@@ -63,6 +76,13 @@ func (a *summaryAcc) add(st *Step) {
 		s.BreaksByCause = map[string]int{}
 	}
 	s.Compared++
+	if e := st.Expired; e != nil {
+		s.Expiries++
+		s.ExpiredTokens += e.Tokens
+	}
+	if !st.At.IsZero() {
+		s.Timed++
+	}
 	s.PrefixTokens += st.PrefixTokens
 	s.TotalTokens += st.TotalTokens
 	if st.Verdict != nil {
@@ -96,7 +116,7 @@ func (a *summaryAcc) add(st *Step) {
 	s.ReprocessedTokens += st.Reprocessed
 	// A change of model or provider breaks the cache whatever the text: it
 	// is counted by cause only, not against the channel it happens to start.
-	if b.Cause != CauseModel && b.Cause != CauseProvider {
+	if !b.Cause.Switch() {
 		if b.Channel != "" {
 			s.BreaksByChannel[string(b.Channel)]++
 		}
@@ -132,6 +152,8 @@ func (q *Sequence) Summary() Summary {
 		s.ReuseRatio = float64(s.PrefixTokens) / float64(s.TotalTokens)
 	}
 	s.Worst = append([]*Step(nil), s.Worst...)
+	s.Lanes = q.Lanes()
+	s.TokenScale, s.ScaleSamples = q.Scale()
 	return s
 }
 

@@ -61,7 +61,7 @@ func Unstable(st *Step) string {
 		return ""
 	}
 	switch {
-	case b.Cause == CauseModel || b.Cause == CauseProvider:
+	case b.Cause.Switch():
 		return ""
 	case b.Volatile != "":
 		article := "a"

@@ -10,11 +10,12 @@ import "github.com/wirelens/wirelens/wire"
 // request stops sharing the prefix of the earlier request it is compared
 // with.
 const (
-	AttrNone     = "no_break"         // it starts with the whole earlier request
-	AttrModel    = "model_changed"    // another model or provider
-	AttrTools    = "tools_changed"    // the first difference is in the tools
-	AttrSystem   = "system_changed"   // in the system channel
-	AttrMessages = "messages_changed" // in the messages
+	AttrNone     = "no_break"                 // it starts with the whole earlier request
+	AttrModel    = "model_changed"            // another model or provider
+	AttrTools    = "tools_changed"            // the first difference is in the tools
+	AttrSystem   = "system_changed"           // in the system channel
+	AttrMessages = "messages_changed"         // in the messages
+	AttrCacheKey = "prompt_cache_key_changed" // another prompt_cache_key
 )
 
 // Attribution is wirelens's attribution of st in the verdicts' terms.
@@ -23,6 +24,8 @@ func Attribution(st *Step) string {
 	switch {
 	case b == nil:
 		return AttrNone
+	case b.Cause == CauseCacheKey:
+		return AttrCacheKey
 	case b.Cause == CauseModel || b.Cause == CauseProvider:
 		return AttrModel
 	case b.Channel == wire.ChannelTools:

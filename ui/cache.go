@@ -50,6 +50,19 @@ func (p cacheView) name(i int) string {
 	return n
 }
 
+// laned reports whether the session's requests go in more than one lane.
+func (p cacheView) laned() bool {
+	name := ""
+	for _, row := range p.steps {
+		if row != nil && name != "" && row.Lane.Name != name {
+			return true
+		} else if row != nil {
+			name = row.Lane.Name
+		}
+	}
+	return false
+}
+
 // predicted is a step's predicted cached tokens, n/a where no prediction
 // could be made (as cache's table says).
 func predicted(row *diff.Step) string {
@@ -76,8 +89,14 @@ func (p cacheView) Render(w, h int) []string {
 	// The recorded column shows when something was recorded (or there is
 	// room): `!` marks a record that disagrees with the prediction.
 	recorded := wide
+	// The lane column shows when the session has more than one lane, the
+	// idle column when the requests' times are recorded.
+	laned, timed, lw := p.laned(), false, 5
 	for _, row := range p.steps {
 		recorded = recorded || (row != nil && row.Recorded != nil)
+		if row != nil {
+			timed, lw = timed || row.HasIdle, min(16, max(lw, len(scan.VisibleLine(row.Lane.Name))+2))
+		}
 	}
 	// The context column: each request's categories, against the longest.
 	cw, longest := 0, 0
@@ -104,7 +123,17 @@ func (p cacheView) Render(w, h int) []string {
 		if row.TotalTokens > 0 {
 			frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
 		}
-		line := pad(p.name(i), nw) + widget.CacheBar(st, row, bw) + " " +
+		line := pad(p.name(i), nw)
+		if laned {
+			line += pad(scan.VisibleLine(row.Lane.Name), lw)
+		}
+		if idle := "-"; timed {
+			if row.HasIdle {
+				idle = "+" + diff.Duration(row.Idle)
+			}
+			line += pad(idle, 8)
+		}
+		line += widget.CacheBar(st, row, bw) + " " +
 			pad(fmt.Sprintf("%3d%% %s/%s", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 17) +
 			pad(predicted(row), 7)
 		if recorded {
@@ -126,6 +155,10 @@ func (p cacheView) Render(w, h int) []string {
 				cause += " · " + scan.VisibleLine(c)
 			}
 			line += st.Break.Render(cause)
+		} else if e := row.Expired; e != nil {
+			line += st.Break.Render("expired · " + e.Sentence())
+		} else if row.LaneFirst {
+			line += st.Muted.Render("starts its lane")
 		} else {
 			line += st.Added.Render("prefix intact")
 		}
@@ -142,7 +175,14 @@ func (p cacheView) Render(w, h int) []string {
 	if wide {
 		bar = "█cached ▒shared ░new"
 	}
-	head := pad("req", nw) + pad(bar, bw+1) + pad("% prefix/total", 17) + pad("pred", 7)
+	head := pad("req", nw)
+	if laned {
+		head += pad("lane", lw)
+	}
+	if timed {
+		head += pad("idle", 8)
+	}
+	head += pad(bar, bw+1) + pad("% prefix/total", 17) + pad("pred", 7)
 	if recorded {
 		head += pad("rec", 8)
 	}
@@ -169,16 +209,25 @@ func (p cacheView) detail(i int) []string {
 		return []string{"", "", "", "", "", legend}
 	}
 	with := "vs #" + strconv.Itoa(p.prev(i)+1)
+	if row.HasIdle {
+		with += " (" + diff.Duration(row.Idle) + " before)"
+	}
+	if p.laned() {
+		with = "lane " + scan.VisibleLine(row.Lane.Name) + " · " + with
+	}
 	var out []string
 	if b := row.Break; b != nil {
 		out = append(out, st.Muted.Render(with+": ")+st.Break.Render("✂ "+b.Sentence()))
-		if b.Cause == diff.CauseModel || b.Cause == diff.CauseProvider {
+		if b.Cause.Switch() {
 			out = append(out, "", "")
 		} else {
 			out = append(out,
 				st.Muted.Render("before: ")+scan.VisibleLine(b.Before),
 				st.Muted.Render("after:  ")+scan.VisibleLine(b.After))
 		}
+	} else if e := row.Expired; e != nil {
+		out = append(out, st.Muted.Render(with+": ")+st.Break.Render("the prefix had expired: "+e.Sentence()+", "+
+			shortNum(e.Tokens)+" tokens written again"), "", "")
 	} else {
 		out = append(out, st.Muted.Render(with+": ")+st.Added.Render("the request starts with the whole of it"), "", "")
 	}

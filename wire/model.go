@@ -14,6 +14,7 @@ package wire
 import (
 	"slices"
 	"strconv"
+	"time"
 )
 
 // Channel is where a segment sits on the wire.
@@ -127,6 +128,12 @@ type Request struct {
 	// not the segments', so that a segment is the same value in every
 	// request that holds it, wherever the breakpoints move.
 	Breakpoints []int
+	// CacheTTL1h says a breakpoint of the request asks for the 1-hour
+	// lifetime (cache_control.ttl "1h").
+	CacheTTL1h bool
+	// CacheKey is the request's prompt_cache_key (OpenAI), by which the
+	// provider routes its cache; "" when none.
+	CacheKey string
 
 	// Usage is the recorded usage of the response, when one was recorded.
 	Usage *Usage
@@ -144,6 +151,11 @@ type Request struct {
 
 	// Endpoint is the URL a HAR or trace entry was sent to, when known.
 	Endpoint string
+	// At is when the request was sent, where the recording says so (HAR
+	// startedDateTime, a trace's or proxy record's time, a transcript's
+	// entry before the response, an OTel span's start); zero when unknown.
+	// The cache analysis measures prompt-cache lifetimes with it.
+	At time.Time
 
 	// Notes say what a recording could not tell (for example "system prompt not
 	// recorded") or what a decode.Decoder tolerated. They are hostile-free text written
@@ -158,6 +170,9 @@ type Usage struct {
 	CachedTokens     int `json:"cached_tokens"`
 	CacheWriteTokens int `json:"cache_write_tokens"`
 	OutputTokens     int `json:"output_tokens,omitempty"`
+	// CacheWrite1hTokens is the part of CacheWriteTokens written with a
+	// 1-hour lifetime (Anthropic's cache_creation.ephemeral_1h_input_tokens).
+	CacheWrite1hTokens int `json:"cache_write_1h_tokens,omitempty"`
 	// CachedUnknown is set when the recording gives the input tokens but
 	// not how many were cached (kimi-cli's context.jsonl): CachedTokens and
 	// CacheWriteTokens are then 0 for want of a number, not measured.

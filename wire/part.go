@@ -15,6 +15,9 @@ type Part struct {
 	Text string
 	// CacheBreakpoint marks an explicit cache breakpoint on this part.
 	CacheBreakpoint bool
+	// CacheTTL1h says the breakpoint asks for the 1-hour lifetime
+	// (cache_control.ttl "1h") instead of the default 5 minutes.
+	CacheTTL1h bool
 }
 
 // PartHostNote is the Type of a part that a reader knows the host wrote

@@ -60,6 +60,12 @@ type TotalsJSON struct {
 	CostAsRecorded   *float64 `json:"cost_as_recorded"`
 	Cost             *float64 `json:"cost"`
 	Saved            *float64 `json:"saved"`
+	// Expiries and their tokens written again (as recorded and in the
+	// what-if).
+	ExpiriesAsRecorded int `json:"expiries_as_recorded"`
+	Expiries           int `json:"expiries"`
+	ExpiredAsRecorded  int `json:"expired_tokens_as_recorded"`
+	Expired            int `json:"expired_tokens"`
 	// ReuseAsRecorded and Reuse are the cached share of the tokens.
 	ReuseAsRecorded float64 `json:"reuse_ratio_as_recorded"`
 	Reuse           float64 `json:"reuse_ratio"`
@@ -106,7 +112,8 @@ func (p *Replay) JSON(encoding string) JSON {
 		s.Totals = TotalsJSON{Requests: t.Requests, TokensAsRecorded: as.Tokens, Tokens: t.Tokens,
 			CachedAsRecorded: as.Cached, Cached: t.Cached, ReprocessedAsRec: as.Reprocessed, Reprocessed: t.Reprocessed,
 			BreaksAsRecorded: as.Breaks, Breaks: t.Breaks, CostAsRecorded: money(both, as.Spend), Cost: money(both, t.Spend),
-			Saved: money(both, as.Spend-t.Spend), ReuseAsRecorded: ratio(as.Cached, as.Tokens), Reuse: ratio(t.Cached, t.Tokens)}
+			Saved: money(both, as.Spend-t.Spend), ReuseAsRecorded: ratio(as.Cached, as.Tokens), Reuse: ratio(t.Cached, t.Tokens),
+			ExpiriesAsRecorded: as.Expiries, Expiries: t.Expiries, ExpiredAsRecorded: as.Expired, Expired: t.Expired}
 		j.Scenarios = append(j.Scenarios, s)
 	}
 	return j

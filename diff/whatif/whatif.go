@@ -11,6 +11,7 @@ package whatif
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/wire"
@@ -23,6 +24,13 @@ import (
 type Scenario struct {
 	Name    string
 	Rewrite func(*wire.Request) (wire.Request, []string)
+	// TTL, when above 0, is the lifetime of every cache write in the
+	// scenario (whatif --ttl 1h), written and priced as such.
+	TTL time.Duration
+	// Same says the scenario sends every request as recorded (Rewrite is
+	// nil): its recorded usage stays valid, and both sides keep it to size
+	// what the file leaves out and to calibrate the estimates.
+	Same bool
 }
 
 // Outcome is what one request comes to on one side.
@@ -31,8 +39,10 @@ type Outcome struct {
 	Cached      int // predicted cache read
 	Reprocessed int // tokens of earlier requests processed again because of a break
 	// Break names the break ("system[0]/time changed (timestamp)"), or "".
-	Break  string
-	Priced bool
+	Break string
+	// Expired is the tokens written again because the prefix had expired.
+	Expired int
+	Priced  bool
 	// Spend is the predicted cost of the prompt.
 	Spend float64
 }
@@ -55,6 +65,8 @@ type Totals struct {
 	Cached      int
 	Reprocessed int
 	Breaks      int
+	Expiries    int
+	Expired     int
 	Spend       float64
 	Priced      int
 }
@@ -66,6 +78,10 @@ func (t *Totals) add(o Outcome) {
 	t.Reprocessed += o.Reprocessed
 	if o.Break != "" {
 		t.Breaks++
+	}
+	if o.Expired > 0 {
+		t.Expiries++
+		t.Expired += o.Expired
 	}
 	if o.Priced {
 		t.Priced++
@@ -102,29 +118,47 @@ func (p *Replay) Add(r *wire.Request) Row {
 		c := u.CachedTokens
 		row.Recorded = &c
 	}
-	row.As = p.outcome(&p.as, r)
+	same := len(p.Scenarios) > 0
+	for _, sc := range p.Scenarios {
+		same = same && sc.Same
+	}
+	row.As = p.outcome(&p.as, r, same, 0)
 	for k, sc := range p.Scenarios {
-		alt, notes := sc.Rewrite(r)
-		alt.Usage = nil
+		alt, notes := *r, []string(nil)
+		if sc.Rewrite != nil {
+			alt, notes = sc.Rewrite(r)
+		}
+		if !same {
+			alt.Usage = nil
+		}
 		l := &p.alts[k]
 		for _, n := range notes {
 			if len(l.notes) < maxNotes && !slices.Contains(l.notes, n) {
 				l.notes = append(l.notes, n)
 			}
 		}
-		row.Alt = append(row.Alt, p.outcome(l, &alt))
+		row.Alt = append(row.Alt, p.outcome(l, &alt, same, sc.TTL))
 	}
 	p.rows = append(p.rows, row)
 	return row
 }
 
-// outcome adds r to a lane. Both sides are priced on predictions: the
-// usage recorded for r is set aside.
-func (p *Replay) outcome(l *lane, r *wire.Request) Outcome {
+// outcome adds r to a lane, its writes living ttl when above 0. Both sides
+// are priced on predictions: the usage recorded for r is set aside, or,
+// with keep, only used to size what the file leaves out and to calibrate
+// the estimates.
+func (p *Replay) outcome(l *lane, r *wire.Request, keep bool, ttl time.Duration) Outcome {
 	q := *r
-	q.Usage = nil
+	if !keep {
+		q.Usage = nil
+	}
+	l.seq.TTL = ttl
 	st := l.seq.Add(&q)
+	q.Usage = nil
 	o := Outcome{}
+	if st != nil && st.Expired != nil {
+		o.Expired = st.Expired.Tokens
+	}
 	if st == nil {
 		for i := range q.Segments {
 			o.Tokens += q.Segments[i].Tokens()
@@ -138,6 +172,13 @@ func (p *Replay) outcome(l *lane, r *wire.Request) Outcome {
 	if p.Prices != nil {
 		c := diff.CostOf(&q, st, p.Prices)
 		o.Priced, o.Spend = c.Priced, c.Spend.USD
+		if row, ok := p.Prices.Lookup(q.Model); ok && c.Priced && ttl >= time.Hour {
+			// Written to live an hour, at the 1-hour write price.
+			tk := c.Spend.Tokens
+			tk.CacheWrite1h += tk.CacheWrite5m
+			tk.CacheWrite5m = 0
+			o.Spend = row.Cost(tk)
+		}
 	}
 	l.tot.add(o)
 	return o
@@ -203,6 +244,10 @@ func (p *Replay) Summary(k int) []string {
 	lines := []string{"cached " + wire.GroupDigits(as.Cached) + " → " + wire.GroupDigits(t.Cached) +
 		" tokens, re-processed because of breaks " + wire.GroupDigits(as.Reprocessed) + " → " + wire.GroupDigits(t.Reprocessed) +
 		", breaks " + strconv.Itoa(as.Breaks) + " → " + strconv.Itoa(t.Breaks)}
+	if as.Expiries > 0 || t.Expiries > 0 {
+		lines = append(lines, "written again after the cache had expired: "+wire.GroupDigits(as.Expired)+" tokens ("+
+			strconv.Itoa(as.Expiries)+" expiries) → "+wire.GroupDigits(t.Expired)+" tokens ("+strconv.Itoa(t.Expiries)+")")
+	}
 	if p.Prices == nil || as.Priced != as.Requests || t.Priced != t.Requests {
 		return append(lines, "cost: not every model of the session has a price (--prices FILE)")
 	}

@@ -104,8 +104,9 @@ type toolSchema struct {
 	Raw  jsontext.Value
 	Name string
 	Type string
-	// CacheControl is set when the tool carries cache_control.
-	CacheControl bool
+	// CacheControl is set when the tool carries cache_control, TTL1h when
+	// it asks for the 1-hour lifetime.
+	CacheControl, TTL1h bool
 	// Declarations are Gemini's functionDeclarations inside a tools entry;
 	// DeclKey names the member they were sent in (camelCase or snake_case).
 	Declarations []toolSchema
@@ -138,7 +139,7 @@ func (t *toolSchema) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if t.Name == "" {
 		t.Name = s.Function.Name
 	}
-	t.CacheControl = HasValue(s.CacheControl)
+	t.CacheControl, t.TTL1h = HasValue(s.CacheControl), TTL1h(s.CacheControl)
 	t.Declarations = append(s.Declarations, s.Declarations2...)
 	t.DeclKey = "functionDeclarations"
 	if s.Declarations == nil && s.Declarations2 != nil {
@@ -204,7 +205,7 @@ func toolElements(b *classify.Builder, c *ElementCache, tools *member) error {
 			return err
 		}
 		b.Add(wire.Part{ID: IndexPath("tools", i), Channel: wire.ChannelTools, Role: "tool", Type: "tool",
-			Name: t.Name, Text: Compact(t.Raw), CacheBreakpoint: t.CacheControl})
+			Name: t.Name, Text: Compact(t.Raw), CacheBreakpoint: t.CacheControl, CacheTTL1h: t.TTL1h})
 		return nil
 	})
 }
@@ -215,7 +216,8 @@ func toolElements(b *classify.Builder, c *ElementCache, tools *member) error {
 // shape (Claude Code: add collects the parts of a message); names records its
 // uses for the element cache.
 func AnthropicBlockParts(add func(wire.Part), id string, ch wire.Channel, role string, bl *AnthropicBlock, names *toolNames) {
-	p := wire.Part{ID: id, Channel: ch, Role: role, Type: bl.Type, CacheBreakpoint: HasValue(bl.CacheControl)}
+	p := wire.Part{ID: id, Channel: ch, Role: role, Type: bl.Type, CacheBreakpoint: HasValue(bl.CacheControl),
+		CacheTTL1h: TTL1h(bl.CacheControl)}
 	switch bl.Type {
 	case "text":
 		p.Text = bl.Text
@@ -237,7 +239,8 @@ func AnthropicBlockParts(add func(wire.Part), id string, ch wire.Channel, role s
 				inner := &bl.Content.Blocks[k]
 				q := wire.Part{ID: IndexPath(id+".content", k), Channel: ch, Role: role, Type: "tool_result",
 					Name: p.Name, Text: anthropicBlockText(inner),
-					CacheBreakpoint: HasValue(inner.CacheControl) || (p.CacheBreakpoint && k == len(bl.Content.Blocks)-1)}
+					CacheBreakpoint: HasValue(inner.CacheControl) || (p.CacheBreakpoint && k == len(bl.Content.Blocks)-1),
+					CacheTTL1h:      TTL1h(inner.CacheControl) || (p.CacheTTL1h && k == len(bl.Content.Blocks)-1)}
 				add(q)
 			}
 			return
@@ -295,4 +298,16 @@ func anthropicBlockText(bl *AnthropicBlock) string {
 		return Compact(bl.Raw)
 	}
 	return "[" + bl.Type + "]"
+}
+
+// TTL1h reports whether a cache_control value asks for the 1-hour lifetime
+// ({"type": "ephemeral", "ttl": "1h"}).
+func TTL1h(cc jsontext.Value) bool {
+	if !HasValue(cc) {
+		return false
+	}
+	var v struct {
+		TTL string `json:"ttl"`
+	}
+	return Unmarshal(cc, &v) == nil && v.TTL == "1h"
 }

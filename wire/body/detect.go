@@ -117,6 +117,8 @@ func memberName(raw jsontext.Value) string {
 		name = u
 	}
 	switch string(name) {
+	case "prompt_cache_key":
+		return "prompt_cache_key"
 	case "model":
 		return "model"
 	case "tools":

@@ -128,6 +128,13 @@ func decodeOpenAIChat(s *Shape, b *classify.Builder, c *ElementCache) error {
 			return err
 		}
 	}
+	if m := s.get("prompt_cache_key"); m != nil && m.v.Kind() == '"' {
+		// OpenAI routes the cache by it: requests of another key do not
+		// read each other's prefixes.
+		if err := stringMember(m.v, "/prompt_cache_key", m.off, &b.Req.CacheKey); err != nil {
+			return err
+		}
+	}
 	if err := toolElements(b, c, s.get("tools")); err != nil {
 		return err
 	}

@@ -26,7 +26,11 @@ type rawUsage struct {
 	OutputTokens  *int `json:"output_tokens"`
 	CacheRead     *int `json:"cache_read_input_tokens"`
 	CacheCreation *int `json:"cache_creation_input_tokens"`
-	InputDetails  *struct {
+	// CacheCreationBy splits CacheCreation by lifetime (Anthropic).
+	CacheCreationBy *struct {
+		Ephemeral1h *int `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+	InputDetails *struct {
 		CachedTokens *int `json:"cached_tokens"`
 	} `json:"input_tokens_details"`
 	// OpenAI Chat Completions (and compatible hosts)
@@ -56,6 +60,9 @@ func (u *rawUsage) merge(o *rawUsage) {
 	set(&u.OutputTokens, o.OutputTokens)
 	set(&u.CacheRead, o.CacheRead)
 	set(&u.CacheCreation, o.CacheCreation)
+	if o.CacheCreationBy != nil {
+		u.CacheCreationBy = o.CacheCreationBy
+	}
 	if o.InputDetails != nil {
 		u.InputDetails = o.InputDetails
 	}
@@ -109,12 +116,16 @@ func (u *rawUsage) normalise(format wire.Format) *wire.Usage {
 			(u.InputDetails == nil && format != wire.FormatOpenAIResponses)
 		if anthropic {
 			read, write := intOrZero(u.CacheRead), intOrZero(u.CacheCreation)
-			return &wire.Usage{
+			out := &wire.Usage{
 				InputTokens:      *u.InputTokens + read + write,
 				CachedTokens:     read,
 				CacheWriteTokens: write,
 				OutputTokens:     intOrZero(u.OutputTokens),
 			}
+			if u.CacheCreationBy != nil {
+				out.CacheWrite1hTokens = min(write, intOrZero(u.CacheCreationBy.Ephemeral1h))
+			}
+			return out
 		}
 		cached := 0
 		if u.InputDetails != nil {

@@ -28,5 +28,6 @@ func (b *Builder) Add(p wire.Part) {
 	}
 	if p.CacheBreakpoint {
 		b.Req.Breakpoints = append(b.Req.Breakpoints, len(b.Req.Segments)-1)
+		b.Req.CacheTTL1h = b.Req.CacheTTL1h || p.CacheTTL1h
 	}
 }

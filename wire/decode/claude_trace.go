@@ -2,6 +2,7 @@ package decode
 
 import (
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -14,9 +15,12 @@ import (
 
 type traceLine struct {
 	Request *struct {
-		URL    string         `json:"url"`
-		Method string         `json:"method"`
-		Body   jsontext.Value `json:"body"`
+		// Timestamp is when the request was sent, Unix seconds
+		// (claude-trace's and wirelens proxy's records).
+		Timestamp *float64       `json:"timestamp"`
+		URL       string         `json:"url"`
+		Method    string         `json:"method"`
+		Body      jsontext.Value `json:"body"`
 	} `json:"request"`
 	Response *struct {
 		Body    jsontext.Value `json:"body"`
@@ -109,8 +113,13 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		}
 	}
 	endpoint := t.Request.URL
+	var sent time.Time
+	if ts := t.Request.Timestamp; ts != nil && *ts > 0 && *ts < 1e11 {
+		sent = time.Unix(0, int64(*ts*1e9)).UTC()
+	}
 	d.bodyShape(format, s, line, off, func(r *wire.Request) {
 		r.Endpoint = endpoint
+		r.At = sent
 		r.Offset, r.Length = off, int64(len(v))
 		if r.Model == "" {
 			r.Model = model

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -18,7 +19,9 @@ import (
 // responses' usage attached. Every other entry is ignored.
 
 type harEntry struct {
-	Request struct {
+	// StartedDateTime is when the request was sent (ISO 8601).
+	StartedDateTime string `json:"startedDateTime"`
+	Request         struct {
 		Method   string      `json:"method"`
 		URL      string      `json:"url"`
 		Headers  []harHeader `json:"headers"`
@@ -209,8 +212,10 @@ func decodeHAR(d *decoder, v jsontext.Value, line int, off int64) {
 			acc.Read(resp)
 		}
 		endpoint := e.Request.URL
+		sent := parseTime(e.StartedDateTime)
 		d.bodyShape(format, s, eline, off+at, func(r *wire.Request) {
 			r.Endpoint = endpoint
+			r.At = sent
 			r.Offset, r.Length = off+at, int64(len(raw))
 			if r.Model == "" {
 				r.Model = model
@@ -292,4 +297,17 @@ func harText(text, encoding string) ([]byte, error) {
 		out = b
 	}
 	return out, nil
+}
+
+// parseTime reads an RFC 3339 (ISO 8601) time, the zero time when s is not
+// one.
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -30,10 +31,13 @@ type otlpExport struct {
 }
 
 type otlpSpan struct {
-	TraceID    string `json:"traceId"`
-	SpanID     string `json:"spanId"`
-	Name       string `json:"name"`
-	Attributes []struct {
+	TraceID string `json:"traceId"`
+	SpanID  string `json:"spanId"`
+	Name    string `json:"name"`
+	// StartTimeUnixNano is when the span (the model call) started: a
+	// string of digits in OTLP JSON, a number from some writers.
+	StartTimeUnixNano jsontext.Value `json:"startTimeUnixNano"`
+	Attributes        []struct {
 		Key   string `json:"key"`
 		Value struct {
 			StringValue *string        `json:"stringValue"`
@@ -181,6 +185,11 @@ func otelRequest(d *decoder, sp *otlpSpan, line int, off, length int64) (wire.Re
 		provider = str["gen_ai.system"]
 	}
 	r.Usage = otelUsage(num)
+	if t := strings.Trim(string(sp.StartTimeUnixNano), `"`); t != "" {
+		if ns, err := strconv.ParseInt(t, 10, 64); err == nil && ns > 0 {
+			r.At = time.Unix(0, ns).UTC()
+		}
+	}
 	note := "OTel span " + sp.Name + " (trace " + sp.TraceID + ", span " + sp.SpanID + ")"
 	if provider != "" {
 		note += ", provider " + provider

@@ -3,6 +3,7 @@ package recording
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -59,6 +60,7 @@ type claudeCodeNode struct {
 	cleared       int    // tool results a microcompaction cleared
 	line          int
 	off, length   int64
+	at            int64 // the entry's timestamp, Unix nanoseconds (0 when none)
 	role, msgID   string
 	model         string
 	content       body.AnthropicContent
@@ -75,6 +77,7 @@ type claudeCodeEntry struct {
 	Version           string  `json:"version"`
 	Cwd               string  `json:"cwd"`
 	Subtype           string  `json:"subtype"`
+	Timestamp         string  `json:"timestamp"`
 	Micro             *struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
 	} `json:"microcompactMetadata"`
@@ -122,7 +125,8 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 		c.nodeless++
 		return
 	}
-	n := &claudeCodeNode{kind: e.Type, typ: e.Type, line: line, off: off, length: int64(len(raw)), logicalParent: e.LogicalParentUUID}
+	n := &claudeCodeNode{kind: e.Type, typ: e.Type, line: line, off: off, length: int64(len(raw)), logicalParent: e.LogicalParentUUID,
+		at: unixNano(e.Timestamp)}
 	if e.ParentUUID != nil {
 		n.parent = *e.ParentUUID
 	}
@@ -330,9 +334,17 @@ func (c *claudeCode) End(d Sink) {
 		d.Emit(*req)
 	}
 
+	// last is the time of the latest entry on the chain read so far: the
+	// request an assistant entry answers was sent after the entry before it
+	// (a user message, a tool result, a hook's progress).
+	var last int64
 	for _, n := range chain {
 		if d.Stopped() {
 			return
+		}
+		before := last
+		if n.at > last {
+			last = n.at
 		}
 		switch n.kind {
 		case "boundary":
@@ -374,6 +386,12 @@ func (c *claudeCode) End(d Sink) {
 			pendingID = n.msgID
 			pending = d.Builder(wire.FormatClaudeCode, n.line, n.off, n.length).Req
 			pending.Model = n.model
+			if before == 0 {
+				before = n.at
+			}
+			if before != 0 {
+				pending.At = time.Unix(0, before).UTC()
+			}
 			seq.snapshot(pending)
 			pendingCompactions, pendingMicro, pendingCleared = compactions, micro, cleared
 		}

@@ -3,6 +3,7 @@ package recording
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -58,13 +59,17 @@ type codex struct {
 	uiPlaced  bool
 	preN      int
 	turn      string // the last turn_context, as a note
+	// lineAt is the timestamp of the line read last, sentAt that of the
+	// line before it (Unix nanoseconds, 0 when none).
+	lineAt, sentAt int64
 }
 
 func newCodex() *codex { return &codex{names: map[string]string{}} }
 
 type codexLine struct {
-	Type    string        `json:"type"`
-	Payload *codexPayload `json:"payload"`
+	Timestamp string        `json:"timestamp"`
+	Type      string        `json:"type"`
+	Payload   *codexPayload `json:"payload"`
 	// Rollouts of early 2025 had no envelope: a first line of session meta,
 	// response items at the top level, and {"record_type":"state"} lines.
 	RecordType   string         `json:"record_type"`
@@ -131,6 +136,12 @@ func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
 	var r codexLine
 	if !unmarshalLine(d, raw, line, &r) {
 		return
+	}
+	// A request starts at the first line of its response: it was sent
+	// after the line before.
+	c.sentAt = c.lineAt
+	if t := unixNano(r.Timestamp); t != 0 {
+		c.lineAt = t
 	}
 	if r.Payload == nil {
 		c.legacy(d, &r, raw, line, off)
@@ -397,6 +408,12 @@ func (c *codex) start(d Sink, line int, off, length int64) {
 	c.placeUserInstructions()
 	req := d.Builder(wire.FormatCodex, line, off, length).Req
 	req.Model = c.model
+	if at := c.sentAt; at != 0 || c.lineAt != 0 {
+		if at == 0 {
+			at = c.lineAt
+		}
+		req.At = time.Unix(0, at).UTC()
+	}
 	c.seq.snapshot(req)
 	// The notes count what was read up to this request.
 	req.Notes = append(req.Notes, headerNote(wire.FormatCodex, c.version,

@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"strconv"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -68,6 +69,7 @@ type geminiMessage struct {
 	Thoughts  []jsontext.Value `json:"thoughts"`
 	Tokens    *geminiTokens    `json:"tokens"`
 	Model     string           `json:"model"`
+	Timestamp string           `json:"timestamp"`
 
 	at geminiLine // where it was last written
 }
@@ -78,6 +80,8 @@ type geminiToolCall struct {
 	Name   string         `json:"name"`
 	Args   jsontext.Value `json:"args"`
 	Result jsontext.Value `json:"result"`
+	// Timestamp is when the call ended (its result came).
+	Timestamp string `json:"timestamp"`
 }
 
 // geminiTokens is a TokensSummary: the usageMetadata of the response, where
@@ -190,9 +194,16 @@ func (g *geminiCLI) emit(d Sink, msgs []geminiMessage, length int64) {
 	var seq transcript
 	seq.init(d.Interner())
 	turn, thoughts, noResult := 0, 0, 0
+	// last is the latest time recorded before the message read: a request
+	// is sent after the message before it (and its tools' results).
+	var last int64
 	for _, m := range msgs {
 		if d.Stopped() {
 			return
+		}
+		sent := last
+		for _, t := range append([]int64{unixNano(m.Timestamp)}, geminiCallTimes(m.ToolCalls)...) {
+			last = max(last, t)
 		}
 		switch m.Type {
 		case "user":
@@ -206,6 +217,12 @@ func (g *geminiCLI) emit(d Sink, msgs []geminiMessage, length int64) {
 			req := d.Builder(wire.FormatGeminiCLI, m.at.line, m.at.off, n).Req
 			seq.snapshot(req)
 			req.Model = m.Model
+			if sent == 0 {
+				sent = unixNano(m.Timestamp)
+			}
+			if sent != 0 {
+				req.At = time.Unix(0, sent).UTC()
+			}
 			req.Notes = append(req.Notes, headerNote(wire.FormatGeminiCLI, ""),
 				"system instruction not recorded", "tool declarations not recorded")
 			if m.Model == "" {
@@ -309,6 +326,17 @@ func geminiParts(v jsontext.Value, id, role, text string) []wire.Part {
 			p.Text = body.Compact(el) // a part of a shape the API does not name
 		}
 		out = append(out, p)
+	}
+	return out
+}
+
+// geminiCallTimes are the recorded times of a message's tool calls.
+func geminiCallTimes(calls []geminiToolCall) []int64 {
+	var out []int64
+	for i := range calls {
+		if t := unixNano(calls[i].Timestamp); t != 0 {
+			out = append(out, t)
+		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -36,10 +37,11 @@ type kimiCLI struct {
 
 	wireLoaded bool
 	usages     []*wire.Usage
-	wireNote   string // why usage is missing
-	wireBad    string // unreadable lines of wire.jsonl
-	wireStop   string // why wire.jsonl was not read to its end
-	compacted  bool   // wire.jsonl records a compaction
+	stepAt     []int64 // when each step of wire.jsonl began (Unix nanoseconds)
+	wireNote   string  // why usage is missing
+	wireBad    string  // unreadable lines of wire.jsonl
+	wireStop   string  // why wire.jsonl was not read to its end
+	compacted  bool    // wire.jsonl records a compaction
 	version    string
 	steps      int
 
@@ -284,6 +286,9 @@ func (k *kimiCLI) request(d Sink, line int, off, length int64) {
 		req.Notes = append(req.Notes, "system prompt not recorded")
 	}
 	req.Notes = append(req.Notes, "tool schemas not recorded", "model not recorded")
+	if k.steps < len(k.stepAt) && k.stepAt[k.steps] != 0 {
+		req.At = time.Unix(0, k.stepAt[k.steps]).UTC()
+	}
 	switch {
 	case k.steps < len(k.usages):
 		req.Usage = k.usages[k.steps]
@@ -333,8 +338,9 @@ func (k *kimiCLI) End(d Sink) {
 
 // kimiCLIWireRecord is a line of kimi-cli's wire.jsonl.
 type kimiCLIWireRecord struct {
-	Type            string `json:"type"`
-	ProtocolVersion string `json:"protocol_version"`
+	Timestamp       float64 `json:"timestamp"`
+	Type            string  `json:"type"`
+	ProtocolVersion string  `json:"protocol_version"`
 	Message         struct {
 		Type    string `json:"type"`
 		Payload struct {
@@ -397,7 +403,14 @@ func (k *kimiCLI) loadWire(source string) {
 					k.version = "wire protocol " + r.ProtocolVersion
 				case r.Message.Type == "CompactionEnd":
 					k.usages = k.usages[:0]
+					k.stepAt = k.stepAt[:0]
 					k.compacted = true
+				case r.Message.Type == "StepBegin":
+					var at int64
+					if r.Timestamp > 0 && r.Timestamp < 1e11 {
+						at = int64(r.Timestamp * 1e9)
+					}
+					k.stepAt = append(k.stepAt, at)
 				case r.Message.Type == "StatusUpdate" && r.Message.Payload.TokenUsage != nil:
 					u := r.Message.Payload.TokenUsage
 					k.usages = append(k.usages, usageOf(u.InputOther+u.InputCacheRead+u.InputCacheCreation,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire"
@@ -123,6 +124,8 @@ type kimiCodeRecord struct {
 	SystemPromptHash string `json:"systemPromptHash"`
 	ToolsHash        string `json:"toolsHash"`
 	MessageCount     *int   `json:"messageCount"`
+	// Time is when the request was sent, Unix milliseconds.
+	Time int64 `json:"time"`
 	// usage.record
 	Usage *kimiCodeUsage `json:"usage"`
 	// context.apply_compaction, context.undo, micro_compaction.apply
@@ -684,6 +687,9 @@ func (k *kimiCode) request(d Sink, r *kimiCodeRecord, line int, off, length int6
 	k.flush(d)
 	req := d.Builder(wire.FormatKimiCode, line, off, length).Req
 	req.Model = r.Model
+	if r.Time > 0 && r.Time < 1e14 {
+		req.At = time.UnixMilli(r.Time).UTC()
+	}
 	req.Verdict = k.judge(r)
 	var notes []string
 	var segs []wire.Segment // the head: tools, then the system prompt

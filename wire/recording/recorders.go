@@ -483,3 +483,15 @@ func osReason(err error) string {
 	}
 	return err.Error()
 }
+
+// unixNano is an RFC 3339 time in Unix nanoseconds, 0 when s is not one.
+func unixNano(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0
+	}
+	return t.UnixNano()
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// idleSession is a claude-trace session sent at 0, 2 min, 11 min, 13 min
+// and 1 h 30 min: idle 9 minutes before the third request (past the
+// 5-minute lifetime) and 77 minutes before the fifth (past an hour).
+var idleSession = filepath.Join("testdata", "cache", "idle.claude-trace.jsonl")
+
+// TestCacheJSONTimes: cache --json gives each request its time, the time
+// since the request it was compared with, the request it reused, its lane
+// and the expiry of a prefix that had been written; the summary counts the
+// expiries and gives the scale (1, nothing recorded) and the lanes with
+// their cost.
+func TestCacheJSONTimes(t *testing.T) {
+	code, out, errs := runCLI(t, "", "cache", "--json", idleSession)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Requests []struct {
+			Index       int      `json:"index"`
+			At          *string  `json:"at"`
+			IdleSeconds *float64 `json:"idle_seconds"`
+			ReusedFrom  *struct {
+				Source string `json:"source"`
+				Index  int    `json:"index"`
+			} `json:"reused_from"`
+			Lane struct {
+				Name string `json:"name"`
+				ID   string `json:"id"`
+			} `json:"lane"`
+			Expired *struct {
+				Lifetime float64 `json:"lifetime_seconds"`
+				Idle     float64 `json:"idle_seconds"`
+			} `json:"expired"`
+			Cost struct {
+				Expiry *struct {
+					Tokens int     `json:"tokens"`
+					Cost   float64 `json:"cost"`
+				} `json:"expiry"`
+			} `json:"cost"`
+		} `json:"requests"`
+		Summary struct {
+			Expiries   int     `json:"expiries"`
+			TokenScale float64 `json:"token_scale"`
+			Cost       struct {
+				ExpiryCost float64 `json:"expiry_cost"`
+			} `json:"cost"`
+			Lanes []struct {
+				Name     string  `json:"name"`
+				Requests int     `json:"requests"`
+				Reuse    float64 `json:"reuse_ratio"`
+				Expiries int     `json:"expiries"`
+				Cost     *struct {
+					Spend      float64 `json:"spend"`
+					ExpiryCost float64 `json:"expiry_cost"`
+				} `json:"cost"`
+			} `json:"lanes"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Requests) != 4 {
+		t.Fatalf("%d requests", len(doc.Requests))
+	}
+	wantIdle := []float64{120, 540, 120, 4620}
+	for i, r := range doc.Requests {
+		if r.At == nil || !strings.HasPrefix(*r.At, "2025-12-01T1") || r.IdleSeconds == nil || *r.IdleSeconds != wantIdle[i] {
+			t.Errorf("request %d: at %v, idle %v, want idle %v", r.Index, r.At, r.IdleSeconds, wantIdle[i])
+		}
+		if r.Lane.Name != "main" || r.Lane.ID == "" {
+			t.Errorf("request %d: lane %+v", r.Index, r.Lane)
+		}
+		expired := i == 1 || i == 3
+		switch {
+		case expired && (r.Expired == nil || r.Expired.Lifetime != 300 || r.Expired.Idle != wantIdle[i] ||
+			r.Cost.Expiry == nil || r.Cost.Expiry.Tokens == 0 || r.Cost.Expiry.Cost <= 0):
+			t.Errorf("request %d: expired %+v, cost %+v", r.Index, r.Expired, r.Cost.Expiry)
+		case expired && r.ReusedFrom != nil:
+			t.Errorf("request %d: reused %+v from an expired prefix", r.Index, r.ReusedFrom)
+		case !expired && (r.Expired != nil || r.ReusedFrom == nil || r.ReusedFrom.Index != r.Index-1):
+			t.Errorf("request %d: expired %+v, reused %+v", r.Index, r.Expired, r.ReusedFrom)
+		}
+	}
+	s := doc.Summary
+	if s.Expiries != 2 || s.TokenScale != 1 || s.Cost.ExpiryCost <= 0 || len(s.Lanes) != 1 || s.Lanes[0].Name != "main" ||
+		s.Lanes[0].Requests != 5 || s.Lanes[0].Expiries != 2 || s.Lanes[0].Cost == nil || s.Lanes[0].Cost.ExpiryCost != s.Cost.ExpiryCost {
+		t.Errorf("summary %+v", s)
+	}
+	// Without times: every new field is there, null.
+	_, out, _ = runCLI(t, "", "cache", "--json", qwenMemory(t), filepath.Join("testdata", "sessions", "session.jsonl"))
+	if !strings.Contains(out, `"reused_from"`) || !strings.Contains(out, `"expired": null`) {
+		t.Errorf("fields missing where nothing expired:\n%.2000s", out)
+	}
+}
+
+// qwenMemory is the qwen-code capture of testdata/captures (kept compressed),
+// written out to a file of the test's.
+func qwenMemory(t *testing.T) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "captures", "qwen-code-memory.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "qwen-code-memory.jsonl")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCacheTextTimes: cache's table shows the idle time and the expiry,
+// and the text names the lifetime.
+func TestCacheTextTimes(t *testing.T) {
+	_, out, _ := runCLI(t, "", "cache", idleSession)
+	for _, want := range []string{"IDLE", "+9m00s", "expired, idle 9m00s, past the 5-minute lifetime", "+1h17m",
+		"2 expiries:", "expiries cost"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+// TestWhatifTTL1hGolden: whatif --ttl 1h replays the idle session with
+// 1-hour writes: the expiry after 9 minutes is a read, the one after 77
+// minutes is not, and every write is priced at the 1-hour rate.
+func TestWhatifTTL1hGolden(t *testing.T) {
+	code, out, errs := runCLI(t, "", "whatif", "--ttl", "1h", idleSession)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "3,864 tokens (2 expiries) → 1,967 tokens (1)") {
+		t.Errorf("the expiries are not counted on both sides:\n%s", out)
+	}
+	golden.RequireEqual(t, []byte(out))
+	if code, _, errs = runCLI(t, "", "whatif", "--ttl", "2h", idleSession); code != 2 || !strings.Contains(errs, "--ttl must be 1h") {
+		t.Errorf("--ttl 2h: exit %d, %q", code, errs)
+	}
+}
+
+// TestCheckCacheQwenMemory: on the qwen-code capture with its memory
+// subagent, check --cache raises no unstable-prefix (the main agent's
+// requests reuse their own lane), and the dates that stay the same in every
+// request are not reported as volatile, said once.
+func TestCheckCacheQwenMemory(t *testing.T) {
+	path := qwenMemory(t)
+	_, out, errs := runCLI(t, "", "check", "--cache", "--json", path)
+	var doc struct {
+		Findings []struct {
+			Rule string `json:"rule"`
+		} `json:"findings"`
+		Summary struct {
+			StableVolatile int `json:"stable_volatile"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: %s", err, errs)
+	}
+	for _, f := range doc.Findings {
+		if f.Rule == "unstable-prefix" || f.Rule == "volatile-in-prefix" {
+			t.Errorf("finding %s", f.Rule)
+		}
+	}
+	if doc.Summary.StableVolatile < 2 {
+		t.Errorf("stable_volatile %d, want the dates seen stable", doc.Summary.StableVolatile)
+	}
+	// The values are flagged when a request is checked apart (the memory
+	// subagent's, request 2, holds its dates in its system prompt; the main
+	// agent's come after the workspace's skill, outside the trusted prefix).
+	_, out, _ = runCLI(t, "", "check", "--json", path+"@2")
+	if !strings.Contains(out, "volatile-in-prefix") {
+		t.Error("a single request's date is not flagged: the test shows nothing")
+	}
+	_, out, _ = runCLI(t, "", "check", "--cache", path)
+	if !strings.Contains(out, "stayed the same in every request that carried them (seen stable)") {
+		t.Errorf("the text does not say the values were seen stable:\n%s", out)
+	}
+}
