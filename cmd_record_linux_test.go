@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,6 +72,17 @@ func TestRecordCtrlCEndsTheChild(t *testing.T) {
 	if pid == 0 {
 		rec.Process.Kill()
 		t.Fatalf("the child never started: %s", stderr.String())
+	}
+	// The interrupt is sent once the shell waits on its sleep: sent while
+	// the shell forks, it reaches the shell but not the sleep forked after
+	// it, and the shell then waits the sleep out (the shell's race, not
+	// record's: a second Ctrl-C would end it).
+	children := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
+	for i := 0; i < 400; i++ {
+		if b, err := os.ReadFile(children); err != nil || len(strings.TrimSpace(string(b))) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	rec.Process.Signal(os.Interrupt)
 	select {
