@@ -553,9 +553,10 @@ func (v *seqView) stableBytes() int {
 	return v.bytesTo(n)
 }
 
-// sharedBytes is the bytes a and b start with in common: the whole
-// segments, and the common start of the next when it is in the same place.
-func sharedBytes(a, b *seqView) int {
+// sharedSegments is how many whole segments a and b start with in common:
+// their chain hashes agree up to the first difference, so a binary search
+// finds it.
+func sharedSegments(a, b *seqView) int {
 	lo, hi := 0, min(len(a.chain), len(b.chain))
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
@@ -565,6 +566,13 @@ func sharedBytes(a, b *seqView) int {
 			hi = mid - 1
 		}
 	}
+	return lo
+}
+
+// sharedBytes is the bytes a and b start with in common: the whole
+// segments, and the common start of the next when it is in the same place.
+func sharedBytes(a, b *seqView) int {
+	lo := sharedSegments(a, b)
 	n := a.bytesTo(lo)
 	if lo < len(a.segs) && lo < len(b.segs) {
 		sa, sb := &a.segs[lo], &b.segs[lo]
@@ -664,15 +672,7 @@ func (q *Sequence) Lanes() []LaneTotals {
 // with in common (by their chain hashes, which agree up to the first
 // difference).
 func sharedTokens(a, b *seqView) int {
-	lo, hi := 0, min(len(a.chain), len(b.chain))
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if a.chain[mid-1] == b.chain[mid-1] {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
+	lo := sharedSegments(a, b)
 	return a.tokensTo(lo)
 }
 
