@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
@@ -62,24 +63,54 @@ type laneColumn struct {
 	prefix, total              int
 }
 
-// Layout is the header and the row drawer of the lanes in w cells, false
-// when the steps are in one lane or more lanes than w holds.
-func (l Lanes) Layout(w int) (string, func(i int) string, bool) {
-	var cols []*laneColumn
-	col := make([]int, l.Count) // each request's column
+// laneSums is what a layout adds up over the requests: the lanes in
+// order, each request's lane, the lanes' costs and whether any idle gap is
+// known.
+type laneSums struct {
+	cols  []*laneColumn
+	col   []int
+	costs diff.LedgerTotals
+	timed bool
+}
+
+// laneMemo keeps the last sums: the view is drawn every frame, its steps
+// change only with the analysis (new steps, new pointers) or the requests
+// (their count, or a new slice).
+var laneMemo struct {
+	sync.Mutex
+	count       int
+	first, last *diff.Step
+	req         *wire.Request
+	prices      *price.Table
+	sums        *laneSums
+}
+
+// sums adds up the requests' lanes, from laneMemo when they are the same.
+func (l Lanes) sums() *laneSums {
+	var first, last *diff.Step
+	var req *wire.Request
+	if l.Count > 0 {
+		first, last, req = l.Step(0), l.Step(l.Count-1), l.Req(0)
+	}
+	m := &laneMemo
+	m.Lock()
+	defer m.Unlock()
+	if m.sums != nil && m.count == l.Count && m.first == first && m.last == last && m.req == req && m.prices == l.Prices {
+		return m.sums
+	}
+	s := &laneSums{col: make([]int, l.Count)}
 	ledger := diff.Ledger{Prices: l.Prices}
-	timed := false
 	for i := 0; i < l.Count; i++ {
 		st, name := l.Step(i), "main" // the first of a sequence starts the main lane
 		if st != nil {
-			name, timed = st.Lane.Name, timed || st.HasIdle
+			name, s.timed = st.Lane.Name, s.timed || st.HasIdle
 		}
-		k := slices.IndexFunc(cols, func(c *laneColumn) bool { return c.name == name })
+		k := slices.IndexFunc(s.cols, func(c *laneColumn) bool { return c.name == name })
 		if k < 0 {
-			k, cols = len(cols), append(cols, &laneColumn{name: name})
+			k, s.cols = len(s.cols), append(s.cols, &laneColumn{name: name})
 		}
-		c := cols[k]
-		col[i] = k
+		c := s.cols[k]
+		s.col[i] = k
 		c.requests++
 		if st != nil {
 			c.prefix, c.total = c.prefix+st.PrefixTokens, c.total+st.TotalTokens
@@ -94,11 +125,20 @@ func (l Lanes) Layout(w int) (string, func(i int) string, bool) {
 			ledger.AddIn(name, l.Req(i), st)
 		}
 	}
+	s.costs = ledger.Totals()
+	m.count, m.first, m.last, m.req, m.prices, m.sums = l.Count, first, last, req, l.Prices, s
+	return s
+}
+
+// Layout is the header and the row drawer of the lanes in w cells, false
+// when the steps are in one lane or more lanes than w holds.
+func (l Lanes) Layout(w int) (string, func(i int) string, bool) {
+	sums := l.sums()
+	cols, col, costs, timed := sums.cols, sums.col, sums.costs, sums.timed
 	cw := (w - (len(cols)-1)*cells.Width(laneSep)) / max(1, len(cols))
 	if len(cols) < 2 || cw < laneMinColumn {
 		return "", nil, false
 	}
-	costs := ledger.Totals()
 	heads := make([]string, len(cols))
 	for k, c := range cols {
 		heads[k] = l.title(c, costs, cw)

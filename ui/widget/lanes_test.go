@@ -71,3 +71,24 @@ func TestLanesLayout(t *testing.T) {
 		t.Error("a session of one lane laid out as lanes")
 	}
 }
+
+// BenchmarkLanesLayout10k draws a frame of 10,000 priced requests in two
+// lanes after the first (which adds up every request's lane and cost once:
+// about 85 ms here; the frames after reuse the sums).
+func BenchmarkLanesLayout10k(b *testing.B) {
+	const n = 10000
+	reqs := make([]wire.Request, n)
+	steps := make([]*diff.Step, n)
+	for i := range reqs {
+		reqs[i] = wire.Request{Format: wire.FormatAnthropic, Model: "claude-sonnet-4-5", Usage: &wire.Usage{InputTokens: 5000 + i}}
+		steps[i] = &diff.Step{Lane: diff.Lane{Name: []string{"main", "subagent:1"}[i%2]}, PrefixTokens: 4000, TotalTokens: 5000 + i}
+	}
+	l := Lanes{St: themes.New(themes.Mono), Count: n, Step: func(i int) *diff.Step { return steps[i] },
+		Req: func(i int) *wire.Request { return &reqs[i] }, Name: func(i int) string { return "#" }, Prices: price.Default()}
+	l.Layout(116)
+	for b.Loop() {
+		if _, row, ok := l.Layout(116); !ok || row(n-1) == "" {
+			b.Fatal("no layout")
+		}
+	}
+}
