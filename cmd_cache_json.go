@@ -64,6 +64,9 @@ type cacheRequestJSON struct {
 	Lane        laneJSON      `json:"lane"`
 	LaneFirst   bool          `json:"lane_first,omitempty"`
 	Expired     *expiredJSON  `json:"expired"`
+	// NeverWritten says why the prefix was never written to the cache
+	// (below the minimum, no breakpoint), null otherwise.
+	NeverWritten *string `json:"never_written"`
 }
 
 // laneJSON names a lane: its short name and a stable id.
@@ -303,6 +306,10 @@ func cacheRequestToJSON(st *diff.Step) cacheRequestJSON {
 	if e := st.Expired; e != nil {
 		rj.Expired = &expiredJSON{LifetimeSeconds: seconds(e.Lifetime), IdleSeconds: seconds(e.Idle), Tokens: e.Tokens,
 			From: scan.VisibleLine(e.From)}
+	}
+	if nw := st.Prediction.NeverWritten; nw != "" && st.Expired == nil {
+		nw = scan.VisibleLine(nw)
+		rj.NeverWritten = &nw
 	}
 	for _, n := range st.Notes {
 		rj.Notes = append(rj.Notes, scan.VisibleLine(n))

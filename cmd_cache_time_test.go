@@ -197,3 +197,55 @@ func TestCheckCacheQwenMemory(t *testing.T) {
 		t.Errorf("the text does not say the values were seen stable:\n%s", out)
 	}
 }
+
+// TestCacheJSONNeverWritten: a request whose shared prefix was never
+// written to the cache says why in "never_written" (below the provider's
+// minimum; no breakpoint), and the field is null on every other request:
+// it agrees with the request's notes, which say the same in words.
+func TestCacheJSONNeverWritten(t *testing.T) {
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{filepath.Join("testdata", "agents", "qwen-code.jsonl"), "below the 1024-token minimum"},
+		{filepath.Join("testdata", "payloads", "claude-trace.jsonl"), "no cache_control breakpoint: nothing written"},
+	} {
+		code, out, errs := runCLI(t, "", "cache", "--json", tc.file)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.file, code, errs)
+		}
+		var doc struct {
+			Requests []struct {
+				Index        int             `json:"index"`
+				NeverWritten json.RawMessage `json:"never_written"`
+				Notes        []string        `json:"notes"`
+			} `json:"requests"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		said, null := 0, 0
+		for _, r := range doc.Requests {
+			noted := false
+			for _, n := range r.Notes {
+				noted = noted || strings.Contains(n, "-token minimum") || strings.HasPrefix(n, "no cache_control breakpoint")
+			}
+			switch string(r.NeverWritten) {
+			case "null":
+				null++
+				if noted {
+					t.Errorf("%s #%d: notes say the prefix was never written, never_written is null: %q", tc.file, r.Index, r.Notes)
+				}
+			case `"` + tc.want + `"`:
+				said++
+				if !noted {
+					t.Errorf("%s #%d: never_written without a note saying so: %q", tc.file, r.Index, r.Notes)
+				}
+			default:
+				t.Errorf("%s #%d: never_written = %s, want %q or null (the field must always be present)", tc.file, r.Index, r.NeverWritten, tc.want)
+			}
+		}
+		if said != 1 {
+			t.Errorf("%s: %d requests say %q, want 1 (null on %d)", tc.file, said, tc.want, null)
+		}
+	}
+}

@@ -35,7 +35,8 @@ type Prediction struct {
 	// expired, nil when none had.
 	Expired *Expiry
 	// NeverWritten, when not "", says why the prefix the request shares
-	// with an earlier one was never written to the cache.
+	// with an earlier one was never written to the cache ("below the
+	// 1024-token minimum", "no cache_control breakpoint: nothing written").
 	NeverWritten string
 }
 
@@ -256,7 +257,7 @@ func predict(mem *cacheMemory, prev, cur *seqView, prefixTokens int, ttl time.Du
 		if best > 0 {
 			p.Notes = append(p.Notes, fmt.Sprintf("shared prefix of %d tokens is below the %d-token minimum of %s caching",
 				size, rule.MinTokens, rule.Provider))
-			p.NeverWritten = "below the minimum"
+			p.NeverWritten = fmt.Sprintf("below the %d-token minimum", rule.MinTokens)
 		}
 		return p
 	}
@@ -287,7 +288,7 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 	}
 	if len(cur.bps) == 0 {
 		p.Notes = append(p.Notes, "no cache_control breakpoint: "+rule.Provider+" caches nothing for this request")
-		p.NeverWritten = "no breakpoint"
+		p.NeverWritten = "no cache_control breakpoint: nothing written"
 		return p
 	}
 	if rule.MaxBreakpoints > 0 && len(cur.bps) > rule.MaxBreakpoints {
@@ -345,7 +346,7 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 		p.Notes = append(p.Notes, fmt.Sprintf("prefix up to the last cache_control breakpoint is %d tokens, below the %d-token minimum",
 			w, rule.MinTokens))
 		if p.Cached == 0 {
-			p.NeverWritten = "below the minimum"
+			p.NeverWritten = fmt.Sprintf("below the %d-token minimum", rule.MinTokens)
 		}
 	}
 	return p

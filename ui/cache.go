@@ -11,6 +11,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/widget"
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -32,12 +33,13 @@ type cacheView struct {
 	cur         widget.Cursor
 	labels      map[string]string
 	prev        func(i int) int // the request step i is compared with
+	table       bool            // the table even where the lanes fit (v)
 }
 
 // cacheView is the Cache view as the model stands.
 func (m *Model) cacheView() cacheView {
 	return cacheView{st: m.st, reqs: m.reqs, steps: m.steps, done: m.anaDone,
-		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table, labels: m.opts.Labels, prev: m.predecessor}
+		reusePrefix: m.reusePrefix, reuseTotal: m.reuseTotal, cur: m.table, labels: m.opts.Labels, prev: m.predecessor, table: m.cacheTable}
 }
 
 // name is a request as the view names it: "#3", or "#3 LEGACY" when its
@@ -48,19 +50,6 @@ func (p cacheView) name(i int) string {
 		n += " " + scan.VisibleLine(l)
 	}
 	return n
-}
-
-// laned reports whether the session's requests go in more than one lane.
-func (p cacheView) laned() bool {
-	name := ""
-	for _, row := range p.steps {
-		if row != nil && name != "" && row.Lane.Name != name {
-			return true
-		} else if row != nil {
-			name = row.Lane.Name
-		}
-	}
-	return false
 }
 
 // predicted is a step's predicted cached tokens, n/a where no prediction
@@ -91,7 +80,7 @@ func (p cacheView) Render(w, h int) []string {
 	recorded := wide
 	// The lane column shows when the session has more than one lane, the
 	// idle column when the requests' times are recorded.
-	laned, timed, lw := p.laned(), false, 5
+	laned, timed, lw := widget.Laned(p.steps), false, 5
 	for _, row := range p.steps {
 		recorded = recorded || (row != nil && row.Recorded != nil)
 		if row != nil {
@@ -171,6 +160,13 @@ func (p cacheView) Render(w, h int) []string {
 	if m := sessionBreakMoney(p.reqs, p.steps); m != "" && wide {
 		title += " · " + m
 	}
+	if lanes := (widget.Lanes{St: st, Count: len(p.reqs), Step: func(i int) *diff.Step { return stepAt(p.steps, i) },
+		Req: func(i int) *wire.Request { return &p.reqs[i].req }, Name: p.name, Prices: viewPrices()}); !p.table && w >= widget.LanesMinWidth {
+		if head, row, ok := lanes.Layout(w - 4); ok {
+			return widget.Table{St: st, Cur: p.cur, Title: "Prompt cache · lanes (v: table) · idle, % prefix/total, c predicted cached (! recorded disagrees), ✂ break", Head: "  " + head, Count: len(p.reqs),
+				Row: row, Empty: "no requests", Detail: p.detail(p.cur.Sel), Details: cacheDetailLines}.Render(w, h)
+		}
+	}
 	bar := "█▒░ cached"
 	if wide {
 		bar = "█cached ▒shared ░new"
@@ -212,7 +208,7 @@ func (p cacheView) detail(i int) []string {
 	if row.HasIdle {
 		with += " (" + diff.Duration(row.Idle) + " before)"
 	}
-	if p.laned() {
+	if widget.Laned(p.steps) {
 		with = "lane " + scan.VisibleLine(row.Lane.Name) + " · " + with
 	}
 	var out []string

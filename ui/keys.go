@@ -18,7 +18,7 @@ type KeyMap struct {
 	Search, Next, Prev, Filter     key.Binding
 	Wire, Escapes, Findings, Cache key.Binding
 	Diff, Raw, Mark, Layout        key.Binding
-	Trust, Secrets, Server         key.Binding
+	Trust, Secrets, Server, Lanes  key.Binding
 	Help, Quit                     key.Binding
 }
 
@@ -54,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		Trust:    b("t", "diff: trust map / text", "t"),
 		Secrets:  b("S", "show / mask secrets", "S"),
 		Server:   b("s", "findings: by MCP server", "s"),
+		Lanes:    b("v", "cache: lanes / table", "v"),
 		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
@@ -80,7 +81,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
-		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Layout},
+		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
 		{k.Help, k.Quit},
 	}
 }

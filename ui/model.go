@@ -210,8 +210,9 @@ type Model struct {
 	errs     []error
 	status   string
 	// showSecrets shows the secrets of segments in the clear (the Secrets
-	// key); by default the content pane masks them.
-	showSecrets bool
+	// key; masked by default); cacheTable keeps the Cache view a table where
+	// the lanes would fit (v).
+	showSecrets, cacheTable bool
 
 	pr                      prompt
 	history                 map[string][]string // the prompts' entries by kind, oldest first

@@ -144,6 +144,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	case matches(k, km.Mark):
 		m.toggleMark()
 		return nil
+	case matches(k, km.Lanes) && m.view == viewCache:
+		m.cacheTable = !m.cacheTable
+		return nil
 	case matches(k, km.Secrets):
 		m.showSecrets = !m.showSecrets
 		m.status = "secrets masked"
