@@ -15,7 +15,7 @@ func (m *Model) tableRows() int { return widget.RowsIn(m.bodyHeight(), m.detailL
 // detailLines is the height of the detail area of the view's table.
 func (m *Model) detailLines() int {
 	if m.view == viewCache {
-		return cacheDetailLines
+		return len(m.cacheView().detail(m.table.Sel, m.w))
 	}
 	return widget.DetailLines
 }
