@@ -43,9 +43,9 @@ func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
 	case matches(k, km.Down):
 		m.moveTable(m.table.Sel + 1)
 	case matches(k, km.PageUp):
-		m.moveTable(m.table.Sel - h)
+		m.moveTable(m.table.Sel - widget.Page(h, matches(k, km.HalfPage)))
 	case matches(k, km.PageDown):
-		m.moveTable(m.table.Sel + h)
+		m.moveTable(m.table.Sel + widget.Page(h, matches(k, km.HalfPage)))
 	case matches(k, km.Top):
 		m.moveTable(0)
 	case matches(k, km.Bottom):
