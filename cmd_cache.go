@@ -85,7 +85,7 @@ for compatibility and does nothing: comparing by model is the default.`,
 				out = newCacheJSON(bw)
 				out.(*cacheJSON).prices = tab
 			} else {
-				text := newCacheText(bw, terminalWidth(app.Stdout), localeUnicode())
+				text := newCacheText(bw, tableWidth(app.Stdout), localeUnicode())
 				text.consecutive = consecutive
 				text.costs.prices = tab
 				out = text

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -229,9 +228,8 @@ type checkResult struct {
 	// segAt indexes the segments of the request being audited by id
 	// (reused from request to request).
 	segAt map[string]int
-	// seen indexes the distinct findings kept: by source, rule, segment,
-	// offset, message and the segment's text.
-	seen map[string]int
+	// distinct tells the distinct findings kept apart (audit.Distinct).
+	distinct audit.Distinct
 	// total counts the findings of every request, repeats included.
 	total int
 	// stable counts the volatile values seen the same in every request
@@ -277,26 +275,16 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 	}
 	for _, f := range fs {
 		var text string
-		var hash uint64
+		var seg *wire.Segment
 		if i, ok := res.segAt[f.Segment]; ok {
-			s := &r.Segments[i]
-			text, hash = s.Text, s.Hash
-			if hash == 0 {
-				hash = wire.HashText(text)
-			}
+			seg = &r.Segments[i]
+			text = seg.Text
 		}
 		if !res.every {
-			key := f.Source + "\x00" + f.Rule + "\x00" + f.Segment + "\x00" + strconv.Itoa(f.Offset) + "\x00" +
-				f.Message + "\x00" + strconv.FormatUint(hash, 16) + "\x00" + strconv.Itoa(len(text))
-			if res.seen == nil {
-				res.seen = map[string]int{}
-			}
-			if k, ok := res.seen[key]; ok {
+			if k := res.distinct.Index(&f, seg, len(res.findings)); k >= 0 {
 				res.findings[k].Requests.Count++
 				continue
 			}
-			res.seen[key] = len(res.findings)
-			f.Requests = &audit.RequestSpan{First: f.Request, Count: 1}
 		}
 		res.findings = append(res.findings, f)
 		if res.locate {

@@ -325,6 +325,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				NoColor:  app.NoColor,
 				Toggle:   func() (string, error) { return string(w.Toggle()), nil },
 				Layout:   layout,
+				Labels:   watchLabels(dir),
 				Live:     true,
 			})
 		},
@@ -363,6 +364,13 @@ func watchStream(ctx context.Context, rebuilds <-chan assemble.Rebuild) <-chan u
 		}
 	}()
 	return ch
+}
+
+// watchLabels name the requests watch builds in dir by their layout, as
+// the demo's are: L toggles it, and each build keeps the label of its own.
+func watchLabels(dir string) map[string]string {
+	return map[string]string{assemble.WatchSource(dir, assemble.LayoutLegacy): "LEGACY",
+		assemble.WatchSource(dir, assemble.LayoutIsolated): "ISOLATED"}
 }
 
 // demoOptions opens the viewer on the demo: the poisoned workspace built

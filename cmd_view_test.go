@@ -338,3 +338,33 @@ func TestWatchAndBuildShareTheHostFacts(t *testing.T) {
 		t.Fatalf("watch's system prompt differs from build's (or misses the shell):\nwatch: %.200q\nbuild: %.200q", sys, body.System[0].Text)
 	}
 }
+
+// TestWatchLabelsEachBuildByItsLayout: after L (the watcher's Toggle), the
+// request list still says which build is of which layout: LEGACY and
+// ISOLATED, as in the demo (watch gave its builds no label).
+func TestWatchLabelsEachBuildByItsLayout(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Notes\nUse tabs.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := newWatcher(&App{In: wire.NewInterner()}, dir, assemble.LayoutLegacy, wire.FormatAnthropic, nil, nil, false)
+	first := w.Build()
+	w.Toggle()
+	second := w.Build()
+	if first.Err != nil || second.Err != nil || second.Request == nil {
+		t.Fatalf("builds: %v, %v", first.Err, second.Err)
+	}
+	labels := watchLabels(dir)
+	if labels[first.Request.Source] != "LEGACY" || labels[second.Request.Source] != "ISOLATED" {
+		t.Fatalf("labels %v for sources %q and %q", labels, first.Request.Source, second.Request.Source)
+	}
+	m := ui.New(ui.Options{Requests: []wire.Request{*first.Request, *second.Request}, Analysis: ui.DefaultAnalysis(),
+		Theme: "mono", Labels: labels, Layout: "isolated", Live: true})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	screen := m.Render()
+	for _, want := range []string{"1 LEGACY", "2 ISOLATED"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the list lacks %q:\n%s", want, screen)
+		}
+	}
+}

@@ -110,7 +110,14 @@ func TestWrapCommand(t *testing.T) {
 func TestTablesFitCOLUMNS(t *testing.T) {
 	file := "testdata/claudemd/claude-code-request.json"
 	t.Setenv("COLUMNS", "80")
-	for _, args := range [][]string{{"inspect", file}, {"context", file}, {"inspect", "testdata/sessions/session.jsonl"}} {
+	runs := [][]string{{"inspect", file}, {"context", file}, {"inspect", "testdata/sessions/session.jsonl"}}
+	// cache's header, table, notes and cost lines, on fixtures with breaks,
+	// idle gaps, lanes, provider verdicts and a below-minimum note.
+	for _, f := range []string{"testdata/sessions/session.jsonl", "testdata/cache/idle.claude-trace.jsonl",
+		"testdata/verdicts/anthropic-diagnostics.claude-trace.jsonl", "testdata/mcp/poisoned-session.jsonl", "testdata/agents/claude-code.jsonl"} {
+		runs = append(runs, []string{"cache", f})
+	}
+	for _, args := range runs {
 		code, out, _ := runCLI(t, "", args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d", args, code)

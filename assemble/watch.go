@@ -138,7 +138,7 @@ func (w *Watcher) Build() Rebuild {
 	w.prev, w.prevLayout, w.base = res, w.layout, *b
 	w.base.Now = time.Time{}
 	r := res.Request
-	r.Source = w.dir + " (" + string(w.layout) + ")"
+	r.Source = WatchSource(w.dir, w.layout)
 	r.Index = w.count
 	r.Offset = -1
 	return Rebuild{Request: &r, Report: rep, Note: "#" + fmt.Sprint(w.count) + " " + note}
@@ -335,3 +335,7 @@ func (d *dirWatches) addDir(p string) bool {
 	}
 	return true
 }
+
+// WatchSource is the Source of the requests a Watcher of dir builds in
+// layout l: the workspace and the layout.
+func WatchSource(dir string, l Layout) string { return dir + " (" + string(l) + ")" }

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -322,9 +323,32 @@ func TextDiff(a, b string) []Hunk {
 				hs[k+1].Words = append(hs[k+1].Words, w)
 			}
 		}
+		hs[k].Words, hs[k+1].Words = joinChanges(hs[k].Words), joinChanges(hs[k+1].Words)
 		k++
 	}
 	return hs
+}
+
+// joinChanges makes one change of changed words with only blanks between
+// them ("[-The operating rules-]", not "[-The-] [-operating-] [-rules-]"):
+// the blanks are equal on both sides, but a reader sees the phrase changed.
+func joinChanges(ws []Hunk) []Hunk {
+	out := ws[:0]
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if n := len(out); n > 0 && w.Op != OpEqual && out[n-1].Op == w.Op {
+			out[n-1].Text += w.Text
+			continue
+		}
+		if n := len(out); n > 0 && w.Op == OpEqual && out[n-1].Op != OpEqual && i+1 < len(ws) && ws[i+1].Op == out[n-1].Op &&
+			strings.Trim(w.Text, " \t") == "" {
+			out[n-1].Text += w.Text + ws[i+1].Text
+			i++
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // tokenDiff diffs two token sequences: each distinct token becomes one rune

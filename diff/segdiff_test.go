@@ -395,3 +395,33 @@ func TestSegdiffReorderedIsNotIdentical(t *testing.T) {
 		t.Errorf("a request against itself: first divergence %+v", d.First)
 	}
 }
+
+// TestSegdiffJoinsChangedWords: a line replaced by another keeps its words
+// diff, but changed words with only blanks between them are one change (a
+// phrase, not each word bracketed), and each side still gives its text back.
+func TestSegdiffJoinsChangedWords(t *testing.T) {
+	a := "The operating rules are strict.\nKeep this line.\n"
+	b := "Totally unrelated sentence here now.\nKeep this line.\n"
+	hs := TextDiff(a, b)
+	if len(hs) < 2 || hs[0].Op != OpDelete || hs[1].Op != OpInsert {
+		t.Fatalf("hunks %+v", hs)
+	}
+	del, ins := hs[0].Words, hs[1].Words
+	if len(del) == 0 || del[0].Op != OpDelete || del[0].Text != "The operating rules are strict" {
+		t.Errorf("delete words %+v", del)
+	}
+	if len(ins) == 0 || ins[0].Op != OpInsert || ins[0].Text != "Totally unrelated sentence here now" {
+		t.Errorf("insert words %+v", ins)
+	}
+	if wa, _ := segdiffSides(del); wa != hs[0].Text {
+		t.Errorf("the delete words give %q, not %q", wa, hs[0].Text)
+	}
+	if _, wb := segdiffSides(ins); wb != hs[1].Text {
+		t.Errorf("the insert words give %q, not %q", wb, hs[1].Text)
+	}
+	// One changed word among equal ones stays one word.
+	hs = TextDiff("Alpha beta gamma delta.\n", "Alpha beta GAMMA delta.\n")
+	if n := len(hs[0].Words); n != 3 || hs[0].Words[1].Text != "gamma" {
+		t.Errorf("one word changed: %+v", hs[0].Words)
+	}
+}

@@ -6,10 +6,10 @@ package ui
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -50,15 +50,6 @@ func (p cacheView) name(i int) string {
 		n += " " + scan.VisibleLine(l)
 	}
 	return n
-}
-
-// predicted is a step's predicted cached tokens, n/a where no prediction
-// could be made (as cache's table says).
-func predicted(row *diff.Step) string {
-	if row.Prediction.Unavailable != "" {
-		return "n/a"
-	}
-	return shortNum(row.Prediction.Cached)
 }
 
 // Render draws the view in a w×h box.
@@ -124,7 +115,7 @@ func (p cacheView) Render(w, h int) []string {
 		}
 		line += widget.CacheBar(st, row, bw) + " " +
 			pad(fmt.Sprintf("%3d%% %s/%s", int(frac*100+0.5), shortNum(row.PrefixTokens), shortNum(row.TotalTokens)), 17) +
-			pad(predicted(row), 7)
+			pad(widget.Predicted(row), 7)
 		if recorded {
 			rec := "-"
 			if row.Recorded != nil {
@@ -163,8 +154,9 @@ func (p cacheView) Render(w, h int) []string {
 	if lanes := (widget.Lanes{St: st, Count: len(p.reqs), Step: func(i int) *diff.Step { return stepAt(p.steps, i) },
 		Req: func(i int) *wire.Request { return &p.reqs[i].req }, Name: p.name, Prices: viewPrices()}); !p.table && w >= widget.LanesMinWidth {
 		if head, row, ok := lanes.Layout(w - 4); ok {
+			detail := p.detail(p.cur.Sel, w)
 			return widget.Table{St: st, Cur: p.cur, Title: "Prompt cache · lanes (v: table) · idle, % prefix/total, c predicted cached (! recorded disagrees), ✂ break", Head: "  " + head, Count: len(p.reqs),
-				Row: row, Empty: "no requests", Detail: p.detail(p.cur.Sel), Details: cacheDetailLines}.Render(w, h)
+				Row: row, Empty: "no requests", Detail: detail, Details: len(detail)}.Render(w, h)
 		}
 	}
 	bar := "█▒░ cached"
@@ -189,15 +181,17 @@ func (p cacheView) Render(w, h int) []string {
 	if wide {
 		head += "   context: " + contextLegend
 	}
+	detail := p.detail(p.cur.Sel, w)
 	return widget.Table{St: st, Cur: p.cur, Title: title, Head: "  " + head, Count: len(p.reqs), Row: rowAt,
-		Empty: "no requests", Detail: p.detail(p.cur.Sel), Details: cacheDetailLines}.Render(w, h)
+		Empty: "no requests", Detail: detail, Details: len(detail)}.Render(w, h)
 }
 
 // detail is what the Cache view says under the table of request i, as
 // `cache` says it: what it is compared with and what broke, in words, the
 // text before and after, the predicted and recorded cache reads and where
-// they disagree, and the legend of the bar and the marks.
-func (p cacheView) detail(i int) []string {
+// they disagree and why, its notes (wrapped to w: the text before and after
+// give way to them, then the table's rows), and the legend of the bar and the marks.
+func (p cacheView) detail(i, w int) []string {
 	st := p.st
 	legend := st.Muted.Render("█ predicted cached ▒ shared, not cached ░ new · ! recorded disagrees")
 	row := stepAt(p.steps, i)
@@ -214,18 +208,16 @@ func (p cacheView) detail(i int) []string {
 	var out []string
 	if b := row.Break; b != nil {
 		out = append(out, st.Muted.Render(with+": ")+st.Break.Render("✂ "+b.Sentence()))
-		if b.Cause.Switch() {
-			out = append(out, "", "")
-		} else {
+		if !b.Cause.Switch() {
 			out = append(out,
 				st.Muted.Render("before: ")+scan.VisibleLine(b.Before),
 				st.Muted.Render("after:  ")+scan.VisibleLine(b.After))
 		}
 	} else if e := row.Expired; e != nil {
 		out = append(out, st.Muted.Render(with+": ")+st.Break.Render("the prefix had expired: "+e.Sentence()+", "+
-			shortNum(e.Tokens)+" tokens written again"), "", "")
+			shortNum(e.Tokens)+" tokens written again"))
 	} else {
-		out = append(out, st.Muted.Render(with+": ")+st.Added.Render("the request starts with the whole of it"), "", "")
+		out = append(out, st.Muted.Render(with+": ")+st.Added.Render("the request starts with the whole of it"))
 	}
 	rec := "nothing recorded"
 	if row.Recorded != nil {
@@ -239,19 +231,21 @@ func (p cacheView) detail(i int) []string {
 	if money := breakMoney(&p.reqs[i].req, row); money != "" {
 		line = money + " · " + line
 	}
-	out = append(out, st.Muted.Render(line))
-	// The provider's own verdict on the break, beside wirelens's; where the
-	// record disagrees with the prediction, and why; else a note.
-	var said []string
+	// Where the record disagrees with the prediction, and why; the
+	// provider's own verdict on the break, beside wirelens's; the notes.
+	said := render.WrapStyled(st.High, "! "+scan.VisibleLine(row.Disagreement), row.Disagreement != "", w-2)
 	if v := row.Verdict; v != nil {
-		said = append(said, st.Muted.Render("provider verdict: "+scan.VisibleLine(v.By)+" says "+scan.VisibleLine(v.Reason)+
-			"; wirelens: "+diff.Attribution(row)+" ("+row.VerdictOutcome+")"))
+		said = append(said, render.WrapStyled(st.Muted, "provider verdict: "+scan.VisibleLine(v.By)+" says "+
+			scan.VisibleLine(v.Reason)+"; wirelens: "+diff.Attribution(row)+" ("+row.VerdictOutcome+")", true, w-2)...)
 	}
-	if row.Disagreement != "" {
-		said = append(said, st.High.Render("! "+scan.VisibleLine(row.Disagreement)))
+	for _, n := range row.Notes {
+		said = append(said, render.WrapStyled(st.Muted, "note: "+scan.VisibleLine(n), true, w-2)...)
 	}
-	if len(said) == 0 && len(row.Notes) > 0 {
-		said = append(said, st.Muted.Render("note: "+scan.VisibleLine(row.Notes[0])))
+	ctx := max(1, min(len(out), cacheDetailLines-2-len(said))) // the break's line and as much of before/after as fits
+	out = append(append(out[:ctx], st.Muted.Render(line)), said...)
+	out = out[:min(len(out), cacheDetailLines+2)] // at most two lines more than the area, the table a row shorter
+	for len(out) < cacheDetailLines-1 {
+		out = append(out, "")
 	}
-	return append(out, strings.Join(said, st.Muted.Render(" · ")), legend)
+	return append(out, legend)
 }

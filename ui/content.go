@@ -81,7 +81,7 @@ func (m *Model) findingMarks(r, s int) []render.FindingMark {
 	}
 	seg := &m.reqs[r].req.Segments[s]
 	var out []render.FindingMark
-	for _, f := range m.findings {
+	for _, f := range m.allFindings {
 		// Workspace text in the system prompt is about the whole segment:
 		// its badge says so.
 		if f.req == r && f.Segment == seg.ID && f.Rule != audit.RuleUntrustedInSystem {

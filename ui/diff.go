@@ -204,10 +204,10 @@ func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
 			m.scrollTrust(1, h)
 			return nil
 		case matches(k, km.PageUp):
-			m.scrollTrust(-h, h)
+			m.scrollTrust(-widget.Page(h, matches(k, km.HalfPage)), h)
 			return nil
 		case matches(k, km.PageDown):
-			m.scrollTrust(h, h)
+			m.scrollTrust(widget.Page(h, matches(k, km.HalfPage)), h)
 			return nil
 		case matches(k, km.Top):
 			m.diff.top = 0
@@ -220,9 +220,9 @@ func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
 	case matches(k, km.Down):
 		m.diff.scroll(1, h)
 	case matches(k, km.PageUp):
-		m.diff.scroll(-h, h)
+		m.diff.scroll(-widget.Page(h, matches(k, km.HalfPage)), h)
 	case matches(k, km.PageDown):
-		m.diff.scroll(h, h)
+		m.diff.scroll(widget.Page(h, matches(k, km.HalfPage)), h)
 	case matches(k, km.Top):
 		m.diff.top = 0
 	case matches(k, km.Bottom):

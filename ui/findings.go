@@ -117,6 +117,9 @@ func (p findingsView) Render(w, h int) []string {
 				detail = append(detail, l)
 			}
 		}
+		if f.Requests != nil && f.Requests.Count > 1 {
+			detail = append(detail, st.Muted.Render("in "+strconv.Itoa(f.Requests.Count)+" requests from this one"))
+		}
 		if f.Excerpt != "" {
 			detail = append(detail, st.Muted.Render("excerpt: ")+scan.VisibleLine(f.Excerpt))
 		}

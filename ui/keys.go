@@ -12,7 +12,8 @@ var _ help.KeyMap = KeyMap{}
 // it.
 type KeyMap struct {
 	Up, Down, Left, Right          key.Binding
-	PageUp, PageDown, Top, Bottom  key.Binding
+	PageUp, PageDown, Top, Bottom  key.Binding // HalfPage: ctrl+d/ctrl+u are half a page
+	HalfPage                       key.Binding
 	NextPane, PrevPane             key.Binding
 	Enter, Back                    key.Binding
 	Search, Next, Prev, Filter     key.Binding
@@ -32,8 +33,9 @@ func DefaultKeyMap() KeyMap {
 		Down:     b("↓/j", "down", "down", "j"),
 		Left:     b("←/h", "left column", "left", "h"),
 		Right:    b("→/l", "right column", "right", "l"),
-		PageUp:   b("pgup/ctrl+u", "page up", "pgup", "ctrl+u", "ctrl+b"),
-		PageDown: b("pgdn/space/ctrl+d", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
+		PageUp:   b("pgup/ctrl+b", "page up", "pgup", "ctrl+u", "ctrl+b"),
+		PageDown: b("pgdn/space/ctrl+f", "page down", "pgdown", "ctrl+d", "ctrl+f", "space"),
+		HalfPage: b("ctrl+d/ctrl+u", "half a page down / up", "ctrl+d", "ctrl+u"),
 		Top:      b("g/home", "top", "g", "home"),
 		Bottom:   b("G/end", "bottom", "G", "end"),
 		NextPane: b("tab", "next pane", "tab"),
@@ -79,7 +81,7 @@ func (k KeyMap) ShortHelpMore() []key.Binding {
 // FullHelp is the help view's columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.HalfPage, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
 		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
 		{k.Help, k.Quit},

@@ -205,9 +205,9 @@ func (m *Model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case matches(k, km.Down):
 		return m.moveSel(m.list.sel + 1)
 	case matches(k, km.PageUp):
-		return m.moveSel(m.list.sel - m.listHeight())
+		return m.moveSel(m.list.sel - widget.Page(m.listHeight(), matches(k, km.HalfPage)))
 	case matches(k, km.PageDown):
-		return m.moveSel(m.list.sel + m.listHeight())
+		return m.moveSel(m.list.sel + widget.Page(m.listHeight(), matches(k, km.HalfPage)))
 	case matches(k, km.Top):
 		return m.moveSel(0)
 	case matches(k, km.Bottom):

@@ -227,6 +227,7 @@ type Model struct {
 	perReq                  map[int]int    // findings per request
 	reusePrefix, reuseTotal int            // prefix and total tokens over the cache steps
 	perSeg                  map[segKey]int // findings per request and segment
+	allFindings             []findingRow   // every request's findings (m.findings: each distinct one once)
 	steps                   []*diff.Step   // the cache step of each request (nil: none)
 	anaGen                  int
 	analysing               bool
@@ -809,13 +810,14 @@ func (m *Model) onItems(msg itemsMsg) tea.Cmd {
 // setAnalysis keeps the findings and the cache steps of the requests and
 // what is counted from them.
 func (m *Model) setAnalysis(findings []findingRow, steps []*diff.Step) {
-	m.findings, m.steps = findings, steps
+	m.allFindings, m.steps = findings, steps
 	m.perReq, m.perSeg = map[int]int{}, map[segKey]int{}
 	for k, f := range findings {
 		findings[k].server = m.findingServer(&f)
 		m.perReq[f.req]++
 		m.perSeg[segKey{f.req, f.Segment}]++
 	}
+	m.findings = audit.DistinctOf(findings, func(f *findingRow) (*audit.Finding, *wire.Request) { return &f.Finding, &m.reqs[f.req].req })
 	m.reusePrefix, m.reuseTotal = 0, 0
 	for _, st := range steps {
 		if st != nil {
@@ -847,7 +849,7 @@ func (m *Model) dropOldest(n int) {
 	k := len(m.hits)
 	m.hits = dropBelow(m.hits, n, func(h *hit) *int { return &h.req })
 	m.hitAt = max(-1, m.hitAt-(k-len(m.hits)))
-	m.setAnalysis(dropBelow(m.findings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
+	m.setAnalysis(dropBelow(m.allFindings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
 }
 
 // dropBelow drops the items whose request index (at) is below n and moves

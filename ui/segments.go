@@ -222,11 +222,11 @@ func (m *Model) onSegKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case matches(k, km.PageUp):
 		if len(cols[col]) > 0 {
-			return m.moveSeg(cols[col][max(0, row-m.segItems())])
+			return m.moveSeg(cols[col][max(0, row-widget.Page(m.segItems(), matches(k, km.HalfPage)))])
 		}
 	case matches(k, km.PageDown):
 		if len(cols[col]) > 0 {
-			return m.moveSeg(cols[col][min(len(cols[col])-1, row+m.segItems())])
+			return m.moveSeg(cols[col][min(len(cols[col])-1, row+widget.Page(m.segItems(), matches(k, km.HalfPage)))])
 		}
 	case matches(k, km.Top):
 		if len(cols[col]) > 0 {

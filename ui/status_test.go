@@ -46,8 +46,8 @@ func TestUIHelpNamesSpace(t *testing.T) {
 	reqs, a := goldenSession()
 	m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 120, 40)
 	pressKeys(t, m, "?")
-	if s := plain(m.Render()); !strings.Contains(s, "pgdn/space/ctrl+d") {
-		t.Fatalf("the help does not name space:\n%s", s)
+	if s := plain(m.Render()); !strings.Contains(s, "pgdn/space/ctrl+f") || !strings.Contains(s, "ctrl+d/ctrl+u") || !strings.Contains(s, "half a page") {
+		t.Fatalf("the help does not name space, or ctrl+d/ctrl+u for half a page:\n%s", s)
 	}
 }
 

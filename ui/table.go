@@ -15,7 +15,7 @@ func (m *Model) tableRows() int { return widget.RowsIn(m.bodyHeight(), m.detailL
 // detailLines is the height of the detail area of the view's table.
 func (m *Model) detailLines() int {
 	if m.view == viewCache {
-		return cacheDetailLines
+		return len(m.cacheView().detail(m.table.Sel, m.w))
 	}
 	return widget.DetailLines
 }
@@ -43,9 +43,9 @@ func (m *Model) onTableKey(k tea.KeyPressMsg) tea.Cmd {
 	case matches(k, km.Down):
 		m.moveTable(m.table.Sel + 1)
 	case matches(k, km.PageUp):
-		m.moveTable(m.table.Sel - h)
+		m.moveTable(m.table.Sel - widget.Page(h, matches(k, km.HalfPage)))
 	case matches(k, km.PageDown):
-		m.moveTable(m.table.Sel + h)
+		m.moveTable(m.table.Sel + widget.Page(h, matches(k, km.HalfPage)))
 	case matches(k, km.Top):
 		m.moveTable(0)
 	case matches(k, km.Bottom):

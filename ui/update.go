@@ -186,9 +186,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 		case matches(k, km.Down):
 			m.scrollHelp(1)
 		case matches(k, km.PageUp):
-			m.scrollHelp(-max(1, h-1))
+			m.scrollHelp(-widget.Page(max(1, h-1), matches(k, km.HalfPage)))
 		case matches(k, km.PageDown):
-			m.scrollHelp(max(1, h-1))
+			m.scrollHelp(widget.Page(max(1, h-1), matches(k, km.HalfPage)))
 		case matches(k, km.Top):
 			m.helpTop = 0
 		case matches(k, km.Bottom):
@@ -294,9 +294,9 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 	case matches(k, km.Down):
 		c.Scroll(1, h)
 	case matches(k, km.PageUp):
-		c.Scroll(-max(1, h-1), h)
+		c.Scroll(-widget.Page(max(1, h-1), matches(k, km.HalfPage)), h)
 	case matches(k, km.PageDown):
-		c.Scroll(max(1, h-1), h)
+		c.Scroll(widget.Page(max(1, h-1), matches(k, km.HalfPage)), h)
 	case matches(k, km.Top):
 		c.ToTop()
 	case matches(k, km.Bottom):

@@ -207,10 +207,7 @@ func (l Lanes) cell(i int, timed bool) string {
 	if st.TotalTokens > 0 {
 		frac = float64(st.PrefixTokens) / float64(st.TotalTokens)
 	}
-	cached := "n/a"
-	if st.Prediction.Unavailable == "" {
-		cached = render.ShortNum(st.Prediction.Cached)
-	}
+	cached := Predicted(st)
 	if st.Disagreement != "" {
 		cached += l.St.High.Render("!") // the recorded read disagrees
 	}
@@ -227,4 +224,13 @@ func (l Lanes) cell(i int, timed bool) string {
 		s += l.St.Added.Render("intact")
 	}
 	return s
+}
+
+// Predicted is a step's predicted cached tokens, n/a where no prediction
+// could be made (as cache's table says).
+func Predicted(st *diff.Step) string {
+	if st.Prediction.Unavailable != "" {
+		return "n/a"
+	}
+	return render.ShortNum(st.Prediction.Cached)
 }

@@ -80,3 +80,12 @@ func (t Table) Render(w, h int) []string {
 	}
 	return ScrollBox(st, st.Header.Render(t.Title), lines, w, h, true, Scroll{Top: t.Cur.Top, Shown: n, Total: t.Count, Track: n + 1})
 }
+
+// Page is how far a page key moves in a view n rows high: n, or half of it
+// for the half-page keys (ctrl+d and ctrl+u, as in less and vim).
+func Page(n int, half bool) int {
+	if half {
+		return max(1, n/2)
+	}
+	return n
+}
