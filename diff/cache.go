@@ -494,7 +494,10 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	mem.sweep(cur.at)
 	var st *Step
 	if prev != nil {
-		st = compareViews(prev, cur, mem, first && !q.Consecutive && cacheKey(prev.req) == key, q.TTL)
+		// A new lane starts its own cache and breaks nothing; the same
+		// agent's lane for another model (main@haiku) is a model switch.
+		laneFirst := first && !q.Consecutive && (cacheKey(prev.req) == key || !ln.sibling)
+		st = compareViews(prev, cur, mem, laneFirst, q.TTL)
 		st.Lane = ln.Lane
 		ln.Compared++
 		ln.PrefixTokens += st.PrefixTokens
@@ -604,7 +607,7 @@ func (q *Sequence) newLane(sig uint64, tools bool, r *wire.Request) *laneState {
 		l.Name = "main"
 	case same != nil:
 		// The same agent's requests to another model.
-		l.Name = same.Name + "@" + shortModel(r.Model)
+		l.Name, l.sibling = same.Name+"@"+shortModel(r.Model), true
 	case !tools && requestTokens(r) < titleTokens:
 		l.Name = "title"
 	default:
@@ -718,6 +721,10 @@ func compareViews(prev, cur *seqView, mem *cacheMemory, laneFirst bool, ttl time
 	prevHost, curHost := endpointHost(prev.req.Endpoint), endpointHost(r.Endpoint)
 	switched := true
 	switch {
+	case laneFirst:
+		// A lane's first request breaks nothing, whatever model or cache
+		// it goes to: it starts that lane's cache.
+		switched = false
 	case prevProv != curProv:
 		st.Break = modelBreak(cur, CauseProvider, prevProv+" "+prev.req.Model, curProv+" "+r.Model)
 	case prevHost != "" && curHost != "" && prevHost != curHost:

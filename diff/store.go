@@ -240,6 +240,9 @@ type laneState struct {
 	head  *seqView
 	tools bool
 	shape uint64 // laneShape of its first request
+	// sibling: the same agent's lane for another model (its first request
+	// is a model switch, not a new lane's start).
+	sibling bool
 	LaneTotals
 }
 
