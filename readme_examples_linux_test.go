@@ -225,7 +225,7 @@ func clip(s string) string {
 
 // exampleFolder lays out what the README's examples name: the project
 // folder (a copy of the poisoned workspace, with its deploy skill, and the
-// repository's testdata/workspaces/poisoned), ../shared-lib, a HOME with
+// repository's testdata/workspaces/poisoned), ../common-lib, a HOME with
 // ~/.codex/sessions and ~/src/project, the request, session, HAR,
 // claude-trace and capture files, a price table, the agents' captures
 // record would write, and a wirelens on PATH that is this test binary. It
@@ -238,7 +238,7 @@ func exampleFolder(t *testing.T) (string, []string) {
 	bin := filepath.Join(root, "bin")
 	copyTree(t, "testdata/workspaces/poisoned", proj)
 	copyTree(t, "testdata/workspaces/poisoned", filepath.Join(proj, "testdata/workspaces/poisoned"))
-	copyTree(t, "testdata/workspaces/clean", filepath.Join(root, "shared-lib"))
+	copyTree(t, "testdata/workspaces/clean", filepath.Join(root, "common-lib"))
 	copyTree(t, "testdata/workspaces/poisoned", filepath.Join(home, "src/project"))
 	copyTree(t, "testdata/codex-rollouts", filepath.Join(home, ".codex/sessions"))
 	for dst, src := range map[string]string{
