@@ -177,6 +177,27 @@ func TestDemoCacheStory(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := ui.New(opts)
+	drive := driveModel(m)
+	drive(tea.WindowSizeMsg{Width: 160, Height: 48})
+	drive(tea.KeyPressMsg{Code: tea.KeyEscape}) // the tour's hint
+	drive(tea.KeyPressMsg{Code: '4', Text: "4"})
+	screen := m.Render()
+	if os.Getenv("WIRELENS_SHOW") != "" {
+		t.Log(screen)
+	}
+	legacyPct := strconv.Itoa(int(math.Round(float64(legacy.step.PrefixTokens)*100/float64(legacy.step.TotalTokens)))) + "% " +
+		strconv.Itoa(legacy.step.PrefixTokens) + "/" + strconv.Itoa(legacy.step.TotalTokens)
+	for _, want := range []string{legacy.step.Break.Segment, isolated.step.Break.Segment, legacyPct} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the Cache view does not show the break at %s:\n%s", want, screen)
+		}
+	}
+}
+
+// driveModel runs m's Init and returns a function that hands m a message
+// and runs every command it returns in turn, as the program would, until
+// none is left (bounded), with no terminal.
+func driveModel(m *ui.Model) func(tea.Msg) {
 	var queue []tea.Msg
 	var run func(cmd tea.Cmd)
 	run = func(cmd tea.Cmd) {
@@ -193,28 +214,14 @@ func TestDemoCacheStory(t *testing.T) {
 			queue = append(queue, msg)
 		}
 	}
-	drive := func(msg tea.Msg) {
+	run(m.Init())
+	return func(msg tea.Msg) {
 		queue = append(queue, msg)
 		for n := 0; len(queue) > 0 && n < 10000; n++ {
 			msg := queue[0]
 			queue = queue[1:]
 			_, cmd := m.Update(msg)
 			run(cmd)
-		}
-	}
-	run(m.Init())
-	drive(tea.WindowSizeMsg{Width: 160, Height: 48})
-	drive(tea.KeyPressMsg{Code: tea.KeyEscape}) // the tour's hint
-	drive(tea.KeyPressMsg{Code: '4', Text: "4"})
-	screen := m.Render()
-	if os.Getenv("WIRELENS_SHOW") != "" {
-		t.Log(screen)
-	}
-	legacyPct := strconv.Itoa(int(math.Round(float64(legacy.step.PrefixTokens)*100/float64(legacy.step.TotalTokens)))) + "% " +
-		strconv.Itoa(legacy.step.PrefixTokens) + "/" + strconv.Itoa(legacy.step.TotalTokens)
-	for _, want := range []string{legacy.step.Break.Segment, isolated.step.Break.Segment, legacyPct} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("the Cache view does not show the break at %s:\n%s", want, screen)
 		}
 	}
 }

@@ -29,32 +29,7 @@ func TestDemoFindingsCountAsCheck(t *testing.T) {
 		t.Fatalf("check keeps %d of the demo's %d findings: not a test of repeats", want, every)
 	}
 	m := ui.New(opts)
-	var queue []tea.Msg
-	var run func(cmd tea.Cmd)
-	run = func(cmd tea.Cmd) {
-		if cmd == nil {
-			return
-		}
-		switch msg := cmd().(type) {
-		case nil, tea.QuitMsg:
-		case tea.BatchMsg:
-			for _, c := range msg {
-				run(c)
-			}
-		default:
-			queue = append(queue, msg)
-		}
-	}
-	drive := func(msg tea.Msg) {
-		queue = append(queue, msg)
-		for n := 0; len(queue) > 0 && n < 10000; n++ {
-			msg := queue[0]
-			queue = queue[1:]
-			_, cmd := m.Update(msg)
-			run(cmd)
-		}
-	}
-	run(m.Init())
+	drive := driveModel(m)
 	drive(tea.WindowSizeMsg{Width: 160, Height: 48})
 	drive(tea.KeyPressMsg{Code: tea.KeyEscape})
 	drive(tea.KeyPressMsg{Code: '3', Text: "3"})
