@@ -131,8 +131,12 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 			w.WriteByte('\n')
 		}
 		if len(cs.growth.Rows) > 1 {
-			w.WriteString(scan.VisibleLine(cs.name) + ": " + plural(len(cs.growth.Rows), "request") +
-				", estimated tokens by category (o200k_base)\n")
+			title := scan.VisibleLine(cs.name) + ": " + plural(len(cs.growth.Rows), "request") +
+				", estimated tokens by category (o200k_base)"
+			if width > 0 && cells.Width(title) > width {
+				title = strings.Join(cells.WrapIndented(title, width, 4), "\n")
+			}
+			w.WriteString(title + "\n")
 			rows := cs.growth.Table()
 			right := numberColumns(1)
 			delete(right, len(rows[0])-1) // the bar
@@ -155,7 +159,11 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 			unconfirmed = append(unconfirmed, u)
 		}
 	}
-	w.WriteString("\n" + priceNote(tab, unconfirmed) + "\n")
+	note := priceNote(tab, unconfirmed)
+	if width > 0 && cells.Width(note) > width {
+		note = strings.Join(cells.WrapIndented(note, width, 4), "\n")
+	}
+	w.WriteString("\n" + note + "\n")
 	return nil
 }
 

@@ -208,13 +208,22 @@ func writeSegmentTable(b textWriter, rows [][]string, width int) {
 		shifted[c-1] = true
 	}
 	// The second line still too wide: the envelope's column (the widest
-	// name) gives up what is over, down to 8 cells (its names cut with …).
-	rest := 2
+	// name) gives up what is over, down to 5 cells, then the kind's, the
+	// role's and the channel's, down to 8, 6 and 6 (names cut with …).
+	rest := 4
 	for _, w := range widths[1:] {
 		rest += w + 2
 	}
-	if over := rest - width; over > 0 {
-		widths[5] = max(8, widths[5]-over)
+	rest -= 2
+	over := rest - width
+	for _, give := range [][2]int{{5, 5}, {3, 8}, {2, 6}, {1, 6}} {
+		if over <= 0 {
+			break
+		}
+		c, floor := give[0], give[1]
+		cut := min(over, max(0, widths[c]-floor))
+		widths[c] -= cut
+		over -= cut
 	}
 	for i, row := range rows {
 		if i > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,7 +104,8 @@ func TestWrapCommand(t *testing.T) {
 }
 
 // TestTablesFitCOLUMNS: with COLUMNS=80, piped, every line of inspect and
-// context fits 80 cells (inspect was about 120 wide, context 150) and no
+// context fits 80 cells (inspect was about 120 wide, context 150; on the
+// real agents' captures inspect 81 and context 119) and no
 // piece of them is lost: inspect names each segment by what --json labels
 // it (the tool "Read", the CLAUDE.md path); unset, piped output keeps one
 // row a segment, however wide.
@@ -116,6 +118,15 @@ func TestTablesFitCOLUMNS(t *testing.T) {
 	for _, f := range []string{"testdata/sessions/session.jsonl", "testdata/cache/idle.claude-trace.jsonl",
 		"testdata/verdicts/anthropic-diagnostics.claude-trace.jsonl", "testdata/mcp/poisoned-session.jsonl", "testdata/agents/claude-code.jsonl"} {
 		runs = append(runs, []string{"cache", f})
+	}
+	// The real captures of seven agents: many categories, long paths,
+	// envelopes of every kind.
+	agents, _ := filepath.Glob("testdata/agents/*.jsonl")
+	if len(agents) < 7 {
+		t.Fatalf("only %d agent captures", len(agents))
+	}
+	for _, f := range agents {
+		runs = append(runs, []string{"inspect", f}, []string{"context", f}, []string{"cache", f})
 	}
 	for _, args := range runs {
 		code, out, _ := runCLI(t, "", args...)
@@ -132,6 +143,18 @@ func TestTablesFitCOLUMNS(t *testing.T) {
 				if !strings.Contains(out, want) {
 					t.Errorf("inspect at 80 columns lacks %q:\n%s", want, out)
 				}
+			}
+		}
+		if args[0] == "context" && strings.HasSuffix(args[1], "qwen-code.jsonl") {
+			// Twelve columns and the bar: split in two tables, each
+			// headed by REQUEST, none of the columns lost.
+			for _, want := range []string{"RULES", "SKILLS", "USER", "MODEL", "OTHER", "CONTEXT", "@4 "} {
+				if !strings.Contains(out, want) {
+					t.Errorf("context at 80 columns lacks %q:\n%s", want, out)
+				}
+			}
+			if n := strings.Count(out, "  REQUEST "); n != 2 {
+				t.Errorf("context's growth table at 80 columns in %d parts, want 2:\n%s", n, out)
 			}
 		}
 		if strings.Contains(out, "wire/price/") {

@@ -41,9 +41,71 @@ func writeTable(b textWriter, rows [][]string, width int, right map[int]bool) {
 		measureRow(widths, row)
 	}
 	fitFirstColumn(widths, width)
-	for _, row := range rows {
-		writeRow(b, row, widths, right)
+	chunks := fitColumns(widths, width)
+	for i, cols := range chunks {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		ws := make([]int, len(cols))
+		al := map[int]bool{}
+		for j, c := range cols {
+			ws[j] = widths[c]
+			al[j] = right[c]
+		}
+		cells := make([]string, len(cols))
+		for _, row := range rows {
+			for j, c := range cols {
+				cells[j] = row[c]
+			}
+			writeRow(b, cells, ws, al)
+		}
 	}
+}
+
+// fitColumns splits a table too wide for width into tables of its columns,
+// each beginning with the first column (the row's name), as many columns a
+// table as fit; a last column that does not fit whole but has 10 cells of
+// room is cut there instead (the context bar). widths[c] is cut where a
+// column is. A table that fits, or an unknown width, is one table of all
+// the columns.
+func fitColumns(widths []int, width int) [][]int {
+	all := make([]int, len(widths))
+	for c := range all {
+		all[c] = c
+	}
+	total := 2
+	for _, w := range widths {
+		total += w + 2
+	}
+	if width <= 0 || total-2 <= width {
+		return [][]int{all}
+	}
+	var chunks [][]int
+	cur, used := []int{0}, 2+widths[0]
+	for c := 1; c < len(widths); c++ {
+		need := 2 + widths[c]
+		if used+need <= width {
+			cur, used = append(cur, c), used+need
+			continue
+		}
+		if room := width - used - 2; c == len(widths)-1 && room >= 10 {
+			widths[c] = room
+			cur = append(cur, c)
+			used = width
+			continue
+		}
+		if len(cur) > 1 {
+			chunks = append(chunks, cur)
+			cur, used = []int{0}, 2+widths[0]
+		}
+		if used+need > width {
+			// One column wider than the table's room alone: cut.
+			widths[c] = max(1, width-used-2)
+			need = 2 + widths[c]
+		}
+		cur, used = append(cur, c), used+need
+	}
+	return append(chunks, cur)
 }
 
 // measureRow widens widths to hold the cells of row.
@@ -53,7 +115,8 @@ func measureRow(widths []int, row []string) {
 	}
 }
 
-// fitFirstColumn narrows the first column (to no less than 12) so that a
+// fitFirstColumn narrows the first column (to no less than 12, and never
+// widens it) so that a
 // table of these column widths fits width, when it is known.
 func fitFirstColumn(widths []int, width int) {
 	if width <= 0 {
@@ -64,7 +127,7 @@ func fitFirstColumn(widths []int, width int) {
 		rest += widths[c] + 2
 	}
 	if room := width - rest; room < widths[0] {
-		widths[0] = max(room, 12)
+		widths[0] = max(room, min(12, widths[0]))
 	}
 }
 
