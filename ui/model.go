@@ -152,19 +152,6 @@ type entry struct {
 	escRows    []escRow // the Escapes view's rows
 }
 
-// prompt is a one-line input (search or filter). It opens empty; ↑ and ↓
-// go through the earlier entries of its kind.
-type prompt struct {
-	active bool
-	kind   string // "search" or "filter"
-	text   []rune
-	hist   int    // the history entry shown: len(history) is the line being typed
-	draft  []rune // the line being typed, kept while the history is shown
-}
-
-// maxHistory is how many entries the search and the filter histories keep.
-const maxHistory = 50
-
 type hit struct{ req, seg, off int }
 
 // segKey names a segment of a request: the request's index and the segment's
@@ -214,8 +201,8 @@ type Model struct {
 	// the lanes would fit (v).
 	showSecrets, cacheTable bool
 
-	pr                      prompt
-	history                 map[string][]string // the prompts' entries by kind, oldest first
+	pr                      widget.Prompt
+	history                 widget.History
 	filter                  string
 	query                   string
 	hits                    []hit
@@ -257,7 +244,7 @@ func New(opts Options) *Model { return newModel(context.Background(), opts) }
 // the user quits.
 func newModel(ctx context.Context, opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
-		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo()}
+		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo(), history: widget.History{}}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	def := DefaultAnalysis()
 	if m.opts.Analysis.Cache == nil {
@@ -729,8 +716,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.PasteMsg:
-		if m.pr.active {
-			m.pr.text = append(m.pr.text, []rune(msg.Content)...)
+		if m.pr.Active {
+			m.pr.Text = append(m.pr.Text, []rune(msg.Content)...)
 			return m, m.promptChanged()
 		}
 		return m, nil

@@ -77,7 +77,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 		m.cancel()
 		return tea.Quit
 	}
-	if m.pr.active {
+	if m.pr.Active {
 		return m.onPromptKey(k)
 	}
 	// A message lasts until the next key; the status line then says what
@@ -311,41 +311,20 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 
 // openPrompt opens the search or filter line, empty: what was searched or
 // filtered before is on ↑.
-func (m *Model) openPrompt(kind string) {
-	m.pr = prompt{active: true, kind: kind, hist: len(m.history[kind])}
-}
-
-// remember adds an entry to the history of its kind (not twice in a row).
-func (m *Model) remember(kind, text string) {
-	if text == "" {
-		return
-	}
-	if m.history == nil {
-		m.history = map[string][]string{}
-	}
-	h := m.history[kind]
-	if len(h) > 0 && h[len(h)-1] == text {
-		return
-	}
-	h = append(h, text)
-	if len(h) > maxHistory {
-		h = h[len(h)-maxHistory:]
-	}
-	m.history[kind] = h
-}
+func (m *Model) openPrompt(kind string) { m.pr.Open(kind, "", m.history) }
 
 // onPromptKey edits the search or filter line.
 func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
 		// esc clears: the filter (it applies as it is typed) or the search.
-		m.pr.active = false
-		if m.pr.kind == "filter" && m.filtersRows() {
+		m.pr.Active = false
+		if m.pr.Kind == "filter" && m.filtersRows() {
 			m.status = "filter cleared"
 			m.setRowFilter("")
 			return nil
 		}
-		if m.pr.kind == "filter" {
+		if m.pr.Kind == "filter" {
 			m.status = "filter cleared"
 			m.filter = ""
 			m.refilter()
@@ -358,14 +337,14 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.clearSearch()
 	case "enter":
-		m.pr.active = false
-		text := string(m.pr.text)
-		m.remember(m.pr.kind, text)
-		if m.pr.kind == "filter" && m.filtersRows() {
+		m.pr.Active = false
+		text := string(m.pr.Text)
+		m.history.Add(m.pr.Kind, text)
+		if m.pr.Kind == "filter" && m.filtersRows() {
 			m.setRowFilter(text)
 			return nil
 		}
-		if m.pr.kind == "filter" {
+		if m.pr.Kind == "filter" {
 			m.filter = text
 			m.refilter()
 			return m.selectionCmd()
@@ -374,36 +353,8 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.findInView(text)
 		}
 		return m.startSearch(text)
-	case "up", "down":
-		h := m.history[m.pr.kind]
-		to := m.pr.hist - 1
-		if k.String() == "down" {
-			to = m.pr.hist + 1
-		}
-		if to < 0 || to > len(h) {
-			return nil
-		}
-		if m.pr.hist == len(h) {
-			m.pr.draft = m.pr.text
-		}
-		m.pr.hist = to
-		if to == len(h) {
-			m.pr.text = m.pr.draft
-		} else {
-			m.pr.text = []rune(h[to])
-		}
-		return m.promptChanged()
-	case "backspace", "ctrl+h":
-		if len(m.pr.text) > 0 {
-			m.pr.text = m.pr.text[:len(m.pr.text)-1]
-		}
-		return m.promptChanged()
-	case "ctrl+u":
-		m.pr.text = nil
-		return m.promptChanged()
 	}
-	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
-		m.pr.text = append(m.pr.text, []rune(k.Text)...)
+	if m.pr.Edit(k, m.history) {
 		return m.promptChanged()
 	}
 	return nil
@@ -422,12 +373,12 @@ func (m *Model) clearSearch() tea.Cmd {
 
 // promptChanged applies the filter as it is typed (it is cheap).
 func (m *Model) promptChanged() tea.Cmd {
-	if m.pr.kind == "filter" && m.filtersRows() {
-		m.setRowFilter(string(m.pr.text))
+	if m.pr.Kind == "filter" && m.filtersRows() {
+		m.setRowFilter(string(m.pr.Text))
 		return nil
 	}
-	if m.pr.kind == "filter" {
-		m.filter = string(m.pr.text)
+	if m.pr.Kind == "filter" {
+		m.filter = string(m.pr.Text)
 		m.refilter()
 		return m.selectionCmd()
 	}
