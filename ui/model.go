@@ -31,7 +31,10 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/act"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/find"
+	"github.com/wirelens/wirelens/ui/memo"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
@@ -99,6 +102,8 @@ type Options struct {
 	Live bool
 	// Marks preselects two requests (0-based) for the Diff view.
 	Marks []int
+	// Export is how w writes the request or the findings.
+	Export act.Export
 	// StartView opens a view other than the wire view: "escapes",
 	// "findings", "cache", "diff", "raw", "help".
 	StartView string
@@ -202,6 +207,7 @@ type Model struct {
 	showSecrets, cacheTable bool
 
 	pr                      widget.Prompt
+	wr                      act.Pending // what the write prompt (w) writes
 	history                 widget.History
 	filter                  string
 	query                   string
@@ -442,88 +448,24 @@ func (m *Model) waitItems() tea.Cmd {
 	}
 }
 
-// hazardMemo holds the hazards and the secrets of each distinct segment
-// text by its hash: a session repeats almost all of request k in request
-// k+1, so each distinct text is scanned once, not once per request that
-// holds it.
+// hazardMemo holds what the loader found in each distinct segment text
+// (package memo). run is the last request measured, its tables runs
+// (wire.ExtendRun) that the next shares when it repeats every segment of
+// it; rank is the highest cache rank of its segments. runMu is held while
+// measure reads and extends them.
 type hazardMemo struct {
-	mu  sync.Mutex
-	m   map[uint64]hazardEntry
-	sec map[uint64]secretEntry
-	// run is the last request measured, its tables runs (wire.ExtendRun)
-	// that the next shares when it repeats every segment of it; rank is
-	// the highest cache rank of its segments. runMu is held while measure
-	// reads and extends them.
+	memo.Texts
 	runMu sync.Mutex
 	run   entry
 	rank  int
 }
 
-// memoEntry is what was found in a text, with the text's length against
-// hash collisions.
-type memoEntry[T any] struct {
-	n     int
-	found T
-}
-
-type (
-	hazardEntry = memoEntry[[]scan.Hazard]
-	secretEntry = memoEntry[[]redact.Secret]
-)
-
-func newHazardMemo() *hazardMemo {
-	return &hazardMemo{m: map[uint64]hazardEntry{}, sec: map[uint64]secretEntry{}}
-}
-
-// memoized is find(s.Text), found once per distinct text in *tab (read-only:
-// shared). A nil memo or a segment without a hash finds it every time.
-func memoized[T any](hm *hazardMemo, tab *map[uint64]memoEntry[T], s *wire.Segment, find func(string) T) T {
-	if hm == nil || s.Hash == 0 {
-		return find(s.Text)
-	}
-	hm.mu.Lock()
-	e, ok := (*tab)[s.Hash]
-	hm.mu.Unlock()
-	if ok && e.n == len(s.Text) {
-		return e.found
-	}
-	found := find(s.Text)
-	hm.mu.Lock()
-	if *tab == nil {
-		*tab = map[uint64]memoEntry[T]{}
-	}
-	(*tab)[s.Hash] = memoEntry[T]{n: len(s.Text), found: found}
-	hm.mu.Unlock()
-	return found
-}
-
-// secrets are the secrets of a segment's text (read-only: shared), found
-// once per distinct text.
-func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
-	if hm == nil {
-		return redact.FindSecrets(s.Text)
-	}
-	return memoized(hm, &hm.sec, s, redact.FindSecrets)
-}
+func newHazardMemo() *hazardMemo { return &hazardMemo{} }
 
 // maskSecrets hides each secret of text (redact.Blank): asterisks of the
 // same length, so every offset into the text (escapes, hazards, matches,
 // the cache cut) still holds.
 func maskSecrets(text string, secrets []redact.Secret) string { return redact.Blank(text, secrets) }
-
-// hazards are the hazards of a segment's text (read-only: shared).
-func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
-	find := func(text string) []scan.Hazard {
-		if !scan.HasHazards(text) {
-			return nil
-		}
-		return scan.Hazards(text)
-	}
-	if hm == nil {
-		return find(s.Text)
-	}
-	return memoized(hm, &hm.m, s, find)
-}
 
 // measure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts). A request that repeats every
@@ -532,8 +474,10 @@ func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
 // tables grow with the distinct segments, not with every request.
 func (hm *hazardMemo) measure(r wire.Request) entry {
 	var run entry
+	var texts *memo.Texts // nil: found every time
 	rank := 0
 	if hm != nil {
+		texts = &hm.Texts
 		hm.runMu.Lock()
 		defer hm.runMu.Unlock()
 		run, rank = hm.run, hm.rank
@@ -572,9 +516,9 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 		e.segTok[i] = s.Tokens()
 		e.tokens += e.segTok[i]
 		e.escapes += len(s.Escapes)
-		e.segHz[i] = hm.hazards(s)
+		e.segHz[i] = texts.Hazards(s)
 		e.hazards += len(e.segHz[i])
-		e.segSecrets[i] = hm.secrets(s)
+		e.segSecrets[i] = texts.Secrets(s)
 	}
 	e.escRows = escRowsOf(&e, e.order[from:])
 	if from > 0 && len(e.escRows) > 0 {
@@ -721,6 +665,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.promptChanged()
 		}
 		return m, nil
+	case act.Msg:
+		return m, m.onActed(msg)
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -823,7 +769,7 @@ func (m *Model) dropOldest(n int) {
 	m.reqs = append([]entry(nil), m.reqs[n:]...)
 	m.dropped += n
 	index := func(i *int) *int { return i }
-	m.visible, m.marks = dropBelow(m.visible, n, index), dropBelow(m.marks, n, index)
+	m.visible, m.marks = find.DropBelow(m.visible, n, index), find.DropBelow(m.marks, n, index)
 	m.list.sel = max(0, slices.Index(m.visible, c-n))
 	if m.rawKey -= n; m.rawKey < 0 {
 		m.rawKey, m.rawGen = -1, m.rawGen+1 // a body being read for it is stale
@@ -834,22 +780,9 @@ func (m *Model) dropOldest(n int) {
 		m.diff = diffState{gen: m.diff.gen + 1, a: -1, b: -1, trust: m.diff.trust}
 	}
 	k := len(m.hits)
-	m.hits = dropBelow(m.hits, n, func(h *hit) *int { return &h.req })
+	m.hits = find.DropBelow(m.hits, n, func(h *hit) *int { return &h.req })
 	m.hitAt = max(-1, m.hitAt-(k-len(m.hits)))
-	m.setAnalysis(dropBelow(m.allFindings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
-}
-
-// dropBelow drops the items whose request index (at) is below n and moves
-// the others' down by n, in place.
-func dropBelow[T any](xs []T, n int, at func(*T) *int) []T {
-	out := xs[:0]
-	for _, x := range xs {
-		if i := at(&x); *i >= n {
-			*i -= n
-			out = append(out, x)
-		}
-	}
-	return out
+	m.setAnalysis(find.DropBelow(m.allFindings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
 }
 
 // cur is the index of the selected request in m.reqs, or -1.

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/find"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -165,6 +166,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 			}
 		}
 		return nil
+	case matches(k, km.Copy, km.CopyRaw, km.Open, km.Edit, km.Export):
+		return m.onActionKey(k)
 	case k.String() == "L": // watch's key: elsewhere it says so, not nothing
 		m.status = "L toggles the layout in watch; these requests are as recorded (the demo has both: j/k, 5)"
 		return nil
@@ -315,6 +318,9 @@ func (m *Model) openPrompt(kind string) { m.pr.Open(kind, "", m.history) }
 
 // onPromptKey edits the search or filter line.
 func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
+	if (m.pr.Kind == "write" || m.pr.Kind == "overwrite") && (k.String() == "enter" || k.String() == "esc") {
+		return m.onWritePrompt(k.String() == "enter")
+	}
 	switch k.String() {
 	case "esc":
 		// esc clears: the filter (it applies as it is typed) or the search.
@@ -385,40 +391,16 @@ func (m *Model) promptChanged() tea.Cmd {
 	return nil
 }
 
-// matchesFilter reports whether request i passes the filter: every word must
-// match; is:break, is:finding, is:hazard, is:escape, is:marked select by
-// marker, anything else is a case-insensitive substring of the request's
-// index, model, source and format.
+// matchesFilter reports whether request i passes the filter (find.Request):
+// is:break, is:finding, is:hazard, is:escape, is:marked select by marker,
+// any other word is a substring of the request's index, model, source and
+// format.
 func (m *Model) matchesFilter(i int, filter string) bool {
-	e := &m.reqs[i]
-	hay := strings.ToLower(strings.Join([]string{"#" + strconv.Itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
-	for _, w := range strings.Fields(strings.ToLower(filter)) {
-		ok := false
-		switch w {
-		case "is:break":
-			st := m.step(i)
-			ok = st != nil && st.Break != nil
-		case "is:finding":
-			ok = m.findingCount(i) > 0
-		case "is:hazard":
-			ok = e.hazards > 0
-		case "is:escape":
-			ok = e.escapes > 0
-		case "is:marked":
-			ok = m.isMarked(i)
-		default:
-			ok = strings.Contains(hay, w)
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+	e, st := &m.reqs[i], m.step(i)
+	return find.Request(filter, strings.Join([]string{"#" + strconv.Itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "),
+		map[string]bool{"break": st != nil && st.Break != nil, "finding": m.perReq[i] > 0, "hazard": e.hazards > 0,
+			"escape": e.escapes > 0, "marked": slices.Contains(m.marks, i)})
 }
-
-func (m *Model) findingCount(i int) int { return m.perReq[i] }
-
-func (m *Model) isMarked(i int) bool { return slices.Contains(m.marks, i) }
 
 func (m *Model) toggleMark() {
 	c := m.cur()

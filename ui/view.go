@@ -163,6 +163,7 @@ func (m *Model) statusBar() widget.Status {
 	}
 	if p.Prompting {
 		p.History = len(m.history[m.pr.Kind]) > 0
+		p.PromptLabel = m.wr.Label(m.pr.Kind)
 		return p
 	}
 	if p.Text == "" {

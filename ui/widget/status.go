@@ -26,8 +26,11 @@ type Status struct {
 	Prompting              bool
 	PromptKind, PromptText string
 	History                bool
-	Text                   string // plain text: sanitised here
-	Searching              bool
+	// PromptLabel, when set, is the prompt's label (the write prompt's:
+	// what it writes; plain text, sanitised here).
+	PromptLabel string
+	Text        string // plain text: sanitised here
+	Searching   bool
 	// Help is the root's help model; First the keys always shown (at the
 	// right end), More those shown before them as the room holds.
 	Help        help.Model
@@ -53,8 +56,11 @@ func (p Status) Render(width, _ int) string {
 				label = "filter rows (every word): "
 			}
 		}
-		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(p.PromptText)) + st.Accent.Render("▏")
 		keys := "enter ok · esc clears"
+		if p.PromptLabel != "" {
+			label, keys = scan.VisibleLine(p.PromptLabel), "enter writes · esc cancels"
+		}
+		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(p.PromptText)) + st.Accent.Render("▏")
 		if p.History {
 			keys = "↑↓ history · " + keys
 		}
