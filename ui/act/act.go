@@ -99,8 +99,9 @@ func (o *Open) SetStdin(r io.Reader)  { o.stdin = r }
 func (o *Open) SetStdout(w io.Writer) { o.stdout = w }
 func (o *Open) SetStderr(w io.Writer) { o.stderr = w }
 
-// Name is the program's name as the status line says it.
-func (o *Open) Name() string { return Command(o.Env, o.Fallback)[0] }
+// Name is the program's name as the status line says it (without its
+// folder).
+func (o *Open) Name() string { return filepath.Base(Command(o.Env, o.Fallback)[0]) }
 
 // Run writes the file, runs the program on it and removes the file; the
 // error says which program failed (not found, or its exit status).
