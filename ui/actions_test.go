@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/act"
@@ -340,5 +343,36 @@ func TestActionWrite(t *testing.T) {
 	m = startModel(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
 	if pressKeys(t, m, "w"); m.pr.Active || !strings.Contains(statusLine(m), "nothing to write here") {
 		t.Errorf("w without an export: %q", statusLine(m))
+	}
+}
+
+// TestUIGoldenWrite goldens the status line of w's second prompt (the
+// file named exists), of what w wrote, and of a pager that could not run,
+// at 80x24 and 120x40 in the dark, light and mono themes.
+func TestUIGoldenWrite(t *testing.T) {
+	reqs, a := goldenSession()
+	exists := act.Written{Path: "wirelens-request-4.json", What: "request #4", Err: &fs.PathError{Op: "write", Path: "wirelens-request-4.json", Err: act.ErrExists}}
+	states := []struct {
+		name string
+		msgs []tea.Msg
+	}{
+		{"overwrite", []tea.Msg{keyPress("w"), exists}},
+		{"wrote", []tea.Msg{act.Written{Path: "/home/dev/wirelens-request-4.json", What: "request #4 (inspect --json --redact)", N: 2048}}},
+		{"open-error", []tea.Msg{act.Opened{Open: &act.Open{Env: "PAGER", Fallback: "less"}}.Done(errors.New("$PAGER: exec: \"nosuch\": executable file not found in $PATH"))}},
+	}
+	for _, theme := range []string{themes.Dark, themes.Light, themes.Mono} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			for _, s := range states {
+				name := s.name + "_" + strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1]) + "_" + theme
+				t.Run(name, func(t *testing.T) {
+					m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "golden", Export: testExport}, size[0], size[1])
+					pressKeys(t, m, "shift+tab", "G", "tab")
+					drive(t, m, s.msgs...)
+					out := m.Render()
+					assertClean(t, name, out)
+					golden.RequireEqual(t, []byte(out))
+				})
+			}
+		}
 	}
 }
