@@ -126,3 +126,16 @@ func TestWriteRefuses(t *testing.T) {
 		t.Error("a blank name was written")
 	}
 }
+
+// TestCopiedIsCapped: past MaxClipboard nothing is copied, and the status
+// says why and what to do instead.
+func TestCopiedIsCapped(t *testing.T) {
+	small := Copied{Text: "abc", What: "x"}
+	if small.Cmd() == nil || small.Status() != "copied x: 3 bytes to the clipboard, secrets masked, hazards shown" {
+		t.Errorf("small: %q", small.Status())
+	}
+	big := Copied{Text: strings.Repeat("a", MaxClipboard+1), What: "the raw JSON of request #1"}
+	if big.Cmd() != nil || !strings.HasPrefix(big.Status(), "not copied: the raw JSON of request #1 is 1048577 bytes") {
+		t.Errorf("big: %q", big.Status())
+	}
+}

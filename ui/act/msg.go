@@ -24,12 +24,25 @@ type Msg interface {
 // what it is.
 type Copied struct{ Text, What string }
 
+// MaxClipboard is the most Copied puts on the clipboard: an OSC 52 is the
+// text in base64 in one escape sequence, and terminals drop (or choke on)
+// long ones.
+const MaxClipboard = 1 << 20
+
 func (c Copied) Status() string {
+	if len(c.Text) > MaxClipboard {
+		return "not copied: " + c.What + " is " + strconv.Itoa(len(c.Text)) + " bytes, more than the clipboard takes (1 MiB); o opens it in $PAGER, w writes it"
+	}
 	return "copied " + c.What + ": " + strconv.Itoa(len(c.Text)) + " bytes to the clipboard, secrets masked, hazards shown"
 }
 
-// Cmd sets the clipboard through OSC 52.
-func (c Copied) Cmd() tea.Cmd { return tea.SetClipboard(c.Text) }
+// Cmd sets the clipboard through OSC 52 (nothing past MaxClipboard).
+func (c Copied) Cmd() tea.Cmd {
+	if len(c.Text) > MaxClipboard {
+		return nil
+	}
+	return tea.SetClipboard(c.Text)
+}
 
 // Opened is a program to run on a text (o, e).
 type Opened struct{ Open *Open }
