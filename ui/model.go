@@ -661,7 +661,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.PasteMsg:
 		if m.pr.Active {
-			m.pr.Text = append(m.pr.Text, []rune(msg.Content)...)
+			m.pr.Insert(msg.Content)
 			return m, m.promptChanged()
 		}
 		return m, nil

@@ -149,7 +149,7 @@ func (m *Model) tabRanges() [][2]int { return m.header().TabRanges(m.w) }
 
 // statusBar is the status line as the model stands.
 func (m *Model) statusBar() widget.Status {
-	p := widget.Status{St: m.st, Prompting: m.pr.Active, PromptKind: m.pr.Kind, PromptText: string(m.pr.Text),
+	p := widget.Status{St: m.st, Prompting: m.pr.Active, PromptKind: m.pr.Kind, PromptText: string(m.pr.Text), PromptBack: m.pr.Back,
 		Text: m.status, Searching: m.searching,
 		Filter: m.filter, Query: m.query, Hits: len(m.hits), HitAt: m.hitAt, Rows: m.filtersRows()}
 	if p.Rows {

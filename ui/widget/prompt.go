@@ -6,13 +6,25 @@ package widget
 import tea "charm.land/bubbletea/v2"
 
 // Prompt is a one-line input. It opens empty, or with a suggestion
-// (Open); ↑ and ↓ go through the earlier entries of its kind.
+// (Open); ↑ and ↓ go through the earlier entries of its kind; the cursor
+// moves as in a shell's line (←/→, home/end, ctrl+a/ctrl+e).
 type Prompt struct {
 	Active bool
 	Kind   string // "search", "filter", "write"
 	Text   []rune
-	Hist   int    // the history entry shown: len(history) is the line being typed
-	Draft  []rune // the line being typed, kept while the history is shown
+	// Back is how many runes of Text are after the cursor: 0, at its end.
+	Back  int
+	Hist  int    // the history entry shown: len(history) is the line being typed
+	Draft []rune // the line being typed, kept while the history is shown
+}
+
+// cursor is the cursor's index into Text.
+func (p *Prompt) cursor() int { return len(p.Text) - max(0, min(p.Back, len(p.Text))) }
+
+// Insert types s at the cursor (a key's text, a paste).
+func (p *Prompt) Insert(s string) {
+	at := p.cursor()
+	p.Text = append(p.Text[:at:at], append([]rune(s), p.Text[at:]...)...)
 }
 
 // Open opens a prompt of a kind with text typed already, after the
@@ -22,9 +34,45 @@ func (p *Prompt) Open(kind, text string, h History) {
 }
 
 // Edit applies a key other than enter and esc to the line: ↑ and ↓ through
-// the history of its kind, backspace, ctrl+u (the whole line), and text
-// typed. It reports whether the text changed.
+// the history of its kind; ←, →, home, end (ctrl+b, ctrl+f, ctrl+a,
+// ctrl+e) move the cursor; backspace and delete (ctrl+d) remove the rune
+// before and after it, ctrl+w the word before it, ctrl+u all before it;
+// text typed goes in at it. It reports whether the text changed.
 func (p *Prompt) Edit(k tea.KeyPressMsg, h History) bool {
+	at := p.cursor()
+	switch k.String() {
+	case "left", "ctrl+b":
+		p.Back = len(p.Text) - max(0, at-1)
+		return false
+	case "right", "ctrl+f":
+		p.Back = len(p.Text) - min(len(p.Text), at+1)
+		return false
+	case "home", "ctrl+a":
+		p.Back = len(p.Text)
+		return false
+	case "end", "ctrl+e":
+		p.Back = 0
+		return false
+	case "delete", "ctrl+d":
+		if at < len(p.Text) {
+			p.Text = append(p.Text[:at:at], p.Text[at+1:]...)
+			p.Back--
+		}
+		return true
+	case "ctrl+w":
+		from := at
+		for from > 0 && p.Text[from-1] == ' ' {
+			from--
+		}
+		for from > 0 && p.Text[from-1] != ' ' && p.Text[from-1] != '/' {
+			from--
+		}
+		if from == at && from > 0 {
+			from-- // a slash alone before the cursor
+		}
+		p.Text = append(p.Text[:from:from], p.Text[at:]...)
+		return true
+	}
 	switch k.String() {
 	case "up", "down":
 		hist := h[p.Kind]
@@ -38,7 +86,7 @@ func (p *Prompt) Edit(k tea.KeyPressMsg, h History) bool {
 		if p.Hist == len(hist) {
 			p.Draft = p.Text
 		}
-		p.Hist = to
+		p.Hist, p.Back = to, 0
 		if to == len(hist) {
 			p.Text = p.Draft
 		} else {
@@ -46,16 +94,16 @@ func (p *Prompt) Edit(k tea.KeyPressMsg, h History) bool {
 		}
 		return true
 	case "backspace", "ctrl+h":
-		if len(p.Text) > 0 {
-			p.Text = p.Text[:len(p.Text)-1]
+		if at > 0 {
+			p.Text = append(p.Text[:at-1:at-1], p.Text[at:]...)
 		}
 		return true
 	case "ctrl+u":
-		p.Text = nil
+		p.Text = p.Text[at:]
 		return true
 	}
 	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
-		p.Text = append(p.Text, []rune(k.Text)...)
+		p.Insert(k.Text)
 		return true
 	}
 	return false

@@ -25,6 +25,7 @@ type Status struct {
 	// earlier entries.
 	Prompting              bool
 	PromptKind, PromptText string
+	PromptBack             int // runes of PromptText after the cursor
 	History                bool
 	// PromptLabel, when set, is the prompt's label (the write prompt's:
 	// what it writes; plain text, sanitised here).
@@ -60,7 +61,14 @@ func (p Status) Render(width, _ int) string {
 		if p.PromptLabel != "" {
 			label, keys = scan.VisibleLine(p.PromptLabel), "enter writes · esc cancels"
 		}
-		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(p.PromptText)) + st.Accent.Render("▏")
+		before, after := []rune(p.PromptText), []rune(nil)
+		if b := max(0, min(p.PromptBack, len(before))); b > 0 {
+			before, after = before[:len(before)-b], before[len(before)-b:]
+		}
+		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(before))) + st.Accent.Render("▏")
+		if len(after) > 0 {
+			line += st.Base.Render(scan.VisibleLine(string(after)))
+		}
 		if p.History {
 			keys = "↑↓ history · " + keys
 		}
