@@ -36,9 +36,7 @@ func (m *Model) onActionKey(k tea.KeyPressMsg) tea.Cmd {
 	if matches(k, km.Edit) {
 		env, fallback = "EDITOR", "vi"
 	}
-	return func() tea.Msg {
-		return act.Opened{Open: &act.Open{Env: env, Fallback: fallback, Text: text(), Ext: ext}}
-	}
+	return func() tea.Msg { return (&act.Open{Env: env, Fallback: fallback, Text: text(), Ext: ext}).Msg() }
 }
 
 // subject is what y (row: the selected row of a table), Y (raw: the raw

@@ -103,13 +103,32 @@ func (o *Open) SetStderr(w io.Writer) { o.stderr = w }
 // folder).
 func (o *Open) Name() string { return filepath.Base(Command(o.Env, o.Fallback)[0]) }
 
+// Msg is Opened, to hand the terminal to the program, or, when there is
+// no such program, Done saying so: the terminal is not released for a
+// program that cannot start.
+func (o *Open) Msg() Msg {
+	if _, err := o.program(); err != nil {
+		return Done("could not open: " + err.Error())
+	}
+	return Opened{Open: o}
+}
+
+// program is the path of the program to run.
+func (o *Open) program() (string, error) {
+	prog, err := exec.LookPath(Command(o.Env, o.Fallback)[0])
+	if err != nil {
+		return "", fmt.Errorf("$%s: %w", o.Env, err)
+	}
+	return prog, nil
+}
+
 // Run writes the file, runs the program on it and removes the file; the
 // error says which program failed (not found, or its exit status).
 func (o *Open) Run() error {
 	argv := Command(o.Env, o.Fallback)
-	prog, err := exec.LookPath(argv[0])
+	prog, err := o.program()
 	if err != nil {
-		return fmt.Errorf("$%s: %w", o.Env, err)
+		return err
 	}
 	f, err := os.CreateTemp("", "wirelens-*"+o.Ext)
 	if err != nil {
