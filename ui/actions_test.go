@@ -154,8 +154,8 @@ func TestActionCopyTableRow(t *testing.T) {
 	if strings.Count(text, "\n") != 1 || !strings.HasPrefix(text, "HIGH  bidi-control  #4 messages[1].content[0] @51  right-to-left override") {
 		t.Errorf("y in Findings copied %q", text)
 	}
-	what, mk, _ := m.subject(false, false)
-	if all := mk(); what != "3 rows of Findings" || strings.Count(all, "\n") != 3 || !strings.Contains(all, "untrusted-in-system") {
+	sub := m.subject(false, false)
+	if all, what := sub.Text(), sub.What; what != "3 rows of Findings" || strings.Count(all, "\n") != 3 || !strings.Contains(all, "untrusted-in-system") {
 		t.Errorf("o in Findings: %s: %q", what, all)
 	}
 	pressKeys(t, m, "2")

@@ -448,19 +448,36 @@ func (m *Model) waitItems() tea.Cmd {
 	}
 }
 
-// hazardMemo holds what the loader found in each distinct segment text
-// (package memo). run is the last request measured, its tables runs
-// (wire.ExtendRun) that the next shares when it repeats every segment of
-// it; rank is the highest cache rank of its segments. runMu is held while
-// measure reads and extends them.
+// hazardMemo holds the hazards and the secrets of each distinct segment
+// text (package memo), and the last request measured.
 type hazardMemo struct {
-	memo.Texts
+	texts *memo.Texts
+	// run is the last request measured, its tables runs (wire.ExtendRun)
+	// that the next shares when it repeats every segment of it; rank is
+	// the highest cache rank of its segments. runMu is held while measure
+	// reads and extends them.
 	runMu sync.Mutex
 	run   entry
 	rank  int
 }
 
-func newHazardMemo() *hazardMemo { return &hazardMemo{} }
+func newHazardMemo() *hazardMemo { return &hazardMemo{texts: memo.New()} }
+
+// secrets are the secrets of a segment's text (read-only: shared).
+func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
+	if hm == nil {
+		return (*memo.Texts)(nil).Secrets(s)
+	}
+	return hm.texts.Secrets(s)
+}
+
+// hazards are the hazards of a segment's text (read-only: shared).
+func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
+	if hm == nil {
+		return (*memo.Texts)(nil).Hazards(s)
+	}
+	return hm.texts.Hazards(s)
+}
 
 // maskSecrets hides each secret of text (redact.Blank): asterisks of the
 // same length, so every offset into the text (escapes, hazards, matches,
@@ -474,10 +491,8 @@ func maskSecrets(text string, secrets []redact.Secret) string { return redact.Bl
 // tables grow with the distinct segments, not with every request.
 func (hm *hazardMemo) measure(r wire.Request) entry {
 	var run entry
-	var texts *memo.Texts // nil: found every time
 	rank := 0
 	if hm != nil {
-		texts = &hm.Texts
 		hm.runMu.Lock()
 		defer hm.runMu.Unlock()
 		run, rank = hm.run, hm.rank
@@ -516,9 +531,9 @@ func (hm *hazardMemo) measure(r wire.Request) entry {
 		e.segTok[i] = s.Tokens()
 		e.tokens += e.segTok[i]
 		e.escapes += len(s.Escapes)
-		e.segHz[i] = texts.Hazards(s)
+		e.segHz[i] = hm.hazards(s)
 		e.hazards += len(e.segHz[i])
-		e.segSecrets[i] = texts.Secrets(s)
+		e.segSecrets[i] = hm.secrets(s)
 	}
 	e.escRows = escRowsOf(&e, e.order[from:])
 	if from > 0 && len(e.escRows) > 0 {

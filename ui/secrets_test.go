@@ -40,7 +40,7 @@ func TestMaskSecretsKeepsOffsets(t *testing.T) {
 	text := "a=1\nAKIAQWERTY2345ABCDEF\nb=2"
 	m := newHazardMemo()
 	seg := wire.Segment{Text: text}
-	got := maskSecrets(text, m.Secrets(&seg))
+	got := maskSecrets(text, m.secrets(&seg))
 	if len(got) != len(text) || got != "a=1\nAK******************\nb=2" {
 		t.Errorf("maskSecrets = %q", got)
 	}
