@@ -139,3 +139,15 @@ func TestCopiedIsCapped(t *testing.T) {
 		t.Errorf("big: %q", big.Status())
 	}
 }
+
+// BenchmarkSegmentOneMB makes the clipboard's text of a 1 MB segment
+// with a hazard and a (masked) key on every line, what y does in its
+// command.
+func BenchmarkSegmentOneMB(b *testing.B) {
+	line := "some tool output \x1b[2J and \u202e and ANTHROPIC_API_KEY=ghp_*************************************\n"
+	s := Segment("messages[0].content[0]", 1, strings.Repeat(line, (1<<20)/len(line)))
+	b.SetBytes(1 << 20)
+	for b.Loop() {
+		_ = s.Text()
+	}
+}

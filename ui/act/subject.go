@@ -31,9 +31,12 @@ func RawJSON(r wire.Request, n int) Subject {
 }
 
 // Segment is the text of segment id of request n as the content pane has
-// it (its secrets masked already), made safe by Text.
-func Segment(id string, n int, text string) Subject {
-	return Subject{What: scan.VisibleLine(id) + " of #" + strconv.Itoa(n), Ext: ".txt", Text: func() string { return Text(text) }}
+// it: masked already with the secrets the loader found in it (looking for
+// them again would cost as much as the loading did: redact's search takes
+// seconds on a megabyte holding thousands of keys), its hazards made
+// visible here.
+func Segment(id string, n int, masked string) Subject {
+	return Subject{What: scan.VisibleLine(id) + " of #" + strconv.Itoa(n), Ext: ".txt", Text: func() string { return scan.Visible(masked) }}
 }
 
 // Rows is the rows of a table view, or its row sel alone when sel >= 0.
