@@ -152,7 +152,7 @@ func viewFollow(ctx context.Context, app *App, path, title string, plumbing ui.O
 	opts.Title = title
 	opts.Stream = followStream(ctx, app, path, errs)
 	opts.Analysis = ui.DefaultAnalysis()
-	opts.Theme, opts.NoColor = app.Theme, app.NoColor
+	opts.Theme, opts.NoColor, opts.Export = app.Theme, app.NoColor, viewerExport()
 	opts.Live = true
 	err := ui.Run(ctx, opts)
 	cancel()

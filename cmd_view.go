@@ -100,7 +100,7 @@ func viewInputs(ctx context.Context, app *App, args []string, plumbing ui.Option
 	if opts.Analysis.Cache == nil {
 		opts.Analysis = ui.DefaultAnalysis()
 	}
-	opts.Theme, opts.NoColor = app.Theme, app.NoColor
+	opts.Theme, opts.NoColor, opts.Export = app.Theme, app.NoColor, viewerExport()
 	err := ui.Run(ctx, opts)
 	cancel()
 	if err != nil {
@@ -327,6 +327,7 @@ When standard output is not a terminal, watch prints the report of one build and
 				Layout:   layout,
 				Labels:   watchLabels(dir),
 				Live:     true,
+				Export:   viewerExport(),
 			})
 		},
 	}
@@ -393,6 +394,7 @@ func demoOptions(app *App) (ui.Options, error) {
 		Tour:     true,
 		Labels:   map[string]string{demoLegacySource: "LEGACY", demoIsolatedSource: "ISOLATED"},
 		Marks:    []int{0, 2},
+		Export:   viewerExport(),
 	}, nil
 }
 

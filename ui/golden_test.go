@@ -92,13 +92,17 @@ func TestUIGolden(t *testing.T) {
 		{"search", []string{"/", "P", "O", "I", "S", "O", "N", "E", "D", "enter", "n"}},
 		{"findings-search", []string{"3", "/", "b", "i", "d", "i", "enter"}},
 		{"findings-filter", []string{"3", "f", "m", "e", "d", "i", "u", "m", "enter"}},
+		// The action keys' status line: what y copied, w's prompt.
+		{"copy", []string{"y"}},
+		{"write", []string{"w"}},
+		{"findings-write", []string{"3", "w"}},
 	}
 	for _, theme := range []string{themes.Dark, themes.Light, themes.Mono} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
 			for _, v := range views {
 				name := fmt.Sprintf("%s_%dx%d_%s", v.name, size[0], size[1], theme)
 				t.Run(name, func(t *testing.T) {
-					m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "golden"}, size[0], size[1])
+					m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: theme, Title: "golden", Export: testExport}, size[0], size[1])
 					// The session's last request has the tool result.
 					pressKeys(t, m, "shift+tab", "G", "tab")
 					pressKeys(t, m, v.keys...)

@@ -5,7 +5,7 @@ package ui
 import "github.com/wirelens/wirelens/ui/widget"
 
 // helpTitles name the columns of KeyMap.FullHelp, in order.
-var helpTitles = []string{"Move", "Panes, search, filter", "Views", "General"}
+var helpTitles = []string{"Move", "Panes, search, filter", "Views", "Copy, open, write", "General"}
 
 func (m *Model) helpView() widget.Help {
 	p := widget.Help{St: m.st, Top: m.helpTop, Legend: widget.HelpLegend}

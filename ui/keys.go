@@ -20,6 +20,8 @@ type KeyMap struct {
 	Wire, Escapes, Findings, Cache key.Binding
 	Diff, Raw, Mark, Layout        key.Binding
 	Trust, Secrets, Server, Lanes  key.Binding
+	Copy, CopyRaw, Open, Edit      key.Binding // the action keys (actions.go)
+	Export                         key.Binding
 	Help, Quit                     key.Binding
 }
 
@@ -46,8 +48,8 @@ func DefaultKeyMap() KeyMap {
 		Next:     b("n", "next match", "n"),
 		Prev:     b("N", "previous match", "N"),
 		Filter:   b("f", "filter requests", "f"),
-		Wire:     b("1/w", "wire view", "1", "w"),
-		Escapes:  b("2/e", "escapes & hazards", "2", "e"),
+		Wire:     b("1", "wire view", "1"),
+		Escapes:  b("2", "escapes & hazards", "2"),
 		Findings: b("3/c", "findings (check)", "3", "c"),
 		Cache:    b("4/p", "prompt cache", "4", "p"),
 		Diff:     b("5/d", "diff", "5", "d"),
@@ -58,6 +60,11 @@ func DefaultKeyMap() KeyMap {
 		Server:   b("s", "findings: by MCP server", "s"),
 		Lanes:    b("v", "cache: lanes / table", "v"),
 		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
+		Copy:     b("y", "copy segment / row (OSC 52)", "y"),
+		CopyRaw:  b("Y", "copy the request's raw JSON", "Y"),
+		Open:     b("o", "open in $PAGER", "o"),
+		Edit:     b("e", "open in $EDITOR", "e"),
+		Export:   b("w", "write request / findings to a file", "w"),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
 	}
@@ -84,6 +91,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.HalfPage, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
 		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
-		{k.Help, k.Quit},
+		{k.Copy, k.CopyRaw, k.Open, k.Edit, k.Export}, {k.Help, k.Quit},
 	}
 }

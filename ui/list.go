@@ -4,20 +4,14 @@ package ui
 // and marks.
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
-	"github.com/wirelens/wirelens/ui/cells"
-	"github.com/wirelens/wirelens/ui/legend"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
-	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // listPane is the request list: one row per request. sel and top are its
@@ -60,100 +54,15 @@ func (p *listPane) ensureVisible(n, h int) {
 	p.top = max(0, min(p.top, max(0, n-h)))
 }
 
-// Render draws the list in a width×height box.
+// Render draws the list in a width×height box (widget.List).
 func (p listPane) Render(w, h int) []string {
-	st := p.st
-	inner := w - 2
-	var lines []string
-	digits := len(strconv.Itoa(len(p.reqs)))
-	for i := p.top; i < len(p.visible) && len(lines) < h-2; i++ {
-		ri := p.visible[i]
-		e := &p.reqs[ri]
-		cursor := "  "
-		if i == p.sel {
-			cursor = "▸ "
-		}
-		if slices.Contains(p.marks, ri) {
-			cursor = cursor[:len(cursor)-1] + "●"
-			if i == p.sel {
-				cursor = "▸●"
-			}
-		}
-		bar := "····"
-		marks := " "
-		if row := stepAt(p.steps, ri); row != nil {
-			frac := 0.0
-			if row.TotalTokens > 0 {
-				frac = float64(row.PrefixTokens) / float64(row.TotalTokens)
-			}
-			bar = widget.FillBar(frac, 4)
-			if row.Break != nil {
-				marks = st.Break.Render("✂")
-			}
-		}
-		if n := p.perReq[ri]; n > 0 {
-			marks += st.High.Render("⚑")
-		} else if e.hazards > 0 {
-			marks += st.Hazard.Render("!")
-		} else {
-			marks += " "
-		}
-		idx := fmt.Sprintf("%*d", digits, ri+1)
-		model := scan.VisibleLine(e.req.Model)
-		if model == "" {
-			model = string(e.req.Format)
-		}
-		// The model takes what the index, the label, the cache bar (when
-		// there is room; the Cache view has it too), the tokens and the marks
-		// leave.
-		left := cursor + idx + " "
-		if l := p.labels[e.req.Source]; l != "" {
-			left += st.Header.Render(scan.VisibleLine(l)) + " "
-		}
-		right := fmt.Sprintf(" %5s ", shortNum(e.tokens)) + marks
-		if inner < 22 {
-			right = " " + marks
-		}
-		if inner >= 26 {
-			right = " " + st.TextTrusted.Render(bar) + right
-		}
-		room := inner - cells.Width(left) - cells.Width(right)
-		if room < 4 && left != cursor+idx+" " {
-			model = "" // the label says enough: no stump of a model
-		}
-		line := left + st.Base.Render(fit(model, max(0, room))) + right
-		if i == p.sel {
-			sty := st.Selected
-			if p.cursor {
-				sty = st.Cursor
-			}
-			line = sty.Render(ansi.Strip(fit(line, inner)))
-		}
-		lines = append(lines, line)
-	}
-	if len(p.visible) == 0 {
-		if p.loading {
-			lines = append(lines, st.Muted.Render("loading…"))
-		} else if len(p.reqs) > 0 {
-			lines = append(lines, st.Muted.Render("no match"))
-		}
-	}
-	// The filter itself is in the status line; the title counts what it
-	// leaves.
-	title := "Requests"
-	if p.filter != "" {
-		title += " " + strconv.Itoa(len(p.visible)) + "/" + strconv.Itoa(len(p.reqs))
-	}
-	// The legend of the marks goes at the foot of the rows, else on the
-	// lower edge, unless the edge says where the list is scrolled (the help
-	// has the legend too).
-	sc := widget.Scroll{Top: p.top, Shown: h - 2, Total: len(p.visible)}
-	foot := legend.Foot(st, lines, inner, h-2)
-	out := widget.ScrollBox(st, st.Header.Render(title), foot, w, h, p.focused, sc)
-	if len(foot) == len(lines) && len(out) > 2 && !sc.More() {
-		out[len(out)-1] = legend.Edge(st, w, p.focused)
-	}
-	return out
+	return widget.List{St: p.st, Count: len(p.visible), Total: len(p.reqs), Sel: p.sel, Top: p.top, Filtered: p.filter != "",
+		Loading: p.loading, Focused: p.focused, Cursor: p.cursor, Row: func(i int) widget.ListRow {
+			ri := p.visible[i]
+			e := &p.reqs[ri]
+			return widget.ListRow{N: ri + 1, Model: e.req.Model, Format: string(e.req.Format), Label: p.labels[e.req.Source], Tokens: e.tokens,
+				Hazards: e.hazards, Findings: p.perReq[ri], Marked: slices.Contains(p.marks, ri), Step: stepAt(p.steps, ri)}
+		}}.Render(w, h)
 }
 
 func (m *Model) moveSel(to int) tea.Cmd {

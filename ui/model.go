@@ -31,7 +31,10 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/act"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/find"
+	"github.com/wirelens/wirelens/ui/memo"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
@@ -99,6 +102,8 @@ type Options struct {
 	Live bool
 	// Marks preselects two requests (0-based) for the Diff view.
 	Marks []int
+	// Export is how w writes the request or the findings.
+	Export act.Export
 	// StartView opens a view other than the wire view: "escapes",
 	// "findings", "cache", "diff", "raw", "help".
 	StartView string
@@ -152,19 +157,6 @@ type entry struct {
 	escRows    []escRow // the Escapes view's rows
 }
 
-// prompt is a one-line input (search or filter). It opens empty; ↑ and ↓
-// go through the earlier entries of its kind.
-type prompt struct {
-	active bool
-	kind   string // "search" or "filter"
-	text   []rune
-	hist   int    // the history entry shown: len(history) is the line being typed
-	draft  []rune // the line being typed, kept while the history is shown
-}
-
-// maxHistory is how many entries the search and the filter histories keep.
-const maxHistory = 50
-
 type hit struct{ req, seg, off int }
 
 // segKey names a segment of a request: the request's index and the segment's
@@ -214,8 +206,9 @@ type Model struct {
 	// the lanes would fit (v).
 	showSecrets, cacheTable bool
 
-	pr                      prompt
-	history                 map[string][]string // the prompts' entries by kind, oldest first
+	pr                      widget.Prompt
+	wr                      act.Pending // what the write prompt (w) writes
+	history                 widget.History
 	filter                  string
 	query                   string
 	hits                    []hit
@@ -257,7 +250,7 @@ func New(opts Options) *Model { return newModel(context.Background(), opts) }
 // the user quits.
 func newModel(ctx context.Context, opts Options) *Model {
 	m := &Model{opts: opts, keys: DefaultKeyMap(), help: help.New(), theme: opts.Theme,
-		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo()}
+		bodyKey: [2]int{-1, -1}, rawKey: -1, hzMemo: newHazardMemo(), history: widget.History{}}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	def := DefaultAnalysis()
 	if m.opts.Analysis.Cache == nil {
@@ -456,13 +449,9 @@ func (m *Model) waitItems() tea.Cmd {
 }
 
 // hazardMemo holds the hazards and the secrets of each distinct segment
-// text by its hash: a session repeats almost all of request k in request
-// k+1, so each distinct text is scanned once, not once per request that
-// holds it.
+// text (package memo), and the last request measured.
 type hazardMemo struct {
-	mu  sync.Mutex
-	m   map[uint64]hazardEntry
-	sec map[uint64]secretEntry
+	texts *memo.Texts
 	// run is the last request measured, its tables runs (wire.ExtendRun)
 	// that the next shares when it repeats every segment of it; rank is
 	// the highest cache rank of its segments. runMu is held while measure
@@ -472,71 +461,28 @@ type hazardMemo struct {
 	rank  int
 }
 
-// memoEntry is what was found in a text, with the text's length against
-// hash collisions.
-type memoEntry[T any] struct {
-	n     int
-	found T
-}
+func newHazardMemo() *hazardMemo { return &hazardMemo{texts: memo.New()} }
 
-type (
-	hazardEntry = memoEntry[[]scan.Hazard]
-	secretEntry = memoEntry[[]redact.Secret]
-)
-
-func newHazardMemo() *hazardMemo {
-	return &hazardMemo{m: map[uint64]hazardEntry{}, sec: map[uint64]secretEntry{}}
-}
-
-// memoized is find(s.Text), found once per distinct text in *tab (read-only:
-// shared). A nil memo or a segment without a hash finds it every time.
-func memoized[T any](hm *hazardMemo, tab *map[uint64]memoEntry[T], s *wire.Segment, find func(string) T) T {
-	if hm == nil || s.Hash == 0 {
-		return find(s.Text)
-	}
-	hm.mu.Lock()
-	e, ok := (*tab)[s.Hash]
-	hm.mu.Unlock()
-	if ok && e.n == len(s.Text) {
-		return e.found
-	}
-	found := find(s.Text)
-	hm.mu.Lock()
-	if *tab == nil {
-		*tab = map[uint64]memoEntry[T]{}
-	}
-	(*tab)[s.Hash] = memoEntry[T]{n: len(s.Text), found: found}
-	hm.mu.Unlock()
-	return found
-}
-
-// secrets are the secrets of a segment's text (read-only: shared), found
-// once per distinct text.
+// secrets are the secrets of a segment's text (read-only: shared).
 func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
 	if hm == nil {
-		return redact.FindSecrets(s.Text)
+		return (*memo.Texts)(nil).Secrets(s)
 	}
-	return memoized(hm, &hm.sec, s, redact.FindSecrets)
+	return hm.texts.Secrets(s)
+}
+
+// hazards are the hazards of a segment's text (read-only: shared).
+func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
+	if hm == nil {
+		return (*memo.Texts)(nil).Hazards(s)
+	}
+	return hm.texts.Hazards(s)
 }
 
 // maskSecrets hides each secret of text (redact.Blank): asterisks of the
 // same length, so every offset into the text (escapes, hazards, matches,
 // the cache cut) still holds.
 func maskSecrets(text string, secrets []redact.Secret) string { return redact.Blank(text, secrets) }
-
-// hazards are the hazards of a segment's text (read-only: shared).
-func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
-	find := func(text string) []scan.Hazard {
-		if !scan.HasHazards(text) {
-			return nil
-		}
-		return scan.Hazards(text)
-	}
-	if hm == nil {
-		return find(s.Text)
-	}
-	return memoized(hm, &hm.m, s, find)
-}
 
 // measure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts). A request that repeats every
@@ -729,11 +675,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.PasteMsg:
-		if m.pr.active {
-			m.pr.text = append(m.pr.text, []rune(msg.Content)...)
+		if m.pr.Active {
+			m.pr.Insert(msg.Content)
 			return m, m.promptChanged()
 		}
 		return m, nil
+	case act.Msg:
+		return m, m.onActed(msg)
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -836,7 +784,7 @@ func (m *Model) dropOldest(n int) {
 	m.reqs = append([]entry(nil), m.reqs[n:]...)
 	m.dropped += n
 	index := func(i *int) *int { return i }
-	m.visible, m.marks = dropBelow(m.visible, n, index), dropBelow(m.marks, n, index)
+	m.visible, m.marks = find.DropBelow(m.visible, n, index), find.DropBelow(m.marks, n, index)
 	m.list.sel = max(0, slices.Index(m.visible, c-n))
 	if m.rawKey -= n; m.rawKey < 0 {
 		m.rawKey, m.rawGen = -1, m.rawGen+1 // a body being read for it is stale
@@ -847,22 +795,9 @@ func (m *Model) dropOldest(n int) {
 		m.diff = diffState{gen: m.diff.gen + 1, a: -1, b: -1, trust: m.diff.trust}
 	}
 	k := len(m.hits)
-	m.hits = dropBelow(m.hits, n, func(h *hit) *int { return &h.req })
+	m.hits = find.DropBelow(m.hits, n, func(h *hit) *int { return &h.req })
 	m.hitAt = max(-1, m.hitAt-(k-len(m.hits)))
-	m.setAnalysis(dropBelow(m.allFindings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
-}
-
-// dropBelow drops the items whose request index (at) is below n and moves
-// the others' down by n, in place.
-func dropBelow[T any](xs []T, n int, at func(*T) *int) []T {
-	out := xs[:0]
-	for _, x := range xs {
-		if i := at(&x); *i >= n {
-			*i -= n
-			out = append(out, x)
-		}
-	}
-	return out
+	m.setAnalysis(find.DropBelow(m.allFindings, n, func(f *findingRow) *int { return &f.req }), m.steps[min(n, len(m.steps)):])
 }
 
 // cur is the index of the selected request in m.reqs, or -1.

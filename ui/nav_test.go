@@ -187,8 +187,8 @@ func TestUISearchAndFilterPrompts(t *testing.T) {
 		t.Fatalf("query %q, status %q", m.query, statusLine(m))
 	}
 	pressKeys(t, m, "/")
-	if len(m.pr.text) != 0 || !strings.Contains(statusLine(m), "↑↓ history") {
-		t.Fatalf("the search line reopened with %q, status %q", string(m.pr.text), statusLine(m))
+	if len(m.pr.Text) != 0 || !strings.Contains(statusLine(m), "↑↓ history") {
+		t.Fatalf("the search line reopened with %q, status %q", string(m.pr.Text), statusLine(m))
 	}
 	typeText(t, m, "POISONED")
 	pressKeys(t, m, "enter")
@@ -203,13 +203,13 @@ func TestUISearchAndFilterPrompts(t *testing.T) {
 	typeText(t, m, "dra")
 	for i, step := range []struct{ key, want string }{{"up", "POISONED"}, {"up", "zzzz_notfound"}, {"up", "zzzz_notfound"}, {"down", "POISONED"}, {"down", "dra"}} {
 		pressKeys(t, m, step.key)
-		if got := string(m.pr.text); got != step.want {
+		if got := string(m.pr.Text); got != step.want {
 			t.Fatalf("history step %d (%s): %q, want %q", i+1, step.key, got, step.want)
 		}
 	}
 	// esc in the line clears the search.
 	pressKeys(t, m, "esc")
-	if m.pr.active || m.query != "" || len(m.hits) != 0 || strings.Contains(statusLine(m), "[/") {
+	if m.pr.Active || m.query != "" || len(m.hits) != 0 || strings.Contains(statusLine(m), "[/") {
 		t.Fatalf("esc in the search line: query %q, %d hits, status %q", m.query, len(m.hits), statusLine(m))
 	}
 	// A filter shows in the status line; esc clears it.
@@ -238,12 +238,12 @@ func TestUISearchAndFilterPrompts(t *testing.T) {
 	}
 	// The filter line opens empty, its history on ↑.
 	pressKeys(t, m, "f")
-	if len(m.pr.text) != 0 {
-		t.Fatalf("the filter line reopened with %q", string(m.pr.text))
+	if len(m.pr.Text) != 0 {
+		t.Fatalf("the filter line reopened with %q", string(m.pr.Text))
 	}
 	pressKeys(t, m, "up")
-	if string(m.pr.text) != "#2" || len(m.visible) != 1 {
-		t.Fatalf("↑ in the filter line: %q, visible %v", string(m.pr.text), m.visible)
+	if string(m.pr.Text) != "#2" || len(m.visible) != 1 {
+		t.Fatalf("↑ in the filter line: %q, visible %v", string(m.pr.Text), m.visible)
 	}
 }
 

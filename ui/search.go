@@ -73,7 +73,7 @@ func (m *Model) onSearch(msg searchMsg) tea.Cmd {
 		return nil
 	}
 	m.searching = false
-	m.hits = dropBelow(msg.hits, m.dropped-msg.dropped, func(h *hit) *int { return &h.req })
+	m.hits = find.DropBelow(msg.hits, m.dropped-msg.dropped, func(h *hit) *int { return &h.req })
 	q := scan.VisibleLine(msg.query)
 	if len(m.hits) == 0 {
 		m.status = "no match for " + q

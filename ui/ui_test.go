@@ -300,7 +300,7 @@ func TestUISearchAcrossRequests(t *testing.T) {
 	}
 	// Upper case in the query makes it case sensitive.
 	pressKeys(t, m, "/", "ctrl+u")
-	m.pr.text = nil
+	m.pr.Text = nil
 	typeText(t, m, "Poisoned")
 	pressKeys(t, m, "enter")
 	if len(m.hits) != 0 {

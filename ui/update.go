@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/find"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -77,7 +78,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 		m.cancel()
 		return tea.Quit
 	}
-	if m.pr.active {
+	if m.pr.Active {
 		return m.onPromptKey(k)
 	}
 	// A message lasts until the next key; the status line then says what
@@ -165,6 +166,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 			}
 		}
 		return nil
+	case matches(k, km.Copy, km.CopyRaw, km.Open, km.Edit, km.Export):
+		return m.onActionKey(k)
 	case k.String() == "L": // watch's key: elsewhere it says so, not nothing
 		m.status = "L toggles the layout in watch; these requests are as recorded (the demo has both: j/k, 5)"
 		return nil
@@ -311,41 +314,23 @@ func (m *Model) onScrollKey(c *content, k tea.KeyPressMsg, h int) tea.Cmd {
 
 // openPrompt opens the search or filter line, empty: what was searched or
 // filtered before is on ↑.
-func (m *Model) openPrompt(kind string) {
-	m.pr = prompt{active: true, kind: kind, hist: len(m.history[kind])}
-}
-
-// remember adds an entry to the history of its kind (not twice in a row).
-func (m *Model) remember(kind, text string) {
-	if text == "" {
-		return
-	}
-	if m.history == nil {
-		m.history = map[string][]string{}
-	}
-	h := m.history[kind]
-	if len(h) > 0 && h[len(h)-1] == text {
-		return
-	}
-	h = append(h, text)
-	if len(h) > maxHistory {
-		h = h[len(h)-maxHistory:]
-	}
-	m.history[kind] = h
-}
+func (m *Model) openPrompt(kind string) { m.pr.Open(kind, "", m.history) }
 
 // onPromptKey edits the search or filter line.
 func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
+	if (m.pr.Kind == "write" || m.pr.Kind == "overwrite") && (k.String() == "enter" || k.String() == "esc") {
+		return m.onWritePrompt(k.String() == "enter")
+	}
 	switch k.String() {
 	case "esc":
 		// esc clears: the filter (it applies as it is typed) or the search.
-		m.pr.active = false
-		if m.pr.kind == "filter" && m.filtersRows() {
+		m.pr.Active = false
+		if m.pr.Kind == "filter" && m.filtersRows() {
 			m.status = "filter cleared"
 			m.setRowFilter("")
 			return nil
 		}
-		if m.pr.kind == "filter" {
+		if m.pr.Kind == "filter" {
 			m.status = "filter cleared"
 			m.filter = ""
 			m.refilter()
@@ -358,14 +343,14 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.clearSearch()
 	case "enter":
-		m.pr.active = false
-		text := string(m.pr.text)
-		m.remember(m.pr.kind, text)
-		if m.pr.kind == "filter" && m.filtersRows() {
+		m.pr.Active = false
+		text := string(m.pr.Text)
+		m.history.Add(m.pr.Kind, text)
+		if m.pr.Kind == "filter" && m.filtersRows() {
 			m.setRowFilter(text)
 			return nil
 		}
-		if m.pr.kind == "filter" {
+		if m.pr.Kind == "filter" {
 			m.filter = text
 			m.refilter()
 			return m.selectionCmd()
@@ -374,36 +359,8 @@ func (m *Model) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.findInView(text)
 		}
 		return m.startSearch(text)
-	case "up", "down":
-		h := m.history[m.pr.kind]
-		to := m.pr.hist - 1
-		if k.String() == "down" {
-			to = m.pr.hist + 1
-		}
-		if to < 0 || to > len(h) {
-			return nil
-		}
-		if m.pr.hist == len(h) {
-			m.pr.draft = m.pr.text
-		}
-		m.pr.hist = to
-		if to == len(h) {
-			m.pr.text = m.pr.draft
-		} else {
-			m.pr.text = []rune(h[to])
-		}
-		return m.promptChanged()
-	case "backspace", "ctrl+h":
-		if len(m.pr.text) > 0 {
-			m.pr.text = m.pr.text[:len(m.pr.text)-1]
-		}
-		return m.promptChanged()
-	case "ctrl+u":
-		m.pr.text = nil
-		return m.promptChanged()
 	}
-	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
-		m.pr.text = append(m.pr.text, []rune(k.Text)...)
+	if m.pr.Edit(k, m.history) {
 		return m.promptChanged()
 	}
 	return nil
@@ -422,52 +379,28 @@ func (m *Model) clearSearch() tea.Cmd {
 
 // promptChanged applies the filter as it is typed (it is cheap).
 func (m *Model) promptChanged() tea.Cmd {
-	if m.pr.kind == "filter" && m.filtersRows() {
-		m.setRowFilter(string(m.pr.text))
+	if m.pr.Kind == "filter" && m.filtersRows() {
+		m.setRowFilter(string(m.pr.Text))
 		return nil
 	}
-	if m.pr.kind == "filter" {
-		m.filter = string(m.pr.text)
+	if m.pr.Kind == "filter" {
+		m.filter = string(m.pr.Text)
 		m.refilter()
 		return m.selectionCmd()
 	}
 	return nil
 }
 
-// matchesFilter reports whether request i passes the filter: every word must
-// match; is:break, is:finding, is:hazard, is:escape, is:marked select by
-// marker, anything else is a case-insensitive substring of the request's
-// index, model, source and format.
+// matchesFilter reports whether request i passes the filter (find.Request):
+// is:break, is:finding, is:hazard, is:escape, is:marked select by marker,
+// any other word is a substring of the request's index, model, source and
+// format.
 func (m *Model) matchesFilter(i int, filter string) bool {
-	e := &m.reqs[i]
-	hay := strings.ToLower(strings.Join([]string{"#" + strconv.Itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "))
-	for _, w := range strings.Fields(strings.ToLower(filter)) {
-		ok := false
-		switch w {
-		case "is:break":
-			st := m.step(i)
-			ok = st != nil && st.Break != nil
-		case "is:finding":
-			ok = m.findingCount(i) > 0
-		case "is:hazard":
-			ok = e.hazards > 0
-		case "is:escape":
-			ok = e.escapes > 0
-		case "is:marked":
-			ok = m.isMarked(i)
-		default:
-			ok = strings.Contains(hay, w)
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+	e, st := &m.reqs[i], m.step(i)
+	return find.Request(filter, strings.Join([]string{"#" + strconv.Itoa(i+1), e.req.Model, e.req.Source, string(e.req.Format)}, " "),
+		map[string]bool{"break": st != nil && st.Break != nil, "finding": m.perReq[i] > 0, "hazard": e.hazards > 0,
+			"escape": e.escapes > 0, "marked": slices.Contains(m.marks, i)})
 }
-
-func (m *Model) findingCount(i int) int { return m.perReq[i] }
-
-func (m *Model) isMarked(i int) bool { return slices.Contains(m.marks, i) }
 
 func (m *Model) toggleMark() {
 	c := m.cur()

@@ -149,7 +149,7 @@ func (m *Model) tabRanges() [][2]int { return m.header().TabRanges(m.w) }
 
 // statusBar is the status line as the model stands.
 func (m *Model) statusBar() widget.Status {
-	p := widget.Status{St: m.st, Prompting: m.pr.active, PromptKind: m.pr.kind, PromptText: string(m.pr.text),
+	p := widget.Status{St: m.st, Prompting: m.pr.Active, PromptKind: m.pr.Kind, PromptText: string(m.pr.Text), PromptBack: m.pr.Back,
 		Text: m.status, Searching: m.searching,
 		Filter: m.filter, Query: m.query, Hits: len(m.hits), HitAt: m.hitAt, Rows: m.filtersRows()}
 	if p.Rows {
@@ -162,7 +162,8 @@ func (m *Model) statusBar() widget.Status {
 		}
 	}
 	if p.Prompting {
-		p.History = len(m.history[m.pr.kind]) > 0
+		p.History = len(m.history[m.pr.Kind]) > 0
+		p.PromptLabel = m.wr.Label(m.pr.Kind)
 		return p
 	}
 	if p.Text == "" {

@@ -62,6 +62,25 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
+// Request reports whether a request passes the filter of the request
+// list: every word must match; is:NAME is is[NAME] (is:break, is:finding,
+// is:hazard, is:escape, is:marked, the request's markers), any other word
+// a case-insensitive substring of hay (its index, model, source, format).
+func Request(filter, hay string, is map[string]bool) bool {
+	hay = strings.ToLower(hay)
+	for _, w := range strings.Fields(strings.ToLower(filter)) {
+		name, marker := strings.CutPrefix(w, "is:")
+		if ok, known := is[name]; marker && known {
+			if !ok {
+				return false
+			}
+		} else if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // Words reports whether text holds every word of filter, in either case.
 func Words(text, filter string) bool {
 	hay := strings.ToLower(text)
@@ -132,4 +151,18 @@ func (c *Cursor) Step(dir int) (int, bool) {
 	}
 	c.Cur = (c.Cur + dir + 2*n) % n
 	return c.At[c.Cur], true
+}
+
+// DropBelow drops the rows whose request index (at) is below n and moves
+// the others' down by n, in place: what a live view keeps of its matches,
+// findings and marks when it drops its n oldest requests.
+func DropBelow[T any](xs []T, n int, at func(*T) *int) []T {
+	out := xs[:0]
+	for _, x := range xs {
+		if i := at(&x); *i >= n {
+			*i -= n
+			out = append(out, x)
+		}
+	}
+	return out
 }

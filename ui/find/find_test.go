@@ -41,3 +41,25 @@ func TestAllWordsCursor(t *testing.T) {
 		t.Fatal("a cursor without matches stepped")
 	}
 }
+
+// TestRequestFilter: every word must match, is:NAME by the markers given,
+// an unknown is: word as text, in either case.
+func TestRequestFilter(t *testing.T) {
+	is := map[string]bool{"break": true, "finding": false}
+	for _, c := range []struct {
+		filter string
+		want   bool
+	}{
+		{"", true},
+		{"is:break", true},
+		{"IS:BREAK sonnet", true},
+		{"is:break is:finding", false},
+		{"is:nosuch", false},
+		{"is:odd", true},
+		{"#3 haiku", false},
+	} {
+		if got := Request(c.filter, "#3 claude-Sonnet-4-6 is:odd.jsonl anthropic", is); got != c.want {
+			t.Errorf("Request(%q) = %v, want %v", c.filter, got, c.want)
+		}
+	}
+}

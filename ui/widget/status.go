@@ -25,9 +25,13 @@ type Status struct {
 	// earlier entries.
 	Prompting              bool
 	PromptKind, PromptText string
+	PromptBack             int // runes of PromptText after the cursor
 	History                bool
-	Text                   string // plain text: sanitised here
-	Searching              bool
+	// PromptLabel, when set, is the prompt's label (the write prompt's:
+	// what it writes; plain text, sanitised here).
+	PromptLabel string
+	Text        string // plain text: sanitised here
+	Searching   bool
 	// Help is the root's help model; First the keys always shown (at the
 	// right end), More those shown before them as the room holds.
 	Help        help.Model
@@ -53,8 +57,18 @@ func (p Status) Render(width, _ int) string {
 				label = "filter rows (every word): "
 			}
 		}
-		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(p.PromptText)) + st.Accent.Render("▏")
 		keys := "enter ok · esc clears"
+		if p.PromptLabel != "" {
+			label, keys = scan.VisibleLine(p.PromptLabel), "enter writes · esc cancels"
+		}
+		before, after := []rune(p.PromptText), []rune(nil)
+		if b := max(0, min(p.PromptBack, len(before))); b > 0 {
+			before, after = before[:len(before)-b], before[len(before)-b:]
+		}
+		line := st.StatusKey.Render(label) + st.Base.Render(scan.VisibleLine(string(before))) + st.Accent.Render("▏")
+		if len(after) > 0 {
+			line += st.Base.Render(scan.VisibleLine(string(after)))
+		}
 		if p.History {
 			keys = "↑↓ history · " + keys
 		}
