@@ -12,6 +12,7 @@ import (
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
 	"github.com/wirelens/wirelens/wire/encode"
+	"github.com/wirelens/wirelens/wire/redact"
 )
 
 // MaxRaw is the largest raw body read back from a file.
@@ -42,7 +43,9 @@ func RawBody(r *wire.Request) (string, string) {
 		// Built (demo, watch) or read from standard input: the JSON it is
 		// sent as, encoded from the request.
 		if b, err := encode.Encode(*r, r.Format); err == nil {
-			return string(b), "the body as sent: the " + string(r.Format) + " JSON encoded from the request"
+			// Masked as a body read back is: a workspace's credential
+			// is not shown in clear because the request was built.
+			return string(redact.Body(b)), "the body as sent: the " + string(r.Format) + " JSON encoded from the request"
 		}
 	}
 	note := "the body is not on disk: wirelens's model of the request"

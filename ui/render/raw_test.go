@@ -69,3 +69,23 @@ func TestRawBodyOfABuiltRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestRawBodyOfABuiltRequestMasksCredentials: a credential in a built
+// request's text (a workspace file holding a key) is masked in the Raw view
+// as in a body read back from a file; it was shown in clear.
+func TestRawBodyOfABuiltRequestMasksCredentials(t *testing.T) {
+	key := "sk-ant-api03-" + strings.Repeat("Zq7", 30) + "AA"
+	r := wire.Request{Source: "demo (isolated)", Offset: -1, Format: wire.FormatAnthropic, Model: "claude-x",
+		Segments: []wire.Segment{{ID: "messages[0].content[0]", Channel: wire.ChannelMessages, Role: "user",
+			Kind: wire.KindAgentsMD, Trust: wire.Untrusted, Text: "deploy with " + key + " please"}}}
+	text, note := RawBody(&r)
+	if !strings.HasPrefix(note, "the body as sent") {
+		t.Fatalf("note %q\n%s", note, text)
+	}
+	if strings.Contains(text, key) || strings.Contains(text, "Zq7Zq7Zq7") {
+		t.Fatalf("the built body shows the key in clear:\n%s", text)
+	}
+	if !strings.Contains(text, "deploy with ") {
+		t.Fatalf("the text around the key is gone:\n%s", text)
+	}
+}
