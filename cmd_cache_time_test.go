@@ -1,10 +1,7 @@
 package main
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,28 +103,11 @@ func TestCacheJSONTimes(t *testing.T) {
 	}
 }
 
-// qwenMemory is the qwen-code capture of testdata/captures (kept compressed),
-// written out to a file of the test's.
+// qwenMemory is the qwen-code capture of the clean workspace
+// (testdata/agents): the main agent and its memory subagent interleaved.
 func qwenMemory(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "captures", "qwen-code-memory.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "qwen-code-memory.jsonl")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return filepath.Join("testdata", "agents", "qwen-code-clean.jsonl")
 }
 
 // TestCacheTextTimes: cache's table shows the idle time and the expiry,

@@ -1,9 +1,7 @@
 package diff
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,21 +153,13 @@ func TestCacheScale(t *testing.T) {
 	}
 }
 
-// qwenMemory is the qwen-code capture of testdata/captures: the main agent and
-// its memory subagent interleaved.
+// qwenMemory is the qwen-code capture of the clean workspace
+// (testdata/agents): the main agent and its memory subagent interleaved,
+// over two runs of one session.
 func qwenMemory(t *testing.T) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "captures", "qwen-code-memory.jsonl.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
+	path := filepath.Join("..", "testdata", "agents", "qwen-code-clean.jsonl")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
