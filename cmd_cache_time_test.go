@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -227,5 +230,78 @@ func TestCacheJSONNeverWritten(t *testing.T) {
 		if said != 1 {
 			t.Errorf("%s: %d requests say %q, want 1 (null on %d)", tc.file, said, tc.want, null)
 		}
+	}
+}
+
+// TestCacheLaneNamesSettled: cache writes each request's lane under the
+// name it has once the session shows which lane is main, in the JSON as in
+// the text and the summary. A chat without tools after a one-shot check:
+// the chat's first request (2) is named main only when its second (3)
+// comes, so cache holds request 2 until then; it would say oneshot:1.
+// Gemini CLI's capture: its routing classifier is not main, the agent is.
+func TestCacheLaneNamesSettled(t *testing.T) {
+	body := func(sys string, turns ...string) string {
+		msgs := []map[string]string{{"role": "system", "content": sys}}
+		for i, q := range turns {
+			msgs = append(msgs, map[string]string{"role": "user", "content": q})
+			if i < len(turns)-1 {
+				msgs = append(msgs, map[string]string{"role": "assistant", "content": "Noted: " + q})
+			}
+		}
+		b, err := json.Marshal(map[string]any{"model": "gpt-5", "messages": msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	check := "Decide whether the question needs a large model. " + strings.Repeat("Answer yes or no. ", 40)
+	chat := "You are a helpful assistant for a team of engineers. " + strings.Repeat("Answer with care. ", 40)
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	text := body(check, "What is 2+2?") + body(chat, "What is 2+2?") + body(chat, "What is 2+2?", "And 3+3?")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Requests []struct {
+			Index int `json:"index"`
+			Lane  struct {
+				Name string `json:"name"`
+			} `json:"lane"`
+		} `json:"requests"`
+		Summary struct {
+			Lanes []struct {
+				Name     string `json:"name"`
+				Requests int    `json:"requests"`
+			} `json:"lanes"`
+		} `json:"summary"`
+	}
+	_, out, _ := runCLI(t, "", "cache", "--json", path)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range doc.Requests {
+		got = append(got, strconv.Itoa(r.Index)+":"+r.Lane.Name)
+	}
+	for _, l := range doc.Summary.Lanes {
+		got = append(got, l.Name+"="+strconv.Itoa(l.Requests))
+	}
+	if want := "2:main 3:main oneshot:1=1 main=2"; strings.Join(got, " ") != want {
+		t.Errorf("cache --json lanes %q, want %q", strings.Join(got, " "), want)
+	}
+	_, out, _ = runCLI(t, "", "cache", path)
+	if !regexp.MustCompile(`oneshot:1 \([0-9a-f]+\): 1 request`).MatchString(out) ||
+		!regexp.MustCompile(`main \([0-9a-f]+\): 2 requests`).MatchString(out) {
+		t.Errorf("cache text:\n%s", out)
+	}
+
+	_, out, _ = runCLI(t, "", "cache", "--json", filepath.Join("testdata", "agents", "gemini-cli.jsonl"))
+	doc.Requests, doc.Summary.Lanes = nil, nil
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Requests) != 1 || doc.Requests[0].Lane.Name != "main" || len(doc.Summary.Lanes) != 2 ||
+		doc.Summary.Lanes[0].Name != "classifier" || doc.Summary.Lanes[1].Name != "main" {
+		t.Errorf("Gemini CLI: requests %+v, lanes %+v", doc.Requests, doc.Summary.Lanes)
 	}
 }

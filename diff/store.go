@@ -228,10 +228,12 @@ func (v *seqView) scaled(n int) int {
 // cache its lane wrote (or any earlier request's); a lane's first request
 // starts the lane, it breaks nothing.
 type Lane struct {
-	// Name is a short name: main, subagent:N, title.
+	// Name is a short name (lanes.go): main, subagent:N, title, summary,
+	// classifier, oneshot:N, main@MODEL.
 	Name string
 	// ID is a stable id of the lane's stable prefix (hex).
 	ID string
+	n  int // the lane's number in its sequence, from 1 (0: none)
 }
 
 // laneState is a lane of a sequence: its last request and what it came to.
@@ -241,8 +243,12 @@ type laneState struct {
 	tools bool
 	shape uint64 // laneShape of its first request
 	// sibling: the same agent's lane for another model (its first request
-	// is a model switch, not a new lane's start).
+	// is a model switch, not a new lane's start); sibOf is that lane.
 	sibling bool
+	sibOf   *laneState
+	model   string
+	other   bool   // the lane of the stable prefixes past maxLaneCount
+	purpose string // what a lane without tools says it does (lanePurpose)
 	LaneTotals
 }
 

@@ -53,6 +53,7 @@ func compareRequests(reqs []wire.Request) []*diff.Step {
 	for i := range reqs {
 		out[i] = seq.Add(&reqs[i])
 	}
+	seq.NameSteps(out)
 	return out
 }
 
@@ -63,12 +64,15 @@ func compareRequests(reqs []wire.Request) []*diff.Step {
 func CompareBySource(reqs []wire.Request) []*diff.Step {
 	out := make([]*diff.Step, len(reqs))
 	var seq diff.Sequence
+	from := 0
 	for i := range reqs {
 		if i > 0 && reqs[i].Source != reqs[i-1].Source {
-			seq = diff.Sequence{}
+			seq.NameSteps(out[from:i])
+			seq, from = diff.Sequence{}, i
 		}
 		out[i] = seq.Add(&reqs[i])
 	}
+	seq.NameSteps(out[from:])
 	return out
 }
 
