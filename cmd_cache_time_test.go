@@ -168,6 +168,29 @@ func TestCheckCacheQwenMemory(t *testing.T) {
 	if doc.Summary.StableVolatile < 2 {
 		t.Errorf("stable_volatile %d, want the dates seen stable", doc.Summary.StableVolatile)
 	}
+	// Silent: --cache adds no finding to check's own (its trust findings
+	// on the context files and the reminders stay, as without --cache).
+	_, plain, _ := runCLI(t, "", "check", "--json", path)
+	var without struct {
+		Findings []struct {
+			Rule string `json:"rule"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(plain), &without); err != nil {
+		t.Fatal(err)
+	}
+	rules := func(fs []struct {
+		Rule string `json:"rule"`
+	}) string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Rule)
+		}
+		return strings.Join(out, " ")
+	}
+	if got, want := rules(doc.Findings), rules(without.Findings); got != want || len(without.Findings) == 0 {
+		t.Errorf("check --cache finds %q, check alone %q: --cache is not silent", got, want)
+	}
 	// The values are flagged when a request is checked apart (the memory
 	// subagent's, request 2, holds its dates in its system prompt; the main
 	// agent's come after the workspace's skill, outside the trusted prefix).
