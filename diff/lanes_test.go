@@ -70,6 +70,9 @@ func TestLaneNamesOnCaptures(t *testing.T) {
 		// (10 function declarations).
 		{"agents/gemini-cli.jsonl", "classifier main", "routing classifier first"},
 		{"agents/gemini-cli-notags.jsonl", "classifier main", "routing classifier first"},
+		// Two turns of one Gemini CLI session (--resume latest), captured
+		// after the naming was written: the classifier before each turn.
+		{"agents/gemini-cli-resume-clean.jsonl", "classifier main classifier main", "classifier before each turn"},
 		// qwen-code: the agent (10 tools), its memory extraction subagent (6
 		// tools, another system prompt), twice.
 		{"agents/qwen-code.jsonl", "main subagent:1 main subagent:1", "main agent first"},

