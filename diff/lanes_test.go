@@ -86,6 +86,20 @@ func TestLaneNamesOnCaptures(t *testing.T) {
 			"main main main@gemini-2.5-flash", "no tools recorded"},
 		// A request on haiku without tools after the agent's: a one-shot.
 		{"payloads/claude-trace.jsonl", "main oneshot:1", "agent first"},
+		// Written fixtures (not one agent's session), named by the same rules:
+		// an OTel span with a tool, then one on another provider without.
+		{"otel/genai-spans.json", "main oneshot:1", "agent first"},
+		// kimi-code: three loop requests (tools), then its compaction request
+		// without tools (the recording's kind, compaction, is not read).
+		{"recordings/kimi-code/c2a1f0/0f9e8d7c-aaaa-4bbb-8ccc-123456789abc/agents/main/wire.jsonl",
+			"main main main oneshot:1", "agent first"},
+		// A HAR of five unrelated requests: the one with a tool is main,
+		// whichever comes first.
+		{"payloads/capture.har", "oneshot:1 main oneshot:2 oneshot:3 oneshot:4", "the request with tools second"},
+		// Two requests without tools, of one lane each: the first is main at
+		// the end of the input.
+		{"payloads/array.json", "main oneshot:1", "no lane shows it is main"},
+		{"batch/chat-input.jsonl", "main oneshot:1", "no lane shows it is main"},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			got := strings.Join(laneNamesOf(t, tc.file), " ")
