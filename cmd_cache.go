@@ -85,7 +85,7 @@ for compatibility and does nothing: comparing by model is the default.`,
 			var held []heldStep
 			flush := func() error {
 				for _, h := range held {
-					h.st.Lane = seq.Named(h.st.Lane)
+					h.st.Lane, h.st.PrevLane = seq.Named(h.st.Lane), seq.Named(h.st.PrevLane)
 					out.noteCost(h.cost)
 					if err := out.add(h.st); err != nil {
 						return err

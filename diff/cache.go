@@ -133,6 +133,9 @@ type Step struct {
 	// request (not a break, whatever it shares with other lanes).
 	Lane      Lane
 	LaneFirst bool
+	// PrevLane is the lane of the request compared with (the only word on
+	// the lane of a sequence's first request, which has no step).
+	PrevLane Lane
 	// Expired is the prefix that had been written but had expired, nil
 	// when none did (Prediction.Expired).
 	Expired *Expiry
@@ -160,6 +163,7 @@ type seqView struct {
 	// bytes up to and including segment i.
 	chain []uint64
 	req   *wire.Request
+	lane  *laneState // the request's lane, once Sequence.Add knows it
 	rule  CacheRule
 	// policy is the agent's breakpoint policy that placed bps, where the
 	// recording keeps none; unavailable says why no breakpoints are known
@@ -494,6 +498,7 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	mem.sizeHostPrefix(cur)
 	mem.sweep(cur.at)
 	var st *Step
+	cur.lane = ln
 	ln.Requests++
 	q.settleOn(ln)
 	if prev != nil {
@@ -502,6 +507,9 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		laneFirst := first && !q.Consecutive && (cacheKey(prev.req) == key || !ln.sibling)
 		st = compareViews(prev, cur, mem, laneFirst, q.TTL)
 		st.Lane = ln.Lane
+		if prev.lane != nil {
+			st.PrevLane = prev.lane.Lane
+		}
 		ln.Compared++
 		ln.PrefixTokens += st.PrefixTokens
 		ln.TotalTokens += st.TotalTokens

@@ -147,7 +147,7 @@ func (q *Sequence) NameSteps(steps []*Step) {
 	q.Settle()
 	for _, st := range steps {
 		if st != nil {
-			st.Lane = q.Named(st.Lane)
+			st.Lane, st.PrevLane = q.Named(st.Lane), q.Named(st.PrevLane)
 		}
 	}
 }
