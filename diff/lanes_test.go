@@ -2,8 +2,10 @@ package diff
 
 import (
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -244,5 +246,50 @@ func TestLanePurpose(t *testing.T) {
 		if got := lanePurpose(&r); got != want {
 			t.Errorf("%.40q: %q, want %q", sys, got, want)
 		}
+	}
+}
+
+// TestLaneIDSameInEveryRun: a lane's id (cache --json's lane.id, the key
+// of its costs) is the same in every run of the program, not only within
+// one: two processes (this test binary run again) give the same ids for
+// the same requests. wire.HashText is seeded per process, so ids drawn
+// from it differed each run.
+func TestLaneIDSameInEveryRun(t *testing.T) {
+	in := wire.NewInterner()
+	ids := func() string {
+		var q Sequence
+		for i, key := range []string{"a", "b"} {
+			r := laneReq(in, i+1, "You are a coding agent. "+strings.Repeat("Be exact. ", 20), 1, "read_file")
+			r.CacheKey = key
+			q.Add(&r)
+		}
+		var out []string
+		for _, l := range q.Lanes() {
+			out = append(out, l.Name+"="+l.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	if os.Getenv("WIRELENS_LANE_IDS") != "" {
+		fmt.Println("ids:", ids())
+		return
+	}
+	run := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLaneIDSameInEveryRun$")
+		cmd.Env = append(os.Environ(), "WIRELENS_LANE_IDS=1")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, "ids: ") {
+				return strings.TrimPrefix(l, "ids: ")
+			}
+		}
+		t.Fatalf("no ids in %q", out)
+		return ""
+	}
+	a, b, here := run(), run(), ids()
+	if a != b || a != here || strings.Count(a, "=") != 2 {
+		t.Errorf("lane ids differ between runs: %q, %q, %q", a, b, here)
 	}
 }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"time"
@@ -279,8 +280,16 @@ const maxLanes = 16
 // laneSignature identifies the stable prefix of r: its cache key, how many
 // tools it has, and the first line or so of its system prompt, digits
 // masked (a date in it does not make another lane).
+// It is the same in every run (not wire.HashText, which is seeded per
+// process): the lane's id, printed by cache, is derived from it.
 func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
-	return laneShape(r) ^ wire.HashText(key), tools0(r)
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	x := laneShape(r) ^ h.Sum64()
+	// splitmix64's finaliser: every bit of the key reaches the id's.
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31, tools0(r)
 }
 
 // tools0 reports whether r has tools.
