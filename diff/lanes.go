@@ -223,3 +223,21 @@ func (q *Sequence) Lanes() []LaneTotals {
 	}
 	return out
 }
+
+// Steps compares each request of reqs in one sequence, as cache does (a
+// nil step for the first), its lanes named once settled; bySource makes
+// each run of requests of one source a sequence of its own.
+func Steps(reqs []wire.Request, bySource bool) []*Step {
+	out := make([]*Step, len(reqs))
+	var q Sequence
+	from := 0
+	for i := range reqs {
+		if bySource && i > 0 && reqs[i].Source != reqs[i-1].Source {
+			q.NameSteps(out[from:i])
+			q, from = Sequence{}, i
+		}
+		out[i] = q.Add(&reqs[i])
+	}
+	q.NameSteps(out[from:])
+	return out
+}
