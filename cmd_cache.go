@@ -80,6 +80,20 @@ for compatibility and does nothing: comparing by model is the default.`,
 				werr   error
 				out    cacheOutput
 			)
+			// Steps wait until the lanes' names are settled (a few
+			// requests: diff.Sequence.Settled), then go out named.
+			var held []heldStep
+			flush := func() error {
+				for _, h := range held {
+					h.st.Lane, h.st.PrevLane = seq.Named(h.st.Lane), seq.Named(h.st.PrevLane)
+					out.noteCost(h.cost)
+					if err := out.add(h.st); err != nil {
+						return err
+					}
+				}
+				held = held[:0]
+				return nil
+			}
 			bw := bufio.NewWriterSize(app.Stdout, 64<<10)
 			if asJSON {
 				out = newCacheJSON(bw)
@@ -99,14 +113,20 @@ for compatibility and does nothing: comparing by model is the default.`,
 					st := seq.Add(&r)
 					cost := ledger.AddIn(seq.LastLane().ID, &r, st)
 					if st != nil {
-						out.noteCost(cost)
-						werr = out.add(st)
+						held = append(held, heldStep{st, cost})
+					}
+					if seq.Settled() {
+						werr = flush()
 					}
 					return werr == nil
 				})
 				if werr != nil {
 					return werr
 				}
+			}
+			seq.Settle()
+			if err := flush(); err != nil {
+				return err
 			}
 			out.noteTotals(ledger.Totals())
 			if err := out.finish(seq.Summary(), errs); err != nil {
@@ -124,6 +144,13 @@ for compatibility and does nothing: comparing by model is the default.`,
 	pricesFlag(cmd, &prices)
 	addProvenanceFlags(cmd, app)
 	return cmd
+}
+
+// heldStep is a step cache holds until its lane's name is settled, with
+// its cost.
+type heldStep struct {
+	st   *diff.Step
+	cost diff.Cost
 }
 
 // localeUnicode reports whether the locale can show block characters: yes

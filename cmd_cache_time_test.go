@@ -1,11 +1,11 @@
 package main
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,28 +106,11 @@ func TestCacheJSONTimes(t *testing.T) {
 	}
 }
 
-// qwenMemory is the qwen-code capture of testdata/captures (kept compressed),
-// written out to a file of the test's.
+// qwenMemory is the qwen-code capture of the clean workspace
+// (testdata/agents): the main agent and its memory subagent interleaved.
 func qwenMemory(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "captures", "qwen-code-memory.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "qwen-code-memory.jsonl")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return filepath.Join("testdata", "agents", "qwen-code-clean.jsonl")
 }
 
 // TestCacheTextTimes: cache's table shows the idle time and the expiry,
@@ -184,6 +167,29 @@ func TestCheckCacheQwenMemory(t *testing.T) {
 	}
 	if doc.Summary.StableVolatile < 2 {
 		t.Errorf("stable_volatile %d, want the dates seen stable", doc.Summary.StableVolatile)
+	}
+	// Silent: --cache adds no finding to check's own (its trust findings
+	// on the context files and the reminders stay, as without --cache).
+	_, plain, _ := runCLI(t, "", "check", "--json", path)
+	var without struct {
+		Findings []struct {
+			Rule string `json:"rule"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(plain), &without); err != nil {
+		t.Fatal(err)
+	}
+	rules := func(fs []struct {
+		Rule string `json:"rule"`
+	}) string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Rule)
+		}
+		return strings.Join(out, " ")
+	}
+	if got, want := rules(doc.Findings), rules(without.Findings); got != want || len(without.Findings) == 0 {
+		t.Errorf("check --cache finds %q, check alone %q: --cache is not silent", got, want)
 	}
 	// The values are flagged when a request is checked apart (the memory
 	// subagent's, request 2, holds its dates in its system prompt; the main
@@ -247,5 +253,78 @@ func TestCacheJSONNeverWritten(t *testing.T) {
 		if said != 1 {
 			t.Errorf("%s: %d requests say %q, want 1 (null on %d)", tc.file, said, tc.want, null)
 		}
+	}
+}
+
+// TestCacheLaneNamesSettled: cache writes each request's lane under the
+// name it has once the session shows which lane is main, in the JSON as in
+// the text and the summary. A chat without tools after a one-shot check:
+// the chat's first request (2) is named main only when its second (3)
+// comes, so cache holds request 2 until then; it would say oneshot:1.
+// Gemini CLI's capture: its routing classifier is not main, the agent is.
+func TestCacheLaneNamesSettled(t *testing.T) {
+	body := func(sys string, turns ...string) string {
+		msgs := []map[string]string{{"role": "system", "content": sys}}
+		for i, q := range turns {
+			msgs = append(msgs, map[string]string{"role": "user", "content": q})
+			if i < len(turns)-1 {
+				msgs = append(msgs, map[string]string{"role": "assistant", "content": "Noted: " + q})
+			}
+		}
+		b, err := json.Marshal(map[string]any{"model": "gpt-5", "messages": msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	check := "Decide whether the question needs a large model. " + strings.Repeat("Answer yes or no. ", 40)
+	chat := "You are a helpful assistant for a team of engineers. " + strings.Repeat("Answer with care. ", 40)
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	text := body(check, "What is 2+2?") + body(chat, "What is 2+2?") + body(chat, "What is 2+2?", "And 3+3?")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Requests []struct {
+			Index int `json:"index"`
+			Lane  struct {
+				Name string `json:"name"`
+			} `json:"lane"`
+		} `json:"requests"`
+		Summary struct {
+			Lanes []struct {
+				Name     string `json:"name"`
+				Requests int    `json:"requests"`
+			} `json:"lanes"`
+		} `json:"summary"`
+	}
+	_, out, _ := runCLI(t, "", "cache", "--json", path)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range doc.Requests {
+		got = append(got, strconv.Itoa(r.Index)+":"+r.Lane.Name)
+	}
+	for _, l := range doc.Summary.Lanes {
+		got = append(got, l.Name+"="+strconv.Itoa(l.Requests))
+	}
+	if want := "2:main 3:main oneshot:1=1 main=2"; strings.Join(got, " ") != want {
+		t.Errorf("cache --json lanes %q, want %q", strings.Join(got, " "), want)
+	}
+	_, out, _ = runCLI(t, "", "cache", path)
+	if !regexp.MustCompile(`oneshot:1 \([0-9a-f]+\): 1 request`).MatchString(out) ||
+		!regexp.MustCompile(`main \([0-9a-f]+\): 2 requests`).MatchString(out) {
+		t.Errorf("cache text:\n%s", out)
+	}
+
+	_, out, _ = runCLI(t, "", "cache", "--json", filepath.Join("testdata", "agents", "gemini-cli.jsonl"))
+	doc.Requests, doc.Summary.Lanes = nil, nil
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Requests) != 1 || doc.Requests[0].Lane.Name != "main" || len(doc.Summary.Lanes) != 2 ||
+		doc.Summary.Lanes[0].Name != "classifier" || doc.Summary.Lanes[1].Name != "main" {
+		t.Errorf("Gemini CLI: requests %+v, lanes %+v", doc.Requests, doc.Summary.Lanes)
 	}
 }

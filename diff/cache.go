@@ -133,6 +133,9 @@ type Step struct {
 	// request (not a break, whatever it shares with other lanes).
 	Lane      Lane
 	LaneFirst bool
+	// PrevLane is the lane of the request compared with (the only word on
+	// the lane of a sequence's first request, which has no step).
+	PrevLane Lane
 	// Expired is the prefix that had been written but had expired, nil
 	// when none did (Prediction.Expired).
 	Expired *Expiry
@@ -160,6 +163,7 @@ type seqView struct {
 	// bytes up to and including segment i.
 	chain []uint64
 	req   *wire.Request
+	lane  *laneState // the request's lane, once Sequence.Add knows it
 	rule  CacheRule
 	// policy is the agent's breakpoint policy that placed bps, where the
 	// recording keeps none; unavailable says why no breakpoints are known
@@ -390,6 +394,7 @@ type Sequence struct {
 	lanesBy  map[uint64]*laneState   // the lanes by stable prefix
 	keyLanes map[string][]*laneState // per cache key, its lanes with a head
 	lanes    []*laneState            // in order of appearance
+	main     *laneState              // the lane of the conversation, once known (lanes.go)
 	mems     map[string]*cacheMemory // per cache key: their caches are apart
 	scales   map[string]*scaler      // per provider family
 	count    int
@@ -493,12 +498,18 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	mem.sizeHostPrefix(cur)
 	mem.sweep(cur.at)
 	var st *Step
+	cur.lane = ln
+	ln.Requests++
+	q.settleOn(ln)
 	if prev != nil {
 		// A new lane starts its own cache and breaks nothing; the same
 		// agent's lane for another model (main@haiku) is a model switch.
 		laneFirst := first && !q.Consecutive && (cacheKey(prev.req) == key || !ln.sibling)
 		st = compareViews(prev, cur, mem, laneFirst, q.TTL)
 		st.Lane = ln.Lane
+		if prev.lane != nil {
+			st.PrevLane = prev.lane.Lane
+		}
 		ln.Compared++
 		ln.PrefixTokens += st.PrefixTokens
 		ln.TotalTokens += st.TotalTokens
@@ -511,7 +522,6 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 		}
 		q.sum.add(st)
 	}
-	ln.Requests++
 	q.last = ln.Lane
 	if !q.Consecutive {
 		q.setHead(ln, key, cur)
@@ -586,47 +596,6 @@ func sharedBytes(a, b *seqView) int {
 	return n
 }
 
-// newLane makes the lane of stable prefix sig, r its first request.
-func (q *Sequence) newLane(sig uint64, tools bool, r *wire.Request) *laneState {
-	if len(q.lanes) >= maxLaneCount {
-		sig = 0
-	}
-	l := &laneState{tools: tools, shape: laneShape(r)}
-	l.ID = strconv.FormatUint(sig>>32, 16)
-	var same *laneState // a lane of the same shape, for another model
-	for _, o := range q.lanes {
-		if o.shape == l.shape {
-			same = o
-			break
-		}
-	}
-	switch {
-	case sig == 0:
-		l.Name = "other"
-	case len(q.lanes) == 0:
-		l.Name = "main"
-	case same != nil:
-		// The same agent's requests to another model.
-		l.Name, l.sibling = same.Name+"@"+shortModel(r.Model), true
-	case !tools && requestTokens(r) < titleTokens:
-		l.Name = "title"
-	default:
-		l.Name = "subagent:" + strconv.Itoa(len(q.lanes))
-	}
-	if sig != 0 {
-		for _, o := range q.lanes {
-			if o.Name == l.Name {
-				l.Name += "-" + l.ID
-				break
-			}
-		}
-	}
-	l.LaneTotals.Lane = l.Lane
-	q.lanesBy[sig] = l
-	q.lanes = append(q.lanes, l)
-	return l
-}
-
 // shortModel is a model's name without its provider's family prefix and
 // its date: "claude-haiku-4-5-20251001" is "haiku-4-5".
 func shortModel(m string) string {
@@ -642,10 +611,6 @@ func shortModel(m string) string {
 	return m
 }
 
-// titleTokens is the size below which a later lane without tools is named
-// a title (or summary) lane.
-const titleTokens = 2000
-
 // setHead makes cur the last request of lane l, the most recent of its
 // cache key's lanes; the least recent gives way past maxLanes.
 func (q *Sequence) setHead(l *laneState, key string, cur *seqView) {
@@ -660,15 +625,6 @@ func (q *Sequence) setHead(l *laneState, key string, cur *seqView) {
 	}
 	l.head = cur
 	q.keyLanes[key] = heads
-}
-
-// Lanes returns what each lane came to, in order of appearance.
-func (q *Sequence) Lanes() []LaneTotals {
-	out := make([]LaneTotals, len(q.lanes))
-	for i, l := range q.lanes {
-		out[i] = l.LaneTotals
-	}
-	return out
 }
 
 // sharedTokens is the estimated tokens of the whole segments a and b start

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"time"
@@ -228,10 +229,12 @@ func (v *seqView) scaled(n int) int {
 // cache its lane wrote (or any earlier request's); a lane's first request
 // starts the lane, it breaks nothing.
 type Lane struct {
-	// Name is a short name: main, subagent:N, title.
+	// Name is a short name (lanes.go): main, subagent:N, title, summary,
+	// classifier, oneshot:N, main@MODEL.
 	Name string
 	// ID is a stable id of the lane's stable prefix (hex).
 	ID string
+	n  int // the lane's number in its sequence, from 1 (0: none)
 }
 
 // laneState is a lane of a sequence: its last request and what it came to.
@@ -241,8 +244,12 @@ type laneState struct {
 	tools bool
 	shape uint64 // laneShape of its first request
 	// sibling: the same agent's lane for another model (its first request
-	// is a model switch, not a new lane's start).
+	// is a model switch, not a new lane's start); sibOf is that lane.
 	sibling bool
+	sibOf   *laneState
+	model   string
+	other   bool   // the lane of the stable prefixes past maxLaneCount
+	purpose string // what a lane without tools says it does (lanePurpose)
 	LaneTotals
 }
 
@@ -273,8 +280,16 @@ const maxLanes = 16
 // laneSignature identifies the stable prefix of r: its cache key, how many
 // tools it has, and the first line or so of its system prompt, digits
 // masked (a date in it does not make another lane).
+// It is the same in every run (not wire.HashText, which is seeded per
+// process): the lane's id, printed by cache, is derived from it.
 func laneSignature(r *wire.Request, key string) (sig uint64, tools bool) {
-	return laneShape(r) ^ wire.HashText(key), tools0(r)
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	x := laneShape(r) ^ h.Sum64()
+	// splitmix64's finaliser: every bit of the key reaches the id's.
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31, tools0(r)
 }
 
 // tools0 reports whether r has tools.

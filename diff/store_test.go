@@ -1,9 +1,7 @@
 package diff
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,21 +153,13 @@ func TestCacheScale(t *testing.T) {
 	}
 }
 
-// qwenMemory is the qwen-code capture of testdata/captures: the main agent and
-// its memory subagent interleaved.
+// qwenMemory is the qwen-code capture of the clean workspace
+// (testdata/agents): the main agent and its memory subagent interleaved,
+// over two runs of one session.
 func qwenMemory(t *testing.T) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "captures", "qwen-code-memory.jsonl.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
+	path := filepath.Join("..", "testdata", "agents", "qwen-code-clean.jsonl")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,6 +255,66 @@ func TestCacheReorderedInstructionFiles(t *testing.T) {
 	if st.Reprocessed != st.TotalTokens-st.PrefixTokens || st.Reprocessed < wire.CountTokens(text[a0:])/2 {
 		t.Errorf("re-processed %d, want the %d tokens after the break", st.Reprocessed, st.TotalTokens-st.PrefixTokens)
 	}
+}
+
+// TestCacheReorderedInstructionFilesCaptured: a real qwen-code session
+// (testdata/agents/qwen-code-reorder-clean.jsonl) whose second run was
+// given the user's setting that names its instruction files reversed
+// (context.fileName ["QWEN.md","AGENTS.md"], then ["AGENTS.md","QWEN.md"]):
+// the main agent's second request breaks in the system prompt at the first
+// file moved, and the tokens re-processed are the tokens after the break,
+// counted here again from the request's own segments.
+func TestCacheReorderedInstructionFilesCaptured(t *testing.T) {
+	path := filepath.Join("..", "testdata", "agents", "qwen-code-reorder-clean.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs []wire.Request
+	for r, err := range decode.Decode(strings.NewReader(string(b)), decode.Options{Source: path}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4 (two runs: main agent, memory subagent)", len(reqs))
+	}
+	steps, _ := Analyze(reqs)
+	st := steps[1] // request 3, the main agent's second
+	if st.Index != 3 || st.PrevIndex != 1 || st.Lane.Name != "main" {
+		t.Fatalf("request %d compared with %d, lane %q: want 3 with 1, main", st.Index, st.PrevIndex, st.Lane.Name)
+	}
+	br := st.Break
+	if br == nil || br.Channel != wire.ChannelSystem {
+		t.Fatalf("no break in the system prompt: %+v", br)
+	}
+	if !strings.Contains(br.Before, "Context from: ../home-qwen-code-reorder/.qwen/QWEN.md") ||
+		!strings.Contains(br.After, "Context from: AGENTS.md") {
+		t.Errorf("break before %q after %q, want at the first instruction file moved", br.Before, br.After)
+	}
+	// The tokens after the break, counted from the request itself: the rest
+	// of the segment the break falls in and every segment after it.
+	segs := reqs[2].CacheOrder()
+	after := 0
+	for i := br.Position; i < len(segs); i++ {
+		text := segs[i].Text
+		if i == br.Position {
+			text = text[br.Offset:]
+		}
+		after += wire.CountTokens(text)
+	}
+	if st.Reprocessed != st.TotalTokens-st.PrefixTokens {
+		t.Errorf("re-processed %d, the request's tokens after its prefix %d", st.Reprocessed, st.TotalTokens-st.PrefixTokens)
+	}
+	if d := st.Reprocessed - after; d < -after/100 || d > after/100 {
+		t.Errorf("re-processed %d, counted after the break %d", st.Reprocessed, after)
+	}
+	if after < 2000 {
+		t.Errorf("only %d tokens after the break: the files moved are not where the test expects", after)
+	}
+	t.Logf("break at %s byte %d; re-processed %d, counted after the break %d, of %d", br.Segment, br.Offset,
+		st.Reprocessed, after, st.TotalTokens)
 }
 
 // analyzeLines decodes a JSONL text and analyses its requests.

@@ -168,5 +168,6 @@ func Analyze(reqs []wire.Request) ([]*Step, Summary) {
 			steps = append(steps, st)
 		}
 	}
+	q.NameSteps(steps)
 	return steps, q.Summary()
 }

@@ -112,6 +112,9 @@ func TestTranscriptsExpiry(t *testing.T) {
 			if tc.lifetime == Lifetime1h && longGaps == 0 {
 				t.Errorf("the 1-hour session has no gap past 5 minutes: the case it is kept for is gone")
 			}
+			t.Logf("%d requests: %d recorded misses after a gap past the lifetime, %d attributed to expiry; %d expiries "+
+				"costing $%.4f; %d of %d predictions disagree with the record; scale %.3f", len(reqs), misses, attributed,
+				tot.Expiries, tot.ExpiryUSD, disagree, recorded, q.Summary().TokenScale)
 			totalMisses += misses
 			totalAttributed += attributed
 		})

@@ -47,30 +47,13 @@ func auditRequests(reqs []wire.Request) [][]audit.Finding {
 // its model and provider (the request just before it for the first of its
 // model), as `cache` does by default: every request given is one sequence,
 // whatever file it came from, as in `cache A B`.
-func compareRequests(reqs []wire.Request) []*diff.Step {
-	out := make([]*diff.Step, len(reqs))
-	var seq diff.Sequence
-	for i := range reqs {
-		out[i] = seq.Add(&reqs[i])
-	}
-	return out
-}
+func compareRequests(reqs []wire.Request) []*diff.Step { return diff.Steps(reqs, false) }
 
 // CompareBySource is Analysis.Cache for requests of several sources that
 // are apart (`view --separate`, the demo's two layouts): each source is its
 // own sequence, compared as compareRequests does, so the first request of a
 // source has no predecessor.
-func CompareBySource(reqs []wire.Request) []*diff.Step {
-	out := make([]*diff.Step, len(reqs))
-	var seq diff.Sequence
-	for i := range reqs {
-		if i > 0 && reqs[i].Source != reqs[i-1].Source {
-			seq = diff.Sequence{}
-		}
-		out[i] = seq.Add(&reqs[i])
-	}
-	return out
-}
+func CompareBySource(reqs []wire.Request) []*diff.Step { return diff.Steps(reqs, true) }
 
 // stepAt is steps[i], nil when i is out of range (the analysis ran before
 // request i arrived).

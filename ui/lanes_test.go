@@ -132,3 +132,60 @@ func TestUICacheLanesSideBySide(t *testing.T) {
 		t.Fatalf("the lanes for a session of one lane:\n%s", s)
 	}
 }
+
+// TestUICacheLanesFirstRequest: the first request of a session has no
+// step; it goes in the lane the next request says it was compared with,
+// not in main's whatever it is: Gemini CLI's routing classifier (#1, #3)
+// in its own column left of the agent's (#2, #4); opencode's title
+// request (#1) beside the agent's (#2), a session whose only step is
+// main's.
+func TestUICacheLanesFirstRequest(t *testing.T) {
+	for _, tc := range []struct {
+		file, first string
+		left        []int
+	}{
+		{"gemini-cli-resume-clean.jsonl", "classifier", []int{1, 3}},
+		{"opencode.jsonl", "title", []int{1}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("..", "testdata", "agents", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var reqs []wire.Request
+			for r, err := range decode.Decode(f, decode.Options{Source: tc.file}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				reqs = append(reqs, r)
+			}
+			m := startModel(t, Options{Requests: reqs, Analysis: DefaultAnalysis(), Theme: themes.Mono}, 140, 40)
+			pressKeys(t, m, "4")
+			screen := plain(m.Render())
+			head := ""
+			for _, l := range strings.Split(screen, "\n") {
+				if i, j := strings.Index(l, tc.first), strings.Index(l, "main"); i >= 0 && j > i && strings.Contains(l[i:j], "│") {
+					head = l
+				}
+			}
+			if head == "" {
+				t.Fatalf("no %s column left of main's:\n%s", tc.first, screen)
+			}
+			rows := laneRows(screen)
+			if len(rows) != len(reqs) {
+				t.Fatalf("%d request rows, want %d:\n%s", len(rows), len(reqs), screen)
+			}
+			for n := 1; n <= len(reqs); n++ {
+				before := rows[n][:strings.Index(rows[n], fmt.Sprintf("#%d ", n))]
+				want := false
+				for _, k := range tc.left {
+					want = want || k == n
+				}
+				if left := !strings.Contains(before, "│"); left != want {
+					t.Errorf("#%d in the wrong column (left %v): %q", n, left, rows[n])
+				}
+			}
+		})
+	}
+}

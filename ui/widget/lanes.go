@@ -30,15 +30,36 @@ const laneMinColumn = 28
 // laneSep separates two lane columns.
 const laneSep = " │ "
 
-// Laned reports whether the steps go in more than one lane.
+// firstLane is the lane of request i when it has no step (the first of a
+// sequence): the lane the next request says it was compared with, main
+// when none says.
+func firstLane(l Lanes, i int) string {
+	if i+1 < l.Count {
+		r := l.Req(i)
+		if next := l.Step(i + 1); next != nil && next.PrevIndex == r.Index && next.PrevSource == r.Source &&
+			next.PrevLane.Name != "" {
+			return next.PrevLane.Name
+		}
+	}
+	return "main"
+}
+
+// Laned reports whether the steps go in more than one lane (the lanes of
+// the requests they were compared with included: a sequence's first
+// request has no step).
 func Laned(steps []*diff.Step) bool {
 	name := ""
 	for _, st := range steps {
-		if st != nil && name != "" && st.Lane.Name != name {
-			return true
-		} else if st != nil {
-			name = st.Lane.Name
+		if st == nil {
+			continue
 		}
+		if st.PrevLane.Name != "" && st.PrevLane.Name != st.Lane.Name {
+			return true
+		}
+		if name != "" && st.Lane.Name != name {
+			return true
+		}
+		name = st.Lane.Name
 	}
 	return false
 }
@@ -101,7 +122,7 @@ func (l Lanes) sums() *laneSums {
 	s := &laneSums{col: make([]int, l.Count)}
 	ledger := diff.Ledger{Prices: l.Prices}
 	for i := 0; i < l.Count; i++ {
-		st, name := l.Step(i), "main" // the first of a sequence starts the main lane
+		st, name := l.Step(i), firstLane(l, i)
 		if st != nil {
 			name, s.timed = st.Lane.Name, s.timed || st.HasIdle
 		}
