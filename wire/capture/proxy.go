@@ -85,7 +85,7 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 			x.Status = resp.StatusCode
 			x.RespHeader = resp.Header.Clone()
-			resp.Body = newTee(resp.Body, x, true)
+			resp.Body = newTee(resp.Body, x, true, p.rec.path)
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -135,7 +135,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is kept as it arrives: no room is reserved for the length
 	// a header declares (a few header-only requests declaring 512 MiB
 	// each took gigabytes).
-	tee := newTee(r.Body, x, false)
+	spoolPath := p.rec.path
+	if p.opts.Mock {
+		// The mock reads the request it answers: kept in memory.
+		spoolPath = ""
+	}
+	tee := newTee(r.Body, x, false, spoolPath)
 	r.Body = tee
 	defer func() {
 		// Also on the abort of a stream cut short (http.ErrAbortHandler):
