@@ -141,7 +141,7 @@ func scanFacts(r io.Reader) (facts, error) {
 	f := facts{utf8: true, quoted: 2, lo: -1}
 	buf := make([]byte, 64<<10)
 	var pos int64 // the offset of buf[0]
-	nl := false // a line end after lo, inside the body if anything but white space follows
+	nl := false   // a line end after lo, inside the body if anything but white space follows
 	carry := 0
 	for {
 		k, err := io.ReadFull(r, buf[carry:])

@@ -86,13 +86,13 @@ type Recorder struct {
 	whole   int   // exchanges in the queue with their bodies
 	held    int64 // their bodies' bytes in memory
 	wake    chan struct{}
-	n       int // exchanges written
-	lost    int // exchanges not written (write errors)
-	dropped int // exchanges recorded without their bodies, or not at all (the queue was full)
-	untold  int // of those, the ones not recorded at all, not yet said in a line
+	n       int       // exchanges written
+	lost    int       // exchanges not written (write errors)
+	dropped int       // exchanges recorded without their bodies, or not at all (the queue was full)
+	untold  int       // of those, the ones not recorded at all, not yet said in a line
 	last    *Exchange // the last of them, without its bodies: said at Close
-	behind  int // bodies cut because the recording fell behind them
-	said    int // drops said on standard error
+	behind  int       // bodies cut because the recording fell behind them
+	said    int       // drops said on standard error
 	closed  bool
 	created bool  // Create made the file (or Adopt says the caller did)
 	start   int64 // its size then: Close removes it when nothing came after
