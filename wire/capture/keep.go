@@ -35,6 +35,7 @@ type kept struct {
 	dir    string // where a spool file goes ("" keeps all in memory)
 	base   string
 	limit  int
+	hint   int64 // the length a header declares: room for up to 64 KiB of it is made when the first bytes come
 	n      int64 // bytes kept, in buf or sent to sp
 	total  int64 // bytes seen, kept or not
 	behind bool  // the spool fell behind: nothing more is kept
@@ -58,7 +59,7 @@ func (k *kept) add(p []byte) {
 	p = p[:min(int64(len(p)), room)]
 	if k.sp == nil && (k.dir == "" || len(k.buf)+len(p) <= memKeep) {
 		if need := len(k.buf) + len(p); need > cap(k.buf) {
-			grown := make([]byte, len(k.buf), min(k.limit, max(need, 2*cap(k.buf), 4<<10)))
+			grown := make([]byte, len(k.buf), min(k.limit, max(need, 2*cap(k.buf), int(min(max(k.hint, 4<<10), 64<<10)))))
 			copy(grown, k.buf)
 			k.buf = grown
 		}

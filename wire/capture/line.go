@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -127,7 +128,9 @@ func (s keptBody) facts() (facts, error) {
 	if s.sp == nil {
 		t := bytes.TrimSpace(s.mem)
 		lo := int64(len(s.mem) - len(bytes.TrimLeftFunc(s.mem, unicode.IsSpace)))
-		f := facts{lo: lo, hi: lo + int64(len(t)), crlf: bytes.ContainsAny(t, "\r\n"), utf8: utf8.Valid(s.mem), quoted: int64(quotedLen(s.mem))}
+		// utf8 and quoted are left for text (textFacts): a JSON body does
+		// not need them.
+		f := facts{lo: lo, hi: lo + int64(len(t)), crlf: bytes.ContainsAny(t, "\r\n")}
 		if len(t) > 0 {
 			f.first = t[0]
 		}
@@ -220,6 +223,9 @@ func writeBody(w io.Writer, b *bytes.Buffer, src keptBody, stream, request bool)
 		}
 		return src.writeJSON(w, f, request)
 	}
+	if s := src; s.sp == nil {
+		f.utf8, f.quoted = utf8.Valid(s.mem), int64(quotedLen(s.mem))
+	}
 	if f.utf8 && f.quoted <= int64(base64.StdEncoding.EncodedLen(int(n)))+2 {
 		// Text, unless escaping it would write more than base64 does (a
 		// control byte is six bytes quoted): the line stays within 4/3 of
@@ -232,6 +238,9 @@ func writeBody(w io.Writer, b *bytes.Buffer, src keptBody, stream, request bool)
 		b.WriteString(key)
 		if err := flush(w, b); err != nil {
 			return err
+		}
+		if src.sp == nil {
+			return writeQuotedBytes(w, src.mem)
 		}
 		return writeQuoted(w, src.reader(0, n))
 	}
@@ -389,6 +398,37 @@ func writeQuoted(w io.Writer, r io.Reader) error {
 	_, err := io.WriteString(w, `"`)
 	return err
 }
+
+// writeQuotedBytes is writeQuoted for a body in memory.
+func writeQuotedBytes(w io.Writer, b []byte) error {
+	qp := quoteBufs.Get().(*[]byte)
+	defer quoteBufs.Put(qp)
+	q := append((*qp)[:0], '"')
+	for len(b) > 0 {
+		cut := len(b)
+		if cut > 64<<10 {
+			cut = runeEnd(b[:64<<10])
+		}
+		at := len(q)
+		q, _ = jsontext.AppendQuote(q, b[:cut])
+		// The piece's own quotes go: the string goes on.
+		copy(q[at:], q[at+1:len(q)-1])
+		q = q[:len(q)-2]
+		b = b[cut:]
+		if len(q) >= 64<<10 {
+			if _, err := w.Write(q); err != nil {
+				return err
+			}
+			q = q[:0]
+		}
+	}
+	q = append(q, '"')
+	_, err := w.Write(q)
+	*qp = q[:0]
+	return err
+}
+
+var quoteBufs = sync.Pool{New: func() any { b := make([]byte, 0, 80<<10); return &b }}
 
 // runeEnd is the end of the last whole rune of b (a rune cut by the end of
 // b is left for the next piece).

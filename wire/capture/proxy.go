@@ -85,7 +85,9 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 			x.Status = resp.StatusCode
 			x.RespHeader = resp.Header.Clone()
-			resp.Body = newTee(resp.Body, x, true, p.rec.path)
+			tee := newTee(resp.Body, x, true, p.rec.path)
+			tee.keep.hint = resp.ContentLength
+			resp.Body = tee
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -141,6 +143,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		spoolPath = ""
 	}
 	tee := newTee(r.Body, x, false, spoolPath)
+	tee.keep.hint = r.ContentLength
 	r.Body = tee
 	defer func() {
 		// Also on the abort of a stream cut short (http.ErrAbortHandler):
