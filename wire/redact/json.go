@@ -2,8 +2,8 @@ package redact
 
 import (
 	"bytes"
-	"encoding/binary"
 	"cmp"
+	"encoding/binary"
 	"io"
 	"slices"
 	"strings"
