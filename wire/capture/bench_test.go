@@ -2,7 +2,9 @@ package capture
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,7 +61,7 @@ func BenchmarkProxyLineRate(b *testing.B) {
 		}
 	}))
 	defer up.Close()
-	base := benchProxy(b, up.URL)
+	base, proxyCPU := benchProxy(b, up.URL)
 	for _, c := range []struct {
 		name  string
 		conc  int
@@ -74,13 +77,23 @@ func BenchmarkProxyLineRate(b *testing.B) {
 				s.reset()
 			}
 			round := max(conc, 50)
+			var cpu time.Duration
 			b.ResetTimer()
 			for left := b.N; left > 0; left -= round {
-				for _, s := range sides {
+				for i, s := range sides {
+					c0 := proxyCPU()
 					s.run(b, body, len(event)+len(rest), min(round, left), conc)
+					if i == 1 {
+						cpu += proxyCPU() - c0
+					}
 				}
 			}
 			b.StopTimer()
+			if cpu > 0 {
+				// The proxy process's own CPU time (user and system) per
+				// exchange: what the machine's load does not change much.
+				b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "proxy-cpu-µs/req")
+			}
 			d, p := sides[0], sides[1]
 			for _, m := range []struct {
 				name string
@@ -172,8 +185,9 @@ func (s *benchSide) rate() float64 { return float64(s.n) / s.busy.Seconds() }
 
 // benchProxy starts the proxy in front of upstream (the binary
 // WIRELENS_PROXY_BIN names, else the package's own) and returns its base
-// URL.
-func benchProxy(b *testing.B, upstream string) string {
+// URL and a reading of its process's CPU time (always 0 for the package's,
+// which shares the benchmark's process).
+func benchProxy(b *testing.B, upstream string) (string, func() time.Duration) {
 	out := filepath.Join(b.TempDir(), "bench.jsonl")
 	if bin := os.Getenv("WIRELENS_PROXY_BIN"); bin != "" {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -192,7 +206,7 @@ func benchProxy(b *testing.B, upstream string) string {
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				go io.Copy(io.Discard, stderr)
-				return m[1]
+				return m[1], func() time.Duration { return procCPU(cmd.Process.Pid) }
 			}
 		}
 		b.Fatalf("%s proxy did not say where it listens", bin)
@@ -208,5 +222,22 @@ func benchProxy(b *testing.B, upstream string) string {
 	}
 	srv := Serve(ln, New(rec, Options{Upstream: u}))
 	b.Cleanup(func() { srv.Close(5 * time.Second) })
-	return srv.URL()
+	return srv.URL(), func() time.Duration { return 0 }
+}
+
+// procCPU is the user and system time of process pid so far (Linux's
+// /proc/PID/stat, in clock ticks of 10 ms; 0 elsewhere).
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
 }
