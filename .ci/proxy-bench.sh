@@ -81,6 +81,9 @@ for mode in binary package; do
 		done
 		printf '%-11s added ttlb p50 %s µs; throughput %s of direct\n' "$c" \
 			"$(stat $mode $c added-ttlb-p50-µs)" "$(stat $mode $c throughput-ratio)"
+		if [ "$mode" = binary ]; then
+			printf '%-11s the proxy process'"'"'s own CPU time: %s µs an exchange\n' "$c" "$(stat $mode $c proxy-cpu-µs/req)"
+		fi
 	done
 done
 echo
