@@ -41,8 +41,12 @@ type Exchange struct {
 	reqSpool, respSpool *spool
 	behind              bool  // the recording fell behind a body: it is cut
 	queued              bool  // queued with its bodies
+	wasSpooled          bool  // queued with a spool file
 	held                int64 // bytes of them in memory, when queued
 }
+
+// spooled reports whether a body of the exchange is in a spool file.
+func (x *Exchange) spooled() bool { return x.reqSpool != nil || x.respSpool != nil }
 
 // memBytes is what of the exchange's bodies is held in memory.
 func (x *Exchange) memBytes() int64 { return int64(len(x.ReqBody) + len(x.RespBody)) }
@@ -67,6 +71,7 @@ var (
 	maxQueued      = 1024     // exchanges with their bodies
 	maxQueuedBytes = 64 << 20 // bytes of those bodies held in memory
 	maxStubs       = 8192     // exchanges in all, with or without bodies
+	maxSpooled     = 64       // exchanges with a body in a spool file (an open file each)
 )
 
 // Recorder appends exchanges to a recording, one whole line each, in the
@@ -85,6 +90,7 @@ type Recorder struct {
 	queue   []*Exchange
 	whole   int   // exchanges in the queue with their bodies
 	held    int64 // their bodies' bytes in memory
+	spooled int   // of those, the ones with a spool file
 	wake    chan struct{}
 	n       int       // exchanges written
 	lost    int       // exchanges not written (write errors)
@@ -159,10 +165,14 @@ func (r *Recorder) Add(x *Exchange) {
 		r.sayLocked(fmt.Sprintf("%s: exchange %s %s recorded cut: the recording fell behind its body (the disk is slower than the exchanges)", r.path, x.Method, redact.URLHint(x.URL)))
 	}
 	switch {
-	case r.whole < maxQueued && r.held+x.memBytes() <= int64(maxQueuedBytes):
+	case r.whole < maxQueued && r.held+x.memBytes() <= int64(maxQueuedBytes) && (!x.spooled() || r.spooled < maxSpooled):
 		x.queued, x.held = true, x.memBytes()
 		r.whole++
 		r.held += x.held
+		if x.spooled() {
+			x.wasSpooled = true
+			r.spooled++
+		}
 	case len(r.queue) < maxStubs:
 		r.dropped++
 		x.release()
@@ -271,6 +281,9 @@ func (r *Recorder) loop() {
 		if x.queued {
 			r.whole--
 			r.held -= x.held
+			if x.wasSpooled {
+				r.spooled--
+			}
 		}
 		if err != nil {
 			r.lost++

@@ -211,3 +211,31 @@ func TestResponsesDoNotWaitOnTheRecorder(t *testing.T) {
 		t.Errorf("log %q", l)
 	}
 }
+
+// The queue holds at most maxSpooled exchanges whose bodies are in spool
+// files (an open file each): past that, with the disk not answering, an
+// exchange is recorded without its bodies and its spool file is closed.
+func TestQueueBoundsSpoolFiles(t *testing.T) {
+	defer func(a int) { maxSpooled = a }(maxSpooled)
+	maxSpooled = 2
+	dir := t.TempDir()
+	sink := &blockingFile{release: make(chan struct{})}
+	rec := newRecorder(filepath.Join(dir, "c.jsonl"), sink, 0, nil)
+	body := []byte(`{"model":"m","messages":[]}` + strings.Repeat(" ", 100))
+	var xs []*Exchange
+	for range 5 {
+		x := &Exchange{Method: "POST", URL: "http://h/v1/messages", Status: 200, reqSpool: spoolOf(t, dir, body, 1000)}
+		xs = append(xs, x)
+		rec.Add(x)
+	}
+	for i, x := range xs[maxSpooled:] {
+		if x.reqSpool != nil || !strings.Contains(x.Err, "bodies not recorded") {
+			t.Errorf("exchange %d past the bound: spool %v, note %q", maxSpooled+i, x.reqSpool, x.Err)
+		}
+	}
+	close(sink.release)
+	rec.Close()
+	if n := strings.Count(sink.buf.String(), `"body":{"model":"m","messages":[]}`); n != maxSpooled {
+		t.Errorf("%d lines with their body, want %d", n, maxSpooled)
+	}
+}
