@@ -251,7 +251,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 if [ "$markdown" = 1 ]; then
 	# The README's block: what machine, its load, when; then the figures.
-	echo "Its output on the $(nproc)-core development machine (${cpu:-unknown CPU}, $mem, shared; load $load0 before the run, $load1 after), $date:"
+	echo "Its output on the $(nproc)-core development machine (${cpu:-unknown CPU}, $mem, shared; load average over 1, 5 and 15 minutes $load0 before the run, $load1 after), $date:"
 	echo
 	echo '```'
 	cat "$out"
