@@ -130,13 +130,20 @@ func (s keptBody) facts() (facts, error) {
 		lo := int64(len(s.mem) - len(bytes.TrimLeftFunc(s.mem, unicode.IsSpace)))
 		// utf8 and quoted are left for text (textFacts): a JSON body does
 		// not need them.
-		f := facts{lo: lo, hi: lo + int64(len(t)), crlf: bytes.ContainsAny(t, "\r\n")}
+		f := facts{lo: lo, hi: lo + int64(len(t)), crlf: lineEnd(t)}
 		if len(t) > 0 {
 			f.first = t[0]
 		}
 		return f, nil
 	}
 	return scanFacts(s.reader(0, s.size()))
+}
+
+// lineEnd reports whether b holds a CR or an LF (bytes.IndexByte's
+// vector search, twice: bytes.ContainsAny goes a byte at a time, a tenth
+// of the proxy's CPU on 40 KB bodies).
+func lineEnd(b []byte) bool {
+	return bytes.IndexByte(b, '\n') >= 0 || bytes.IndexByte(b, '\r') >= 0
 }
 
 // scanFacts reads the facts of a body from r, a piece at a time.
