@@ -140,6 +140,11 @@ func (c *captureRun) stop() error {
 	if lost > 0 {
 		msg += fmt.Sprintf(" (%d could not be written)", lost)
 	}
+	if dropped, cut := c.rec.Behind(); dropped > 0 || cut > 0 {
+		// The recording fell behind (a slow disk): the exchanges went on,
+		// and the capture says which lines are incomplete.
+		msg += fmt.Sprintf("; the recording fell behind the exchanges: %s recorded without bodies or not at all, %d bodies cut", plural(dropped, "exchange"), cut)
+	}
 	if n == 0 && lost == 0 {
 		// The recorder removed the empty file it made (one that was
 		// there before is left as it was): there is no HAR to write.

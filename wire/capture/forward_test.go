@@ -335,6 +335,17 @@ func TestHostSet(t *testing.T) {
 // the run's CA, and returns the connection and its reader.
 func wsClient(t *testing.T, r *frig, host, path string) (*tls.Conn, *bufio.Reader) {
 	t.Helper()
+	resp, tc, tbr := wsUpgrade(t, r, host, path)
+	if resp.StatusCode != 101 || resp.Header.Get("Sec-Websocket-Accept") != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" {
+		t.Fatalf("upgrade: %v", resp)
+	}
+	return tc, tbr
+}
+
+// wsUpgrade sends a WebSocket upgrade to host through the forward proxy
+// and returns the answer.
+func wsUpgrade(t *testing.T, r *frig, host, path string) (*http.Response, *tls.Conn, *bufio.Reader) {
+	t.Helper()
 	c, err := net.DialTimeout("tcp", r.proxyURL.Host, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -351,10 +362,36 @@ func wsClient(t *testing.T, r *frig, host, path string) (*tls.Conn, *bufio.Reade
 	fmt.Fprintf(tc, "GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer sk-proj-WSSECRET0123456789abcdefghij\r\n\r\n", path, hn)
 	tbr := bufio.NewReader(tc)
 	resp, err = http.ReadResponse(tbr, &http.Request{Method: http.MethodGet})
-	if err != nil || resp.StatusCode != 101 || resp.Header.Get("Sec-Websocket-Accept") != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" {
-		t.Fatalf("upgrade: %v %v", resp, err)
+	if err != nil {
+		t.Fatalf("upgrade: %v", err)
 	}
-	return tc, tbr
+	return resp, tc, tbr
+}
+
+// A WebSocket upgrade the upstream refuses reaches the client as it was
+// answered, its body whole as it streams, and is recorded as an exchange
+// with that body and a note.
+func TestWebSocketRefusalPassedAndRecorded(t *testing.T) {
+	refusal := `{"error":{"message":"` + strings.Repeat("no websockets here ", 5000) + `"}}`
+	r := newForwardRig(t, http.HandlerFunc(func(w http.ResponseWriter, q *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, refusal)
+	}), "127.0.0.1")
+	_, port, _ := net.SplitHostPort(r.upstream.Listener.Addr().String())
+	resp, tc, _ := wsUpgrade(t, r, "127.0.0.1:"+port, "/v1/responses")
+	b, err := io.ReadAll(resp.Body)
+	tc.Close()
+	if resp.StatusCode != http.StatusForbidden || string(b) != refusal {
+		t.Fatalf("the client got %d and %d bytes (%v), want 403 and %d", resp.StatusCode, len(b), err, len(refusal))
+	}
+	recs := r.records()
+	if len(recs) != 1 || recs[0].Response.Status != http.StatusForbidden || !strings.Contains(recs[0].Wirelens.Error, "the WebSocket upgrade was refused") {
+		t.Fatalf("recorded %+v", recs)
+	}
+	if got := bodyString(recs[0].Response.Body, recs[0].Response.BodyRaw); got != refusal {
+		t.Errorf("the recorded refusal is %d bytes, want %d", len(got), len(refusal))
+	}
 }
 
 // clientFrame writes a masked text frame, as a client must.

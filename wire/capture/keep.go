@@ -26,50 +26,105 @@ const MaxResponseBody = 64 << 20
 // MaxResponseBody, lowered by tests.
 var keptRequest, keptResponse = MaxBody, MaxResponseBody
 
-// kept is a body kept as it is read, up to a limit.
+// kept is a body kept as it is read, up to a limit: in memory up to
+// memKeep, past that in a spool file (spool.go).
 type kept struct {
-	mu    sync.Mutex
-	buf   []byte
-	limit int
-	total int64 // bytes seen, kept or not
+	mu     sync.Mutex
+	buf    []byte
+	sp     *spool // the body past memKeep, buf then nil
+	dir    string // where a spool file goes ("" keeps all in memory)
+	base   string
+	limit  int
+	hint   int64 // the length a header declares: room for up to 64 KiB of it is made when the first bytes come
+	n      int64 // bytes kept, in buf or sent to sp
+	total  int64 // bytes seen, kept or not
+	behind bool  // the spool fell behind: nothing more is kept
+	sealed bool  // the body went to the record: nothing more is kept
 }
 
 // add keeps what of p fits under the limit, growing the buffer as bytes
-// arrive (doubling, but never past the limit).
+// arrive (doubling, but never past the limit or memKeep), and past memKeep
+// hands it to a spool file.
 func (k *kept) add(p []byte) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.total += int64(len(p))
-	room := k.limit - len(k.buf)
-	if room <= 0 {
+	if k.sealed {
 		return
 	}
-	p = p[:min(len(p), room)]
-	if need := len(k.buf) + len(p); need > cap(k.buf) {
-		grown := make([]byte, len(k.buf), min(k.limit, max(need, 2*cap(k.buf), 4<<10)))
-		copy(grown, k.buf)
-		k.buf = grown
+	k.total += int64(len(p))
+	room := int64(k.limit) - k.n
+	if room <= 0 || k.behind {
+		return
 	}
-	k.buf = append(k.buf, p...)
+	p = p[:min(int64(len(p)), room)]
+	if k.sp == nil && (k.dir == "" || len(k.buf)+len(p) <= memKeep) {
+		if need := len(k.buf) + len(p); need > cap(k.buf) {
+			grown := make([]byte, len(k.buf), min(k.limit, max(need, 2*cap(k.buf), int(min(max(k.hint, 4<<10), 64<<10)))))
+			copy(grown, k.buf)
+			k.buf = grown
+		}
+		k.buf = append(k.buf, p...)
+		k.n += int64(len(p))
+		return
+	}
+	if k.sp == nil {
+		k.sp = newSpool(k.dir, k.base)
+		if len(k.buf) > 0 && !k.sp.sendOwned(k.buf) {
+			// Even the first part could not go: keep none.
+			k.n = 0
+			k.behind = true
+		}
+		k.buf = nil
+		if k.behind {
+			return
+		}
+	}
+	if !k.sp.send(p) {
+		k.behind = true
+		return
+	}
+	k.n += int64(len(p))
 }
 
-// bytes is what is kept so far.
-func (k *kept) bytes() []byte {
+// seal ends the body: nothing read after is kept. It returns the bytes in
+// memory, or the spool that holds them.
+func (k *kept) seal() ([]byte, *spool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.sealed = true
+	return k.buf, k.sp
+}
+
+// memory is what is kept in memory (the whole body kept, for a body that
+// is never spooled).
+func (k *kept) memory() []byte {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.buf
 }
 
-// cutNote is the record's note for a body past its limit ("" for a body
-// kept whole): the bytes kept and dropped.
+// cutNote is the record's note for a body past its limit, or one the
+// recording fell behind on ("" for a body kept whole): the bytes kept and
+// dropped.
 func (k *kept) cutNote(what string) string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.total <= int64(len(k.buf)) {
+	if k.total <= k.n {
 		return ""
 	}
+	if k.behind {
+		return fmt.Sprintf("%s body cut: %d bytes recorded, then the recording fell behind the stream (the disk was slower than the exchange, which did not wait for it), %d more passed through unrecorded",
+			what, k.n, k.total-k.n)
+	}
 	return fmt.Sprintf("%s body cut: %d bytes recorded (the most a recording keeps), %d more passed through unrecorded",
-		what, len(k.buf), k.total-int64(len(k.buf)))
+		what, k.n, k.total-k.n)
+}
+
+// fellBehind reports whether the recording fell behind this body.
+func (k *kept) fellBehind() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.behind
 }
 
 // teeBody keeps what is read through it, up to its limit, for the record.
@@ -81,9 +136,13 @@ type teeBody struct {
 }
 
 // newTee keeps a request body (resp false) or a response body read
-// through r for x.
-func newTee(r io.ReadCloser, x *Exchange, resp bool) *teeBody {
+// through r for x, spooling past memKeep beside the recording at path ("":
+// all in memory).
+func newTee(r io.ReadCloser, x *Exchange, resp bool, path string) *teeBody {
 	t := &teeBody{r: r, x: x, resp: resp}
+	if path != "" {
+		t.keep.dir, t.keep.base = spoolDir(path)
+	}
 	t.keep.limit = keptRequest
 	if resp {
 		t.keep.limit = keptResponse
@@ -105,7 +164,8 @@ func (t *teeBody) Read(p []byte) (int, error) {
 func (t *teeBody) Close() error {
 	err := t.r.Close()
 	if t.resp {
-		t.x.RespBody = t.keep.bytes()
+		t.x.RespBody, t.x.respSpool = t.keep.seal()
+		t.x.behind = t.x.behind || t.keep.fellBehind()
 		if note := t.keep.cutNote("response"); note != "" {
 			t.x.Err = join(t.x.Err, note)
 		}
@@ -120,7 +180,8 @@ func (t *teeBody) Close() error {
 // the exchange.
 func (t *teeBody) keepRequest() {
 	drain(t)
-	t.x.ReqBody = t.keep.bytes()
+	t.x.ReqBody, t.x.reqSpool = t.keep.seal()
+	t.x.behind = t.x.behind || t.keep.fellBehind()
 	if note := t.keep.cutNote("request"); note != "" {
 		t.x.Err = join(t.x.Err, note)
 	}

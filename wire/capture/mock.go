@@ -45,7 +45,7 @@ type requestFacts struct {
 // mock answers r itself, after reading its whole body for the record.
 func (p *Proxy) mock(w http.ResponseWriter, r *http.Request, x *Exchange, body *teeBody) {
 	drain(body)
-	raw := body.keep.bytes()
+	raw := body.keep.memory()
 	var f requestFacts
 	_ = json.Unmarshal(raw, &f) // a body that is not JSON gets the plain answer
 	path := strings.TrimRight(r.URL.Path, "/")

@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -20,9 +21,13 @@ type Options struct {
 	Upstream *url.URL
 	// Mock answers every request in the proxy itself; nothing is forwarded.
 	Mock bool
-	// Transport forwards requests (tests); nil is a clone of
-	// http.DefaultTransport (which honours HTTPS_PROXY).
+	// Transport forwards requests (tests); nil is upstreamTransport's
+	// (http.DefaultTransport's settings, which honour HTTPS_PROXY, with an
+	// idle pool for agents' concurrency and HTTP/2 where offered).
 	Transport http.RoundTripper
+	// UpstreamTLS is the TLS configuration of that Transport (tests); nil
+	// verifies against the system's roots.
+	UpstreamTLS *tls.Config
 	// Log receives one line for each exchange that failed.
 	Log func(string)
 	// AllowOrigins are the Origin values accepted; a request with any other
@@ -51,9 +56,7 @@ func New(rec *Recorder, opts Options) *Proxy {
 	p := &Proxy{opts: opts, rec: rec}
 	tr := opts.Transport
 	if tr == nil {
-		// HTTPS_PROXY and the like still apply: a provider may be reachable
-		// only through one.
-		tr = http.DefaultTransport.(*http.Transport).Clone()
+		tr = upstreamTransport(opts.UpstreamTLS)
 	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -72,6 +75,7 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 		},
 		Transport:     tr,
+		BufferPool:    &copyBuffers{},
 		FlushInterval: -1, // every write reaches the client at once
 		ErrorLog:      log.New(io.Discard, "", 0),
 		ModifyResponse: func(resp *http.Response) error {
@@ -81,7 +85,9 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 			x.Status = resp.StatusCode
 			x.RespHeader = resp.Header.Clone()
-			resp.Body = newTee(resp.Body, x, true)
+			tee := newTee(resp.Body, x, true, p.rec.path)
+			tee.keep.hint = resp.ContentLength
+			resp.Body = tee
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -131,7 +137,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is kept as it arrives: no room is reserved for the length
 	// a header declares (a few header-only requests declaring 512 MiB
 	// each took gigabytes).
-	tee := newTee(r.Body, x, false)
+	spoolPath := p.rec.path
+	if p.opts.Mock {
+		// The mock reads the request it answers: kept in memory.
+		spoolPath = ""
+	}
+	tee := newTee(r.Body, x, false, spoolPath)
+	tee.keep.hint = r.ContentLength
 	r.Body = tee
 	defer func() {
 		// Also on the abort of a stream cut short (http.ErrAbortHandler):

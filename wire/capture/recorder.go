@@ -1,8 +1,8 @@
 package capture
 
 import (
+	"bufio"
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -36,24 +35,71 @@ type Exchange struct {
 	// WebSocket places a message sent on a WebSocket (Method "WEBSOCKET",
 	// the message as ReqBody, the server's messages after it in RespBody).
 	WebSocket *WSInfo
+
+	// A body larger than memKeep is in a spool file instead of ReqBody or
+	// RespBody.
+	reqSpool, respSpool *spool
+	behind              bool  // the recording fell behind a body: it is cut
+	queued              bool  // queued with its bodies
+	wasSpooled          bool  // queued with a spool file
+	held                int64 // bytes of them in memory, when queued
 }
 
+// spooled reports whether a body of the exchange is in a spool file.
+func (x *Exchange) spooled() bool { return x.reqSpool != nil || x.respSpool != nil }
+
+// memBytes is what of the exchange's bodies is held in memory.
+func (x *Exchange) memBytes() int64 { return int64(len(x.ReqBody) + len(x.RespBody)) }
+
+// release lets the exchange's bodies go (its spool files removed).
+func (x *Exchange) release() {
+	for _, s := range []*spool{x.reqSpool, x.respSpool} {
+		if s != nil {
+			s.release()
+		}
+	}
+	x.reqSpool, x.respSpool = nil, nil
+	x.ReqBody, x.RespBody = nil, nil
+}
+
+// The recorder's queue: exchanges wait in it for the writer, which may lag
+// behind (a slow disk, dirty pages being flushed) without any exchange
+// waiting for it. It is bounded; past the bound an exchange is recorded
+// without its bodies (its line says why, and standard error says so), and
+// past a larger one it is only counted. Limits lowered by tests.
+var (
+	maxQueued      = 1024     // exchanges with their bodies
+	maxQueuedBytes = 64 << 20 // bytes of those bodies held in memory
+	maxStubs       = 8192     // exchanges in all, with or without bodies
+	maxSpooled     = 64       // exchanges with a body in a spool file (an open file each)
+)
+
 // Recorder appends exchanges to a recording, one whole line each, in the
-// order they end. It writes from its own goroutine, so a slow disk does not
-// hold the answer to a client back; Close waits for what was queued.
+// order they end. It writes from its own goroutine, and Add never waits
+// for it: a slow disk does not hold the answer to a client back. Close
+// waits for what was queued.
 type Recorder struct {
 	path string
 	f    file
+	bw   *bufio.Writer
 	off  int64 // the end of the last whole line written
-	ch   chan *Exchange
 	done chan struct{}
 	log  func(string)
 
 	mu      sync.Mutex
-	n       int // exchanges written
-	lost    int // exchanges not written (write errors)
+	queue   []*Exchange
+	whole   int   // exchanges in the queue with their bodies
+	held    int64 // their bodies' bytes in memory
+	spooled int   // of those, the ones with a spool file
+	wake    chan struct{}
+	n       int       // exchanges written
+	lost    int       // exchanges not written (write errors)
+	dropped int       // exchanges recorded without their bodies, or not at all (the queue was full)
+	untold  int       // of those, the ones not recorded at all, not yet said in a line
+	last    *Exchange // the last of them, without its bodies: said at Close
+	behind  int       // bodies cut because the recording fell behind them
+	said    int       // drops said on standard error
 	closed  bool
-	closeMu sync.Mutex
 	created bool  // Create made the file (or Adopt says the caller did)
 	start   int64 // its size then: Close removes it when nothing came after
 }
@@ -91,7 +137,8 @@ func newRecorder(path string, f file, off int64, log func(string)) *Recorder {
 	if log == nil {
 		log = func(string) {}
 	}
-	r := &Recorder{path: path, f: f, off: off, ch: make(chan *Exchange, 64), done: make(chan struct{}), log: log}
+	r := &Recorder{path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10), off: off,
+		done: make(chan struct{}), wake: make(chan struct{}, 1), log: log}
 	go r.loop()
 	return r
 }
@@ -104,31 +151,101 @@ func (r *Recorder) Adopt() { r.created = true }
 // Path is the recording's file name.
 func (r *Recorder) Path() string { return r.path }
 
-// Add queues an exchange to be written.
+// Add queues an exchange to be written, without waiting: when the queue is
+// full the exchange is recorded without its bodies, or only counted.
 func (r *Recorder) Add(x *Exchange) {
-	r.closeMu.Lock()
-	defer r.closeMu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.closed {
+		x.release()
 		return
 	}
-	r.ch <- x
+	if x.behind {
+		r.behind++
+		r.sayLocked(fmt.Sprintf("%s: exchange %s %s recorded cut: the recording fell behind its body (the disk is slower than the exchanges)", r.path, x.Method, redact.URLHint(x.URL)))
+	}
+	switch {
+	case r.whole < maxQueued && r.held+x.memBytes() <= int64(maxQueuedBytes) && (!x.spooled() || r.spooled < maxSpooled):
+		x.queued, x.held = true, x.memBytes()
+		r.whole++
+		r.held += x.held
+		if x.spooled() {
+			x.wasSpooled = true
+			r.spooled++
+		}
+	case len(r.queue) < maxStubs:
+		r.dropped++
+		x.release()
+		x.Err = join(x.Err, fmt.Sprintf("bodies not recorded: the recording was %d exchanges behind (the disk is slower than the exchanges, which do not wait for it)", len(r.queue)))
+		r.sayLocked(fmt.Sprintf("%s: exchange %s %s recorded without its bodies: the recording is %d exchanges behind", r.path, x.Method, redact.URLHint(x.URL), len(r.queue)))
+	default:
+		r.dropped++
+		r.untold++
+		r.lost++
+		x.release()
+		r.last = x
+		r.sayLocked(fmt.Sprintf("%s: exchange %s %s not recorded: the recording is %d exchanges behind", r.path, x.Method, redact.URLHint(x.URL), len(r.queue)))
+		return
+	}
+	if r.untold > 0 {
+		x.Err = join(x.Err, fmt.Sprintf("%d exchanges before this one were not recorded at all: the recording was too far behind", r.untold))
+		r.untold, r.last = 0, nil
+	}
+	r.queue = append(r.queue, x)
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
-// Counts returns how many exchanges were written and how many were lost.
+// sayLocked logs one line about an exchange dropped or cut, for the first
+// few; the rest are counted (Counts, and the summary at the end).
+func (r *Recorder) sayLocked(msg string) {
+	r.said++
+	switch {
+	case r.said < 5:
+		r.log(msg)
+	case r.said == 5:
+		r.log(msg + "; further ones are counted, not reported")
+	}
+}
+
+// Counts returns how many exchanges were written and how many were lost
+// (a write failed, or the queue was full and the exchange was not recorded
+// at all).
 func (r *Recorder) Counts() (written, lost int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.n, r.lost
 }
 
+// Behind returns how many exchanges were recorded without their bodies or
+// not at all because the queue was full (dropped), and how many bodies
+// were recorded cut because the recording fell behind them (cut).
+func (r *Recorder) Behind() (dropped, cut int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped, r.behind
+}
+
 // Close writes what is queued and closes the file.
 func (r *Recorder) Close() error {
-	r.closeMu.Lock()
+	r.mu.Lock()
 	if !r.closed {
 		r.closed = true
-		close(r.ch)
+		if x := r.last; x != nil && r.untold > 0 {
+			// Said in the capture too: the last of them, without bodies.
+			x.Err = join(x.Err, fmt.Sprintf("bodies not recorded, and %d exchanges before this one not at all: the recording was too far behind", r.untold-1))
+			r.queue = append(r.queue, x)
+			r.lost--
+			r.untold, r.last = 0, nil
+		}
+		select {
+		case r.wake <- struct{}{}:
+		default:
+		}
 	}
-	r.closeMu.Unlock()
+	r.mu.Unlock()
 	<-r.done
 	err := r.f.Close()
 	if r.created && r.off == r.start {
@@ -141,89 +258,72 @@ func (r *Recorder) Close() error {
 
 func (r *Recorder) loop() {
 	defer close(r.done)
-	for x := range r.ch {
-		// Written piece by piece: a JSON body goes from the exchange's own
-		// buffer to the file, not through a copy in a line.
-		var err error
-		n := 0
-		for _, p := range lineParts(x) {
-			var k int
-			k, err = r.f.Write(p)
-			n += k
-			if err != nil {
-				break
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			closed := r.closed
+			r.mu.Unlock()
+			if closed {
+				return
+			}
+			<-r.wake
+			continue
+		}
+		x := r.queue[0]
+		r.mu.Unlock()
+
+		n, err := r.write(x)
+		x.release()
+
+		r.mu.Lock()
+		r.queue[0] = nil
+		r.queue = r.queue[1:]
+		if x.queued {
+			r.whole--
+			r.held -= x.held
+			if x.wasSpooled {
+				r.spooled--
 			}
 		}
-		r.mu.Lock()
 		if err != nil {
-			// A full disk: what was written before stays whole; the part
-			// of this line that was written is cut off again.
 			r.lost++
 			r.mu.Unlock()
-			if terr := r.f.Truncate(r.off); terr != nil {
-				err = errors.Join(err, terr)
-			}
-			r.log(fmt.Sprintf("%s: exchange %s %s not recorded: %v", r.path, x.Method, x.URL, err))
+			r.log(fmt.Sprintf("%s: exchange %s %s not recorded: %v", r.path, x.Method, redact.URLHint(x.URL), err))
 			continue
 		}
 		r.n++
-		r.off += int64(n)
+		r.off += n
 		r.mu.Unlock()
 	}
 }
 
-// Line is an exchange as one line of the recording, in the claude-trace
-// shape wire/decode reads: {"request": {"timestamp", "method", "url",
-// "headers", "body"}, "response": {"timestamp", "status_code", "headers",
-// "body" | "body_raw"}, "logged_at", "wirelens": {...}}. Credentials in the
-// URL and headers are replaced by hints (redact.URLHint, redact.Header), and
-// the credential-named members of a JSON request body by the mask
-// (redact.Members: api_key, password, client_secret, ...). A
-// body that is JSON is kept as its value (white space outside strings
-// dropped, so that it fits on the line); other text is kept as a string; bytes
-// that are not UTF-8 as "body_base64".
-func Line(x *Exchange) []byte {
-	return bytes.Join(lineParts(x), nil)
+// write appends x's line, or, when a write fails (a full disk), cuts off
+// again what of it was written: what was written before stays whole.
+func (r *Recorder) write(x *Exchange) (int64, error) {
+	cw := &countWriter{w: r.bw}
+	err := writeLine(cw, x)
+	if err == nil {
+		err = r.bw.Flush()
+	}
+	if err != nil {
+		r.bw.Reset(r.f)
+		if terr := r.f.Truncate(r.off); terr != nil {
+			err = errors.Join(err, terr)
+		}
+		return 0, err
+	}
+	return cw.n, nil
 }
 
-// lineParts is Line in pieces, a request body that is JSON on one line
-// being its own piece, not copied.
-func lineParts(x *Exchange) [][]byte {
-	var parts [][]byte
-	var b bytes.Buffer
-	b.WriteString(`{"request":{"timestamp":`)
-	b.WriteString(stamp(x.Start))
-	b.WriteString(`,"method":`)
-	quote(&b, x.Method)
-	b.WriteString(`,"url":`)
-	quote(&b, redact.URLHint(x.URL))
-	b.WriteString(`,"headers":`)
-	headers(&b, x.ReqHeader)
-	if t := bytes.TrimSpace(x.ReqBody); len(t) > 0 && (t[0] == '{' || t[0] == '[') && !bytes.ContainsAny(t, "\r\n") && jsontext.Value(t).IsValid() {
-		b.WriteString(`,"body":`)
-		parts = append(parts, bytes.Clone(b.Bytes()), redact.Members(t))
-		b.Reset()
-	} else {
-		writeBody(&b, x.ReqBody, false, true)
-	}
-	b.WriteString(`},"response":{"timestamp":`)
-	b.WriteString(stamp(x.End))
-	fmt.Fprintf(&b, `,"status_code":%d,"headers":`, x.Status)
-	headers(&b, x.RespHeader)
-	sse := strings.HasPrefix(x.RespHeader.Get("Content-Type"), "text/event-stream") || x.WebSocket != nil
-	writeBody(&b, x.RespBody, sse, false)
-	b.WriteString(`},"logged_at":`)
-	quote(&b, x.End.UTC().Format(time.RFC3339Nano))
-	fmt.Fprintf(&b, `,"wirelens":{"mock":%t,"duration_ms":%.3f`, x.Mock, float64(x.End.Sub(x.Start).Microseconds())/1000)
-	if ws := x.WebSocket; ws != nil {
-		fmt.Fprintf(&b, `,"websocket":{"connection":%d,"message":%d}`, ws.Conn, ws.Message)
-	}
-	if x.Err != "" {
-		b.WriteString(`,"error":`)
-		quote(&b, redact.Text(x.Err))
-	}
-	b.WriteString("}}\n")
-	return append(parts, b.Bytes())
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func stamp(t time.Time) string {
@@ -257,48 +357,6 @@ func headers(b *bytes.Buffer, h http.Header) {
 		quote(b, strings.Join(vals, ", "))
 	}
 	b.WriteByte('}')
-}
-
-// writeBody writes ,"body": (JSON, or a request's text), ,"body_raw": (a
-// response's text; always for an event stream) or ,"body_base64": (bytes
-// that are not UTF-8, or text that quoting would make larger than base64),
-// or nothing for an empty body.
-func writeBody(b *bytes.Buffer, body []byte, stream, request bool) {
-	t := bytes.TrimSpace(body)
-	switch {
-	case len(t) == 0 && len(body) == 0:
-	case !stream && len(t) > 0 && (t[0] == '{' || t[0] == '[') && jsontext.Value(t).IsValid():
-		b.WriteString(`,"body":`)
-		if request {
-			t = redact.Members(t)
-		}
-		if bytes.ContainsAny(t, "\r\n") {
-			v := jsontext.Value(bytes.Clone(t))
-			if v.Compact() == nil {
-				b.Write(v)
-				return
-			}
-		}
-		b.Write(t)
-	case utf8.Valid(body) && quotedLen(body) <= base64.StdEncoding.EncodedLen(len(body))+2:
-		// Text, unless escaping it would write more than base64 does (a
-		// control byte is six bytes quoted): the line stays within 4/3 of
-		// the body.
-		key := `,"body":`
-		if !request && (stream || len(t) == 0 || (t[0] != '{' && t[0] != '[')) {
-			// Text the proxy answered (an event stream, an error page).
-			key = `,"body_raw":`
-		}
-		b.WriteString(key)
-		quote(b, string(body))
-	default:
-		b.WriteString(`,"body_base64":`)
-		b.WriteByte('"')
-		w := base64.NewEncoder(base64.StdEncoding, b)
-		w.Write(body)
-		w.Close()
-		b.WriteByte('"')
-	}
 }
 
 // quotedLen is the length of b written as a JSON string by quote: short

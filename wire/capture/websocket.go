@@ -341,18 +341,20 @@ func (f *Forward) websocket(w http.ResponseWriter, r *http.Request, hostport str
 		return
 	}
 	if resp.StatusCode != http.StatusSwitchingProtocols {
-		// Refused: pass the answer on and record it as an exchange.
+		// Refused: pass the answer on as it comes, and record it as an
+		// exchange, its body kept as every response's is (keep.go).
 		defer up.Close()
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
-		x := &Exchange{Start: time.Now(), End: time.Now(), Method: r.Method, URL: url, ReqHeader: r.Header.Clone(),
-			Status: resp.StatusCode, RespHeader: resp.Header.Clone(), RespBody: body,
-			Err: "the WebSocket upgrade was refused"}
-		f.p.rec.Add(x)
+		x := &Exchange{Start: time.Now(), Method: r.Method, URL: url, ReqHeader: r.Header.Clone(),
+			Status: resp.StatusCode, RespHeader: resp.Header.Clone(), Err: "the WebSocket upgrade was refused"}
 		for k, v := range resp.Header {
 			w.Header()[k] = v
 		}
 		w.WriteHeader(resp.StatusCode)
-		w.Write(body)
+		tee := newTee(resp.Body, x, true, f.p.rec.path)
+		io.Copy(w, io.LimitReader(tee, MaxBody))
+		tee.Close()
+		x.End = time.Now()
+		f.p.rec.Add(x)
 		return
 	}
 	client, cbrw, err := http.NewResponseController(w).Hijack()

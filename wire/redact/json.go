@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"io"
 	"slices"
 	"strings"
@@ -73,7 +74,7 @@ func mayNameSecret(doc []byte) bool {
 			return true
 		}
 	}
-	if bytes.IndexFunc(doc, unicode.IsUpper) < 0 {
+	if !hasUpper(doc) {
 		return false
 	}
 	lower := bytes.ToLower(doc)
@@ -83,6 +84,28 @@ func mayNameSecret(doc []byte) bool {
 		}
 	}
 	return false
+}
+
+// hasUpper reports whether b holds an upper-case letter (unicode.IsUpper),
+// eight ASCII bytes at a time until the first byte that is not ASCII (a
+// request body is mostly ASCII, and rune by rune this was most of the
+// recorder's time on one without a secret's word).
+func hasUpper(b []byte) bool {
+	const hi = 0x8080808080808080
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		if w&hi != 0 {
+			break
+		}
+		// The top bit of each byte: at least 'A', and more than 'Z'.
+		ge := w + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
+		gt := w + 0x2525252525252525 // 0x80 - ('Z' + 1)
+		if ge&^gt&hi != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	return bytes.IndexFunc(b, unicode.IsUpper) >= 0
 }
 
 // edit replaces the bytes [start, end) of a document with with.
@@ -109,11 +132,57 @@ type frame struct {
 // quotedMask is Mask as a JSON string.
 var quotedMask, _ = jsontext.AppendQuote(nil, Mask)
 
+// Edit is a mask MemberEdits found: the bytes [Start, End) of the document
+// are to be replaced by With.
+type Edit struct {
+	Start, End int64
+	With       []byte
+}
+
+// MemberEdits is Members for a document read from r, one too large to hold
+// (a body a capture keeps on disk): the masks Members would apply, as edits
+// in the order of the document, none inside another. Each string value is
+// held in turn, nothing else. It fails when r does not hold JSON. Unlike
+// Members it walks every document (Members skips one that holds none of
+// the words a secret's name has).
+func MemberEdits(r io.Reader) ([]Edit, error) {
+	edits, err := maskEdits(r, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Edit, len(edits))
+	for i, e := range edits {
+		out[i] = Edit{e.start, e.end, e.with}
+	}
+	return out, nil
+}
+
 func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	edits, err := maskEdits(bytes.NewReader(doc), depth, members)
+	if err != nil {
+		return nil, err
+	}
+	if len(edits) == 0 {
+		return doc, nil
+	}
+	out := make([]byte, 0, len(doc))
+	var at int64
+	for _, e := range edits {
+		out = append(out, doc[at:e.start]...)
+		out = append(out, e.with...)
+		at = e.end
+	}
+	return append(out, doc[at:]...), nil
+}
+
+// maskEdits walks the document read from r and returns its masks in order,
+// none inside another.
+func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
+	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var (
 		stack []frame
 		edits []edit
+		read  bool // a token was read: there is a document
 	)
 	// took handles a value of the container on top of the stack, from start
 	// to end, of kind k ('{' or '[' for a container), whose own masking is
@@ -168,7 +237,7 @@ func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
 		k := dec.PeekKind()
 		if k == 0 {
 			_, err := dec.ReadToken()
-			if err == io.EOF && len(bytes.TrimSpace(doc)) == 0 {
+			if err == io.EOF && !read {
 				err = io.ErrUnexpectedEOF // no document at all
 			}
 			if err != io.EOF {
@@ -176,6 +245,7 @@ func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
 			}
 			break
 		}
+		read = true
 		if n := len(stack); n > 0 && stack[n-1].wantName && k == '"' {
 			tok, err := dec.ReadToken()
 			if err != nil {
@@ -239,24 +309,23 @@ func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
 		}
 	}
 	if len(edits) == 0 {
-		return doc, nil
+		return nil, nil
 	}
 	// An edit inside a value masked whole is dropped: the outer one starts
 	// first (or at the same place and ends later).
 	slices.SortStableFunc(edits, func(a, b edit) int {
 		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
 	})
-	out := make([]byte, 0, len(doc))
+	kept := edits[:0]
 	var at int64
 	for _, e := range edits {
 		if e.start < at {
 			continue
 		}
-		out = append(out, doc[at:e.start]...)
-		out = append(out, e.with...)
+		kept = append(kept, e)
 		at = e.end
 	}
-	return append(out, doc[at:]...), nil
+	return kept, nil
 }
 
 // maskString masks the JSON string raw: the JSON it holds, if it holds a

@@ -1,10 +1,12 @@
 package redact
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/wirelens/wirelens/wire/wiretest"
@@ -292,6 +294,20 @@ func BenchmarkJSON(b *testing.B) {
 	for b.Loop() {
 		if _, err := JSON(raw); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// hasUpper agrees with unicode.IsUpper rune by rune, on ASCII words of
+// every alignment and on text that is not ASCII.
+func TestHasUpper(t *testing.T) {
+	cases := []string{"", "abc", "abcdefghijklmnopqrstuvwxyz0123456789@[`{", "Z", "A", "@", "[", "é", "É", "ÿ", "\u212a", "\xff", "abcdefgÉ", "abcdefghÉ"}
+	for i := range 20 {
+		cases = append(cases, strings.Repeat("x", i)+"Q"+strings.Repeat("y", 7), strings.Repeat("-", i)+"@[")
+	}
+	for _, c := range cases {
+		if got, want := hasUpper([]byte(c)), bytes.IndexFunc([]byte(c), unicode.IsUpper) >= 0; got != want {
+			t.Errorf("hasUpper(%q) = %t, want %t", c, got, want)
 		}
 	}
 }
