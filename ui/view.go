@@ -1,14 +1,12 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -41,7 +39,7 @@ func (m *Model) tooSmall() bool { return m.w < minWidth || m.h < minHeight }
 // Render is the screen as a string of exactly h lines of w cells.
 func (m *Model) Render() string {
 	if m.tooSmall() {
-		return m.renderTooSmall()
+		return widget.TooSmall(m.st, m.w, m.h, minWidth, minHeight)
 	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.header().Render(m.w, 1))
@@ -89,39 +87,6 @@ func (m *Model) diffScroll(h int) widget.Scroll {
 		return widget.Scroll{}
 	}
 	return widget.Scroll{Top: m.diff.top, Shown: h, Total: n}
-}
-
-// renderTooSmall is the screen of a terminal smaller than minWidth x
-// minHeight: what is too small and what to do, centred, wrapped to the
-// width (at least its first words when even that does not fit).
-func (m *Model) renderTooSmall() string {
-	w, h := max(1, m.w), max(1, m.h)
-	msg := []string{
-		"Terminal too small",
-		fmt.Sprintf("%dx%d here; wirelens needs %dx%d at least.", m.w, m.h, minWidth, minHeight),
-		"Make the window larger, or press q to quit.",
-	}
-	var rows []string
-	for i, l := range msg {
-		for _, wl := range strings.Split(ansi.Wordwrap(l, w, " "), "\n") {
-			if i == 0 {
-				wl = m.st.Accent.Render(wl)
-			}
-			rows = append(rows, wl)
-		}
-	}
-	rows = rows[:min(len(rows), h)]
-	lines := make([]string, h)
-	y := (h - len(rows)) / 2
-	for i := range lines {
-		l := ""
-		if i >= y && i-y < len(rows) {
-			l = rows[i-y]
-			l = strings.Repeat(" ", max(0, (w-cells.Width(l))/2)) + l
-		}
-		lines[i] = fit(l, w)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // ---- header and status ----
