@@ -112,15 +112,22 @@ func (r *Response) header(name string) string {
 }
 
 // responseHeaders reads HAR's [{"name", "value"}] or a trace's {"name":
-// "value"} headers, each value masked by its name (redact.Header).
+// "value"} headers, each value masked by its name (redact.Header) unless
+// ReadBody masked it already.
 func responseHeaders(raw json.RawMessage) [][2]string {
 	var out [][2]string
+	mask := func(name, v string) string {
+		if strings.Contains(v, redact.Mask) {
+			return v
+		}
+		return redact.Header(name, v)
+	}
 	var list []harHeader
 	var obj map[string]any
 	switch {
 	case json.Unmarshal(raw, &list) == nil:
 		for _, h := range list {
-			out = append(out, [2]string{h.Name, redact.Header(h.Name, h.Value)})
+			out = append(out, [2]string{h.Name, mask(h.Name, h.Value)})
 		}
 	case json.Unmarshal(raw, &obj) == nil:
 		for k, v := range obj {
@@ -128,7 +135,7 @@ func responseHeaders(raw json.RawMessage) [][2]string {
 			if !ok {
 				s = fmt.Sprint(v)
 			}
-			out = append(out, [2]string{k, redact.Header(k, s)})
+			out = append(out, [2]string{k, mask(k, s)})
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	}
