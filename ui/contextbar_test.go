@@ -13,7 +13,7 @@ import (
 )
 
 func barEntry(segs ...wire.Segment) entry {
-	hm := hazardMemo{m: map[uint64]hazardEntry{}}
+	hm := newHazardMemo()
 	for i := range segs {
 		segs[i].Hash = wire.HashText(segs[i].Text)
 	}

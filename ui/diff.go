@@ -29,7 +29,9 @@ type diffView struct {
 // diffView is the Diff view as the model stands.
 func (m *Model) diffView() diffView {
 	a, b := m.diffPair()
-	return diffView{st: m.st, reqs: m.reqs, a: a, b: b, d: m.diff}
+	d := m.diff
+	d.cut = m.cutLines
+	return diffView{st: m.st, reqs: m.reqs, a: a, b: b, d: d}
 }
 
 // Render draws the view in a w×h box.
@@ -56,7 +58,7 @@ func (p diffView) Render(w, h int) []string {
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
 	lines := []string{render.DiffHead(st, a, b, p.reqs[a].req.Name(), p.reqs[b].req.Name(), lw)}
-	lines = append(lines, render.DiffRows(st, p.d.lines, p.d.top, h-3, lw, rw)...)
+	lines = append(lines, render.DiffRows(st, p.d.lines, p.d.top, h-3, lw, rw, p.d.cut, p.d.xoff)...)
 	return widget.Box(st, st.Header.Render(title), lines, w, h, true)
 }
 
@@ -93,6 +95,10 @@ type diffState struct {
 	// trust shows the two requests' segments side by side by channel with
 	// their trust (the layout comparison) instead of the text diff.
 	trust bool
+	// cut draws each line on one row, cut at the width, from cell xoff
+	// (W; ←/→), instead of wrapping it (the model's cutLines, as drawn).
+	cut  bool
+	xoff int
 }
 
 type diffMsg struct {

@@ -21,6 +21,10 @@ type KeyMap struct {
 	Diff, Raw, Mark, Layout        key.Binding
 	Trust, Secrets, Server, Lanes  key.Binding
 	Help, Quit                     key.Binding
+	// The navigation keys (nav.go): ] and [ go from finding to finding,
+	// z zooms the focused pane, W wraps or cuts Diff and Raw, M lets the
+	// terminal have the mouse, 7 is the Response view.
+	NextFind, PrevFind, Zoom, Wrap, Mouse, Response key.Binding
 }
 
 // DefaultKeyMap is the viewer's key map: vim keys and arrows.
@@ -58,6 +62,12 @@ func DefaultKeyMap() KeyMap {
 		Server:   b("s", "findings: by MCP server", "s"),
 		Lanes:    b("v", "cache: lanes / table", "v"),
 		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
+		NextFind: b("]", "next finding/hazard", "]"),
+		PrevFind: b("[", "previous one", "["),
+		Zoom:     b("z", "zoom pane / back", "z"),
+		Wrap:     b("W", "wrap/cut lines; ←/→", "W"),
+		Mouse:    b("M", "mouse on / off", "M"),
+		Response: b("7", "response", "7"),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
 	}
@@ -83,7 +93,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.HalfPage, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
-		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
-		{k.Help, k.Quit},
+		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Response, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
+		{k.NextFind, k.PrevFind, k.Zoom, k.Wrap, k.Mouse, k.Help, k.Quit},
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/cells"
+	"github.com/wirelens/wirelens/ui/memo"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
@@ -121,10 +122,11 @@ const (
 	viewCache
 	viewDiff
 	viewRaw
+	viewResponse
 	viewHelp
 )
 
-var viewNames = []string{"Wire", "Escapes", "Findings", "Cache", "Diff", "Raw"}
+var viewNames = []string{"Wire", "Escapes", "Findings", "Cache", "Diff", "Raw", "Response"}
 
 type focusKind int
 
@@ -238,11 +240,16 @@ type Model struct {
 	rowFilter               map[viewKind]string // the f filter of the Escapes and Findings tables
 	vf                      viewFind            // the / search of the view, when not Wire
 	diff                    diffState
-	raw                     content
+	raw                     content  // the Raw or the Response view's text (rawOf)
+	rawOf                   viewKind // the view whose text raw holds
 	rawKey                  int
 	rawGen                  int
 	hint                    string
 	layoutName              string
+	// zoom shows the focused pane of the wire view alone (z); mouseOff
+	// leaves the mouse to the terminal (M); cutLines cuts long lines in
+	// Diff, Raw and Response instead of wrapping them (W).
+	zoom, mouseOff, cutLines bool
 	// hzMemo holds the hazards of each distinct text; only the loader (New
 	// and the stream's commands) uses it.
 	hzMemo *hazardMemo
@@ -301,33 +308,9 @@ func newModel(ctx context.Context, opts Options) *Model {
 	if opts.Tour && len(m.reqs) > 0 {
 		// The list has the focus: j and k go from one layout to the other,
 		// the same workspace text staying selected.
-		m.seg, m.focus = storySegment(&m.reqs[0]), focusList
+		m.seg, m.focus = render.StorySegment(m.reqs[0].req.Segments, m.reqs[0].order), focusList
 	}
 	return m
-}
-
-// storySegment is where the tour starts in a request: its position in the
-// cache order of the untrusted AGENTS.md text (in the system prompt first,
-// where it does harm), else of the first untrusted segment, else 0.
-func storySegment(e *entry) int {
-	best, rank := 0, 3
-	for k, i := range e.order {
-		s := &e.req.Segments[i]
-		if s.Trust != wire.Untrusted {
-			continue
-		}
-		r := 2
-		if s.Kind == wire.KindAgentsMD {
-			r = 1
-			if s.Channel == wire.ChannelSystem {
-				r = 0
-			}
-		}
-		if r < rank {
-			best, rank = k, r
-		}
-	}
-	return best
 }
 
 // TourHintShort is the demo's hint where the whole one does not fit.
@@ -456,13 +439,9 @@ func (m *Model) waitItems() tea.Cmd {
 }
 
 // hazardMemo holds the hazards and the secrets of each distinct segment
-// text by its hash: a session repeats almost all of request k in request
-// k+1, so each distinct text is scanned once, not once per request that
-// holds it.
+// text (package memo), and the last request measured.
 type hazardMemo struct {
-	mu  sync.Mutex
-	m   map[uint64]hazardEntry
-	sec map[uint64]secretEntry
+	texts *memo.Texts
 	// run is the last request measured, its tables runs (wire.ExtendRun)
 	// that the next shares when it repeats every segment of it; rank is
 	// the highest cache rank of its segments. runMu is held while measure
@@ -472,71 +451,28 @@ type hazardMemo struct {
 	rank  int
 }
 
-// memoEntry is what was found in a text, with the text's length against
-// hash collisions.
-type memoEntry[T any] struct {
-	n     int
-	found T
-}
+func newHazardMemo() *hazardMemo { return &hazardMemo{texts: memo.New()} }
 
-type (
-	hazardEntry = memoEntry[[]scan.Hazard]
-	secretEntry = memoEntry[[]redact.Secret]
-)
-
-func newHazardMemo() *hazardMemo {
-	return &hazardMemo{m: map[uint64]hazardEntry{}, sec: map[uint64]secretEntry{}}
-}
-
-// memoized is find(s.Text), found once per distinct text in *tab (read-only:
-// shared). A nil memo or a segment without a hash finds it every time.
-func memoized[T any](hm *hazardMemo, tab *map[uint64]memoEntry[T], s *wire.Segment, find func(string) T) T {
-	if hm == nil || s.Hash == 0 {
-		return find(s.Text)
-	}
-	hm.mu.Lock()
-	e, ok := (*tab)[s.Hash]
-	hm.mu.Unlock()
-	if ok && e.n == len(s.Text) {
-		return e.found
-	}
-	found := find(s.Text)
-	hm.mu.Lock()
-	if *tab == nil {
-		*tab = map[uint64]memoEntry[T]{}
-	}
-	(*tab)[s.Hash] = memoEntry[T]{n: len(s.Text), found: found}
-	hm.mu.Unlock()
-	return found
-}
-
-// secrets are the secrets of a segment's text (read-only: shared), found
-// once per distinct text.
+// secrets are the secrets of a segment's text (read-only: shared).
 func (hm *hazardMemo) secrets(s *wire.Segment) []redact.Secret {
 	if hm == nil {
-		return redact.FindSecrets(s.Text)
+		return (*memo.Texts)(nil).Secrets(s)
 	}
-	return memoized(hm, &hm.sec, s, redact.FindSecrets)
+	return hm.texts.Secrets(s)
+}
+
+// hazards are the hazards of a segment's text (read-only: shared).
+func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
+	if hm == nil {
+		return (*memo.Texts)(nil).Hazards(s)
+	}
+	return hm.texts.Hazards(s)
 }
 
 // maskSecrets hides each secret of text (redact.Blank): asterisks of the
 // same length, so every offset into the text (escapes, hazards, matches,
 // the cache cut) still holds.
 func maskSecrets(text string, secrets []redact.Secret) string { return redact.Blank(text, secrets) }
-
-// hazards are the hazards of a segment's text (read-only: shared).
-func (hm *hazardMemo) hazards(s *wire.Segment) []scan.Hazard {
-	find := func(text string) []scan.Hazard {
-		if !scan.HasHazards(text) {
-			return nil
-		}
-		return scan.Hazards(text)
-	}
-	if hm == nil {
-		return find(s.Text)
-	}
-	return memoized(hm, &hm.m, s, find)
-}
 
 // measure counts tokens and finds hazards of a request. It runs in a
 // command (or before the program starts). A request that repeats every
@@ -646,6 +582,10 @@ type toggleMsg struct {
 // for the highlighting the view now needs, in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if f := m.body.Resize(0, m.contentWidth()); f != nil {
+		// z, or tab while zoomed: the content has another width.
+		cmd = tea.Batch(cmd, func() tea.Msg { return f() })
+	}
 	if lit := m.litCmd(); lit != nil {
 		cmd = tea.Batch(cmd, lit)
 	}
@@ -661,7 +601,7 @@ func (m *Model) litCmd() tea.Cmd {
 		if m.body.Text != "" {
 			f = m.body.LitJob(0, m.contentHeight())
 		}
-	case viewRaw:
+	case viewRaw, viewResponse:
 		if m.raw.Text != "" {
 			f = m.raw.LitJob(1, m.bodyHeight()-2)
 		}

@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -17,7 +15,9 @@ import (
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if !m.mouseOff {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = Title
 	if m.loading && !m.opts.Live {
 		if m.progress > 0 {
@@ -48,6 +48,9 @@ func (m *Model) Render() string {
 	switch m.view {
 	case viewWire:
 		body = m.renderWire(bh)
+		if m.zoom {
+			body = m.renderZoom(bh)
+		}
 	case viewEscapes:
 		body = m.escapesView().Render(m.w, bh)
 	case viewFindings:
@@ -56,8 +59,8 @@ func (m *Model) Render() string {
 		body = m.cacheView().Render(m.w, bh)
 	case viewDiff:
 		body = widget.WithScroll(m.st, m.diffView().Render(m.w, bh), 0, m.w, true, m.diffScroll(bh-3))
-	case viewRaw:
-		body = widget.WithScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, contentScroll(&m.raw, bh-2))
+	case viewRaw, viewResponse:
+		body = widget.WithScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, widget.ContentScroll(&m.raw, bh-2))
 	case viewHelp:
 		body = m.helpView().Render(m.w, bh)
 	}
@@ -108,7 +111,7 @@ func (m *Model) header() widget.Header {
 }
 
 // shortViewNames are the tabs' names when the full ones do not fit.
-var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw"}
+var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw", "Resp"}
 
 func (m *Model) tabRanges() [][2]int { return m.header().TabRanges(m.w) }
 
@@ -165,33 +168,17 @@ func (m *Model) describeSelection() string {
 	return s
 }
 
-// hintBox is the first-screen hint (the tour) as a box under the panes,
-// wrapped at words to the width: it hides nothing of them. It is never more
-// than a third of the screen, and none while the hint is closed.
+// hintBox is the first-screen hint (the tour) as a box under the panes
+// (widget.HintBox); none while the hint is closed.
 func (m *Model) hintBox() []string {
 	if m.hint == "" || m.tooSmall() {
 		return nil
 	}
-	st := m.st
-	room := max(1, m.h/3-2)
-	wrap := func(text string) []string {
-		var lines []string
-		for _, l := range strings.Split(text, "\n") {
-			wrapped := ansi.Wordwrap(scan.VisibleLine(l), max(10, m.w-4), " ")
-			for _, wl := range strings.Split(wrapped, "\n") {
-				lines = append(lines, st.Hint.UnsetBorderStyle().UnsetPadding().Render(" "+wl))
-			}
-		}
-		return lines
+	short := ""
+	if m.hint == TourHint {
+		short = TourHintShort
 	}
-	lines := wrap(m.hint)
-	if len(lines) > room && m.hint == TourHint {
-		lines = wrap(TourHintShort)
-	}
-	if len(lines) > room {
-		lines = append(lines[:room-1:room-1], " …")
-	}
-	return widget.Box(st, st.Accent.Render("guide"), lines, m.w, len(lines)+2, true)
+	return widget.HintBox(m.st, m.hint, short, m.w, m.h)
 }
 
 // ---- the wire view ----
@@ -214,20 +201,7 @@ func (m *Model) renderWire(h int) []string {
 		}
 		segs = widget.WithScroll(m.st, segs, x, w, focusCol == col, widget.Scroll{Top: sp.top[col], Shown: segItemsIn(sh), Total: len(cols[col])})
 	}
-	body := widget.WithScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, contentScroll(&m.body, h-sh-2))
+	body := widget.WithScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, widget.ContentScroll(&m.body, h-sh-2))
 	right := append(segs, body...)
 	return widget.HJoin(list, right)
-}
-
-// contentScroll is where a content pane h rows high is in its text: by
-// rows once they are counted, by bytes (shown as a percentage) before.
-func contentScroll(c *render.Content, h int) widget.Scroll {
-	if c.Rows != nil {
-		return widget.Scroll{Top: c.Top, Shown: h, Total: len(c.Rows)}
-	}
-	if len(c.Text) == 0 || c.Width <= 0 {
-		return widget.Scroll{}
-	}
-	// Before the rows are counted: a screen is about h rows of Width bytes.
-	return widget.Scroll{Top: c.TopOff, Shown: min(len(c.Text)-c.TopOff, max(1, h*c.Width)), Total: len(c.Text), Bytes: true}
 }

@@ -408,3 +408,52 @@ func ExcerptAround(text string, off, end, n int) string {
 	hi = RuneBoundary(text, hi)
 	return scan.VisibleLine(text[lo:hi])
 }
+
+// StorySegment is where the tour starts in a request: the position in its
+// cache order (order, indices into segs) of the untrusted AGENTS.md text
+// (in the system prompt first, where it does harm), else of the first
+// untrusted segment, else 0.
+func StorySegment(segs []wire.Segment, order []int) int {
+	best, rank := 0, 3
+	for k, i := range order {
+		s := &segs[i]
+		if s.Trust != wire.Untrusted {
+			continue
+		}
+		r := 2
+		if s.Kind == wire.KindAgentsMD {
+			r = 1
+			if s.Channel == wire.ChannelSystem {
+				r = 0
+			}
+		}
+		if r < rank {
+			best, rank = k, r
+		}
+	}
+	return best
+}
+
+// SameSegment is the position in a request's cache order (order, indices into segs) of the segment that
+// stands for s: the one of the same id, else the same workspace text (kind
+// and label: the legacy layout's AGENTS.md section and the isolated one's
+// envelope body), else the first of the same kind and trust; else pos, the
+// position the cursor had.
+func SameSegment(s *wire.Segment, segs []wire.Segment, order []int, pos int) int {
+	byKind := -1
+	for k, i := range order {
+		t := &segs[i]
+		switch {
+		case t.ID == s.ID:
+			return k
+		case t.Kind == s.Kind && t.Label == s.Label && s.Label != "" && t.Kind != wire.KindOther:
+			byKind = k
+		case byKind < 0 && t.Kind == s.Kind && t.Trust == s.Trust && t.Kind != wire.KindOther:
+			byKind = k
+		}
+	}
+	if byKind >= 0 {
+		return byKind
+	}
+	return pos
+}
