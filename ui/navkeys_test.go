@@ -255,3 +255,38 @@ func TestUIGoldenNav(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsGrow (issue 25 item 9): at 200 columns the Escapes table's
+// segment column holds whole the envelope, source and segment that 80
+// columns cut, and the Findings table's segment column the whole segment
+// ID; the column is no wider than its widest text needs.
+func TestColumnsGrow(t *testing.T) {
+	reqs, a := goldenSession()
+	row := func(m *Model, sub string) string {
+		for _, l := range strings.Split(plain(m.Render()), "\n") {
+			if strings.Contains(l, sub) {
+				return l
+			}
+		}
+		return ""
+	}
+	where := "untrusted_agents_md /repo/AGENTS.md · messages[0].content[0]/untrusted_agents_md"
+	narrow := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 80, 24)
+	wide := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 200, 50)
+	pressKeys(t, narrow, "2")
+	pressKeys(t, wide, "2")
+	if l := row(narrow, "entity"); l == "" || strings.Contains(l, where) {
+		t.Fatalf("80 columns: %q", l)
+	}
+	l := row(wide, "@24")
+	if !strings.Contains(l, where+" @24") && !strings.Contains(l, where+"  ") {
+		t.Fatalf("200 columns, the escape's row does not hold its segment whole: %q", l)
+	}
+	if i := strings.Index(l, where); i < 0 || strings.Index(l, "@24")-i-len(where) > 4 {
+		t.Fatalf("200 columns, the segment column is wider than it needs: %q", l)
+	}
+	pressKeys(t, wide, "3")
+	if l := row(wide, "bidi-control"); !strings.Contains(l, "messages[1].content[0] @51") {
+		t.Fatalf("200 columns, Findings: %q", l)
+	}
+}

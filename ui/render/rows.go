@@ -239,14 +239,15 @@ func EscapeRow(st *themes.Styles, e *wire.Escape, where string, sw int) string {
 		Pad("@"+strconv.Itoa(e.Offset), 8) + what
 }
 
-// HazardRow is a hazard left in segText as a row of the Escapes view.
-func HazardRow(st *themes.Styles, hz *scan.Hazard, where, segText string, sw int) string {
+// HazardRow is a hazard left in segText as a row of the Escapes view, its
+// text cut to room cells.
+func HazardRow(st *themes.Styles, hz *scan.Hazard, where, segText string, sw, room int) string {
 	shown := ""
 	if hz.Offset+hz.Len <= len(segText) {
 		shown = scan.VisibleLine(segText[hz.Offset : hz.Offset+hz.Len])
 	}
 	return st.Hazard.Render(Pad("hazard", 10)) + Pad(scan.VisibleLine(where), sw) +
-		Pad("@"+strconv.Itoa(hz.Offset), 8) + st.Muted.Render(string(hz.Class)+" ") + st.Hazard.Render(cells.Clip(shown, 60, "…"))
+		Pad("@"+strconv.Itoa(hz.Offset), 8) + st.Muted.Render(string(hz.Class)+" ") + st.Hazard.Render(cells.Clip(shown, max(8, room-len(hz.Class)-1), "…"))
 }
 
 // EscapesHead is the heading of the Escapes view's table. Offsets are
@@ -456,4 +457,19 @@ func SameSegment(s *wire.Segment, segs []wire.Segment, order []int, pos int) int
 		return byKind
 	}
 	return pos
+}
+
+// ColumnWidth is the width of a table's column that grows with the window:
+// the widest of the texts (made visible) and a space, between lo and hi.
+// Only the first 2,000 texts are measured, and those from first on (the
+// rows in view), so a long table costs what a screen of it does.
+func ColumnWidth(n, first int, text func(i int) string, lo, hi int) int {
+	w := 0
+	for i := range n {
+		if i >= 2000 && (i < first || i >= first+200) {
+			continue
+		}
+		w = max(w, cells.Width(scan.VisibleLine(text(i)))+1)
+	}
+	return max(lo, min(w, hi))
 }
