@@ -103,7 +103,8 @@ func TestZoomKey(t *testing.T) {
 }
 
 // TestMouseKey: M leaves the mouse to the terminal (no mouse mode asked
-// for, so its own selection works) and says so; M again takes it back.
+// for, so its own selection works) and says so, and the status line goes
+// on saying so; M again takes it back.
 func TestMouseKey(t *testing.T) {
 	reqs, a := goldenSession()
 	m := startModel(t, Options{Requests: reqs, Analysis: a, Theme: themes.Mono}, 80, 24)
@@ -113,6 +114,10 @@ func TestMouseKey(t *testing.T) {
 	pressKeys(t, m, "M")
 	if m.View().MouseMode != tea.MouseModeNone || !strings.Contains(plain(m.Render()), "mouse: the terminal's") {
 		t.Fatalf("after M: mode %v, status %q", m.View().MouseMode, m.status)
+	}
+	pressKeys(t, m, "j")
+	if s := plain(m.Render()); !strings.Contains(s, "mouse: terminal (M) · #1 session.jsonl · system[0]/host-rules") {
+		t.Fatalf("after M and another key, the status line does not say the terminal has the mouse:\n%s", s)
 	}
 	pressKeys(t, m, "M")
 	if m.View().MouseMode != tea.MouseModeCellMotion || !strings.Contains(m.status, "mouse: the viewer's") {

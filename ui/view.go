@@ -135,6 +135,9 @@ func (m *Model) statusBar() widget.Status {
 	}
 	if p.Text == "" {
 		p.Text = m.describeSelection()
+		if m.mouseOff { // the terminal has the mouse until M again (nav.go)
+			p.Text = "mouse: terminal (M) · " + p.Text
+		}
 	}
 	p.Help, p.First, p.More = m.help, m.keys.ShortHelpFirst(), m.keys.ShortHelpMore()
 	return p
