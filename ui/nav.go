@@ -122,7 +122,8 @@ func (m *Model) hop(dir int) tea.Cmd {
 	r := m.visible[vi]
 	si := m.reqs[r].order[x.Pos]
 	cmd := m.jumpTo(r, si, x.Off)
-	m.status = scan.VisibleLine(x.What) + " · #" + strconv.Itoa(r+1) + " " + scan.VisibleLine(m.reqs[r].req.Segments[si].ID) + " @" + strconv.Itoa(x.Off)
+	// Where first: a narrow status line keeps it.
+	m.status = "#" + strconv.Itoa(r+1) + " " + scan.VisibleLine(m.reqs[r].req.Segments[si].ID) + " @" + strconv.Itoa(x.Off) + " · " + scan.VisibleLine(x.What)
 	if wrapped && dir > 0 {
 		m.status = "past the last finding or hazard, back to the first: " + m.status
 	} else if wrapped {

@@ -151,7 +151,7 @@ func TestHopKeys(t *testing.T) {
 	if fmt.Sprint(seen) != fmt.Sprint(want) {
 		t.Fatalf("] stopped at %v, want %v (%q)", seen, want, statuses)
 	}
-	if !strings.HasPrefix(statuses[0], "high untrusted-in-system: workspace text in the system prompt · #1 system[0]/agents-md @0") {
+	if statuses[0] != "#1 system[0]/agents-md @0 · high untrusted-in-system: workspace text in the system prompt" {
 		t.Errorf("the first stop says %q", statuses[0])
 	}
 	if !strings.HasPrefix(statuses[6], "past the last finding or hazard, back to the first: ") || strings.Contains(statuses[5]+statuses[7], "past") {
