@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/wirelens/wirelens/ui/find"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -60,7 +61,7 @@ func (m *Model) onNavKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 			n = -n
 		}
 		if m.view == viewDiff {
-			m.diff.xoff = max(0, m.diff.xoff+n)
+			m.diff.xoff = max(0, min(m.diff.xoff+n, render.DiffMaxX(m.st, m.diff.lines, m.diff.top, m.bodyHeight()-3, (m.w-3)/2)))
 		} else {
 			m.raw.ScrollX(m.st, n, m.bodyHeight()-2)
 		}

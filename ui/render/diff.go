@@ -324,3 +324,15 @@ func sideFit(s string, w int) string {
 	}
 	return cells.Fit(s, w)
 }
+
+// DiffMaxX is as far as a diff with its lines cut scrolls sideways: to
+// show the end of the longest side of the n lines from top as drawn (sign
+// and marks counted), each side w cells wide.
+func DiffMaxX(st *themes.Styles, lines []DiffLine, top, n, w int) int {
+	widest := 0
+	for i := max(0, top); i < min(len(lines), top+n); i++ {
+		l := &lines[i]
+		widest = max(widest, cells.Width(DiffSide(st, l.Left, l.LK, l.LW, unwrapped)), cells.Width(DiffSide(st, l.Right, l.RK, l.RW, unwrapped)))
+	}
+	return max(0, widest-w+1)
+}

@@ -76,6 +76,13 @@ func TestDiffCutLines(t *testing.T) {
 			t.Fatalf("a cut row: %q", string(p))
 		}
 	}
+	if got, want := DiffMaxX(st, lines, 0, 100, w), cells.Width("- ⟦old⟧ "+long)-w+1; got != want {
+		t.Fatalf("DiffMaxX = %d, want %d (the end of the longest side)", got, want)
+	}
+	end := DiffRows(st, lines, 0, 100, w, w, true, DiffMaxX(st, lines, 0, 100, w))
+	if p := []rune(plain(end[2])); p[w-1] != ' ' || p[w-2] != 'D' {
+		t.Fatalf("scrolled as far as it goes, the longest line's end is not at the edge: %q", string(p))
+	}
 	far := DiffRows(st, lines, 0, 100, w, w, true, cells.Width(long)-10)
 	for _, r := range far[1:] {
 		p := []rune(plain(r))
