@@ -146,7 +146,7 @@ func (m *Model) startDiff() []tea.Cmd {
 		return nil
 	}
 	m.diff.gen++
-	m.diff.a, m.diff.b, m.diff.ready, m.diff.lines, m.diff.top = a, b, false, nil, 0
+	m.diff.a, m.diff.b, m.diff.ready, m.diff.lines, m.diff.top, m.diff.xoff = a, b, false, nil, 0, 0
 	gen := m.diff.gen
 	ra, rb := m.reqs[a].req, m.reqs[b].req
 	f := m.opts.Analysis.Diff

@@ -231,7 +231,7 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 	c.Top, c.TopOff, c.Target, c.Marks, c.shownMarks = 0, 0, -1, nil, nil
 	c.Findings, c.shownFinds = nil, nil
 	c.Cut, c.shownCut = -1, -1
-	c.Width = width
+	c.Width, c.XOff = width, 0 // a new text shows from its left edge, cut or wrapped as the last
 	return []any{c.PrepJob(pane), c.LitJob(pane, 20)}
 }
 
