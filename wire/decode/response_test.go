@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -78,4 +79,31 @@ func TestSentResponse(t *testing.T) {
 	if _, err := SentResponse(&reqs[0], 1<<20); !errors.Is(err, ErrNoResponse) {
 		t.Errorf("a request body alone: %v, want ErrNoResponse", err)
 	}
+}
+
+// FuzzResponseMessage: whatever text two deltas of a stream carry (any
+// bytes, framing look-alikes, invalid UTF-8), the message is their text
+// joined, as Anthropic's and OpenAI Responses' streams send it; a body
+// of no known shape gives none, without failing.
+func FuzzResponseMessage(f *testing.F) {
+	f.Add("Hello, ", "world", "data: {}")
+	f.Add("\x1b[2J", "\u202e\n\nevent: x\ndata: [DONE]", "{\"choices\":[")
+	f.Fuzz(func(t *testing.T, a, b, junk string) {
+		q := func(s string) string { v, _ := json.Marshal(s); return string(v) }
+		for _, stream := range []string{
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":" + q(a) + "}}\n\n" +
+				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":" + q(b) + "}}\n\n",
+			"data: {\"type\":\"response.output_text.delta\",\"delta\":" + q(a) + "}\n\ndata: {\"type\":\"response.output_text.delta\",\"delta\":" + q(b) + "}\n\n" +
+				"data: {\"type\":\"response.completed\",\"response\":{\"output\":[{\"content\":[{\"text\":\"again\"}]}]}}\n\n",
+		} {
+			got, n := ResponseMessage([]byte(stream))
+			var da, db string // the texts as JSON carries them (invalid bytes as U+FFFD)
+			_, _ = json.Unmarshal([]byte(q(a)), &da), json.Unmarshal([]byte(q(b)), &db)
+			want := strings.TrimSpace(da + db)
+			if got != want || n < 2 {
+				t.Fatalf("ResponseMessage = %q (%d events), want %q", got, n, want)
+			}
+		}
+		_, _ = ResponseMessage([]byte(junk))
+	})
 }
