@@ -7,7 +7,7 @@
 // It is a Bubble Tea program over the analyses of packages wire and diff: a
 // request list, the selected request's trusted prefix beside its untrusted
 // fragments, the content of a segment, and the Escapes, Findings, Cache,
-// Diff and Raw views. Every text from a payload is hostile: it reaches
+// Diff, Raw and Response views. Every payload text is hostile: it reaches
 // lipgloss only through scan.Visible or scan.VisibleLine (package wire/scan).
 package ui
 
