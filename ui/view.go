@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -156,19 +157,11 @@ func (m *Model) describeSelection() string {
 		}
 		return "no request matches the filter"
 	}
-	e := &m.reqs[c]
-	s := "#" + strconv.Itoa(c+1) + " " + e.req.Name()
-	if si := m.curSeg(); si >= 0 {
-		seg := &e.req.Segments[si]
-		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + shortSize(len(seg.Text)) + " · " + shortNum(e.segTok[si]) + " tok"
+	e, si, tok := &m.reqs[c], m.curSeg(), 0
+	if si >= 0 {
+		tok = e.segTok[si]
 	}
-	if n := len(e.req.Notes); n > 0 {
-		s += " · note: " + e.req.Notes[0]
-		if n > 1 {
-			s += " (+" + strconv.Itoa(n-1) + ")"
-		}
-	}
-	return s
+	return render.Selection(c, &e.req, si, tok)
 }
 
 // hintBox is the first-screen hint (the tour) as a box under the panes

@@ -473,3 +473,21 @@ func ColumnWidth(n, first int, text func(i int) string, lo, hi int) int {
 	}
 	return max(lo, min(w, hi))
 }
+
+// Selection is the status line's account of request r, the viewer's
+// number c (0-based), and its segment si (-1 none) of tok tokens: plain
+// text, hostile (the status line sanitises it).
+func Selection(c int, r *wire.Request, si, tok int) string {
+	s := "#" + strconv.Itoa(c+1) + " " + r.Name()
+	if si >= 0 {
+		seg := &r.Segments[si]
+		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + ShortSize(len(seg.Text)) + " · " + ShortNum(tok) + " tok"
+	}
+	if n := len(r.Notes); n > 0 {
+		s += " · note: " + r.Notes[0]
+		if n > 1 {
+			s += " (+" + strconv.Itoa(n-1) + ")"
+		}
+	}
+	return s
+}
