@@ -295,3 +295,25 @@ func TestColumnsGrow(t *testing.T) {
 		t.Fatalf("200 columns, Findings: %q", l)
 	}
 }
+
+// TestResponseViewHAR: a HAR export's response (Polly.js's gzip body in
+// base64 chunks) in the Response view: its status, headers and the chat
+// completion's message.
+func TestResponseViewHAR(t *testing.T) {
+	path := "../testdata/har/polly-openai-chat.har"
+	var reqs []wire.Request
+	for r, err := range decode.Path(path, decode.Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	m := startModel(t, Options{Requests: reqs, Theme: themes.Mono}, 120, 40)
+	pressKeys(t, m, "7")
+	s := plain(m.Render())
+	for _, want := range []string{"HTTP 200 · application/json", "content-encoding: gzip", "── message", "OpenTelemetry"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the HAR's response does not show %q:\n%s", want, s)
+		}
+	}
+}
