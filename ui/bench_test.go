@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -235,5 +236,31 @@ func BenchmarkOpenLargeSegment(b *testing.B) {
 			b.Fatalf("not open: %d bytes, indexed %v, lit %v", len(m.body.Sent), m.body.Rows != nil, m.body.LitCovers(m.contentHeight()))
 		}
 		_ = m.View()
+	}
+}
+
+// BenchmarkHop is ] from the first request of a session of 2,000 growing
+// requests (2 to 2,001 segments each) whose one hazard is in the last
+// segment of the last request: every request is passed over, then that
+// one's stops found.
+func BenchmarkHop(b *testing.B) {
+	segs := []wire.Segment{handSeg("system[0]", wire.ChannelSystem, "system", wire.KindHostRules, wire.Trusted, "", "", "You are a coding agent.")}
+	var reqs []wire.Request
+	for i := range 2000 {
+		text := "turn " + strconv.Itoa(i)
+		if i == 1999 {
+			text += " \u202e hidden"
+		}
+		segs = append(segs, handSeg("messages["+strconv.Itoa(i)+"].content[0]", wire.ChannelMessages, "user", wire.KindUserInput, wire.TrustUser, "", "", text))
+		reqs = append(reqs, wire.Request{Format: wire.FormatAnthropic, Model: "m", Source: "s.jsonl", Index: i + 1, Offset: -1, Segments: segs[:len(segs):len(segs)]})
+	}
+	m := New(Options{Requests: reqs, Theme: themes.Mono})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	for b.Loop() {
+		m.list.sel, m.seg, m.bodyKey = 0, 0, [2]int{-1, -1}
+		m.hop(1)
+		if m.cur() != 1999 {
+			b.Fatalf("] went to #%d: %q", m.cur()+1, m.status)
+		}
 	}
 }

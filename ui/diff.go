@@ -14,7 +14,6 @@ import (
 	"github.com/wirelens/wirelens/themes"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
-	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -30,7 +29,9 @@ type diffView struct {
 // diffView is the Diff view as the model stands.
 func (m *Model) diffView() diffView {
 	a, b := m.diffPair()
-	return diffView{st: m.st, reqs: m.reqs, a: a, b: b, d: m.diff}
+	d := m.diff
+	d.cut = m.cutLines
+	return diffView{st: m.st, reqs: m.reqs, a: a, b: b, d: d}
 }
 
 // Render draws the view in a w×h box.
@@ -57,7 +58,7 @@ func (p diffView) Render(w, h int) []string {
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
 	lines := []string{render.DiffHead(st, a, b, p.reqs[a].req.Name(), p.reqs[b].req.Name(), lw)}
-	lines = append(lines, render.DiffRows(st, p.d.lines, p.d.top, h-3, lw, rw)...)
+	lines = append(lines, render.DiffRows(st, p.d.lines, p.d.top, h-3, lw, rw, p.d.cut, p.d.xoff)...)
 	return widget.Box(st, st.Header.Render(title), lines, w, h, true)
 }
 
@@ -70,19 +71,10 @@ func (p diffView) trustMap(w, h int, title string) []string {
 	inner := w - 2
 	lw := (inner - 1) / 2
 	rw := inner - 1 - lw
-	cell := func(r *trustRow, w int) string {
-		switch {
-		case r == nil:
-			return fit("", w)
-		case r.head != "":
-			return st.Accent.Render(fit("── "+r.head+" ", w))
-		}
-		return render.TrustCell(st, r.seg, r.tok, w)
-	}
 	lines := []string{render.DiffHead(st, a, b, p.reqs[a].req.Name(), p.reqs[b].req.Name(), lw)}
 	rows := trustRows(p.reqs, a, b)
 	for i := p.d.top; i < len(rows) && len(lines) < h-2; i++ {
-		lines = append(lines, cell(rows[i][0], lw)+st.Subtle.Render("│")+cell(rows[i][1], rw))
+		lines = append(lines, render.TrustMapRow(st, rows[i], lw, rw))
 	}
 	return widget.Box(st, st.Header.Render(title), lines, w, h, true)
 }
@@ -103,6 +95,10 @@ type diffState struct {
 	// trust shows the two requests' segments side by side by channel with
 	// their trust (the layout comparison) instead of the text diff.
 	trust bool
+	// cut draws each line on one row, cut at the width, from cell xoff
+	// (W; ←/→), instead of wrapping it (the model's cutLines, as drawn).
+	cut  bool
+	xoff int
 }
 
 type diffMsg struct {
@@ -150,7 +146,7 @@ func (m *Model) startDiff() []tea.Cmd {
 		return nil
 	}
 	m.diff.gen++
-	m.diff.a, m.diff.b, m.diff.ready, m.diff.lines, m.diff.top = a, b, false, nil, 0
+	m.diff.a, m.diff.b, m.diff.ready, m.diff.lines, m.diff.top, m.diff.xoff = a, b, false, nil, 0, 0
 	gen := m.diff.gen
 	ra, rb := m.reqs[a].req, m.reqs[b].req
 	f := m.opts.Analysis.Diff
@@ -239,51 +235,14 @@ func (m *Model) onDiffKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// trustRow is one row of the trust map: a segment of one side, or a
-// channel heading.
-type trustRow struct {
-	head string
-	seg  *wire.Segment
-	tok  int
-}
-
 // trustRows lays requests a and b's segments out by channel, side by side.
-func trustRows(reqs []entry, a, b int) [][2]*trustRow {
-	side := func(r int) map[wire.Channel][]*trustRow {
-		out := map[wire.Channel][]*trustRow{}
-		e := &reqs[r]
-		for _, i := range e.order {
-			s := &e.req.Segments[i]
-			out[s.Channel] = append(out[s.Channel], &trustRow{seg: s, tok: e.segTok[i]})
+func trustRows(reqs []entry, a, b int) [][2]*render.TrustRow {
+	side := func(e *entry) []render.TrustItem {
+		out := make([]render.TrustItem, len(e.order))
+		for k, i := range e.order {
+			out[k] = render.TrustItem{Seg: &e.req.Segments[i], Tok: e.segTok[i]}
 		}
 		return out
 	}
-	sa, sb := side(a), side(b)
-	var rows [][2]*trustRow
-	for _, ch := range []wire.Channel{wire.ChannelTools, wire.ChannelSystem, wire.ChannelMessages} {
-		la, lb := sa[ch], sb[ch]
-		if len(la) == 0 && len(lb) == 0 {
-			continue
-		}
-		ta, tb := 0, 0
-		for _, r := range la {
-			ta += r.tok
-		}
-		for _, r := range lb {
-			tb += r.tok
-		}
-		rows = append(rows, [2]*trustRow{{head: string(ch) + " · " + plural(len(la), "segment") + " · " + shortNum(ta) + " tok"},
-			{head: string(ch) + " · " + plural(len(lb), "segment") + " · " + shortNum(tb) + " tok"}})
-		for i := 0; i < max(len(la), len(lb)); i++ {
-			var row [2]*trustRow
-			if i < len(la) {
-				row[0] = la[i]
-			}
-			if i < len(lb) {
-				row[1] = lb[i]
-			}
-			rows = append(rows, row)
-		}
-	}
-	return rows
+	return render.TrustRows(side(&reqs[a]), side(&reqs[b]))
 }

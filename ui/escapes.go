@@ -33,13 +33,16 @@ func (p escapesView) Render(w, h int) []string {
 	st := p.st
 	c := p.req
 	rows := p.rows
-	sw := max(14, min(56, (w-30)*3/5))
+	// The segment's column takes what it needs (at 200 columns, whole
+	// paths), leaving the escape's text 24 cells at least; a hazard's
+	// text takes the rest of the row.
+	sw := render.ColumnWidth(len(rows), p.cur.Top, func(i int) string { return rows[i].where }, 14, max(14, w-4-10-8-24))
 	rowAt := func(i int) string {
 		r := rows[i]
 		if r.escape != nil {
 			return render.EscapeRow(st, r.escape, r.where, sw)
 		}
-		return render.HazardRow(st, r.hazard, r.where, r.segText, sw)
+		return render.HazardRow(st, r.hazard, r.where, r.segText, sw, w-4-10-sw-8)
 	}
 	title := "Escapes & hazards"
 	if c >= 0 {

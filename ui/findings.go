@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -85,9 +86,11 @@ func (m *Model) findingsView() findingsView {
 // Render draws the view in a w×h box.
 func (p findingsView) Render(w, h int) []string {
 	st := p.st
-	sw := max(14, min(32, w/4))
-	rw := max(12, min(22, w/6))
 	fs := p.findings
+	// The rule's and the segment's columns take what they need, the
+	// message at least half of what is left.
+	rw := render.ColumnWidth(len(fs), p.cur.Top, func(i int) string { return fs[i].Rule }, 12, 30)
+	sw := render.ColumnWidth(len(fs), p.cur.Top, func(i int) string { return fs[i].Segment }, 14, max(14, (w-4-8-rw-6-8)/2))
 	rowAt := func(i int) string {
 		f := fs[i]
 		sev := st.Low

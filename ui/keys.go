@@ -23,6 +23,10 @@ type KeyMap struct {
 	Copy, CopyRaw, Open, Edit      key.Binding // the action keys (actions.go)
 	Export                         key.Binding
 	Help, Quit                     key.Binding
+	// The navigation keys (nav.go): ] and [ go from finding to finding,
+	// z zooms the focused pane, W wraps or cuts Diff and Raw, M lets the
+	// terminal have the mouse, 7 is the Response view.
+	NextFind, PrevFind, Zoom, Wrap, Mouse, Response key.Binding
 }
 
 // DefaultKeyMap is the viewer's key map: vim keys and arrows.
@@ -60,11 +64,17 @@ func DefaultKeyMap() KeyMap {
 		Server:   b("s", "findings: by MCP server", "s"),
 		Lanes:    b("v", "cache: lanes / table", "v"),
 		Layout:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "toggle layout (watch)"), key.WithDisabled()),
-		Copy:     b("y", "copy segment / row (OSC 52)", "y"),
-		CopyRaw:  b("Y", "copy the request's raw JSON", "Y"),
+		Copy:     b("y", "copy segment / row", "y"),
+		CopyRaw:  b("Y", "copy raw JSON", "Y"),
 		Open:     b("o", "open in $PAGER", "o"),
 		Edit:     b("e", "open in $EDITOR", "e"),
-		Export:   b("w", "write request / findings to a file", "w"),
+		Export:   b("w", "write to a file", "w"),
+		NextFind: b("]", "next finding/hazard", "]"),
+		PrevFind: b("[", "previous one", "["),
+		Zoom:     b("z", "zoom pane / back", "z"),
+		Wrap:     b("W", "wrap/cut lines; ←/→", "W"),
+		Mouse:    b("M", "mouse on / off", "M"),
+		Response: b("7", "response", "7"),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
 	}
@@ -90,7 +100,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.HalfPage, k.Top, k.Bottom},
 		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Search, k.Next, k.Prev, k.Filter},
-		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
-		{k.Copy, k.CopyRaw, k.Open, k.Edit, k.Export}, {k.Help, k.Quit},
+		{k.Wire, k.Escapes, k.Findings, k.Cache, k.Diff, k.Raw, k.Response, k.Mark, k.Trust, k.Secrets, k.Server, k.Lanes, k.Layout},
+		{k.Copy, k.CopyRaw, k.Open, k.Edit, k.Export}, {k.NextFind, k.PrevFind, k.Zoom, k.Wrap, k.Mouse, k.Help, k.Quit},
 	}
 }

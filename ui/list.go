@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirelens/wirelens/diff"
 	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire"
 )
@@ -82,28 +83,9 @@ func (m *Model) moveSel(to int) tea.Cmd {
 	return m.selectionCmd()
 }
 
-// sameSegment is the position in e's cache order of the segment that
-// stands for s: the one of the same id, else the same workspace text (kind
-// and label: the legacy layout's AGENTS.md section and the isolated one's
-// envelope body), else the first of the same kind and trust; else pos, the
-// position the cursor had.
+// sameSegment is render.SameSegment in request e.
 func (m *Model) sameSegment(s *wire.Segment, e *entry, pos int) int {
-	byKind := -1
-	for k, i := range e.order {
-		t := &e.req.Segments[i]
-		switch {
-		case t.ID == s.ID:
-			return k
-		case t.Kind == s.Kind && t.Label == s.Label && s.Label != "" && t.Kind != wire.KindOther:
-			byKind = k
-		case byKind < 0 && t.Kind == s.Kind && t.Trust == s.Trust && t.Kind != wire.KindOther:
-			byKind = k
-		}
-	}
-	if byKind >= 0 {
-		return byKind
-	}
-	return pos
+	return render.SameSegment(s, e.req.Segments, e.order, pos)
 }
 
 func (m *Model) onListKey(k tea.KeyPressMsg) tea.Cmd {

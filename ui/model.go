@@ -7,7 +7,7 @@
 // It is a Bubble Tea program over the analyses of packages wire and diff: a
 // request list, the selected request's trusted prefix beside its untrusted
 // fragments, the content of a segment, and the Escapes, Findings, Cache,
-// Diff and Raw views. Every text from a payload is hostile: it reaches
+// Diff, Raw and Response views. Every payload text is hostile: it reaches
 // lipgloss only through scan.Visible or scan.VisibleLine (package wire/scan).
 package ui
 
@@ -126,10 +126,11 @@ const (
 	viewCache
 	viewDiff
 	viewRaw
+	viewResponse
 	viewHelp
 )
 
-var viewNames = []string{"Wire", "Escapes", "Findings", "Cache", "Diff", "Raw"}
+var viewNames = []string{"Wire", "Escapes", "Findings", "Cache", "Diff", "Raw", "Response"}
 
 type focusKind int
 
@@ -231,11 +232,16 @@ type Model struct {
 	rowFilter               map[viewKind]string // the f filter of the Escapes and Findings tables
 	vf                      viewFind            // the / search of the view, when not Wire
 	diff                    diffState
-	raw                     content
+	raw                     content  // the Raw or the Response view's text (rawOf)
+	rawOf                   viewKind // the view whose text raw holds
 	rawKey                  int
 	rawGen                  int
 	hint                    string
 	layoutName              string
+	// zoom shows the focused pane of the wire view alone (z); mouseOff
+	// leaves the mouse to the terminal (M); cutLines cuts long lines in
+	// Diff, Raw and Response instead of wrapping them (W).
+	zoom, mouseOff, cutLines bool
 	// hzMemo holds the hazards of each distinct text; only the loader (New
 	// and the stream's commands) uses it.
 	hzMemo *hazardMemo
@@ -294,33 +300,9 @@ func newModel(ctx context.Context, opts Options) *Model {
 	if opts.Tour && len(m.reqs) > 0 {
 		// The list has the focus: j and k go from one layout to the other,
 		// the same workspace text staying selected.
-		m.seg, m.focus = storySegment(&m.reqs[0]), focusList
+		m.seg, m.focus = render.StorySegment(m.reqs[0].req.Segments, m.reqs[0].order), focusList
 	}
 	return m
-}
-
-// storySegment is where the tour starts in a request: its position in the
-// cache order of the untrusted AGENTS.md text (in the system prompt first,
-// where it does harm), else of the first untrusted segment, else 0.
-func storySegment(e *entry) int {
-	best, rank := 0, 3
-	for k, i := range e.order {
-		s := &e.req.Segments[i]
-		if s.Trust != wire.Untrusted {
-			continue
-		}
-		r := 2
-		if s.Kind == wire.KindAgentsMD {
-			r = 1
-			if s.Channel == wire.ChannelSystem {
-				r = 0
-			}
-		}
-		if r < rank {
-			best, rank = k, r
-		}
-	}
-	return best
 }
 
 // TourHintShort is the demo's hint where the whole one does not fit.
@@ -592,6 +574,10 @@ type toggleMsg struct {
 // for the highlighting the view now needs, in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if f := m.body.Resize(0, m.contentWidth()); f != nil {
+		// z, or tab while zoomed: the content has another width.
+		cmd = tea.Batch(cmd, func() tea.Msg { return f() })
+	}
 	if lit := m.litCmd(); lit != nil {
 		cmd = tea.Batch(cmd, lit)
 	}
@@ -607,7 +593,7 @@ func (m *Model) litCmd() tea.Cmd {
 		if m.body.Text != "" {
 			f = m.body.LitJob(0, m.contentHeight())
 		}
-	case viewRaw:
+	case viewRaw, viewResponse:
 		if m.raw.Text != "" {
 			f = m.raw.LitJob(1, m.bodyHeight()-2)
 		}

@@ -1,6 +1,8 @@
 package ui
 
-// The Raw JSON view: the request body as recorded, or wirelens's model of it.
+// The Raw JSON view: the request body as recorded, or wirelens's model of
+// it; and the Response view, the response recorded with it, in the same
+// pane.
 
 import (
 	"strconv"
@@ -17,6 +19,7 @@ import (
 // read back in a command, shown (scroll and highlighting) in body.
 type rawView struct {
 	st     *themes.Styles
+	title  string
 	req    int
 	loaded bool // body holds request req
 	body   *content
@@ -25,7 +28,11 @@ type rawView struct {
 // rawView is the Raw JSON view as the model stands.
 func (m *Model) rawView() rawView {
 	c := m.cur()
-	return rawView{st: m.st, req: c, loaded: m.rawKey == c && (m.raw.Text != "" || m.raw.Key != ""), body: &m.raw}
+	title := "Raw JSON"
+	if m.view == viewResponse {
+		title = "Response"
+	}
+	return rawView{st: m.st, title: title, req: c, loaded: m.rawKey == c && m.rawOf == m.view && (m.raw.Text != "" || m.raw.Key != ""), body: &m.raw}
 }
 
 // Render draws the view in a w×h box.
@@ -33,9 +40,9 @@ func (p rawView) Render(w, h int) []string {
 	st := p.st
 	c := p.req
 	if c < 0 {
-		return widget.Box(st, st.Header.Render("Raw JSON"), nil, w, h, true)
+		return widget.Box(st, st.Header.Render(p.title), nil, w, h, true)
 	}
-	title := "Raw JSON · #" + strconv.Itoa(c+1)
+	title := p.title + " · #" + strconv.Itoa(c+1)
 	if !p.loaded {
 		return widget.Box(st, st.Header.Render(title), []string{st.Muted.Render("reading…")}, w, h, true)
 	}
@@ -52,15 +59,18 @@ type rawMsg struct {
 
 func (m *Model) startRaw() []tea.Cmd {
 	c := m.cur()
-	if c < 0 || c == m.rawKey {
+	if c < 0 || c == m.rawKey && m.rawOf == m.view {
 		return nil
 	}
-	m.rawKey = c
+	m.rawKey, m.rawOf = c, m.view
 	m.rawGen++
-	gen := m.rawGen
+	gen, doc := m.rawGen, render.RawBody
+	if m.view == viewResponse {
+		doc = render.ResponseDoc
+	}
 	r := m.reqs[c].req
 	return []tea.Cmd{func() tea.Msg {
-		text, note := render.RawBody(&r)
+		text, note := doc(&r)
 		return rawMsg{gen: gen, req: c, text: text, note: note}
 	}}
 }
@@ -69,6 +79,10 @@ func (m *Model) onRaw(msg rawMsg) tea.Cmd {
 	if msg.gen != m.rawGen {
 		return nil
 	}
-	jobs := m.raw.Set(1, msg.note, msg.text, nil, nil, false, m.w-2, "json")
+	lang := "json"
+	if m.rawOf == viewResponse {
+		lang = "text" // no lexer: a document, not JSON
+	}
+	jobs := m.raw.Set(1, msg.note, msg.text, nil, nil, false, m.w-2, lang)
 	return tea.Batch(jobCmds(jobs)...)
 }

@@ -29,7 +29,7 @@ type viewFind struct {
 // than over every segment of every request.
 func (m *Model) findsInView() bool {
 	switch m.view {
-	case viewEscapes, viewFindings, viewCache, viewDiff, viewRaw:
+	case viewEscapes, viewFindings, viewCache, viewDiff, viewRaw, viewResponse:
 		return true
 	}
 	return false
@@ -133,7 +133,7 @@ func (m *Model) findInView(q string) tea.Cmd {
 			}
 		}
 		from = m.diff.top
-	case viewRaw:
+	case viewRaw, viewResponse:
 		m.vf.At = find.All(m.raw.Text, q, fold)
 		if len(m.raw.Rows) > m.raw.Top {
 			from = m.raw.Rows[m.raw.Top]
@@ -164,7 +164,7 @@ func (m *Model) stepInView(dir int) tea.Cmd {
 	case viewDiff:
 		h := m.bodyHeight() - 3
 		m.diff.top = max(0, min(at, len(m.diff.lines)-h))
-	case viewRaw:
+	case viewRaw, viewResponse:
 		m.raw.Reveal(at, m.bodyHeight()-2)
 		if f := m.raw.Decorate(1, nil, []mark{{Start: at, End: at + len(m.vf.Query)}}, -1); f != nil {
 			cmd = func() tea.Msg { return f() }
@@ -172,7 +172,7 @@ func (m *Model) stepInView(dir int) tea.Cmd {
 	}
 	// The count is in the search's chip in the status line.
 	switch m.vf.view {
-	case viewRaw:
+	case viewRaw, viewResponse:
 		m.status = "at byte " + strconv.Itoa(at)
 	case viewDiff:
 		m.status = "on line " + strconv.Itoa(at+1)

@@ -629,12 +629,19 @@ func TestUIRawRedactsCredentials(t *testing.T) {
 			leaks(fmt.Sprintf("Raw view of request %d", i+1), plain(m.Render()))
 			pressKeys(t, m, "pgdown")
 		}
+		// The Response view shows the response's headers: masked.
+		pressKeys(t, m, "7")
+		if m.cur() != i || m.rawOf != viewResponse {
+			t.Fatalf("request %d: response view of %d", i+1, m.cur())
+		}
+		leaks(fmt.Sprintf("Response view of request %d", i+1), m.raw.Text+plain(m.Render()))
 		masked += strings.Count(m.raw.Text, "[redacted by wirelens]") + strings.Count(m.raw.Text, "[redacted]")
 	}
 	// The Raw view shows the body as sent: a HAR entry's or a trace line's
-	// headers are not part of it, so what is masked is in the bodies.
+	// headers are not part of it; the Response view shows the response's,
+	// where the recordings' cookies are.
 	if masked == 0 {
-		t.Fatal("nothing masked across the Raw views")
+		t.Fatal("nothing masked across the Raw and Response views")
 	}
 }
 

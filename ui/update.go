@@ -54,14 +54,25 @@ func (m *Model) label(i int) string {
 // leaving the content pane three rows at least.
 func (m *Model) segHeight() int {
 	bh := m.bodyHeight()
+	if m.zoom && m.focus == focusSegs {
+		return bh
+	}
 	return max(2, min(max(6, bh*2/5), bh-3))
 }
 
 func (m *Model) rightWidth() int { return max(10, m.w-m.listWidth()) }
 
-func (m *Model) contentWidth() int { return max(4, m.rightWidth()-2) }
+func (m *Model) contentWidth() int {
+	if m.zoomed(paneContent) {
+		return max(4, m.w-2)
+	}
+	return max(4, m.rightWidth()-2)
+}
 
 func (m *Model) contentHeight() int {
+	if m.zoomed(paneContent) {
+		return max(1, m.bodyHeight()-2)
+	}
 	return max(1, m.bodyHeight()-m.segHeight()-2)
 }
 
@@ -84,6 +95,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 	// A message lasts until the next key; the status line then says what
 	// is selected again.
 	m.status = ""
+	if cmd, ok := m.onNavKey(k); ok {
+		return cmd
+	}
 	km := m.keys
 	switch {
 	case matches(k, km.Quit):
@@ -179,7 +193,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd) {
 		return m.onTableKey(k)
 	case viewDiff:
 		return m.onDiffKey(k)
-	case viewRaw:
+	case viewRaw, viewResponse:
 		return m.onScrollKey(&m.raw, k, m.bodyHeight()-2)
 	case viewHelp:
 		h := m.bodyHeight() - 2
@@ -476,7 +490,7 @@ func (m *Model) viewOpened() []tea.Cmd {
 	switch m.view {
 	case viewDiff:
 		return m.startDiff()
-	case viewRaw:
+	case viewRaw, viewResponse:
 		return m.startRaw()
 	}
 	return nil
@@ -499,9 +513,10 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 	switch m.view {
 	case viewWire:
 		switch {
-		case ms.X < m.listWidth():
+		// Zoomed (z), the wheel scrolls the one pane shown.
+		case m.zoom && m.focus == focusList || !m.zoom && ms.X < m.listWidth():
 			return m.moveSel(m.list.sel + n/3)
-		case ms.Y < 1+m.segHeight():
+		case m.zoom && m.focus == focusSegs || !m.zoom && ms.Y < 1+m.segHeight():
 			step := m.keys.Down
 			if n < 0 {
 				step = m.keys.Up
@@ -510,7 +525,7 @@ func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
 		default:
 			m.body.Scroll(n, m.contentHeight())
 		}
-	case viewRaw:
+	case viewRaw, viewResponse:
 		m.raw.Scroll(n, m.bodyHeight()-2)
 	case viewDiff:
 		m.diff.scroll(n, m.bodyHeight()-3)
@@ -548,6 +563,9 @@ func (m *Model) onClick(ms tea.Mouse) (cmd tea.Cmd) {
 		return nil
 	}
 	y := ms.Y - 1 // in the body
+	if m.zoom && m.view == viewWire {
+		return nil // one pane, the focused one: nothing to choose
+	}
 	switch m.view {
 	case viewWire:
 		switch {

@@ -1,14 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/ui/widget"
 	"github.com/wirelens/wirelens/wire/scan"
@@ -19,7 +16,9 @@ import (
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if !m.mouseOff {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = Title
 	if m.loading && !m.opts.Live {
 		if m.progress > 0 {
@@ -41,7 +40,7 @@ func (m *Model) tooSmall() bool { return m.w < minWidth || m.h < minHeight }
 // Render is the screen as a string of exactly h lines of w cells.
 func (m *Model) Render() string {
 	if m.tooSmall() {
-		return m.renderTooSmall()
+		return widget.TooSmall(m.st, m.w, m.h, minWidth, minHeight)
 	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.header().Render(m.w, 1))
@@ -50,6 +49,9 @@ func (m *Model) Render() string {
 	switch m.view {
 	case viewWire:
 		body = m.renderWire(bh)
+		if m.zoom {
+			body = m.renderZoom(bh)
+		}
 	case viewEscapes:
 		body = m.escapesView().Render(m.w, bh)
 	case viewFindings:
@@ -58,8 +60,8 @@ func (m *Model) Render() string {
 		body = m.cacheView().Render(m.w, bh)
 	case viewDiff:
 		body = widget.WithScroll(m.st, m.diffView().Render(m.w, bh), 0, m.w, true, m.diffScroll(bh-3))
-	case viewRaw:
-		body = widget.WithScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, contentScroll(&m.raw, bh-2))
+	case viewRaw, viewResponse:
+		body = widget.WithScroll(m.st, m.rawView().Render(m.w, bh), 0, m.w, true, widget.ContentScroll(&m.raw, bh-2))
 	case viewHelp:
 		body = m.helpView().Render(m.w, bh)
 	}
@@ -91,39 +93,6 @@ func (m *Model) diffScroll(h int) widget.Scroll {
 	return widget.Scroll{Top: m.diff.top, Shown: h, Total: n}
 }
 
-// renderTooSmall is the screen of a terminal smaller than minWidth x
-// minHeight: what is too small and what to do, centred, wrapped to the
-// width (at least its first words when even that does not fit).
-func (m *Model) renderTooSmall() string {
-	w, h := max(1, m.w), max(1, m.h)
-	msg := []string{
-		"Terminal too small",
-		fmt.Sprintf("%dx%d here; wirelens needs %dx%d at least.", m.w, m.h, minWidth, minHeight),
-		"Make the window larger, or press q to quit.",
-	}
-	var rows []string
-	for i, l := range msg {
-		for _, wl := range strings.Split(ansi.Wordwrap(l, w, " "), "\n") {
-			if i == 0 {
-				wl = m.st.Accent.Render(wl)
-			}
-			rows = append(rows, wl)
-		}
-	}
-	rows = rows[:min(len(rows), h)]
-	lines := make([]string, h)
-	y := (h - len(rows)) / 2
-	for i := range lines {
-		l := ""
-		if i >= y && i-y < len(rows) {
-			l = rows[i-y]
-			l = strings.Repeat(" ", max(0, (w-cells.Width(l))/2)) + l
-		}
-		lines[i] = fit(l, w)
-	}
-	return strings.Join(lines, "\n")
-}
-
 // ---- header and status ----
 
 // header is the top line as the model stands: the title, the view tabs
@@ -143,7 +112,7 @@ func (m *Model) header() widget.Header {
 }
 
 // shortViewNames are the tabs' names when the full ones do not fit.
-var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw"}
+var shortViewNames = []string{"Wire", "Esc", "Find", "Cache", "Diff", "Raw", "Resp"}
 
 func (m *Model) tabRanges() [][2]int { return m.header().TabRanges(m.w) }
 
@@ -168,6 +137,9 @@ func (m *Model) statusBar() widget.Status {
 	}
 	if p.Text == "" {
 		p.Text = m.describeSelection()
+		if m.mouseOff { // the terminal has the mouse until M again (nav.go)
+			p.Text = "mouse: terminal (M) · " + p.Text
+		}
 	}
 	p.Help, p.First, p.More = m.help, m.keys.ShortHelpFirst(), m.keys.ShortHelpMore()
 	return p
@@ -186,48 +158,24 @@ func (m *Model) describeSelection() string {
 		}
 		return "no request matches the filter"
 	}
-	e := &m.reqs[c]
-	s := "#" + strconv.Itoa(c+1) + " " + e.req.Name()
-	if si := m.curSeg(); si >= 0 {
-		seg := &e.req.Segments[si]
-		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + shortSize(len(seg.Text)) + " · " + shortNum(e.segTok[si]) + " tok"
+	e, si, tok := &m.reqs[c], m.curSeg(), 0
+	if si >= 0 {
+		tok = e.segTok[si]
 	}
-	if n := len(e.req.Notes); n > 0 {
-		s += " · note: " + e.req.Notes[0]
-		if n > 1 {
-			s += " (+" + strconv.Itoa(n-1) + ")"
-		}
-	}
-	return s
+	return render.Selection(c, &e.req, si, tok)
 }
 
-// hintBox is the first-screen hint (the tour) as a box under the panes,
-// wrapped at words to the width: it hides nothing of them. It is never more
-// than a third of the screen, and none while the hint is closed.
+// hintBox is the first-screen hint (the tour) as a box under the panes
+// (widget.HintBox); none while the hint is closed.
 func (m *Model) hintBox() []string {
 	if m.hint == "" || m.tooSmall() {
 		return nil
 	}
-	st := m.st
-	room := max(1, m.h/3-2)
-	wrap := func(text string) []string {
-		var lines []string
-		for _, l := range strings.Split(text, "\n") {
-			wrapped := ansi.Wordwrap(scan.VisibleLine(l), max(10, m.w-4), " ")
-			for _, wl := range strings.Split(wrapped, "\n") {
-				lines = append(lines, st.Hint.UnsetBorderStyle().UnsetPadding().Render(" "+wl))
-			}
-		}
-		return lines
+	short := ""
+	if m.hint == TourHint {
+		short = TourHintShort
 	}
-	lines := wrap(m.hint)
-	if len(lines) > room && m.hint == TourHint {
-		lines = wrap(TourHintShort)
-	}
-	if len(lines) > room {
-		lines = append(lines[:room-1:room-1], " …")
-	}
-	return widget.Box(st, st.Accent.Render("guide"), lines, m.w, len(lines)+2, true)
+	return widget.HintBox(m.st, m.hint, short, m.w, m.h)
 }
 
 // ---- the wire view ----
@@ -250,20 +198,7 @@ func (m *Model) renderWire(h int) []string {
 		}
 		segs = widget.WithScroll(m.st, segs, x, w, focusCol == col, widget.Scroll{Top: sp.top[col], Shown: segItemsIn(sh), Total: len(cols[col])})
 	}
-	body := widget.WithScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, contentScroll(&m.body, h-sh-2))
+	body := widget.WithScroll(m.st, m.contentPane().Render(rw, h-sh), 0, rw, m.focus == focusContent, widget.ContentScroll(&m.body, h-sh-2))
 	right := append(segs, body...)
 	return widget.HJoin(list, right)
-}
-
-// contentScroll is where a content pane h rows high is in its text: by
-// rows once they are counted, by bytes (shown as a percentage) before.
-func contentScroll(c *render.Content, h int) widget.Scroll {
-	if c.Rows != nil {
-		return widget.Scroll{Top: c.Top, Shown: h, Total: len(c.Rows)}
-	}
-	if len(c.Text) == 0 || c.Width <= 0 {
-		return widget.Scroll{}
-	}
-	// Before the rows are counted: a screen is about h rows of Width bytes.
-	return widget.Scroll{Top: c.TopOff, Shown: min(len(c.Text)-c.TopOff, max(1, h*c.Width)), Total: len(c.Text), Bytes: true}
 }

@@ -74,6 +74,11 @@ type Content struct {
 	// them. frame is where they are in Text.
 	FrameOpen, FrameClose string
 	frame                 []Mark
+	// NoWrap cuts each line at the width instead of wrapping it (SetWrap):
+	// a row is a line, drawn from cell XOff, with a marker where it goes
+	// on past either edge (Window).
+	NoWrap bool
+	XOff   int
 	// Bracket is the cells the theme's brackets take around each marked
 	// piece (mono), counted when wrapping. The theme is mono from the start
 	// or never, so it does not change under a wrap index.
@@ -133,7 +138,48 @@ func (c *Content) layers() *cells.Layers {
 
 // wrap wraps the text from byte offset from as it is drawn (cells.Wrap).
 func (c *Content) wrap(from, limit int, stop ...int) []int {
-	return cells.Wrap(c.Text, c.Hazards, c.layers().Pieces(from), c.Width, from, limit, stop...)
+	return cells.Wrap(c.Text, c.Hazards, c.layers().Pieces(from), c.rowWidth(), from, limit, stop...)
+}
+
+// unwrapped is the width a row has when lines are cut, not wrapped: a
+// line is one row however long it is.
+const unwrapped = 1 << 30
+
+// rowWidth is the cells a row holds: the width, or any line's when lines
+// are cut.
+func (c *Content) rowWidth() int {
+	if c.NoWrap {
+		return unwrapped
+	}
+	return c.Width
+}
+
+// SetWrap wraps long lines (wrap) or cuts them at the width, the view
+// scrolling sideways (XOff); it returns the prep job that indexes the rows
+// again when that changed.
+func (c *Content) SetWrap(pane int, wrap bool) func() PrepMsg {
+	if c.NoWrap == !wrap {
+		return nil
+	}
+	c.NoWrap, c.XOff = !wrap, 0
+	c.gen++
+	c.Rows, c.Top = nil, 0
+	c.TopOff = c.LineStart(c.TopOff)
+	return c.PrepJob(pane)
+}
+
+// ScrollX moves a view whose lines are cut n cells sideways (negative is
+// left), no further than shows the end of the longest of the h rows in
+// view.
+func (c *Content) ScrollX(st *themes.Styles, n, h int) {
+	if !c.NoWrap {
+		return
+	}
+	widest := 0
+	for _, r := range c.rowsFrom(h) {
+		widest = max(widest, cells.Width(c.renderRow(st, r[0], r[1], unwrapped)))
+	}
+	c.XOff = max(0, min(c.XOff+n, widest-c.Width+1))
 }
 
 // PrepMsg carries the hazard scan and the wrap index of a text.
@@ -185,13 +231,13 @@ func (c *Content) Set(pane int, key, text string, escapes []wire.Escape, hz []sc
 	c.Top, c.TopOff, c.Target, c.Marks, c.shownMarks = 0, 0, -1, nil, nil
 	c.Findings, c.shownFinds = nil, nil
 	c.Cut, c.shownCut = -1, -1
-	c.Width = width
+	c.Width, c.XOff = width, 0 // a new text shows from its left edge, cut or wrapped as the last
 	return []any{c.PrepJob(pane), c.LitJob(pane, 20)}
 }
 
 // PrepJob is the work of a prep command, as a closure over immutable data.
 func (c *Content) PrepJob(pane int) func() PrepMsg {
-	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownFinds: c.shownFinds, frame: c.frame, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width}
+	snap := Content{Text: c.Text, Hazards: c.Hazards, shownEsc: c.shownEsc, removed: c.removed, shownMarks: c.shownMarks, shownFinds: c.shownFinds, frame: c.frame, shownCut: c.shownCut, Bracket: c.Bracket, Width: c.Width, NoWrap: c.NoWrap}
 	gen, scanned := c.gen, c.Scanned
 	return func() PrepMsg {
 		if !scanned {
@@ -462,8 +508,11 @@ func (c *Content) Render(st *themes.Styles, width, h int) []string {
 	}
 	out := make([]string, 0, h)
 	for _, r := range c.rowsFrom(h) {
-		line := c.renderRow(st, r[0], r[1], width)
-		out = append(out, line)
+		if c.NoWrap {
+			out = append(out, Window(st, c.renderRow(st, r[0], r[1], unwrapped), c.XOff, width))
+			continue
+		}
+		out = append(out, c.renderRow(st, r[0], r[1], width))
 	}
 	for len(out) < h {
 		out = append(out, "")
@@ -765,7 +814,7 @@ func (c *Content) frameText() {
 // the cache cut fit one row; nothing when not even "⌫…" does. The wrap
 // index counts it the same.
 func (c *Content) markerAt(r removal) string {
-	room := c.Width - c.Bracket
+	room := c.rowWidth() - c.Bracket
 	if r.off == c.shownCut {
 		room -= cells.Width(cutMark)
 	}

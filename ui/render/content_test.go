@@ -464,3 +464,41 @@ func TestContentProgressOfATextThatFits(t *testing.T) {
 		t.Errorf("a long text at its top: %d%%", p)
 	}
 }
+
+// TestContentCutLines: with lines cut (SetWrap false), a long line is one
+// row cut at the width with ›, its hazard still shown; ScrollX brings its
+// end into view after ‹ and goes no further than shows it; wrapped again,
+// it takes several rows and the view is back at its left edge. A line
+// that ends left of the view is blank, as in less -S.
+func TestContentCutLines(t *testing.T) {
+	st := themes.New(themes.Mono)
+	text := "short line\n" + strings.Repeat("long words here ", 10) + "\u202eEND\nlast"
+	var c Content
+	c.Bracket = cells.Width(st.MarkOpen + st.MarkClose)
+	jobs := c.Set(0, "k", text, nil, nil, false, 30, "")
+	c.ApplyPrep(jobs[0].(func() PrepMsg)())
+	wrapped := len(c.Rows)
+	if f := c.SetWrap(0, false); f == nil || !c.ApplyPrep(f()) {
+		t.Fatal("cutting lines did not index the rows again")
+	}
+	if len(c.Rows) != 3 || wrapped <= 3 {
+		t.Fatalf("%d rows cut, %d wrapped; want 3 and more", len(c.Rows), wrapped)
+	}
+	rows := c.Render(st, 30, 3)
+	if p := []rune(plain(rows[1])); cells.Width(rows[1]) != 30 || p[29] != '›' || strings.Contains(plain(rows[1]), "END") {
+		t.Fatalf("the long line, cut: %q", plain(rows[1]))
+	}
+	for range 20 {
+		c.ScrollX(st, 8, 3)
+	}
+	rows = c.Render(st, 30, 3)
+	if p := []rune(plain(rows[1])); p[0] != '‹' || !strings.Contains(plain(rows[1]), "⟦[U+202E]⟧END") || p[29] == '›' {
+		t.Fatalf("scrolled to the end: %q", plain(rows[1]))
+	}
+	if plain(rows[0]) != strings.Repeat(" ", 30) {
+		t.Fatalf("the short line, scrolled past its end (blank, as in less): %q", plain(rows[0]))
+	}
+	if f := c.SetWrap(0, true); f == nil || !c.ApplyPrep(f()) || len(c.Rows) != wrapped || c.XOff != 0 {
+		t.Fatalf("wrapped again: %d rows, x %d", len(c.Rows), c.XOff)
+	}
+}

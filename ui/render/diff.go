@@ -190,19 +190,19 @@ func DiffSide(st *themes.Styles, text string, k byte, ranges [][2]int, w int) st
 	case '+':
 		return diffWords(st, text, ranges, st.Added, st.AddedWord, "+ ", w)
 	case 'h':
-		return st.Accent.Render(cells.Fit("── "+scan.VisibleLine(text), w))
+		return st.Accent.Render(sideFit("── "+scan.VisibleLine(text), w))
 	case '~':
-		return st.Muted.Render(cells.Fit("  "+scan.VisibleLine(text), w))
+		return st.Muted.Render(sideFit("  "+scan.VisibleLine(text), w))
 	case 0:
-		return cells.Fit("", w)
+		return sideFit("", w)
 	}
-	return st.Base.Render(cells.Fit("  "+scan.VisibleLine(text), w))
+	return st.Base.Render(sideFit("  "+scan.VisibleLine(text), w))
 }
 
 // diffWords draws a changed line with its changed words emphasised.
 func diffWords(st *themes.Styles, text string, ranges [][2]int, base, strong lipgloss.Style, sign string, w int) string {
 	if len(ranges) == 0 {
-		return base.Render(cells.Fit(sign+scan.VisibleLine(text), w))
+		return base.Render(sideFit(sign+scan.VisibleLine(text), w))
 	}
 	var b strings.Builder
 	b.WriteString(base.Render(sign))
@@ -221,7 +221,7 @@ func diffWords(st *themes.Styles, text string, ranges [][2]int, base, strong lip
 		pos = hi
 	}
 	b.WriteString(base.Render(scan.VisibleLine(text[pos:])))
-	return cells.Fit(b.String(), w)
+	return sideFit(b.String(), w)
 }
 
 // Plural is a count and a noun: "1 line", "3 lines".
@@ -240,14 +240,22 @@ func DiffHead(st *themes.Styles, a, b int, nameA, nameB string, lw int) string {
 }
 
 // DiffRows draws up to n rows of lines from line top, the two sides lw and
-// rw cells wide with a rule between them. A removed or added line wraps (at
-// word boundaries, cells.Wrap) onto as many rows as it needs, so a change
-// at its end is never cut off; the other lines are cut to their row.
-func DiffRows(st *themes.Styles, lines []DiffLine, top, n, lw, rw int) []string {
+// rw cells wide with a rule between them. A line of text wraps (at word
+// boundaries, cells.Wrap) onto as many rows as it needs, so a change at its
+// end is never cut off; a heading is cut to its row. With cut, every line
+// is one row instead, drawn from cell xoff of each side, a marker where it
+// goes on past an edge (Window).
+func DiffRows(st *themes.Styles, lines []DiffLine, top, n, lw, rw int, cut bool, xoff int) []string {
+	side := func(text string, k byte, ranges [][2]int, w int) []string {
+		if cut {
+			return []string{Window(st, DiffSide(st, text, k, ranges, unwrapped), xoff, w)}
+		}
+		return diffSideRows(st, text, k, ranges, w)
+	}
 	var out []string
 	for i := top; i < len(lines) && len(out) < n; i++ {
 		l := &lines[i]
-		left, right := diffSideRows(st, l.Left, l.LK, l.LW, lw), diffSideRows(st, l.Right, l.RK, l.RW, rw)
+		left, right := side(l.Left, l.LK, l.LW, lw), side(l.Right, l.RK, l.RW, rw)
 		for r := 0; r < max(len(left), len(right)) && len(out) < n; r++ {
 			a, b := cells.Fit("", lw), cells.Fit("", rw)
 			if r < len(left) {
@@ -262,10 +270,10 @@ func DiffRows(st *themes.Styles, lines []DiffLine, top, n, lw, rw int) []string 
 	return out
 }
 
-// diffSideRows is one side of a diff line as rows w cells wide: a removed
-// or added line wrapped, its later rows under its first one's sign.
+// diffSideRows is one side of a diff line as rows w cells wide: a line of
+// text wrapped, its later rows under its first one's sign.
 func diffSideRows(st *themes.Styles, text string, k byte, ranges [][2]int, w int) []string {
-	if k != '-' && k != '+' || w <= 3 {
+	if k != '-' && k != '+' && k != ' ' || w <= 3 {
 		return []string{DiffSide(st, text, k, ranges, w)}
 	}
 	l := cells.Layers{Text: text, Layers: []cells.Ranges{byteRanges(ranges)}, Cut: -1}
@@ -291,8 +299,11 @@ func diffSideRows(st *themes.Styles, text string, k byte, ranges [][2]int, w int
 			sign = "  "
 		}
 		base, strong := st.Removed, st.RemovedWord
-		if k == '+' {
+		switch k {
+		case '+':
 			base, strong = st.Added, st.AddedWord
+		case ' ':
+			base, strong = st.Base, st.Base
 		}
 		rows = append(rows, diffWords(st, text[s:e], rs, base, strong, sign, w))
 	}
@@ -304,3 +315,24 @@ type byteRanges [][2]int
 
 func (r byteRanges) Len() int               { return len(r) }
 func (r byteRanges) Range(i int) (int, int) { return r[i][0], r[i][1] }
+
+// sideFit fits a side of a diff row to w cells; a side drawn whole (w
+// unwrapped, to be cut by Window) is not padded.
+func sideFit(s string, w int) string {
+	if w >= unwrapped {
+		return s
+	}
+	return cells.Fit(s, w)
+}
+
+// DiffMaxX is as far as a diff with its lines cut scrolls sideways: to
+// show the end of the longest side of the n lines from top as drawn (sign
+// and marks counted), each side w cells wide.
+func DiffMaxX(st *themes.Styles, lines []DiffLine, top, n, w int) int {
+	widest := 0
+	for i := max(0, top); i < min(len(lines), top+n); i++ {
+		l := &lines[i]
+		widest = max(widest, cells.Width(DiffSide(st, l.Left, l.LK, l.LW, unwrapped)), cells.Width(DiffSide(st, l.Right, l.RK, l.RW, unwrapped)))
+	}
+	return max(0, widest-w+1)
+}

@@ -239,14 +239,15 @@ func EscapeRow(st *themes.Styles, e *wire.Escape, where string, sw int) string {
 		Pad("@"+strconv.Itoa(e.Offset), 8) + what
 }
 
-// HazardRow is a hazard left in segText as a row of the Escapes view.
-func HazardRow(st *themes.Styles, hz *scan.Hazard, where, segText string, sw int) string {
+// HazardRow is a hazard left in segText as a row of the Escapes view, its
+// text cut to room cells.
+func HazardRow(st *themes.Styles, hz *scan.Hazard, where, segText string, sw, room int) string {
 	shown := ""
 	if hz.Offset+hz.Len <= len(segText) {
 		shown = scan.VisibleLine(segText[hz.Offset : hz.Offset+hz.Len])
 	}
 	return st.Hazard.Render(Pad("hazard", 10)) + Pad(scan.VisibleLine(where), sw) +
-		Pad("@"+strconv.Itoa(hz.Offset), 8) + st.Muted.Render(string(hz.Class)+" ") + st.Hazard.Render(cells.Clip(shown, 60, "…"))
+		Pad("@"+strconv.Itoa(hz.Offset), 8) + st.Muted.Render(string(hz.Class)+" ") + st.Hazard.Render(cells.Clip(shown, max(8, room-len(hz.Class)-1), "…"))
 }
 
 // EscapesHead is the heading of the Escapes view's table. Offsets are
@@ -407,4 +408,86 @@ func ExcerptAround(text string, off, end, n int) string {
 	lo = RuneBoundary(text, lo)
 	hi = RuneBoundary(text, hi)
 	return scan.VisibleLine(text[lo:hi])
+}
+
+// StorySegment is where the tour starts in a request: the position in its
+// cache order (order, indices into segs) of the untrusted AGENTS.md text
+// (in the system prompt first, where it does harm), else of the first
+// untrusted segment, else 0.
+func StorySegment(segs []wire.Segment, order []int) int {
+	best, rank := 0, 3
+	for k, i := range order {
+		s := &segs[i]
+		if s.Trust != wire.Untrusted {
+			continue
+		}
+		r := 2
+		if s.Kind == wire.KindAgentsMD {
+			r = 1
+			if s.Channel == wire.ChannelSystem {
+				r = 0
+			}
+		}
+		if r < rank {
+			best, rank = k, r
+		}
+	}
+	return best
+}
+
+// SameSegment is the position in a request's cache order (order, indices into segs) of the segment that
+// stands for s: the one of the same id, else the same workspace text (kind
+// and label: the legacy layout's AGENTS.md section and the isolated one's
+// envelope body), else the first of the same kind and trust; else pos, the
+// position the cursor had.
+func SameSegment(s *wire.Segment, segs []wire.Segment, order []int, pos int) int {
+	byKind := -1
+	for k, i := range order {
+		t := &segs[i]
+		switch {
+		case t.ID == s.ID:
+			return k
+		case t.Kind == s.Kind && t.Label == s.Label && s.Label != "" && t.Kind != wire.KindOther:
+			byKind = k
+		case byKind < 0 && t.Kind == s.Kind && t.Trust == s.Trust && t.Kind != wire.KindOther:
+			byKind = k
+		}
+	}
+	if byKind >= 0 {
+		return byKind
+	}
+	return pos
+}
+
+// ColumnWidth is the width of a table's column that grows with the window:
+// the widest of the texts (made visible) and a space, between lo and hi.
+// Only the first 2,000 texts are measured, and those from first on (the
+// rows in view), so a long table costs what a screen of it does.
+func ColumnWidth(n, first int, text func(i int) string, lo, hi int) int {
+	w := 0
+	for i := range n {
+		if i >= 2000 && (i < first || i >= first+200) {
+			continue
+		}
+		w = max(w, cells.Width(scan.VisibleLine(text(i)))+1)
+	}
+	return max(lo, min(w, hi))
+}
+
+// Selection is the status line's account of request r, the viewer's
+// number c (0-based), and its segment si (-1 none) of tok tokens: plain
+// text, hostile (the status line sanitises it).
+func Selection(c int, r *wire.Request, si, tok int) string {
+	s := "#" + strconv.Itoa(c+1) + " " + r.Name()
+	if si >= 0 {
+		seg := &r.Segments[si]
+		s += " · " + seg.ID + " · " + strings.ToUpper(string(seg.Trust)) + " · " + ShortSize(len(seg.Text)) + " · " + ShortNum(tok) + " tok"
+	}
+	if n := len(r.Notes); n > 0 {
+		s += " · note: " + r.Notes[0]
+		if n > 1 {
+			s += " (+" + strconv.Itoa(n-1) + ")"
+		}
+	}
+	return s
 }

@@ -5,6 +5,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/wirelens/wirelens/themes"
+	"github.com/wirelens/wirelens/ui/cells"
 )
 
 // WrapStyled is a text already made visible, word-wrapped to w cells (a
@@ -19,4 +22,23 @@ func WrapStyled(st lipgloss.Style, text string, show bool, w int) []string {
 		lines[i] = st.Render(l)
 	}
 	return lines
+}
+
+// Window is cells x to x+w of a drawn line (styled, sanitised), exactly w
+// cells: a line cut at either edge shows it with a dim marker there (‹ on
+// the left when x > 0, › on the right when the line goes on).
+func Window(st *themes.Styles, line string, x, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	total := cells.Width(line)
+	x = max(0, x)
+	out := ansi.Cut(line, x, x+w)
+	if x > 0 && total > x {
+		out = st.Muted.Render("‹") + ansi.Cut(out, 1, w)
+	}
+	if total > x+w {
+		out = ansi.Cut(out, 0, w-1) + st.Muted.Render("›")
+	}
+	return cells.Fit(out, w)
 }

@@ -64,7 +64,7 @@ func (p Header) parts(width int) (string, []string) {
 			tabs = append(tabs, t)
 			n += cells.Width(t)
 		}
-		if n+len("2 requests") <= width {
+		if n+cells.Width(p.info()) <= width {
 			break
 		}
 	}
@@ -103,6 +103,13 @@ func (p Header) Render(width, _ int) string {
 		}
 	}
 	b.WriteString(st.Subtle.Render("│ "))
+	b.WriteString(st.Muted.Render(p.info()))
+	return b.String()
+}
+
+// info is what the header says is loaded, after the tabs: the tabs'
+// names shorten to leave room for it.
+func (p Header) info() string {
 	info := render.Plural(p.Reqs, "request")
 	if p.Layout != "" {
 		// First, so that a narrow header never cuts it.
@@ -129,6 +136,5 @@ func (p Header) Render(width, _ int) string {
 	if p.Errs > 0 {
 		info += " · " + render.Plural(p.Errs, "input error")
 	}
-	b.WriteString(st.Muted.Render(info))
-	return b.String()
+	return info
 }

@@ -145,6 +145,9 @@ func TestSentBody(t *testing.T) {
   "headers":[{"name":"Content-Encoding","value":"gzip"}],
   "postData":{"encoding":"base64","text":"` + base64.StdEncoding.EncodeToString(gz.Bytes()) + `"}},"response":{"status":200,"content":{"text":"{}"}}}]}}`,
 		"trace.jsonl": `{"request":{"url":"https://api.openai.com/v1/chat/completions","method":"POST","body":` + body + `},"response":{}}` + "\n",
+		// wirelens proxy's and claude-trace's lines keep headers as an
+		// object: the body was not found in them (the whole line came back).
+		"proxy.jsonl": `{"request":{"url":"https://api.openai.com/v1/chat/completions","method":"POST","headers":{"content-type":"application/json"},"body":` + body + `},"response":{"status_code":200,"headers":{}}}` + "\n",
 	}
 	for name, data := range files {
 		path := filepath.Join(dir, name)
