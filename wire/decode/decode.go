@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -61,6 +62,8 @@ func (e *Error) Error() string {
 // Decoder is the state of one Decode call.
 type decoder struct {
 	opts Options
+	// pooled are the readers to give back when the run ends (reader).
+	pooled []*bufio.Reader
 	// assumedSaid: a request of this source already says that the trust
 	// of its system text is assumed (provenance.AssumedNote).
 	assumedSaid bool
@@ -343,7 +346,13 @@ func Decode(r io.Reader, opts Options) iter.Seq2[wire.Request, error] {
 }
 
 func (d *decoder) run(r io.Reader) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := getReader(r)
+	defer func() {
+		putReader(br)
+		for _, p := range d.pooled {
+			putReader(p)
+		}
+	}()
 	d.src = br
 	if sk, ok := r.(io.ReadSeeker); ok {
 		if at, err := sk.Seek(0, io.SeekCurrent); err == nil {
@@ -428,7 +437,7 @@ func (d *decoder) run(r io.Reader) {
 	// read, to its end. Anything else is one document, checked by value's
 	// own walk.
 	if looksLikeJSONL(doc) && (more || checkValue(doc) != nil) {
-		d.runJSONL(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), 1, 0)
+		d.runJSONL(d.reader(io.MultiReader(bytes.NewReader(doc), br)), 1, 0)
 		return
 	}
 	if more {
@@ -675,6 +684,30 @@ func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, e
 	return buf, nil
 }
 
+// readers holds the decoders' line buffers (1 MB each) for the next input:
+// a batch of a thousand small transcripts allocated two for each.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 1<<20) }}
+
+// getReader is a pooled reader of r. Nothing read through it is kept past
+// the decoder's run (lines a reader keeps are copied, see runLines).
+func getReader(r io.Reader) *bufio.Reader {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
+}
+
+// reader is a pooled reader of r, given back when the decoder's run ends.
+func (d *decoder) reader(r io.Reader) *bufio.Reader {
+	br := getReader(r)
+	d.pooled = append(d.pooled, br)
+	return br
+}
+
 // giveUp is how many errors a JSONL may give before its first request
 // body before it is given up.
 const giveUp = 10
@@ -749,7 +782,7 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
 		first = bytes.Clone(first) // in place in br's buffer
 	}
 	if isCompleteValue(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf"))) {
-		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), br), 1<<20), sd, 1, 0)
+		d.runLines(d.reader(io.MultiReader(bytes.NewReader(first), br)), sd, 1, 0)
 		return
 	}
 	// The first line is not a record: the input is read whole, as a
@@ -761,14 +794,14 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
 	}
 	if _, ok := sd.(recording.DocumentReader); ok && !more {
 		// A recording written as one document (Gemini CLI's session-*.json).
-		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
+		d.runLines(d.reader(io.MultiReader(bytes.NewReader(doc), br)), sd, 1, 0)
 		return
 	}
 	if lines := bytes.Count(bytes.TrimRight(doc, " \t\r\n"), []byte("\n")) + 1; !more && lines > 1 && checkValue(doc) == nil {
 		d.Fail(0, "not a %s recording: one JSON document spread over %d lines, where a recording has one JSON record a line", d.opts.Format, lines)
 		return
 	}
-	d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
+	d.runLines(d.reader(io.MultiReader(bytes.NewReader(doc), br)), sd, 1, 0)
 }
 
 // compression names the compression of an input by its magic number: "zstd"
