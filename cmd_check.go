@@ -243,7 +243,9 @@ type checkResult struct {
 }
 
 // audit counts r and adds its findings.
-func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) { res.add(r, requestFindings(aud, r)) }
+func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
+	res.add(r, requestFindings(aud, r))
+}
 
 // requestFindings are the auditor's findings of r, with their tool diffs.
 func requestFindings(aud *audit.Auditor, r *wire.Request) []audit.Finding {

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
