@@ -64,6 +64,8 @@ type decoder struct {
 	opts Options
 	// pooled are the readers to give back when the run ends (reader).
 	pooled []*bufio.Reader
+	// masked holds each note met, masked (maskNotes).
+	masked map[string]string
 	// assumedSaid: a request of this source already says that the trust
 	// of its system text is assumed (provenance.AssumedNote).
 	assumedSaid bool
@@ -279,7 +281,7 @@ func (d *decoder) Emit(r wire.Request) {
 	r.Index = d.index
 	r.Source = d.opts.Source
 	r.Endpoint = redact.URL(r.Endpoint)
-	r.Notes = maskNotes(r.Notes)
+	r.Notes = d.maskNotes(r.Notes)
 	if d.opts.Provenance != nil {
 		r = d.opts.Provenance.Apply(r, d.opts.Interner)
 	} else if !d.assumedSaid && provenance.Assumed(&r) {
@@ -294,10 +296,20 @@ func (d *decoder) Emit(r wire.Request) {
 
 // maskNotes is notes with their credentials masked, a copy when one is:
 // a recording may share its notes between requests.
-func maskNotes(notes []string) []string {
+func (d *decoder) maskNotes(notes []string) []string {
 	var out []string
 	for i, n := range notes {
-		if m := redact.Text(n); m != n {
+		m, ok := d.masked[n]
+		if !ok {
+			// The requests of a recording repeat their notes: each is
+			// masked once.
+			if d.masked == nil || len(d.masked) >= 1024 {
+				d.masked = map[string]string{}
+			}
+			m = redact.Text(n)
+			d.masked[n] = m
+		}
+		if m != n {
 			if out == nil {
 				out = slices.Clone(notes)
 			}

@@ -269,6 +269,7 @@ func (c *claudeCode) End(d Sink) {
 		return
 	}
 	chain, lost := c.branch()
+	off := c.offBranch(chain)
 	var seq transcript
 	seq.init(d.Interner())
 	seq.builder.Cwd = c.cwd // the session's working directory, for its skills
@@ -313,7 +314,7 @@ func (c *claudeCode) End(d Sink) {
 		}
 		req := pending
 		pending = nil
-		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(chain, synthetic, system),
+		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(off, synthetic, system),
 			other.note("entries on the active branch that are no messages"))},
 			"system prompt not recorded", "tool schemas not recorded")
 		if split > 0 {
@@ -426,10 +427,10 @@ func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	m.blocks = append(m.blocks, n.content.Blocks...)
 }
 
-// skippedNote counts what was left out of the requests.
-func (c *claudeCode) skippedNote(chain []*claudeCodeNode, synthetic, system int) string {
-	// Messages off the branch: progress and other entries hang off it on
-	// side branches of their own in every session, and are not counted.
+// offBranch counts the messages off the active branch: progress and other
+// entries hang off it on side branches of their own in every session, and
+// are not counted. Counted once a file (every request's note says it).
+func (c *claudeCode) offBranch(chain []*claudeCodeNode) int {
 	off := 0
 	for _, n := range c.nodes {
 		if n.kind == "user" || n.kind == "assistant" {
@@ -441,6 +442,12 @@ func (c *claudeCode) skippedNote(chain []*claudeCodeNode, synthetic, system int)
 			off--
 		}
 	}
+	return off
+}
+
+// skippedNote counts what was left out of the requests: off messages off
+// the active branch (offBranch), and the rest.
+func (c *claudeCode) skippedNote(off, synthetic, system int) string {
 	s := ""
 	add := func(n int, what string) {
 		if n == 0 {
