@@ -2,6 +2,7 @@ package body
 
 import (
 	"bytes"
+	"io"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -112,6 +113,13 @@ func (w *Reader) Value(dst *jsontext.Value) bool {
 	return true
 }
 
+// End reports whether the input ends after what was read (nothing but
+// white space follows).
+func (w *Reader) End() bool {
+	_, err := w.Dec.ReadToken()
+	return err == io.EOF
+}
+
 // Skip reads past a value.
 func (w *Reader) Skip() bool { return w.Dec.SkipValue() == nil }
 
@@ -161,7 +169,7 @@ func fastBlock(raw jsontext.Value, bl *AnthropicBlock) bool {
 			return w.Value(&bl.CacheControl)
 		}
 		return w.Skip()
-	}) && w.Dec.PeekKind() == 0
+	}) && w.End()
 }
 
 // FastContent reads a content value (a string, an array of blocks, one

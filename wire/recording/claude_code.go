@@ -81,21 +81,150 @@ type claudeCodeEntry struct {
 	Micro             *struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
 	} `json:"microcompactMetadata"`
-	Message *struct {
-		ID      string                `json:"id"`
-		Role    string                `json:"role"`
-		Model   string                `json:"model"`
-		Content body.AnthropicContent `json:"content"`
-		Usage   jsontext.Value        `json:"usage"`
-		// Diagnostics is the API's cache diagnostics on the response, as
-		// Claude Code writes them (body.AnthropicVerdict).
-		Diagnostics jsontext.Value `json:"diagnostics"`
-	} `json:"message"`
+	Message *claudeCodeMessage `json:"message"`
+}
+
+type claudeCodeMessage struct {
+	ID      string                `json:"id"`
+	Role    string                `json:"role"`
+	Model   string                `json:"model"`
+	Content body.AnthropicContent `json:"content"`
+	Usage   jsontext.Value        `json:"usage"`
+	// Diagnostics is the API's cache diagnostics on the response, as
+	// Claude Code writes them (body.AnthropicVerdict).
+	Diagnostics jsontext.Value `json:"diagnostics"`
+}
+
+// read reads an entry from raw with the token reader, as json.Unmarshal
+// would, or gives up (false) on anything unusual (see body.Reader).
+func (e *claudeCodeEntry) read(raw []byte) bool {
+	w := body.NewReader(raw)
+	defer w.Done()
+	var seenMsg, seenMicro bool
+	return w.Object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return w.String(&e.Type)
+		case "uuid":
+			return w.String(&e.UUID)
+		case "parentUuid":
+			if w.Dec.PeekKind() == 'n' {
+				e.ParentUUID = nil
+				return w.Skip()
+			}
+			var p string
+			e.ParentUUID = &p
+			return w.String(&p)
+		case "logicalParentUuid":
+			return w.String(&e.LogicalParentUUID)
+		case "isSidechain":
+			return w.Bool(&e.IsSidechain)
+		case "version":
+			return w.String(&e.Version)
+		case "cwd":
+			return w.String(&e.Cwd)
+		case "subtype":
+			return w.String(&e.Subtype)
+		case "timestamp":
+			return w.String(&e.Timestamp)
+		case "microcompactMetadata":
+			if seenMicro {
+				return false
+			}
+			seenMicro = true
+			return e.readMicro(w)
+		case "message":
+			if seenMsg {
+				return false
+			}
+			seenMsg = true
+			if w.Dec.PeekKind() == 'n' {
+				return w.Skip()
+			}
+			e.Message = &claudeCodeMessage{}
+			return e.Message.read(w)
+		}
+		return w.Skip()
+	}) && w.End()
+}
+
+// readMicro reads microcompactMetadata (an object, or null).
+func (e *claudeCodeEntry) readMicro(w *body.Reader) bool {
+	if w.Dec.PeekKind() == 'n' {
+		return w.Skip()
+	}
+	e.Micro = &struct {
+		CompactedToolIDs []string `json:"compactedToolIds"`
+	}{}
+	seen := false
+	return w.Object(func(name []byte) bool {
+		if string(name) != "compactedToolIds" {
+			return w.Skip()
+		}
+		if seen {
+			return false
+		}
+		seen = true
+		switch w.Dec.PeekKind() {
+		case 'n':
+			return w.Skip()
+		case '[':
+		default:
+			return false
+		}
+		if _, err := w.Dec.ReadToken(); err != nil {
+			return false
+		}
+		ids := []string{}
+		for w.Dec.PeekKind() != ']' {
+			var id string
+			if !w.String(&id) {
+				return false
+			}
+			ids = append(ids, id)
+		}
+		e.Micro.CompactedToolIDs = ids
+		_, err := w.Dec.ReadToken()
+		return err == nil
+	})
+}
+
+// read reads a message object.
+func (m *claudeCodeMessage) read(w *body.Reader) bool {
+	seen := false
+	return w.Object(func(name []byte) bool {
+		switch string(name) {
+		case "id":
+			return w.String(&m.ID)
+		case "role":
+			return w.String(&m.Role)
+		case "model":
+			return w.String(&m.Model)
+		case "content":
+			if seen {
+				return false
+			}
+			seen = true
+			return body.FastContent(w, &m.Content)
+		case "usage":
+			return w.Value(&m.Usage)
+		case "diagnostics":
+			return w.Value(&m.Diagnostics)
+		}
+		return w.Skip()
+	})
 }
 
 func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	var e claudeCodeEntry
-	if !unmarshalLine(d, raw, line, &e) {
+	fast := func(raw []byte) bool {
+		if e.read(raw) {
+			return true
+		}
+		e = claudeCodeEntry{}
+		return false
+	}
+	if !readLine(d, raw, line, &e, fast) {
 		return
 	}
 	switch {
