@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -21,6 +22,7 @@ import (
 type Reader struct {
 	Dec *jsontext.Decoder
 	r   bytes.Reader
+	buf []byte // scratch for unquoting
 }
 
 var objReaders = sync.Pool{New: func() any {
@@ -75,11 +77,23 @@ func (w *Reader) Object(member func(name []byte) bool) bool {
 func (w *Reader) String(dst *string) bool {
 	switch w.Dec.PeekKind() {
 	case '"':
-		tok, err := w.Dec.ReadToken()
+		v, err := w.Dec.ReadValue()
+		if err != nil || len(v) < 2 {
+			return false
+		}
+		in := v[1 : len(v)-1]
+		if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+			*dst = string(in)
+			return true
+		}
+		// Unquoted into the reader's buffer, then copied once. Invalid
+		// UTF-8 is left to json.Unmarshal, which replaces it.
+		u, err := jsontext.AppendUnquote(w.buf[:0], v)
 		if err != nil {
 			return false
 		}
-		*dst = tok.String()
+		w.buf = u
+		*dst = string(u)
 		return true
 	case 'n':
 		_, err := w.Dec.ReadToken()

@@ -745,8 +745,10 @@ func (d *decoder) runLines(br *bufio.Reader, sd recording.Reader, line int, off 
 			case len(t) > 0:
 				// The reader may keep what it is given: a line in place in
 				// the reader's buffer is copied, one joined in d.long is
-				// handed over.
-				if len(b) > br.Size() {
+				// handed over; a Borrower keeps nothing of it.
+				if _, borrows := sd.(recording.Borrower); borrows {
+					// Read in place: kept by nothing.
+				} else if len(b) > br.Size() {
 					d.long = nil
 				} else {
 					t = bytes.Clone(t)

@@ -215,6 +215,10 @@ func (m *claudeCodeMessage) read(w *body.Reader) bool {
 	})
 }
 
+// BorrowsLines: an entry's strings are copies, its raw values clones
+// (claudeCodeEntry.read, json.Unmarshal).
+func (c *claudeCode) BorrowsLines() {}
+
 func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	var e claudeCodeEntry
 	fast := func(raw []byte) bool {

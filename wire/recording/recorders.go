@@ -43,6 +43,14 @@ type Reader interface {
 	End(d Sink)
 }
 
+// Borrower is a Reader that keeps nothing of the raw lines it is given
+// (it copies what it keeps): its lines may be handed to it in place in the
+// decoder's buffer, valid only during the call, not copied.
+type Borrower interface {
+	Reader
+	BorrowsLines()
+}
+
 // readers is the one list of recording formats and how to read each.
 var readers = map[wire.Format]func() Reader{
 	wire.FormatKimiCLI:    func() Reader { return newKimiCLI() },
