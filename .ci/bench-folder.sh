@@ -1,6 +1,6 @@
 #!/bin/sh
 # check and cache over a folder of real transcripts, against jq, in paired
-# runs. Installs nothing (needs go, jq and perl for the monotonic clock).
+# runs. Installs nothing (needs go, jq, /usr/bin/time and perl for the monotonic clock).
 #
 #   .ci/bench-folder.sh [ROUNDS] [FILES]     (default 5 rounds, 1000 files)
 #
@@ -23,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
-for tool in jq perl go; do
+for tool in jq perl go /usr/bin/time; do
 	if ! command -v "$tool" > /dev/null 2>&1; then
 		echo "bench-folder.sh: $tool is needed" >&2
 		exit 3
@@ -54,14 +54,15 @@ timed() {
 	shift
 	t0=$(now)
 	rc=0
-	"$@" > /dev/null 2> "$work/err" || rc=$?
+	/usr/bin/time -f '%U %S' -o "$work/cpu" "$@" > /dev/null 2> "$work/err" || rc=$?
 	t1=$(now)
-	if [ "$rc" -ge 2 ]; then
-		echo "bench-folder.sh: $* failed ($rc):" >&2
-		head -5 "$work/err" >&2
+	if [ "$rc" -ge 2 ] || ! grep -q '^[0-9.]* [0-9.]*$' "$work/cpu"; then
+		echo "bench-folder.sh: $* failed:" >&2
+		head -5 "$work/err" "$work/cpu" >&2
 		exit 1
 	fi
 	awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.4f\n", ns / 1e9 }' >> "$work/$name"
+	tail -1 "$work/cpu" | awk '{ printf "%.2f\n", $1 + $2 }' >> "$work/$name.cpu"
 }
 
 i=0
@@ -84,11 +85,12 @@ stats() {
 # ratio A B: the per-round ratios A/B.
 ratio() { paste "$work/$1" "$work/$2" | awk '{ printf "%.4f\n", $1 / $2 }'; }
 
-printf '%-24s %s\n' "jq -c . FILES, s" "$(stats < "$work/jq")"
+printf '%-24s %-28s %s\n' "" "wall" "CPU (user + system)"
+printf '%-24s %-28s %s\n' "jq -c . FILES, s" "$(stats < "$work/jq")" "$(stats < "$work/jq.cpu")"
 for c in check cache; do
-	printf '%-24s %s\n' "$c --json DIR, s" "$(stats < "$work/$c")"
-	printf '%-24s %s\n' "  GOMAXPROCS=1, s" "$(stats < "$work/${c}1")"
-	printf '%-24s %s\n' "  / jq" "$(ratio "$c" jq | stats)"
+	printf '%-24s %-28s %s\n' "$c --json DIR, s" "$(stats < "$work/$c")" "$(stats < "$work/$c.cpu")"
+	printf '%-24s %-28s %s\n' "  GOMAXPROCS=1, s" "$(stats < "$work/${c}1")" "$(stats < "$work/${c}1.cpu")"
+	printf '%-24s %-28s %s\n' "  / jq" "$(ratio "$c" jq | stats)" "$(ratio "$c.cpu" jq.cpu | stats)"
 	printf '%-24s %s\n' "  GOMAXPROCS=1 / =2" "$(ratio "${c}1" "$c" | stats)"
 done
 echo
