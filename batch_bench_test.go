@@ -48,7 +48,6 @@ func benchFolder(b *testing.B, args ...string) {
 func BenchmarkCheckFolder(b *testing.B) { benchFolder(b, "check", "--json") }
 func BenchmarkCacheFolder(b *testing.B) { benchFolder(b, "cache", "--json") }
 
-
 // benchSession runs args over a generated session of n growing requests
 // (encode.GenerateSession: W300 is about 83 MB, W1200 about 1.3 GB, written
 // to a temporary file and removed after).
