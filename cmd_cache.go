@@ -104,25 +104,35 @@ for compatibility and does nothing: comparing by model is the default.`,
 				text.costs.prices = tab
 				out = text
 			}
-			for _, src := range args {
-				app.decode(src, func(r wire.Request, err error) bool {
-					if err != nil {
-						errs = append(errs, err)
-						return true
-					}
-					st := seq.Add(&r)
-					cost := ledger.AddIn(seq.LastLane().ID, &r, st)
-					if st != nil {
-						held = append(held, heldStep{st, cost})
-					}
-					if seq.Settled() {
-						werr = flush()
-					}
-					return werr == nil
-				})
-				if werr != nil {
-					return werr
+			// The inputs are decoded several at a time, each request's
+			// segments counted (the counts are cached by content, once
+			// a process), then added to the one sequence in the order
+			// given.
+			newWork := func() func(*wire.Request) struct{} {
+				var prev []wire.Segment
+				return func(r *wire.Request) struct{} {
+					countNew(prev, r.Segments)
+					prev = r.Segments
+					return struct{}{}
 				}
+			}
+			runBatch(app, args, newWork, func(r wire.Request, err error, _ struct{}) bool {
+				if err != nil {
+					errs = append(errs, err)
+					return true
+				}
+				st := seq.Add(&r)
+				cost := ledger.AddIn(seq.LastLane().ID, &r, st)
+				if st != nil {
+					held = append(held, heldStep{st, cost})
+				}
+				if seq.Settled() {
+					werr = flush()
+				}
+				return werr == nil
+			})
+			if werr != nil {
+				return werr
 			}
 			seq.Settle()
 			if err := flush(); err != nil {
@@ -151,6 +161,20 @@ for compatibility and does nothing: comparing by model is the default.`,
 type heldStep struct {
 	st   *diff.Step
 	cost diff.Cost
+}
+
+// countNew counts the tokens of segs (wire.CountTokensHashed caches them by
+// content), past those it shares with prev: a recording's requests share one
+// backing array of segments, each holding a longer prefix of it, so a
+// session of N requests counts its segments once, not N times over.
+func countNew(prev, segs []wire.Segment) {
+	from := 0
+	if len(prev) > 0 && len(segs) >= len(prev) && &prev[0] == &segs[0] {
+		from = len(prev)
+	}
+	for i := from; i < len(segs); i++ {
+		segs[i].Tokens()
+	}
 }
 
 // localeUnicode reports whether the locale can show block characters: yes

@@ -244,6 +244,20 @@ type checkResult struct {
 
 // audit counts r and adds its findings.
 func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
+	res.add(r, requestFindings(aud, r))
+}
+
+// requestFindings are the auditor's findings of r, with their tool diffs.
+func requestFindings(aud *audit.Auditor, r *wire.Request) []audit.Finding {
+	fs := aud.Audit(r)
+	for k := range fs {
+		fs[k].ToolChangeDiff(toolDiff)
+	}
+	return fs
+}
+
+// add counts r and adds its findings fs (requestFindings).
+func (res *checkResult) add(r *wire.Request, fs []audit.Finding) {
 	res.alignNeedles()
 	res.requests++
 	if res.gate != nil {
@@ -257,10 +271,6 @@ func (res *checkResult) audit(aud *audit.Auditor, r *wire.Request) {
 				res.findings[k].Requests = &audit.RequestSpan{First: res.findings[k].Request, Count: 1}
 			}
 		}()
-	}
-	fs := aud.Audit(r)
-	for k := range fs {
-		fs[k].ToolChangeDiff(toolDiff)
 	}
 	res.total += len(fs)
 	if len(fs) == 0 {
@@ -338,17 +348,29 @@ func recordingFormat(f wire.Format) bool { return slices.Contains(recording.Form
 // the findings are kept (each distinct one once unless every is set).
 func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate bool, gate *diff.Gate) *checkResult {
 	res := &checkResult{every: every, locate: locate, gate: gate}
-	for _, src := range sources {
-		app.decode(src, func(r wire.Request, err error) bool {
-			if err != nil {
-				res.errs = append(res.errs, err)
-				return true
-			}
-			res.noteOf(&r)
-			res.audit(aud, &r)
-			return true
-		})
+	// Each input is audited apart (an auditor of its own for each
+	// goroutine: its state is a cache of scans and the tools seen by
+	// source); counting, deduplicating and the cache gate follow the
+	// order of the inputs.
+	first := true
+	newWork := func() func(*wire.Request) []audit.Finding {
+		a := aud
+		if !first {
+			a = audit.New()
+			a.Workspace = aud.Workspace
+		}
+		first = false
+		return func(r *wire.Request) []audit.Finding { return requestFindings(a, r) }
 	}
+	runBatch(app, sources, newWork, func(r wire.Request, err error, fs []audit.Finding) bool {
+		if err != nil {
+			res.errs = append(res.errs, err)
+			return true
+		}
+		res.noteOf(&r)
+		res.add(&r, fs)
+		return true
+	})
 	return res
 }
 

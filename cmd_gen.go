@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,4 +74,83 @@ func decodeTimed(app *App, path string) error {
 		reqs, segs, app.In.Len(), app.In.Bytes, float64(size)/1e6, el.Seconds(), float64(size)/1e6/el.Seconds(),
 		float64(ms.HeapInuse)/1e6)
 	return app.finish(errs, 0)
+}
+
+func init() { register(newGenFolderCmd) }
+
+// newGenFolderCmd is the hidden generator of folders of real transcripts
+// used by .ci/bench-folder.sh and the batch benchmarks.
+func newGenFolderCmd(app *App) *cobra.Command {
+	var (
+		files int
+		seed  int64
+		from  string
+	)
+	cmd := &cobra.Command{
+		Use:    "gen-folder [--files N] [--seed S] [--from TESTDATA] DIR",
+		Short:  "Write a folder of N Claude Code and Codex transcripts made from the real ones in testdata",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if files < 1 {
+				return usageError("--files must be at least 1")
+			}
+			srcs, err := folderSources(from)
+			if err != nil {
+				return err
+			}
+			f, err := encode.GenerateFolder(args[0], srcs, files, seed)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(app.Stdout, "%d files, %d bytes\n", len(f.Files), f.Bytes)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&files, "files", 1000, "number of transcripts")
+	cmd.Flags().Int64Var(&seed, "seed", 1, "seed of the lengths and ids")
+	cmd.Flags().StringVar(&from, "from", "testdata", "the repository's testdata folder")
+	return cmd
+}
+
+// folderSources reads the real Claude Code transcripts and Codex rollouts
+// of the testdata folder (gzipped ones uncompressed).
+func folderSources(testdata string) ([]encode.FolderSource, error) {
+	var out []encode.FolderSource
+	for _, g := range []struct{ format, pattern string }{
+		{"claude-code", "claude-code-transcripts/*.jsonl*"},
+		{"claude-code", "recordings/claude-code/*/*.jsonl"},
+		{"codex", "codex-rollouts/*/*/rollout-*.jsonl"},
+		{"codex", "recordings/codex/*/*/*/rollout-*.jsonl"},
+	} {
+		paths, err := filepath.Glob(filepath.Join(testdata, g.pattern))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			name := filepath.Base(p)
+			if !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".jsonl.gz") {
+				continue
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			if n, ok := strings.CutSuffix(name, ".gz"); ok {
+				zr, err := gzip.NewReader(bytes.NewReader(b))
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", p, err)
+				}
+				if b, err = io.ReadAll(zr); err != nil {
+					return nil, fmt.Errorf("%s: %v", p, err)
+				}
+				name = n
+			}
+			out = append(out, encode.FolderSource{Format: g.format, Name: name, Data: b})
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageError("--from %s: no transcripts found (give the repository's testdata folder)", testdata)
+	}
+	return out, nil
 }

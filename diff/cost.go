@@ -79,12 +79,16 @@ func CostOf(r *wire.Request, st *Step, table *price.Table) Cost {
 			Input:      max(0, u.InputTokens-u.CachedTokens-u.CacheWriteTokens),
 			CachedRead: u.CachedTokens, CacheWrite5m: u.CacheWriteTokens, Output: u.OutputTokens}}
 	default:
-		total, cached, write := requestTokens(r), 0, firstWrite(r)
+		var total, cached, write int
 		if st != nil {
 			total, cached, write = st.TotalTokens, st.Prediction.Cached, st.Prediction.CacheWrite
 			if st.SizeTokens > 0 {
 				total = st.SizeTokens // in the provider's tokens, as the prediction
 			}
+		} else {
+			// Summed only without a step: a session's requests repeat
+			// their segments, so summing every request's is quadratic.
+			total, write = requestTokens(r), firstWrite(r)
 		}
 		c.Spend = Spend{Basis: BasisPredicted, Tokens: price.Tokens{Input: max(0, total-cached-write),
 			CachedRead: cached, CacheWrite5m: write}}

@@ -77,17 +77,34 @@ func (bl *AnthropicBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	default:
 		return fmt.Errorf("content block is a JSON %s, want an object", KindName(raw.Kind()))
 	}
+	orig := *bl
+	if fastBlock(raw, bl) {
+		keepRaw(bl, raw)
+		return nil
+	}
+	*bl = orig
+	return slowBlock(raw, bl)
+}
+
+// slowBlock is a block read by json.Unmarshal (for what fastBlock gives
+// up on: its errors are the ones reported).
+func slowBlock(raw jsontext.Value, bl *AnthropicBlock) error {
 	type plain AnthropicBlock
 	if err := Unmarshal(raw, (*plain)(bl)); err != nil {
 		return err
 	}
+	keepRaw(bl, raw)
+	return nil
+}
+
+// keepRaw keeps the block as sent when its type is read as a whole.
+func keepRaw(bl *AnthropicBlock, raw jsontext.Value) {
 	switch bl.Type {
 	case "text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "mcp_tool_use",
 		"tool_result", "mcp_tool_result", "image", "document", "search_result":
 	default:
 		bl.Raw = append(jsontext.Value(nil), raw...)
 	}
-	return nil
 }
 
 type anthropicSource struct {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -61,6 +62,10 @@ func (e *Error) Error() string {
 // Decoder is the state of one Decode call.
 type decoder struct {
 	opts Options
+	// pooled are the readers to give back when the run ends (reader).
+	pooled []*bufio.Reader
+	// masked holds each note met, masked (maskNotes).
+	masked map[string]string
 	// assumedSaid: a request of this source already says that the trust
 	// of its system text is assumed (provenance.AssumedNote).
 	assumedSaid bool
@@ -276,7 +281,7 @@ func (d *decoder) Emit(r wire.Request) {
 	r.Index = d.index
 	r.Source = d.opts.Source
 	r.Endpoint = redact.URL(r.Endpoint)
-	r.Notes = maskNotes(r.Notes)
+	r.Notes = d.maskNotes(r.Notes)
 	if d.opts.Provenance != nil {
 		r = d.opts.Provenance.Apply(r, d.opts.Interner)
 	} else if !d.assumedSaid && provenance.Assumed(&r) {
@@ -291,10 +296,20 @@ func (d *decoder) Emit(r wire.Request) {
 
 // maskNotes is notes with their credentials masked, a copy when one is:
 // a recording may share its notes between requests.
-func maskNotes(notes []string) []string {
+func (d *decoder) maskNotes(notes []string) []string {
 	var out []string
 	for i, n := range notes {
-		if m := redact.Text(n); m != n {
+		m, ok := d.masked[n]
+		if !ok {
+			// The requests of a recording repeat their notes: each is
+			// masked once.
+			if d.masked == nil || len(d.masked) >= 1024 {
+				d.masked = map[string]string{}
+			}
+			m = redact.Text(n)
+			d.masked[n] = m
+		}
+		if m != n {
 			if out == nil {
 				out = slices.Clone(notes)
 			}
@@ -343,7 +358,13 @@ func Decode(r io.Reader, opts Options) iter.Seq2[wire.Request, error] {
 }
 
 func (d *decoder) run(r io.Reader) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := getReader(r)
+	defer func() {
+		putReader(br)
+		for _, p := range d.pooled {
+			putReader(p)
+		}
+	}()
 	d.src = br
 	if sk, ok := r.(io.ReadSeeker); ok {
 		if at, err := sk.Seek(0, io.SeekCurrent); err == nil {
@@ -428,7 +449,7 @@ func (d *decoder) run(r io.Reader) {
 	// read, to its end. Anything else is one document, checked by value's
 	// own walk.
 	if looksLikeJSONL(doc) && (more || checkValue(doc) != nil) {
-		d.runJSONL(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), 1, 0)
+		d.runJSONL(d.reader(io.MultiReader(bytes.NewReader(doc), br)), 1, 0)
 		return
 	}
 	if more {
@@ -675,6 +696,30 @@ func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, e
 	return buf, nil
 }
 
+// readers holds the decoders' line buffers (1 MB each) for the next input:
+// a batch of a thousand small transcripts allocated two for each.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 1<<20) }}
+
+// getReader is a pooled reader of r. Nothing read through it is kept past
+// the decoder's run (lines a reader keeps are copied, see runLines).
+func getReader(r io.Reader) *bufio.Reader {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
+}
+
+// reader is a pooled reader of r, given back when the decoder's run ends.
+func (d *decoder) reader(r io.Reader) *bufio.Reader {
+	br := getReader(r)
+	d.pooled = append(d.pooled, br)
+	return br
+}
+
 // giveUp is how many errors a JSONL may give before its first request
 // body before it is given up.
 const giveUp = 10
@@ -700,8 +745,10 @@ func (d *decoder) runLines(br *bufio.Reader, sd recording.Reader, line int, off 
 			case len(t) > 0:
 				// The reader may keep what it is given: a line in place in
 				// the reader's buffer is copied, one joined in d.long is
-				// handed over.
-				if len(b) > br.Size() {
+				// handed over; a Borrower keeps nothing of it.
+				if _, borrows := sd.(recording.Borrower); borrows {
+					// Read in place: kept by nothing.
+				} else if len(b) > br.Size() {
 					d.long = nil
 				} else {
 					t = bytes.Clone(t)
@@ -749,7 +796,7 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
 		first = bytes.Clone(first) // in place in br's buffer
 	}
 	if isCompleteValue(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf"))) {
-		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), br), 1<<20), sd, 1, 0)
+		d.runLines(d.reader(io.MultiReader(bytes.NewReader(first), br)), sd, 1, 0)
 		return
 	}
 	// The first line is not a record: the input is read whole, as a
@@ -761,14 +808,14 @@ func (d *decoder) runForcedLines(br *bufio.Reader, sd recording.Reader) {
 	}
 	if _, ok := sd.(recording.DocumentReader); ok && !more {
 		// A recording written as one document (Gemini CLI's session-*.json).
-		d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
+		d.runLines(d.reader(io.MultiReader(bytes.NewReader(doc), br)), sd, 1, 0)
 		return
 	}
 	if lines := bytes.Count(bytes.TrimRight(doc, " \t\r\n"), []byte("\n")) + 1; !more && lines > 1 && checkValue(doc) == nil {
 		d.Fail(0, "not a %s recording: one JSON document spread over %d lines, where a recording has one JSON record a line", d.opts.Format, lines)
 		return
 	}
-	d.runLines(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(doc), br), 1<<20), sd, 1, 0)
+	d.runLines(d.reader(io.MultiReader(bytes.NewReader(doc), br)), sd, 1, 0)
 }
 
 // compression names the compression of an input by its magic number: "zstd"

@@ -15,30 +15,54 @@ import (
 // directory without recordings, an unreadable file or one that is not a
 // regular file (a named pipe, a device: see wire.OpenInput) is one error.
 func Path(path string, opts Options) iter.Seq2[wire.Request, error] {
-	if opts.Source == "" {
-		opts.Source = path
-	}
 	return func(yield func(wire.Request, error) bool) {
-		fail := func(msg string) { yield(wire.Request{}, &Error{Source: opts.Source, Msg: msg}) }
-		st, err := os.Stat(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			fail("no such file")
-			return
-		case err != nil:
-			fail(DescribeOSError(err))
-			return
-		case st.IsDir():
-			decodeDir(path, opts, yield)
+		for _, j := range Jobs(path, opts) {
+			for r, err := range j.Decode() {
+				if !yield(r, err) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Job is one input Path reads: a file and its options, or an error met
+// finding it. Jobs are independent of one another but for opts.Interner
+// (safe for concurrent use): a batch may decode several at once and merge
+// their requests in the order of the list.
+type Job struct {
+	Path string  // the file, "" for an error alone
+	Opts Options // its options: Source names the file as its requests say
+	err  *Error
+}
+
+// Size is the file's size in bytes (0 for an error, or when it cannot be
+// told): what a batch bounds the inputs it holds at once by.
+func (j Job) Size() int64 {
+	if j.Path == "" {
+		return 0
+	}
+	st, err := os.Stat(j.Path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// Decode reads the job's requests (or yields its error).
+func (j Job) Decode() iter.Seq2[wire.Request, error] {
+	return func(yield func(wire.Request, error) bool) {
+		if j.err != nil {
+			yield(wire.Request{}, j.err)
 			return
 		}
-		f, err := wire.OpenInput(path, wire.MaxInputBytes)
+		f, err := wire.OpenInput(j.Path, wire.MaxInputBytes)
 		if err != nil {
-			fail(describeOpenError(err))
+			yield(wire.Request{}, &Error{Source: j.Opts.Source, Msg: describeOpenError(err)})
 			return
 		}
 		defer f.Close()
-		for r, err := range Decode(f, opts) {
+		for r, err := range Decode(f, j.Opts) {
 			if !yield(r, err) {
 				return
 			}
@@ -46,54 +70,57 @@ func Path(path string, opts Options) iter.Seq2[wire.Request, error] {
 	}
 }
 
-// decodeDir reads every agent recording inside a session directory or a
-// sessions root, newest first. Files that are not recordings are passed over;
-// a directory that holds none is one error.
-func decodeDir(dir string, opts Options, yield func(wire.Request, error) bool) {
+// Jobs lists what Path reads at path, in Path's order: the file, or every
+// agent recording inside a session directory or a sessions root (newest
+// first), or the one error that stands for it (a missing file, a directory
+// without recordings).
+func Jobs(path string, opts Options) []Job {
+	if opts.Source == "" {
+		opts.Source = path
+	}
+	fail := func(msg string) []Job { return []Job{{Opts: opts, err: &Error{Source: opts.Source, Msg: msg}}} }
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail("no such file")
+	case err != nil:
+		return fail(DescribeOSError(err))
+	case st.IsDir():
+		return dirJobs(path, opts)
+	}
+	return []Job{{Path: path, Opts: opts}}
+}
+
+// dirJobs lists the agent recordings inside a session directory or a
+// sessions root, newest first. Files that are not recordings are passed
+// over; a directory that holds none is one error.
+func dirJobs(dir string, opts Options) []Job {
+	fail := func(msg string) Job { return Job{Opts: opts, err: &Error{Source: opts.Source, Msg: msg}} }
+	var jobs []Job
 	files, err := recording.FindFiles(dir, opts.Format)
 	if errors.As(err, new(*recording.WalkLimitError)) {
 		// The recordings found before the walk stopped are still read.
-		if !yield(wire.Request{}, &Error{Source: opts.Source, Msg: DescribeOSError(err)}) {
-			return
-		}
+		jobs = append(jobs, fail(DescribeOSError(err)))
 		if len(files) == 0 {
-			return
+			return jobs
 		}
 	} else if err != nil {
-		yield(wire.Request{}, &Error{Source: opts.Source, Msg: DescribeOSError(err)})
-		return
+		return []Job{fail(DescribeOSError(err))}
 	}
 	if len(files) == 0 {
 		msg := "is a directory with no agent recordings (looked for kimi-cli context.jsonl, kimi-code agents/*/wire.jsonl, Codex rollout-*.jsonl, Claude Code <session>.jsonl)"
 		if opts.Format != wire.FormatAuto {
 			msg = "is a directory with no " + string(opts.Format) + " recordings"
 		}
-		yield(wire.Request{}, &Error{Source: opts.Source, Msg: msg})
-		return
+		return []Job{fail(msg)}
 	}
 	for _, f := range files {
 		o := opts
 		o.Source = filepath.Join(opts.Source, f.Rel)
 		o.Format = f.Format
-		fh, err := wire.OpenInput(f.Path, wire.MaxInputBytes)
-		if err != nil {
-			if !yield(wire.Request{}, &Error{Source: o.Source, Msg: describeOpenError(err)}) {
-				return
-			}
-			continue
-		}
-		stop := false
-		for r, err := range Decode(fh, o) {
-			if !yield(r, err) {
-				stop = true
-				break
-			}
-		}
-		fh.Close()
-		if stop {
-			return
-		}
+		jobs = append(jobs, Job{Path: f.Path, Opts: o})
 	}
+	return jobs
 }
 
 // DescribeOSError is an error of the file system without the path, which

@@ -43,12 +43,16 @@ func TestDecodeMasksCredentials(t *testing.T) {
 
 // TestMaskNotes: notes are masked in a copy, the shared slice is kept.
 func TestMaskNotes(t *testing.T) {
+	d := &decoder{}
 	shared := []string{"system prompt not recorded", "base URL https://u:p@proxy.example/v1"}
-	got := maskNotes(shared)
-	if got[1] != "base URL https://[redacted]@proxy.example/v1" || shared[1] != "base URL https://u:p@proxy.example/v1" {
-		t.Fatalf("masked %q, shared now %q", got, shared)
+	// Twice: the second time from the decoder's memo of masked notes.
+	for range 2 {
+		got := d.maskNotes(shared)
+		if got[1] != "base URL https://[redacted]@proxy.example/v1" || shared[1] != "base URL https://u:p@proxy.example/v1" {
+			t.Fatalf("masked %q, shared now %q", got, shared)
+		}
 	}
-	if clean := []string{"model not recorded"}; &maskNotes(clean)[0] != &clean[0] {
+	if clean := []string{"model not recorded"}; &d.maskNotes(clean)[0] != &clean[0] {
 		t.Fatal("notes with nothing to mask were copied")
 	}
 }

@@ -81,21 +81,154 @@ type claudeCodeEntry struct {
 	Micro             *struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
 	} `json:"microcompactMetadata"`
-	Message *struct {
-		ID      string                `json:"id"`
-		Role    string                `json:"role"`
-		Model   string                `json:"model"`
-		Content body.AnthropicContent `json:"content"`
-		Usage   jsontext.Value        `json:"usage"`
-		// Diagnostics is the API's cache diagnostics on the response, as
-		// Claude Code writes them (body.AnthropicVerdict).
-		Diagnostics jsontext.Value `json:"diagnostics"`
-	} `json:"message"`
+	Message *claudeCodeMessage `json:"message"`
 }
+
+type claudeCodeMessage struct {
+	ID      string                `json:"id"`
+	Role    string                `json:"role"`
+	Model   string                `json:"model"`
+	Content body.AnthropicContent `json:"content"`
+	Usage   jsontext.Value        `json:"usage"`
+	// Diagnostics is the API's cache diagnostics on the response, as
+	// Claude Code writes them (body.AnthropicVerdict).
+	Diagnostics jsontext.Value `json:"diagnostics"`
+}
+
+// read reads an entry from raw with the token reader, as json.Unmarshal
+// would, or gives up (false) on anything unusual (see body.Reader).
+func (e *claudeCodeEntry) read(raw []byte) bool {
+	w := body.NewReader(raw)
+	defer w.Done()
+	var seenMsg, seenMicro bool
+	return w.Object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return w.String(&e.Type)
+		case "uuid":
+			return w.String(&e.UUID)
+		case "parentUuid":
+			if w.Dec.PeekKind() == 'n' {
+				e.ParentUUID = nil
+				return w.Skip()
+			}
+			var p string
+			e.ParentUUID = &p
+			return w.String(&p)
+		case "logicalParentUuid":
+			return w.String(&e.LogicalParentUUID)
+		case "isSidechain":
+			return w.Bool(&e.IsSidechain)
+		case "version":
+			return w.String(&e.Version)
+		case "cwd":
+			return w.String(&e.Cwd)
+		case "subtype":
+			return w.String(&e.Subtype)
+		case "timestamp":
+			return w.String(&e.Timestamp)
+		case "microcompactMetadata":
+			if seenMicro {
+				return false
+			}
+			seenMicro = true
+			return e.readMicro(w)
+		case "message":
+			if seenMsg {
+				return false
+			}
+			seenMsg = true
+			if w.Dec.PeekKind() == 'n' {
+				return w.Skip()
+			}
+			e.Message = &claudeCodeMessage{}
+			return e.Message.read(w)
+		}
+		return w.Skip()
+	}) && w.End()
+}
+
+// readMicro reads microcompactMetadata (an object, or null).
+func (e *claudeCodeEntry) readMicro(w *body.Reader) bool {
+	if w.Dec.PeekKind() == 'n' {
+		return w.Skip()
+	}
+	e.Micro = &struct {
+		CompactedToolIDs []string `json:"compactedToolIds"`
+	}{}
+	seen := false
+	return w.Object(func(name []byte) bool {
+		if string(name) != "compactedToolIds" {
+			return w.Skip()
+		}
+		if seen {
+			return false
+		}
+		seen = true
+		switch w.Dec.PeekKind() {
+		case 'n':
+			return w.Skip()
+		case '[':
+		default:
+			return false
+		}
+		if _, err := w.Dec.ReadToken(); err != nil {
+			return false
+		}
+		ids := []string{}
+		for w.Dec.PeekKind() != ']' {
+			var id string
+			if !w.String(&id) {
+				return false
+			}
+			ids = append(ids, id)
+		}
+		e.Micro.CompactedToolIDs = ids
+		_, err := w.Dec.ReadToken()
+		return err == nil
+	})
+}
+
+// read reads a message object.
+func (m *claudeCodeMessage) read(w *body.Reader) bool {
+	seen := false
+	return w.Object(func(name []byte) bool {
+		switch string(name) {
+		case "id":
+			return w.String(&m.ID)
+		case "role":
+			return w.String(&m.Role)
+		case "model":
+			return w.String(&m.Model)
+		case "content":
+			if seen {
+				return false
+			}
+			seen = true
+			return body.FastContent(w, &m.Content)
+		case "usage":
+			return w.Value(&m.Usage)
+		case "diagnostics":
+			return w.Value(&m.Diagnostics)
+		}
+		return w.Skip()
+	})
+}
+
+// BorrowsLines: an entry's strings are copies, its raw values clones
+// (claudeCodeEntry.read, json.Unmarshal).
+func (c *claudeCode) BorrowsLines() {}
 
 func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	var e claudeCodeEntry
-	if !unmarshalLine(d, raw, line, &e) {
+	fast := func(raw []byte) bool {
+		if e.read(raw) {
+			return true
+		}
+		e = claudeCodeEntry{}
+		return false
+	}
+	if !readLine(d, raw, line, &e, fast) {
 		return
 	}
 	switch {
@@ -269,6 +402,7 @@ func (c *claudeCode) End(d Sink) {
 		return
 	}
 	chain, lost := c.branch()
+	off := c.offBranch(chain)
 	var seq transcript
 	seq.init(d.Interner())
 	seq.builder.Cwd = c.cwd // the session's working directory, for its skills
@@ -313,7 +447,7 @@ func (c *claudeCode) End(d Sink) {
 		}
 		req := pending
 		pending = nil
-		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(chain, synthetic, system),
+		req.Notes = append([]string{headerNote(wire.FormatClaudeCode, c.version, c.unknown.note("unknown entries"), c.skippedNote(off, synthetic, system),
 			other.note("entries on the active branch that are no messages"))},
 			"system prompt not recorded", "tool schemas not recorded")
 		if split > 0 {
@@ -426,10 +560,10 @@ func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	m.blocks = append(m.blocks, n.content.Blocks...)
 }
 
-// skippedNote counts what was left out of the requests.
-func (c *claudeCode) skippedNote(chain []*claudeCodeNode, synthetic, system int) string {
-	// Messages off the branch: progress and other entries hang off it on
-	// side branches of their own in every session, and are not counted.
+// offBranch counts the messages off the active branch: progress and other
+// entries hang off it on side branches of their own in every session, and
+// are not counted. Counted once a file (every request's note says it).
+func (c *claudeCode) offBranch(chain []*claudeCodeNode) int {
 	off := 0
 	for _, n := range c.nodes {
 		if n.kind == "user" || n.kind == "assistant" {
@@ -441,6 +575,12 @@ func (c *claudeCode) skippedNote(chain []*claudeCodeNode, synthetic, system int)
 			off--
 		}
 	}
+	return off
+}
+
+// skippedNote counts what was left out of the requests: off messages off
+// the active branch (offBranch), and the rest.
+func (c *claudeCode) skippedNote(off, synthetic, system int) string {
 	s := ""
 	add := func(n int, what string) {
 		if n == 0 {

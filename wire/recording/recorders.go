@@ -43,6 +43,14 @@ type Reader interface {
 	End(d Sink)
 }
 
+// Borrower is a Reader that keeps nothing of the raw lines it is given
+// (it copies what it keeps): its lines may be handed to it in place in the
+// decoder's buffer, valid only during the call, not copied.
+type Borrower interface {
+	Reader
+	BorrowsLines()
+}
+
 // readers is the one list of recording formats and how to read each.
 var readers = map[wire.Format]func() Reader{
 	wire.FormatKimiCLI:    func() Reader { return newKimiCLI() },
@@ -204,7 +212,12 @@ func Detect(head []byte) wire.Format {
 // unmarshalLine decodes one line of a recording into v. A line that is binary,
 // nested too deep or not JSON is one error naming the line; invalid UTF-8 is
 // reported and decoded with U+FFFD.
-func unmarshalLine(d Sink, raw []byte, line int, v any) bool {
+func unmarshalLine(d Sink, raw []byte, line int, v any) bool { return readLine(d, raw, line, v, nil) }
+
+// readLine is unmarshalLine with a reader of the line's record by the token
+// reader, fast, tried first: when it gives up (having set v back to its zero
+// value), v is unmarshalled.
+func readLine(d Sink, raw []byte, line int, v any, fast func([]byte) bool) bool {
 	if line == 1 {
 		raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	}
@@ -224,9 +237,11 @@ func unmarshalLine(d Sink, raw []byte, line int, v any) bool {
 		}
 		return false
 	}
-	if err := body.Unmarshal(raw, v); err != nil {
-		d.Fail(line, "%s", body.DescribeError(err))
-		return false
+	if fast == nil || !fast(raw) {
+		if err := body.Unmarshal(raw, v); err != nil {
+			d.Fail(line, "%s", body.DescribeError(err))
+			return false
+		}
 	}
 	// Reported once the line is known to be JSON, so a broken line is one error.
 	if !utf8.Valid(raw) {

@@ -35,6 +35,11 @@ type leakRule struct {
 	// that every match begins with, each at a keyword: tried by litFind.
 	lits     []litStart
 	boundary bool
+	// names, when set, are the literals one of which every match's name
+	// holds (a rule made from gitleaks' generic template for one service,
+	// such as lob-api-key's "lob", whose keywords are in the value):
+	// tried by windowedNames.
+	names []string
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -119,6 +124,9 @@ func loadLeakRules() {
 	for _, r := range leakRules {
 		r.always = len(r.keywords) == 0
 		r.windowed = strings.HasPrefix(r.id, "generic") && len(r.keywords) > 0
+		if !r.windowed {
+			r.names = templateNames(r.expr)
+		}
 		for _, k := range r.keywords {
 			r.always = r.always || k == ""
 			id, ok := index[k]
@@ -255,6 +263,11 @@ func leakFind(s string, out []Secret) []Secret {
 		switch {
 		case r.windowed:
 			matches = windowed(r, s, hits.at)
+		case r.names != nil && !strings.Contains(s, "\u017f") && !strings.Contains(s, "\u212a"):
+			// (Under (?i) the expression's k and s also match the Kelvin
+			// sign and the long s, which the ASCII search of the names
+			// does not: a text holding one takes the whole search.)
+			matches = windowedNames(r, s)
 		case r.lits != nil:
 			matches = litFind(r, s, hits.at)
 		default:
@@ -419,12 +432,23 @@ func windowed(r *leakRule, s string, at []keyAt) [][]int {
 	if re == nil {
 		return nil
 	}
+	return windowedFrom(re, s, windowStarts(r, s, at))
+}
+
+// windowedFrom is the matches of re, anchored, from each of starts in turn
+// (in order), within a window of the name and windowAfter bytes: a start
+// inside the last match moves to its end.
+func windowedFrom(re *regexp.Regexp, s string, starts []int) [][]int {
 	var out [][]int
-	end := -1
-	for _, start := range windowStarts(r, s, at) {
-		if start < end {
-			continue // inside the last match
+	end, tried := -1, -1
+	for _, start := range starts {
+		// FindAll goes on from the end of the last match: a name that
+		// begins inside it begins, for the search, where it ends.
+		start = max(start, end)
+		if start == tried {
+			continue
 		}
+		tried = start
 		stop := min(len(s), start+nameBefore+windowAfter)
 		m := re.FindStringSubmatchIndex(s[start:stop])
 		if m == nil || m[1] == stop-start && stop != len(s) {
@@ -435,6 +459,80 @@ func windowed(r *leakRule, s string, at []keyAt) [][]int {
 		end = m[1]
 	}
 	return out
+}
+
+// templatePrefix is how gitleaks' generic template begins: a name of at most
+// 50 characters holding one of the literals of the group that follows, then
+// at most 20 more.
+const templatePrefix = `(?i)[\w.-]{0,50}?(?:`
+
+// templateNames are the literals of the name group of an expression made
+// from gitleaks' generic template ("lob" of `(?i)[\w.-]{0,50}?(?:lob)(?:[
+// \t\w.-]{0,20})...`), or nil when the expression is not one or its group is
+// not made of plain lower-case literals.
+func templateNames(expr string) []string {
+	rest, ok := strings.CutPrefix(expr, templatePrefix)
+	if !ok {
+		return nil
+	}
+	group, after, ok := strings.Cut(rest, ")")
+	if !ok || !strings.HasPrefix(after, `(?:[ \t\w.-]{0,20})`) {
+		return nil
+	}
+	names := strings.Split(group, "|")
+	for _, n := range names {
+		if n == "" {
+			return nil
+		}
+		for i := 0; i < len(n); i++ {
+			if c := n[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+				return nil
+			}
+		}
+	}
+	return names
+}
+
+// windowedNames returns the matches of a template rule's expression in s
+// (as FindAllStringSubmatchIndex would) by trying it anchored at the start
+// of the name around each occurrence of one of its names (ASCII capitals
+// matching small letters, as (?i) does): a match's name holds one, with at
+// most nameBefore name bytes before it, so the earliest start a match can
+// have is there. Go's regexp takes about a second per MB for the
+// unanchored search of these expressions.
+func windowedNames(r *leakRule, s string) [][]int {
+	re := r.anchoredRe()
+	if re == nil {
+		return nil
+	}
+	var starts []int
+	for _, n := range r.names {
+		for i := foldIndex(s, n, 0); i >= 0; i = foldIndex(s, n, i+1) {
+			start := i
+			for start > 0 && i-start < nameBefore && isNameByte(s[start-1]) {
+				start--
+			}
+			starts = append(starts, start)
+		}
+	}
+	slices.Sort(starts)
+	return windowedFrom(re, s, slices.Compact(starts))
+}
+
+// foldIndex is the offset of the first occurrence of the lower-case ASCII
+// literal lit in s at or after from, ASCII capitals matching, or -1.
+func foldIndex(s, lit string, from int) int {
+	same := func(c, l byte) bool { return c == l || 'a' <= l && l <= 'z' && c|0x20 == l }
+	for i := from; i+len(lit) <= len(s); i++ {
+		j := 0
+		for j < len(lit) && same(s[i+j], lit[j]) {
+			j++
+		}
+		if j == len(lit) {
+			return i
+		}
+	}
+	return -1
 }
 
 // windowStarts are where windowed tries r's expression, in order: the start

@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -190,6 +192,37 @@ func equivalenceTexts(t *testing.T) []string {
 			texts = append(texts, b.String())
 		}
 	}
+	// The names of the rules made from the generic template, in names of
+	// up to 60 characters, assigned values of their keywords and key-like
+	// runs, several to a text.
+	for _, rule := range leakRules {
+		for _, n := range rule.names {
+			for range 10 {
+				var b strings.Builder
+				for range 1 + r.IntN(6) {
+					b.WriteString([]string{"", " ", "\n", "x ", "\"", "é"}[r.IntN(6)])
+					b.WriteString(fake(r, "abcdefghijklmnopqrstuvwxyz_.-", r.IntN(60)))
+					name := n
+					if r.IntN(3) == 0 {
+						name = strings.ToUpper(name)
+					}
+					b.WriteString(name)
+					b.WriteString(fake(r, "abcdefghijklmnopqrstuvwxyz_", r.IntN(25)))
+					b.WriteString([]string{" = ", "=", ": ", "\" => \"", ":='", ","}[r.IntN(6)])
+					if len(rule.keywords) > 0 && r.IntN(2) == 0 {
+						b.WriteString(rule.keywords[r.IntN(len(rule.keywords))])
+					}
+					size := 8 + r.IntN(70)
+					if q := quantities(rule.expr); len(q) > 0 && r.IntN(4) > 0 {
+						size = q[r.IntN(len(q))]
+					}
+					b.WriteString(fake(r, []string{"0123456789abcdef", urlSafe, "abcdefghijklmnopqrstuvwxyz0123456789"}[r.IntN(3)], size))
+					b.WriteString([]string{"", " ", "'", "\n", ";", "x", "\\n"}[r.IntN(7)])
+				}
+				texts = append(texts, b.String())
+			}
+		}
+	}
 	for range 500 {
 		var b strings.Builder
 		for range r.IntN(30) {
@@ -206,6 +239,20 @@ func equivalenceTexts(t *testing.T) []string {
 		texts = append(texts, b.String())
 	}
 	return texts
+}
+
+// quantities are the counts of the expression's {n} and {n,m} repeats of 8
+// or more (the lengths of the values it looks for).
+func quantities(expr string) []int {
+	var out []int
+	for _, m := range regexp.MustCompile(`\{(\d+)(?:,(\d+))?\}`).FindAllStringSubmatch(expr, -1) {
+		for _, g := range m[1:] {
+			if n, err := strconv.Atoi(g); err == nil && n >= 8 {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // jsonStrings appends the strings of a decoded JSON value to out.
@@ -237,13 +284,14 @@ func TestLeakScanEquivalence(t *testing.T) {
 		tried += checkLeakScan(t, s)
 	}
 	// The comparison means something only if rules were tried.
-	if tried < 1000 || litMatches < 100 {
-		t.Fatalf("%d rules tried over %d texts, %d matches of litFind", tried, len(texts), litMatches)
+	if tried < 1000 || litMatches < 100 || nameMatches < 100 {
+		t.Fatalf("%d rules tried over %d texts, %d matches of litFind, %d of windowedNames", tried, len(texts), litMatches, nameMatches)
 	}
 }
 
-// litMatches counts the matches litFind was compared on.
-var litMatches int
+// litMatches counts the matches litFind was compared on, nameMatches those
+// windowedNames was.
+var litMatches, nameMatches int
 
 // checkLeakScan compares the keyword scan of s with the old way, and
 // litFind with FindAllStringSubmatchIndex, and returns how many rules are
@@ -272,6 +320,13 @@ func checkLeakScan(t *testing.T, s string) int {
 				t.Fatalf("rule %s on %.80q: litFind %v, FindAll %v", r.id, s, lit, old)
 			}
 			litMatches += len(old)
+		}
+		if now && r.compiled() != nil && r.names != nil {
+			old, win := r.compiled().FindAllStringSubmatchIndex(s, -1), windowedNames(r, s)
+			if !slices.EqualFunc(old, win, slices.Equal) {
+				t.Fatalf("rule %s on %.80q: windowedNames %v, FindAll %v", r.id, s, win, old)
+			}
+			nameMatches += len(old)
 		}
 	}
 	if may := leakMayHold([]byte(s)); may != (tried > 0) {

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/decode"
+)
+
+// batchWorkers is how many inputs a batch command decodes at once; 0 is
+// GOMAXPROCS. Tests set it to 1 for the serial run they compare with.
+var batchWorkers = 0
+
+// batchBudget bounds the bytes of input files decoded ahead of the merge
+// (their requests held until it reaches them): past it a worker waits,
+// unless nothing is held (one file larger than the budget is still read).
+const batchBudget = 256 << 20
+
+// batchJob is one input of a batch: a decode.Job, or a FILE argument read as
+// the serial path reads it ("-", FILE@N, which are never split).
+type batchJob struct {
+	job    decode.Job
+	serial string // the argument, when the job is not a decode.Job
+	size   int64
+}
+
+// batchItem is a request of one input, or an error, with what the worker
+// made of it.
+type batchItem[T any] struct {
+	r   wire.Request
+	err error
+	v   T
+}
+
+// batchJobs lists the inputs of the sources in the order the serial path
+// reads them, and whether they may be decoded apart (every input names
+// another source: an auditor keeps state by source, such as the last tool
+// definitions seen, which a file given twice carries from one to the other).
+func (a *App) batchJobs(sources []string) ([]batchJob, bool) {
+	var jobs []batchJob
+	seen := map[string]bool{}
+	apart := true
+	for _, src := range sources {
+		if file, _, err := splitRef(src); src == "-" || err != nil || file != src {
+			jobs = append(jobs, batchJob{serial: src})
+			continue
+		}
+		for _, j := range decode.Jobs(src, a.decodeOptions(src)) {
+			if seen[j.Opts.Source] {
+				apart = false
+			}
+			seen[j.Opts.Source] = true
+			jobs = append(jobs, batchJob{job: j, size: j.Size()})
+		}
+	}
+	return jobs, apart
+}
+
+// runBatch reads every request of the sources, in order, calling work on
+// each (with the state newWork made for the goroutine that runs it) and
+// then merge with the request and what work returned, in the order the
+// serial path reads them: inputs are decoded and worked on several at a
+// time (batchWorkers), their items held until the merge reaches them, so
+// that the output is the serial run's byte for byte. work must depend only
+// on its request and its own state; merge runs on the caller's goroutine
+// and may stop the batch by returning false. Errors reach merge with a
+// zero T.
+func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request) T,
+	merge func(r wire.Request, err error, v T) bool) {
+	jobs, apart := a.batchJobs(sources)
+	var size int64
+	for _, j := range jobs {
+		size += j.size
+	}
+	defer batchGC(size)()
+	n := batchWorkers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	n = min(n, len(jobs))
+	if n <= 1 || !apart {
+		work := newWork()
+		for _, src := range sources {
+			stop := false
+			a.decode(src, func(r wire.Request, err error) bool {
+				var v T
+				if err == nil {
+					v = work(&r)
+				}
+				stop = !merge(r, err, v)
+				return !stop
+			})
+			if stop {
+				return
+			}
+		}
+		return
+	}
+	type result struct {
+		items []batchItem[T]
+		done  chan struct{}
+	}
+	results := make([]result, len(jobs))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		held    int64 // bytes of the inputs taken and not yet merged
+		next    int   // the next job to take
+		stopped bool
+		wg      sync.WaitGroup
+	)
+	// take gives the next job once the budget allows it, or -1 at the end.
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		for !stopped && next < len(jobs) && held > 0 && held+jobs[next].size > batchBudget {
+			cond.Wait()
+		}
+		if stopped || next == len(jobs) {
+			return -1
+		}
+		i := next
+		next++
+		held += jobs[i].size
+		return i
+	}
+	isStopped := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return stopped
+	}
+	for range n {
+		wg.Add(1)
+		work := newWork()
+		go func() {
+			defer wg.Done()
+			for i := take(); i >= 0; i = take() {
+				res := &results[i]
+				each := func(r wire.Request, err error) bool {
+					var v T
+					if err == nil {
+						v = work(&r)
+					}
+					res.items = append(res.items, batchItem[T]{r, err, v})
+					return !isStopped()
+				}
+				if jobs[i].serial != "" {
+					a.decode(jobs[i].serial, each)
+				} else {
+					each = a.markTools(each)
+					for r, err := range jobs[i].job.Decode() {
+						if !each(r, err) {
+							break
+						}
+					}
+				}
+				close(res.done)
+			}
+		}()
+	}
+	defer func() {
+		mu.Lock()
+		stopped = true
+		cond.Broadcast()
+		mu.Unlock()
+		wg.Wait()
+	}()
+	for i := range results {
+		<-results[i].done
+		for _, it := range results[i].items {
+			if !merge(it.r, it.err, it.v) {
+				return
+			}
+		}
+		results[i].items = nil
+		mu.Lock()
+		held -= jobs[i].size
+		cond.Broadcast()
+		mu.Unlock()
+	}
+}
+
+// batchGC sets the garbage collector's target for a batch command over
+// inputs of size bytes and returns what puts the old one back: a run over
+// many transcripts keeps little from one to the next (the distinct text,
+// the findings), so the default target (a collection each time the heap
+// doubles from a few MB) collects hundreds of times for little. The heap
+// may grow to five times what it keeps (GOGC=400), under a soft limit of
+// 1 GB plus the size of the input, past which the collector works harder
+// again. GOGC or GOMEMLIMIT set by the user win.
+func batchGC(size int64) func() {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() {}
+	}
+	pct := debug.SetGCPercent(400)
+	limit := int64(-1)
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		limit = debug.SetMemoryLimit(1<<30 + size)
+	}
+	return func() {
+		debug.SetGCPercent(pct)
+		if limit >= 0 {
+			debug.SetMemoryLimit(limit)
+		}
+	}
+}

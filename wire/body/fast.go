@@ -1,0 +1,279 @@
+package body
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The hot shapes (an Anthropic content block, an agent's transcript entry)
+// are read with the streaming token reader, member by member, instead of
+// json.Unmarshal's reflection: a line of a transcript is read once, its
+// strings copied once. A value of an unexpected kind, a duplicate member
+// that is an object or an array, or a member name with escapes makes the
+// fast read give up (ok false): the caller then unmarshals as before, so
+// that every error and every odd input reads as it did.
+
+// Reader reads one JSON object from raw with the walks' options. Readers
+// come from a pool (NewReader) and go back with Done.
+type Reader struct {
+	Dec *jsontext.Decoder
+	r   bytes.Reader
+	buf []byte // scratch for unquoting
+}
+
+var objReaders = sync.Pool{New: func() any {
+	w := &Reader{}
+	w.Dec = jsontext.NewDecoder(&w.r, WalkOpts...)
+	return w
+}}
+
+// NewReader is a pooled reader over raw.
+func NewReader(raw []byte) *Reader {
+	w := objReaders.Get().(*Reader)
+	w.r.Reset(raw)
+	w.Dec.Reset(&w.r, WalkOpts...)
+	return w
+}
+
+// Done gives the reader back; nothing it read may be used after.
+func (w *Reader) Done() {
+	w.r.Reset(nil)
+	w.Dec.Reset(&w.r, WalkOpts...)
+	objReaders.Put(w)
+}
+
+// Object reads the '{' that opens an object, then calls member with each
+// member's name (its raw text between the quotes), and reads the closing
+// '}'. member reads the value (or skips it) and reports whether to go on.
+// Object is false when the value is not an object, a name holds an escape,
+// member gave up, or the JSON is broken.
+func (w *Reader) Object(member func(name []byte) bool) bool {
+	tok, err := w.Dec.ReadToken()
+	if err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for w.Dec.PeekKind() == '"' {
+		v, err := w.Dec.ReadValue()
+		if err != nil || len(v) < 2 {
+			return false
+		}
+		name := v[1 : len(v)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			return false
+		}
+		if !member(name) {
+			return false
+		}
+	}
+	tok, err = w.Dec.ReadToken()
+	return err == nil && tok.Kind() == '}'
+}
+
+// String reads a string (or null, which is "") into dst.
+func (w *Reader) String(dst *string) bool {
+	switch w.Dec.PeekKind() {
+	case '"':
+		v, err := w.Dec.ReadValue()
+		if err != nil || len(v) < 2 {
+			return false
+		}
+		in := v[1 : len(v)-1]
+		if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+			*dst = string(in)
+			return true
+		}
+		// Unquoted into the reader's buffer, then copied once. Invalid
+		// UTF-8 is left to json.Unmarshal, which replaces it.
+		u, err := jsontext.AppendUnquote(w.buf[:0], v)
+		if err != nil {
+			return false
+		}
+		w.buf = u
+		*dst = string(u)
+		return true
+	case 'n':
+		_, err := w.Dec.ReadToken()
+		*dst = ""
+		return err == nil
+	}
+	return false
+}
+
+// Bool reads a boolean (or null, which is false) into dst.
+func (w *Reader) Bool(dst *bool) bool {
+	switch w.Dec.PeekKind() {
+	case 't', 'f', 'n':
+		tok, err := w.Dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		*dst = tok.Kind() == 't'
+		return true
+	}
+	return false
+}
+
+// Value reads any value into dst, a copy of its text as written.
+func (w *Reader) Value(dst *jsontext.Value) bool {
+	v, err := w.Dec.ReadValue()
+	if err != nil {
+		return false
+	}
+	*dst = append(jsontext.Value(nil), v...)
+	return true
+}
+
+// End reports whether the input ends after what was read (nothing but
+// white space follows).
+func (w *Reader) End() bool {
+	_, err := w.Dec.ReadToken()
+	return err == io.EOF
+}
+
+// Skip reads past a value.
+func (w *Reader) Skip() bool { return w.Dec.SkipValue() == nil }
+
+// once is a set of members seen, for the members a fast read reads at most
+// once (a second one would merge into the first in json.Unmarshal).
+type once uint32
+
+func (o *once) first(bit uint32) bool {
+	if uint32(*o)&bit != 0 {
+		return false
+	}
+	*o |= once(bit)
+	return true
+}
+
+// fastBlock reads a content block from raw (an object) as
+// json.Unmarshal would into the plain struct.
+func fastBlock(raw jsontext.Value, bl *AnthropicBlock) bool {
+	w := NewReader(raw)
+	defer w.Done()
+	var seen once
+	return w.Object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return w.String(&bl.Type)
+		case "text":
+			return w.String(&bl.Text)
+		case "thinking":
+			return w.String(&bl.Thinking)
+		case "data":
+			return w.String(&bl.Data)
+		case "id":
+			return w.String(&bl.ID)
+		case "name":
+			return w.String(&bl.Name)
+		case "input":
+			return w.Value(&bl.Input)
+		case "tool_use_id":
+			return w.String(&bl.ToolUseID)
+		case "content":
+			return seen.first(1) && fastContent(w, &bl.Content)
+		case "source":
+			return seen.first(2) && fastSource(w, &bl.Source)
+		case "title":
+			return w.String(&bl.Title)
+		case "cache_control":
+			return w.Value(&bl.CacheControl)
+		}
+		return w.Skip()
+	}) && w.End()
+}
+
+// FastContent reads a content value (a string, an array of blocks, one
+// block, or null) from w as AnthropicContent.UnmarshalJSONFrom does.
+func FastContent(w *Reader, c *AnthropicContent) bool { return fastContent(w, c) }
+
+func fastContent(w *Reader, c *AnthropicContent) bool {
+	switch w.Dec.PeekKind() {
+	case '"':
+		c.IsStr = true
+		return w.String(&c.Str)
+	case '[':
+		if _, err := w.Dec.ReadToken(); err != nil {
+			return false
+		}
+		c.Blocks = c.Blocks[:0]
+		if c.Blocks == nil {
+			c.Blocks = []AnthropicBlock{}
+		}
+		for w.Dec.PeekKind() != ']' {
+			var bl AnthropicBlock
+			if !fastElement(w, &bl) {
+				return false
+			}
+			c.Blocks = append(c.Blocks, bl)
+		}
+		_, err := w.Dec.ReadToken()
+		return err == nil
+	case '{':
+		c.Blocks = make([]AnthropicBlock, 1)
+		return fastElement(w, &c.Blocks[0])
+	case 'n':
+		_, err := w.Dec.ReadToken()
+		return err == nil
+	}
+	return false
+}
+
+// fastElement reads one block of a content array (an object, or null for
+// an empty block) as AnthropicBlock.UnmarshalJSONFrom does.
+func fastElement(w *Reader, bl *AnthropicBlock) bool {
+	raw, err := w.Dec.ReadValue()
+	if err != nil {
+		return false
+	}
+	switch raw.Kind() {
+	case 'n':
+		*bl = AnthropicBlock{}
+		return true
+	case '{':
+		// raw is only valid until the next read of w: the block's
+		// strings are copies, and Raw is cloned.
+		if !fastBlock(raw, bl) {
+			return false
+		}
+		keepRaw(bl, raw)
+		return true
+	}
+	return false
+}
+
+// fastSource reads a source object (or null) into *dst.
+func fastSource(w *Reader, dst **anthropicSource) bool {
+	if w.Dec.PeekKind() == 'n' {
+		_, err := w.Dec.ReadToken()
+		*dst = nil
+		return err == nil
+	}
+	if w.Dec.PeekKind() != '{' {
+		return false
+	}
+	src := &anthropicSource{}
+	var seen once
+	ok := w.Object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return w.String(&src.Type)
+		case "media_type":
+			return w.String(&src.MediaType)
+		case "data":
+			return w.String(&src.Data)
+		case "url":
+			return w.String(&src.URL)
+		case "file_id":
+			return w.String(&src.FileID)
+		case "content":
+			return seen.first(1) && fastContent(w, &src.Content)
+		}
+		return w.Skip()
+	})
+	*dst = src
+	return ok
+}

@@ -1,0 +1,86 @@
+package recording
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/wire/body"
+)
+
+// testdataLines are the lines of the testdata files that match the globs
+// (gzipped ones uncompressed).
+func testdataLines(t *testing.T, globs ...string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, g := range globs {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", g))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(f, ".gz") {
+				zr, err := gzip.NewReader(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sc := bufio.NewScanner(bytes.NewReader(b))
+			sc.Buffer(nil, 64<<20)
+			for sc.Scan() {
+				out = append(out, bytes.Clone(sc.Bytes()))
+			}
+		}
+	}
+	return out
+}
+
+// TestClaudeCodeEntryReadMatchesUnmarshal: every line of the Claude Code
+// transcripts in testdata, and odd ones, read by the token reader is what
+// json.Unmarshal made of it, or the token reader gives up; it takes nearly
+// every real line.
+func TestClaudeCodeEntryReadMatchesUnmarshal(t *testing.T) {
+	lines := testdataLines(t, "claude-code-transcripts/*.jsonl*", "recordings/claude-code/*/*.jsonl")
+	real := len(lines)
+	for _, s := range []string{
+		`{}`, `{"type":"user","parentUuid":null,"uuid":"u","message":null}`, `{"type":"user","parentUuid":"p","parentUuid":null}`,
+		`{"type":"user","isSidechain":null}`, `{"type":"user","isSidechain":"true"}`, `{"type":"user","message":{"role":"user","content":"hi"},"message":{"id":"x"}}`,
+		`{"type":"system","subtype":"microcompact_boundary","microcompactMetadata":{"compactedToolIds":["a",null,"b"]}}`,
+		`{"type":"system","microcompactMetadata":{"compactedToolIds":null}}`, `{"type":"system","microcompactMetadata":null}`,
+		`{"type":"system","microcompactMetadata":{"compactedToolIds":[1]}}`, `{"type":"assistant","message":{"content":[{"type":"text","text":"a"}],"usage":{"input_tokens":1},"diagnostics":null}}`,
+		`{"type":"user"} trailing`, `{"type":"user"}{}`, `{"type":"user","uuid":"\u0075"}`, `{"ty\u0070e":"user"}`, `{"type":"user","message":{"content":7}}`,
+		`{"type":"user","timestamp":"2026-01-01T00:00:00Z","cwd":"/x","version":"2.1","logicalParentUuid":"l"}`, `{"type":"user","uuid":"\xff"}`,
+	} {
+		lines = append(lines, []byte(s))
+	}
+	fast := 0
+	for _, l := range lines {
+		var want, got claudeCodeEntry
+		werr := body.Unmarshal(l, &want)
+		if !got.read(l) {
+			continue
+		}
+		fast++
+		if werr != nil {
+			t.Errorf("%.200s: the token reader took what Unmarshal refuses (%v)", l, werr)
+			continue
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%.200s:\ntoken reader %+v\nUnmarshal    %+v", l, got, want)
+		}
+	}
+	t.Logf("%d of %d lines read by the token reader (%d real)", fast, len(lines), real)
+	if real < 5000 || fast < real {
+		t.Fatalf("%d of %d lines read by the token reader (%d real)", fast, len(lines), real)
+	}
+}
