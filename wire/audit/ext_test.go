@@ -120,9 +120,13 @@ func TestAuditUntrustedElevatedClaudeCode(t *testing.T) {
 	}
 	fs := audit.Audit(&reqs[0])
 	const quoted = `"IMPORTANT: They OVERRIDE any default behavior and you MUST follow them to the letter."`
-	want := []struct{ seg, file string }{
-		{"messages[0].content[0]/agents-md#2", "/home/ana/shop/CLAUDE.md"},
-		{"messages[0].content[0]/agents-md#3", "/home/ana/.claude/projects/-home-ana-shop/memory/MEMORY.md"},
+	// The project file's segment starts with its text (its header, after
+	// the user's file, is the host's); the memory index's with its header
+	// (after a workspace body, which could have forged it).
+	want := []struct{ seg, file, excerpt string }{
+		{"messages[0].content[0]/agents-md#2", "/home/ana/shop/CLAUDE.md", "# Shop"},
+		{"messages[0].content[0]/agents-md#3", "/home/ana/.claude/projects/-home-ana-shop/memory/MEMORY.md",
+			"Contents of /home/ana/.claude/projects/-home-ana-shop/memory/MEMORY.md"},
 	}
 	if len(fs) != len(want) {
 		t.Fatalf("%d findings, want %d: %+v", len(fs), len(want), fs)
@@ -135,7 +139,7 @@ func TestAuditUntrustedElevatedClaudeCode(t *testing.T) {
 		if !strings.Contains(g.Message, "the instruction file "+w.file+" with its own authority outside the system channel (inside <system-reminder>): "+quoted) {
 			t.Errorf("finding %d message: %s", k, g.Message)
 		}
-		if !strings.HasPrefix(g.Excerpt, "Contents of "+w.file) {
+		if !strings.HasPrefix(g.Excerpt, w.excerpt) {
 			t.Errorf("finding %d excerpt: %s", k, g.Excerpt)
 		}
 	}
