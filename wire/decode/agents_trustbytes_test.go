@@ -85,3 +85,47 @@ func TestAgentCapturesTrustWithoutWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// TestQwenCaptureSkillsByLocation: qwen-code escapes its skill entries, so
+// without a workspace each skill of its list is judged by its own location:
+// the bundled skills listed after the workspace's wl-deploy are the host's.
+func TestQwenCaptureSkillsByLocation(t *testing.T) {
+	for _, capture := range []string{"qwen-code", "qwen-code-notags", "qwen-code-clean"} {
+		t.Run(capture, func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(*agentsRoot, capture+".jsonl")); err != nil {
+				t.Skip("not kept")
+			}
+			for _, r := range decodeWith(t, capture, nil) {
+				workspace, after, n := 0, 0, 0
+				for _, s := range r.Segments {
+					if s.Kind != wire.KindSkillsListing {
+						continue
+					}
+					n++
+					switch {
+					case strings.HasSuffix(s.Label, " (built-in)"):
+						if s.Trust != wire.Trusted {
+							t.Errorf("@%d %s %s is %s", r.Index, s.ID, s.Label, s.Trust)
+						}
+						if workspace > 0 {
+							after++
+						}
+					case s.Label == "skill wl-deploy (workspace)":
+						workspace++
+						if s.Trust != wire.Untrusted {
+							t.Errorf("@%d %s %s is %s", r.Index, s.ID, s.Label, s.Trust)
+						}
+					default:
+						t.Errorf("@%d %s: label %q", r.Index, s.ID, s.Label)
+					}
+				}
+				if n == 0 {
+					continue // the memory subagent's request lists no skills
+				}
+				if workspace != 1 || after < 2 {
+					t.Errorf("@%d: %d workspace skills, %d built-in ones after it", r.Index, workspace, after)
+				}
+			}
+		})
+	}
+}
