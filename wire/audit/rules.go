@@ -75,15 +75,19 @@ func (c *requestAudit) segment(i int) {
 	untrusted := s.Trust == wire.Untrusted || s.Kind.WorkspaceDerived() && s.Trust != wire.TrustUser &&
 		!(s.Kind == wire.KindSkillsListing && s.Trust == wire.Trusted && strings.HasSuffix(s.Label, " (built-in)"))
 	sc := a.scan(s.Text, s.Hash)
+	// A system- or developer-role message among the messages (Claude Code
+	// 2.1 sends its environment and skills in one) speaks with the system
+	// channel's authority: its text is judged as the system prompt's.
+	system := s.Channel == wire.ChannelSystem || s.Channel == wire.ChannelMessages && (s.Role == "system" || s.Role == "developer")
 
 	// untrusted-elevated: workspace text under the host's authority
 	// outside the system channel.
-	if s.Channel != wire.ChannelSystem && s.Trust == wire.Untrusted && s.Kind.WorkspaceDerived() {
+	if !system && s.Trust == wire.Untrusted && s.Kind.WorkspaceDerived() {
 		c.elevated(i)
 	}
 
 	// untrusted-in-system: the classifier's sections.
-	if s.Channel == wire.ChannelSystem && untrusted {
+	if system && untrusted {
 		where := kindWhat(s.Kind)
 		if s.Label != "" {
 			where += " from " + s.Label
@@ -96,7 +100,7 @@ func (c *requestAudit) segment(i int) {
 	// Exact workspace matches (--workspace).
 	if a.Workspace != nil && !untrusted {
 		switch {
-		case s.Channel == wire.ChannelSystem:
+		case system:
 			for _, m := range a.wsOf(sc) {
 				c.add(i, RuleUntrustedInSystem, m.Offset, m.Len, "ws:"+m.Key,
 					fmt.Sprintf("the system channel holds %s verbatim, with the host's authority; send it as a user message in an <%s> envelope",
@@ -113,12 +117,16 @@ func (c *requestAudit) segment(i int) {
 
 	// unwrapped-workspace: workspace kinds or workspace-looking text in a
 	// user message without an envelope.
-	if s.Channel == wire.ChannelMessages && s.Envelope == "" {
+	if s.Channel == wire.ChannelMessages && !system && s.Envelope == "" {
 		switch {
 		case s.Kind.WorkspaceDerived():
+			where := kindWhat(s.Kind)
+			if s.Label != "" {
+				where += " from " + s.Label
+			}
 			c.add(i, RuleUnwrappedWorkspace, 0, min(len(s.Text), 60), string(s.Kind),
 				fmt.Sprintf("%s sits in a message without an envelope and reads as the user's words; wrap it in <%s> and escape it",
-					kindWhat(s.Kind), envelopeFor(s.Kind)))
+					where, envelopeFor(s.Kind)))
 		case s.Trust == wire.TrustUser:
 			for _, sp := range a.legacyOf(sc) {
 				c.add(i, RuleUnwrappedWorkspace, sp.Offset, 40, "legacy:"+string(sp.Kind),
