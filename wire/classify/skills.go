@@ -56,6 +56,30 @@ func (o skillOrigin) trust() wire.Trust {
 var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
 	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
 
+// skillLocationWords are the words hosts write as a skill's location in
+// place of a path, and the origin each says (the agents that write them).
+var skillLocationWords = []struct {
+	Words  []string
+	Origin skillOrigin
+	Agents string
+}{
+	{[]string{"<built-in>", "&lt;built-in&gt;", "built-in", "(built-in)"}, originBuiltin, "opencode (its own skills)"},
+	{[]string{"bundled"}, originBuiltin, "qwen-code (the skills it ships)"},
+	{[]string{"project", "workspace"}, originWorkspace, "qwen-code (the workspace's .qwen/skills)"},
+	{[]string{"user", "global"}, originUser, "qwen-code (~/.qwen/skills)"},
+}
+
+// locationWords is skillLocationWords by word.
+var locationWords = func() map[string]skillOrigin {
+	m := map[string]skillOrigin{}
+	for _, r := range skillLocationWords {
+		for _, w := range r.Words {
+			m[w] = r.Origin
+		}
+	}
+	return m
+}()
+
 // originOf tells a skill's origin from its location and the session's
 // working directory ("" when unknown).
 func originOf(loc, cwd string) skillOrigin {
@@ -70,14 +94,8 @@ func originOf(loc, cwd string) skillOrigin {
 		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
-	case p == "<built-in>" || p == "&lt;built-in&gt;" || p == "built-in" || p == "(built-in)" || p == "bundled":
-		// opencode's and qwen-code's own skills: the location the host
-		// writes for them.
-		return originBuiltin
-	case p == "project" || p == "workspace":
-		return originWorkspace // qwen-code's word for the workspace's
-	case p == "user" || p == "global":
-		return originUser
+	case locationWords[p] != "":
+		return locationWords[p]
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
 		return originAdmin
 	}

@@ -184,3 +184,18 @@ func TestSkillListings(t *testing.T) {
 		})
 	}
 }
+
+// TestSkillLocationWords: each word a host writes for a location says its
+// row's origin, and a path that merely ends in one says nothing of it.
+func TestSkillLocationWords(t *testing.T) {
+	for _, r := range skillLocationWords {
+		for _, w := range r.Words {
+			if got := originOf(w, ""); got != r.Origin {
+				t.Errorf("%q: %s, want %s", w, got, r.Origin)
+			}
+			if got := originOf("/tmp/x/"+w, ""); got == r.Origin && r.Origin != originUnknown {
+				t.Errorf("the path /tmp/x/%s: %s", w, got)
+			}
+		}
+	}
+}
