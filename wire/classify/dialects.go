@@ -603,8 +603,15 @@ func codexDir(s string) string {
 // instructions ($CODEX_HOME/AGENTS.md, before it) and the project's
 // AGENTS.md files (after it) in one <INSTRUCTIONS> body
 // (PROJECT_DOC_SEPARATOR in codex-rs core/src/project_doc.rs, with a blank
-// line on each side).
-const codexProjectDoc = "--- project-doc ---"
+// line on each side): the UserUntil of its framings row.
+var codexProjectDoc = func() string {
+	for _, f := range Framings {
+		if f.Name == "agents-md-instructions" {
+			return f.UserUntil
+		}
+	}
+	return ""
+}()
 
 // codexUserDoc labels the user's part of an <INSTRUCTIONS> body.
 const codexUserDoc = "$CODEX_HOME/AGENTS.md"
@@ -616,6 +623,9 @@ const codexUserDoc = "$CODEX_HOME/AGENTS.md"
 // workspace's (pc). Without the line the body is pc whole.
 func codexInstructionsPieces(text string, pc piece) []piece {
 	body := text[pc.start:pc.end]
+	if codexProjectDoc == "" {
+		return []piece{pc}
+	}
 	k := lineWith(body, 0, codexProjectDoc)
 	if k <= 0 || strings.TrimRight(LineAt(body, k), "\r\n") != codexProjectDoc {
 		return []piece{pc}

@@ -45,8 +45,13 @@ type Framing struct {
 	// A framed block with no closer that runs up to this block ends before
 	// that paragraph: the host's text resumes there.
 	LeadIn string
-	Kind   wire.Kind
-	Agents string
+	// UserUntil, when set, is a line inside a block of this row that the
+	// host writes between the user's own file (before it: trust user) and
+	// the workspace's (after it): Codex's "--- project-doc ---". Only its
+	// first occurrence counts: nothing of the workspace's comes before it.
+	UserUntil string
+	Kind      wire.Kind
+	Agents    string
 	// ReadBy, when set, names the reader of this row's blocks where they
 	// are cut with the envelopes (dialects.go, gemini.go, claudecode.go):
 	// the row is listed, and its fixture tested, but framedSections leaves
@@ -80,7 +85,7 @@ var Framings = []Framing{
 		Fixture: "Host rules.\n<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-FRAMED-BODY</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n</available_skills>\n"},
 	{Name: "context-from", ReadBy: "dialects.go (context-from)", Kind: wire.KindAgentsMD, Agents: "Gemini CLI, qwen-code",
 		Fixture: "Host rules.\n--- Context from: /w/QWEN.md ---\nWL-FRAMED-BODY\n--- End of Context from: /w/QWEN.md ---\n"},
-	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex",
+	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex", UserUntil: "--- project-doc ---",
 		Channel: wire.ChannelMessages, Role: "user",
 		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-FRAMED-BODY\n</INSTRUCTIONS>"},
 	{Name: "contents-of", ReadBy: "dialects.go (reminderPieces)", Kind: wire.KindAgentsMD, Agents: "Claude Code",
