@@ -43,7 +43,9 @@ type Framing struct {
 	// before <available_skills>): the paragraph right before the opener
 	// (blank lines between allowed), a few lines of prose naming the word.
 	// A framed block with no closer that runs up to this block ends before
-	// that paragraph: the host's text resumes there.
+	// that paragraph: the host's text resumes there. (Under a host that
+	// wrote no lead-in, a file's own last paragraph naming the word would
+	// pass for one; the hazard rules still read it, whatever its trust.)
 	LeadIn string
 	// UserUntil, when set, is a line inside a block of this row that the
 	// host writes between the user's own file (before it: trust user) and
