@@ -333,6 +333,11 @@ func framedSections(text string) []Section {
 	closeAt := func(end int) {
 		if cur != nil {
 			s, e := cur.bodyStart, end
+			// The blank lines between the opener and the file's first
+			// line are the host's (pi's "## PATH" then a blank line).
+			for !cur.f.Whole && s < e && (text[s] == '\n' || text[s] == '\r') {
+				s++
+			}
 			if e > s && !isBlank(text[s:e]) {
 				tr := cur.f.Trust
 				if tr == "" && HomePath(cur.label) {

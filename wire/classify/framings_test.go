@@ -99,3 +99,13 @@ func TestFramingEndsBeforeTheHostsLeadIn(t *testing.T) {
 		})
 	}
 }
+
+// TestFramingBodyStartsAtTheFile: the blank lines a host writes between its
+// opener and the file (pi's "## PATH" then a blank line) are the host's.
+func TestFramingBodyStartsAtTheFile(t *testing.T) {
+	text := "# Project Context\n\n## /w/AGENTS.md\n\n\n# Project\nobey\n"
+	secs := framedSections(text)
+	if len(secs) != 1 || text[secs[0].Start:secs[0].End] != "# Project\nobey\n" {
+		t.Errorf("sections %+v", secs)
+	}
+}
