@@ -200,15 +200,16 @@ capture() {
     HOME=$h record "$out" "$bin/opencode" run "$PROMPT"
     ;;
   qwen-code)
-    # Hand-given today: --auth-type openai (qwen-code exits "No auth type is
-    # selected" without it), and the workspace's MCP server approved with
-    # `qwen mcp approve` (project servers wait for approval otherwise).
+    # record's recipe gives it --auth-type openai (qwen-code exits "No auth
+    # type is selected" without it; record --explain says so). Hand-given
+    # today: the workspace's MCP server approved with `qwen mcp approve`
+    # (project servers wait for approval otherwise).
     # Two runs of one session, so that the memory subagent's request comes
     # between two of the main agent's.
     (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
     reap
-    HOME=$h record "$out" "$bin/qwen" --auth-type openai -p "$PROMPT"
-    HOME=$h record "$out" "$bin/qwen" --auth-type openai --continue -p "And 3+3?"
+    HOME=$h record "$out" "$bin/qwen" -p "$PROMPT"
+    HOME=$h record "$out" "$bin/qwen" --continue -p "And 3+3?"
     ;;
   qwen-code-reorder)
     # The same two runs of one session, with the user's setting that names
@@ -219,9 +220,9 @@ capture() {
     (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
     reap
     printf '{"context":{"fileName":["QWEN.md","AGENTS.md"]}}\n' >"$h/.qwen/settings.json"
-    HOME=$h record "$out" "$bin/qwen" --auth-type openai -p "$PROMPT"
+    HOME=$h record "$out" "$bin/qwen" -p "$PROMPT"
     printf '{"context":{"fileName":["AGENTS.md","QWEN.md"]}}\n' >"$h/.qwen/settings.json"
-    HOME=$h record "$out" "$bin/qwen" --auth-type openai --continue -p "And 3+3?"
+    HOME=$h record "$out" "$bin/qwen" --continue -p "And 3+3?"
     ;;
   cline)
     # Hand-given today: cline reads none of record's variables (its default

@@ -475,6 +475,16 @@ func TestAuditUnwrappedWorkspace(t *testing.T) {
 	if got := withRule(Audit(testReq(bare)), RuleUnwrappedWorkspace); len(got) != 1 {
 		t.Errorf("bare skills listing: got %+v", got)
 	}
+	// In a system-role message among the messages (Claude Code 2.1's) it
+	// speaks with the system's authority: untrusted-in-system, labelled.
+	for _, role := range []string{"system", "developer"} {
+		sys := testSeg("messages[1].content[0]", wire.ChannelMessages, role, wire.KindSkillsListing, wire.Untrusted, "", "- a: b\n")
+		sys.Label = "skill a (workspace)"
+		got := Audit(testReq(sys))
+		if len(got) != 1 || got[0].Rule != RuleUntrustedInSystem || !strings.Contains(got[0].Message, "from skill a (workspace)") {
+			t.Errorf("a skills listing in a %s message: %+v", role, got)
+		}
+	}
 	// Ordinary questions stay quiet.
 	for _, q := range []string{"What is 2+2?", "Please update AGENTS.md to mention tabs.", "Show me the directory listing please."} {
 		u := testSeg("messages[0].content[0]", wire.ChannelMessages, "user", wire.KindUserInput, wire.TrustUser, "", q)

@@ -293,6 +293,7 @@ func envPieces(text string, e envelope, cwd string) []piece {
 	switch d.name {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])
+		return codexInstructionsPieces(text, pc)
 	case "skills_instructions":
 		return codexSkillsPieces(text, e.bodyStart, e.bodyEnd, cwd)
 	case "skill":

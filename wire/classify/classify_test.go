@@ -395,6 +395,11 @@ func FuzzClassify(f *testing.F) {
 	f.Add("")
 	f.Add("<skill>\n</skill>")
 	f.Add("--- Context from: a ---\n--- End of Context from: a ---")
+	for _, l := range SkillListings {
+		f.Add("Host rules.\n" + l.Fixture)
+	}
+	f.Add("Host.\nInstructions from: /w/AGENTS.md\n# N\n\nKeep.\n\n\nSkills help.\nUse the skill tool.\n\n<available_skills>\n<skill>\n</skill>\n</available_skills>\n")
+	f.Add("# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nmine\n\n--- project-doc ---\n\nours\n</INSTRUCTIONS>")
 	f.Fuzz(func(t *testing.T, text string) {
 		checkAllParts(t, text)
 	})

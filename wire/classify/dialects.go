@@ -599,6 +599,57 @@ func codexDir(s string) string {
 	return strings.TrimSpace(line)
 }
 
+// codexProjectDoc is the line Codex writes between the user's own
+// instructions ($CODEX_HOME/AGENTS.md, before it) and the project's
+// AGENTS.md files (after it) in one <INSTRUCTIONS> body
+// (PROJECT_DOC_SEPARATOR in codex-rs core/src/project_doc.rs, with a blank
+// line on each side): the UserUntil of its framings row.
+var codexProjectDoc = func() string {
+	for _, f := range Framings {
+		if f.Name == "agents-md-instructions" {
+			return f.UserUntil
+		}
+	}
+	return ""
+}()
+
+// codexUserDoc labels the user's part of an <INSTRUCTIONS> body.
+const codexUserDoc = "$CODEX_HOME/AGENTS.md"
+
+// codexInstructionsPieces cuts the <INSTRUCTIONS> body pc at its first
+// project-doc line: the text before it is the user's (trust user: only the
+// user's own file comes first, so no workspace text can have forged the
+// line), the line and the blank lines around it the host's, the rest the
+// workspace's (pc). Without the line the body is pc whole.
+func codexInstructionsPieces(text string, pc piece) []piece {
+	body := text[pc.start:pc.end]
+	if codexProjectDoc == "" {
+		return []piece{pc}
+	}
+	k := lineWith(body, 0, codexProjectDoc)
+	if k <= 0 || strings.TrimRight(LineAt(body, k), "\r\n") != codexProjectDoc {
+		return []piece{pc}
+	}
+	user := strings.TrimRight(body[:k], "\r\n")
+	if user == "" {
+		return []piece{pc}
+	}
+	userEnd := len(user) + 1 // its last line's newline
+	sepEnd := lineEnd(body, k)
+	for sepEnd < len(body) && (body[sepEnd] == '\n' || body[sepEnd] == '\r') {
+		sepEnd++
+	}
+	out := []piece{
+		{start: pc.start, end: pc.start + userEnd, kind: wire.KindAgentsMD, trust: wire.TrustUser, envelope: pc.envelope, label: codexUserDoc, name: string(wire.KindAgentsMD)},
+		{start: pc.start + userEnd, end: pc.start + sepEnd, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)},
+	}
+	if sepEnd < len(body) {
+		pc.start += sepEnd
+		out = append(out, pc)
+	}
+	return out
+}
+
 // skillName is the text of a Codex <skill> body's <name> child, or "".
 func skillName(body string) string {
 	if len(body) > 4096 {
@@ -741,18 +792,20 @@ func reminderPieces(text string, bs, be int) []piece {
 		if next >= 0 && next < regionEnd {
 			end = next
 		}
-		// Only the first header is host framing: a later one follows a
-		// CLAUDE.md body, which could have forged it, so it stays in the
-		// untrusted region (it still names the next file).
+		// A header is host framing until a workspace file's body came
+		// before it: after one, the body could have forged it, so it stays
+		// in the untrusted region (it still names the next file). After the
+		// user's own file (~/.claude/CLAUDE.md, not hostile) it is the
+		// host's.
 		start := hdrEnd
-		if out != nil {
+		if workspace {
 			start = cur
 		}
 		if end <= start {
 			h = next
 			continue
 		}
-		if out == nil {
+		if !workspace {
 			rem(cur, hdrEnd)
 		}
 		trust := wire.TrustUser

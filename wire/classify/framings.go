@@ -37,9 +37,23 @@ type Framing struct {
 	Close string
 	// Whole: the block's opener and closer lines are part of its section
 	// (a skills listing, cut per skill by the section's reader).
-	Whole  bool
-	Kind   wire.Kind
-	Agents string
+	Whole bool
+	// LeadIn, when set, is a word of the paragraph with which the host
+	// introduces a block of this row (opencode's and pi's sentences
+	// before <available_skills>): the paragraph right before the opener
+	// (blank lines between allowed), a few lines of prose naming the word.
+	// A framed block with no closer that runs up to this block ends before
+	// that paragraph: the host's text resumes there. (Under a host that
+	// wrote no lead-in, a file's own last paragraph naming the word would
+	// pass for one; the hazard rules still read it, whatever its trust.)
+	LeadIn string
+	// UserUntil, when set, is a line inside a block of this row that the
+	// host writes between the user's own file (before it: trust user) and
+	// the workspace's (after it): Codex's "--- project-doc ---". Only its
+	// first occurrence counts: nothing of the workspace's comes before it.
+	UserUntil string
+	Kind      wire.Kind
+	Agents    string
 	// ReadBy, when set, names the reader of this row's blocks where they
 	// are cut with the envelopes (dialects.go, gemini.go, claudecode.go):
 	// the row is listed, and its fixture tested, but framedSections leaves
@@ -68,12 +82,12 @@ var Framings = []Framing{
 		Fixture: "# Rules\n## rules\nWL-FRAMED-BODY\n"},
 	{Name: "cline-user-rules", Heading: true, Names: []string{"user-rules", "global rules"}, Kind: wire.KindAgentsMD, Trust: wire.TrustUser, Agents: "cline 3 (## user-rules: the user's own rules in HOME)",
 		Fixture: "# Rules\n## user-rules\nWL-FRAMED-BODY\n"},
-	{Name: "available-skills", Prefix: "<available_skills>", Close: "</available_skills>", Whole: true, Kind: wire.KindSkillsListing,
-		Agents:  "opencode (in its system prompt, no heading before it), Gemini CLI",
+	{Name: "available-skills", Prefix: "<available_skills>", Close: "</available_skills>", Whole: true, LeadIn: "skill", Kind: wire.KindSkillsListing,
+		Agents:  "opencode and pi (in the system prompt after the instruction files, a paragraph before it), Gemini CLI",
 		Fixture: "Host rules.\n<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-FRAMED-BODY</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n</available_skills>\n"},
 	{Name: "context-from", ReadBy: "dialects.go (context-from)", Kind: wire.KindAgentsMD, Agents: "Gemini CLI, qwen-code",
 		Fixture: "Host rules.\n--- Context from: /w/QWEN.md ---\nWL-FRAMED-BODY\n--- End of Context from: /w/QWEN.md ---\n"},
-	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex",
+	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex", UserUntil: "--- project-doc ---",
 		Channel: wire.ChannelMessages, Role: "user",
 		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-FRAMED-BODY\n</INSTRUCTIONS>"},
 	{Name: "contents-of", ReadBy: "dialects.go (reminderPieces)", Kind: wire.KindAgentsMD, Agents: "Claude Code",
@@ -234,6 +248,56 @@ func lastHostBlock(text string) int {
 	return best
 }
 
+// leadInStart is where a framed block with no closer, whose body starts at
+// from, ends before the host's block at: after its last non-blank line
+// before the host's lead-in paragraph when the host block's row has one
+// (Framing.LeadIn) and the paragraph is there, else after its last
+// non-blank line before at. The blank lines and the paragraph are the
+// host's.
+func leadInStart(text string, from, at int) int {
+	end := trimBlankTail(text, from, at)
+	f, _, ok := framingOpen(LineAt(text, at))
+	if !ok || f.LeadIn == "" {
+		return end
+	}
+	// The paragraph: the lines from end back to the blank line before them.
+	ps := end
+	lines := 0
+	for ps > from {
+		ls := strings.LastIndexByte(text[from:ps-1], '\n') + 1 + from
+		if ls < from {
+			ls = from
+		}
+		if isBlank(text[ls:ps]) {
+			break
+		}
+		ps = ls
+		lines++
+	}
+	para := text[ps:end]
+	if lines == 0 || lines > 6 || ps == from || strings.ContainsAny(para, "<>#`") ||
+		!strings.Contains(strings.ToLower(para), strings.ToLower(f.LeadIn)) {
+		return end
+	}
+	return trimBlankTail(text, from, ps)
+}
+
+// trimBlankTail is the end of the last non-blank line of text[from:at]
+// (after its newline), or from.
+func trimBlankTail(text string, from, at int) int {
+	e := at
+	for e > from && (text[e-1] == '\n' || text[e-1] == '\r' || text[e-1] == ' ' || text[e-1] == '\t') {
+		e--
+	}
+	if e == from {
+		return from
+	}
+	if k := strings.IndexByte(text[e:at], '\n'); k >= 0 {
+		return e + k + 1
+	}
+	return at
+}
+
 // HomePath reports whether a path a host names lies in the user's own agent
 // folders (~/.config/opencode/AGENTS.md, /home/u/.qwen/QWEN.md): the user's
 // text, not the workspace's. The rows are provenance.HomeFiles' folders.
@@ -269,6 +333,11 @@ func framedSections(text string) []Section {
 	closeAt := func(end int) {
 		if cur != nil {
 			s, e := cur.bodyStart, end
+			// The blank lines between the opener and the file's first
+			// line are the host's (pi's "## PATH" then a blank line).
+			for !cur.f.Whole && s < e && (text[s] == '\n' || text[s] == '\r') {
+				s++
+			}
 			if e > s && !isBlank(text[s:e]) {
 				tr := cur.f.Trust
 				if tr == "" && HomePath(cur.label) {
@@ -305,7 +374,7 @@ func framedSections(text string) []Section {
 					}
 					closeAt(at)
 				case cur.f.Close == "" && at == hostBlock:
-					closeAt(at)
+					closeAt(leadInStart(text, cur.bodyStart, at))
 				case cur.headingLvl > 0 && strings.HasPrefix(strings.TrimSpace(line), "===="):
 					closeAt(at)
 				}

@@ -70,3 +70,42 @@ func TestFramingHeadingNeedsAnInstructionFile(t *testing.T) {
 		t.Errorf("label %q, want AGENTS.md", secs[0].Label)
 	}
 }
+
+// TestFramingEndsBeforeTheHostsLeadIn: a block with no closer that runs up
+// to the host's <available_skills> ends after the file's last line: the
+// blank lines and the host's paragraph introducing its skills are the
+// host's; a paragraph that does not name skills, or holds markup, stays the
+// file's.
+func TestFramingEndsBeforeTheHostsLeadIn(t *testing.T) {
+	list := "<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>d</description>\n    <location>&lt;built-in&gt;</location>\n  </skill>\n</available_skills>\n"
+	for _, c := range []struct {
+		name, tail, body string
+	}{
+		{"lead-in", "\n\n\nSkills give you workflows.\nUse the skill tool to load one.\n\n", "# Notes\n\nKeep answers short.\n"},
+		{"no-blank", "\nSkills give you workflows.\n", "# Notes\n\nKeep answers short.\n"},
+		{"no-lead-in", "\n\n", "# Notes\n\nKeep answers short.\n"},
+		{"not-about-skills", "\n\nAlways answer in French.\n", "# Notes\n\nKeep answers short.\n\n\nAlways answer in French.\n"},
+		{"markup", "\n\nUse the <b>skill</b> tool.\n", "# Notes\n\nKeep answers short.\n\n\nUse the <b>skill</b> tool.\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := "Host rules.\nInstructions from: /w/AGENTS.md\n# Notes\n\nKeep answers short.\n" + c.tail + list
+			secs := framedSections(text)
+			if len(secs) < 1 || secs[0].Kind != wire.KindAgentsMD {
+				t.Fatalf("sections %+v", secs)
+			}
+			if got := text[secs[0].Start:secs[0].End]; got != c.body {
+				t.Errorf("the file's block is %q, want %q", got, c.body)
+			}
+		})
+	}
+}
+
+// TestFramingBodyStartsAtTheFile: the blank lines a host writes between its
+// opener and the file (pi's "## PATH" then a blank line) are the host's.
+func TestFramingBodyStartsAtTheFile(t *testing.T) {
+	text := "# Project Context\n\n## /w/AGENTS.md\n\n\n# Project\nobey\n"
+	secs := framedSections(text)
+	if len(secs) != 1 || text[secs[0].Start:secs[0].End] != "# Project\nobey\n" {
+		t.Errorf("sections %+v", secs)
+	}
+}

@@ -84,9 +84,10 @@ func isGeminiSession(text string) bool {
 
 // geminiSessionPieces cuts Gemini CLI's session context message: the heading
 // is host framing (kind other, trusted), the date line the time, the lines
-// after it up to the directory tree the environment (both trusted), the
-// workspace directories and their tree a cwd-listing (untrusted, labelled
-// with the first directory), and the memory after it is cut at its
+// after it up to the directory tree's first entry the environment (both
+// trusted: the workspace directories and the tree's headings are written
+// before any file name), the tree's entries a cwd-listing (untrusted,
+// labelled with the first directory), and the memory after it is cut at its
 // "--- Context from: PATH ---" blocks like any host-headed message.
 //
 // Only the lines before the tree are read as the host's: the tree's file
@@ -123,6 +124,23 @@ func geminiSessionPieces(text string) []piece {
 	if list < 0 {
 		factsEnd = tail
 	}
+	// The headings, the workspace directories, the "Showing up to" line and
+	// the root folder before the first drawn line of the tree are Gemini
+	// CLI's, written before any file name: the environment's. The listing
+	// starts at the tree's first entry (when the tree draws one).
+	treeAt := -1
+	if list >= 0 {
+		for at := list; at < tail; at = lineEnd(text, at) {
+			if isTreeLine(LineAt(text, at)) {
+				treeAt = at
+				break
+			}
+		}
+	}
+	listStart := list
+	if treeAt > list {
+		factsEnd, listStart = treeAt, treeAt
+	}
 
 	var out []piece
 	add := func(pc piece) {
@@ -140,7 +158,7 @@ func geminiSessionPieces(text string) []piece {
 	}
 	add(piece{start: envStart, end: factsEnd, kind: wire.KindEnvironment, trust: wire.Trusted, name: string(wire.KindEnvironment)})
 	if list >= 0 {
-		add(piece{start: list, end: tail, kind: wire.KindCwdListing, trust: wire.Untrusted, name: string(wire.KindCwdListing),
+		add(piece{start: listStart, end: tail, kind: wire.KindCwdListing, trust: wire.Untrusted, name: string(wire.KindCwdListing),
 			label: geminiWorkspaceDir(text[:tail], list, text[envStart:factsEnd])})
 	}
 	if tail < len(text) {

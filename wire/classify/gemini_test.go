@@ -18,9 +18,11 @@ func TestClassifyGeminiSession(t *testing.T) {
 		{id: id + "/0", at: "<session_context>\nThis is the Gemini CLI.", kind: wire.KindOther, trust: wire.Trusted},
 		{id: id + "/time", at: "Today's date is Tuesday, December 1, 2026", kind: wire.KindTime, trust: wire.Trusted,
 			exact: "Today's date is Tuesday, December 1, 2026 (formatted according to the user's locale).\n"},
-		{id: id + "/environment", at: "My operating system is: linux", kind: wire.KindEnvironment, trust: wire.Trusted,
-			exact: "My operating system is: linux\nThe project's temporary directory is: /home/dev/.gemini/tmp/app\n"},
-		{id: id + "/cwd-listing", at: "- **Workspace Directories:**", kind: wire.KindCwdListing, trust: wire.Untrusted, label: "/home/dev/app"},
+		// The tree's headings, the workspace directories and its root are
+		// Gemini CLI's (written before any file name); its entries the
+		// workspace's.
+		{id: id + "/environment", at: "My operating system is: linux", kind: wire.KindEnvironment, trust: wire.Trusted},
+		{id: id + "/cwd-listing", at: "├───GEMINI.md", kind: wire.KindCwdListing, trust: wire.Untrusted, label: "/home/dev/app"},
 		{id: id + "/1", at: "<loaded_context>\n<extension_context>\n--- Context from:", kind: wire.KindOther, trust: wire.Trusted},
 		{id: id + "/context-from", at: "Run the linter", kind: wire.KindAgentsMD, trust: wire.Untrusted, env: "context-from",
 			label: "/home/dev/.gemini/extensions/lint/GEMINI.md", exact: "Run the linter after each edit.\n"},
@@ -32,8 +34,12 @@ func TestClassifyGeminiSession(t *testing.T) {
 			label: "/home/dev/app/docs/GEMINI.md", exact: "Keep the design notes short.\n"},
 		{id: id + "/4", at: "--- End of Context from: /home/dev/app/docs", kind: wire.KindOther, trust: wire.Trusted},
 	})
-	// The tree runs from its heading to the memory block.
+	// The tree runs from its first entry to the memory block.
 	segs := Classify(p)
+	if env := segs[2].Text; !strings.HasPrefix(env, "My operating system is: linux\n") || !strings.HasSuffix(env, "- **Workspace Directories:**\n  - /home/dev/app\n- **Directory Structure:**\n\n"+
+		"Showing up to 200 items (files + folders). Folders or files indicated with ... contain more items not shown, were ignored, or the display limit (200 items) was reached.\n\n/home/dev/app/\n") {
+		t.Errorf("environment %q", env)
+	}
 	tree := segs[3].Text
 	if !strings.HasSuffix(tree, "└───.git/...\n\n\n") || !strings.Contains(tree, "│   └───design.md") {
 		t.Errorf("cwd-listing %q", tree)
@@ -56,7 +62,7 @@ func TestClassifyGeminiSessionShapes(t *testing.T) {
 			{id: "m/0", at: "<session_context>", kind: wire.KindOther, trust: wire.Trusted},
 			{id: "m/time", at: "Today's date", kind: wire.KindTime, trust: wire.Trusted},
 			{id: "m/environment", at: "My operating system", kind: wire.KindEnvironment, trust: wire.Trusted},
-			{id: "m/cwd-listing", at: "- **Workspace", kind: wire.KindCwdListing, trust: wire.Untrusted, label: "/w"},
+			{id: "m/cwd-listing", at: "└───a.go", kind: wire.KindCwdListing, trust: wire.Untrusted, label: "/w"},
 			{id: "m/1", at: "</session_context>", kind: wire.KindOther, trust: wire.Trusted, exact: "</session_context>"},
 		})
 	})
@@ -81,7 +87,7 @@ func TestClassifyGeminiSessionShapes(t *testing.T) {
 			{id: "m/0", at: "This is the Gemini CLI.", kind: wire.KindOther, trust: wire.Trusted},
 			{id: "m/time", at: "Today's date", kind: wire.KindTime, trust: wire.Trusted},
 			{id: "m/environment", at: "My operating system", kind: wire.KindEnvironment, trust: wire.Trusted},
-			{id: "m/cwd-listing", at: "Here is the folder structure", kind: wire.KindCwdListing, trust: wire.Untrusted, label: "/Users/me/app"},
+			{id: "m/cwd-listing", at: "└───main.go", kind: wire.KindCwdListing, trust: wire.Untrusted, label: "/Users/me/app"},
 		})
 	})
 }

@@ -56,6 +56,30 @@ func (o skillOrigin) trust() wire.Trust {
 var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
 	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
 
+// skillLocationWords are the words hosts write as a skill's location in
+// place of a path, and the origin each says (the agents that write them).
+var skillLocationWords = []struct {
+	Words  []string
+	Origin skillOrigin
+	Agents string
+}{
+	{[]string{"<built-in>", "&lt;built-in&gt;", "built-in", "(built-in)"}, originBuiltin, "opencode (its own skills)"},
+	{[]string{"bundled"}, originBuiltin, "qwen-code (the skills it ships)"},
+	{[]string{"project", "workspace"}, originWorkspace, "qwen-code (the workspace's .qwen/skills)"},
+	{[]string{"user", "global"}, originUser, "qwen-code (~/.qwen/skills)"},
+}
+
+// locationWords is skillLocationWords by word.
+var locationWords = func() map[string]skillOrigin {
+	m := map[string]skillOrigin{}
+	for _, r := range skillLocationWords {
+		for _, w := range r.Words {
+			m[w] = r.Origin
+		}
+	}
+	return m
+}()
+
 // originOf tells a skill's origin from its location and the session's
 // working directory ("" when unknown).
 func originOf(loc, cwd string) skillOrigin {
@@ -70,14 +94,8 @@ func originOf(loc, cwd string) skillOrigin {
 		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
-	case p == "<built-in>" || p == "&lt;built-in&gt;" || p == "built-in" || p == "(built-in)" || p == "bundled":
-		// opencode's and qwen-code's own skills: the location the host
-		// writes for them.
-		return originBuiltin
-	case p == "project" || p == "workspace":
-		return originWorkspace // qwen-code's word for the workspace's
-	case p == "user" || p == "global":
-		return originUser
+	case locationWords[p] != "":
+		return locationWords[p]
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
 		return originAdmin
 	}
@@ -262,13 +280,88 @@ func codexSkillLine(line string) (name, file string, ok bool) {
 // workspace skill's description can forge the lines after it: from the
 // first skill that is not the host's, every later one is untrusted. (Text
 // that a description forges before its own <location> reads as the entry
-// it forges: that cannot be told in-band.)
+// it forges: that cannot be told in-band.) A host that escapes its entries
+// (SkillListings) leaves no entry a way to forge another: there each skill
+// is judged by its own location.
 const (
 	geminiSkillsOpen  = "<available_skills>"
 	geminiSkillsClose = "</available_skills>"
 	geminiSkillOpen   = "<skill>"
 	geminiSkillClose  = "</skill>"
 )
+
+// SkillListing is one way hosts write the entries of an <available_skills>
+// list, told by the lines the host writes before any entry's text (the
+// first <skill> line and the one after it). Adding a host that lists its
+// skills this way means adding a row and its fixture (TestSkillListings).
+type SkillListing struct {
+	Name string
+	// ElementLines: each element's tags and its text on lines of their
+	// own (<name>, NAME, </name>); else <name>NAME</name> on one line.
+	ElementLines bool
+	// Escaped: the host escapes each name and description as XML text
+	// (&lt; &gt; &amp;), so no entry can forge the tags of another and
+	// each skill's trust is its own location's. The row's word is the
+	// host's (read in its source); as a check of it, a block that holds a
+	// tag line twice or a raw < or > in its text (what the host would have
+	// escaped) is judged as in an unescaped list from there on.
+	Escaped bool
+	Agents  string
+	// Fixture: a list whose workspace skill comes before a built-in one.
+	Fixture string
+}
+
+// SkillListings are the list styles wirelens knows; a list that matches
+// none is read as the first (unescaped: the safe side).
+var SkillListings = []SkillListing{
+	{Name: "inline", Agents: "Gemini CLI, opencode (unescaped); pi (escaped, but written as opencode's: nothing the host writes first tells them apart)",
+		Fixture: "<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-SKILL</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n" +
+			"  <skill>\n    <name>host</name>\n    <description>HOST-SKILL</description>\n    <location>&lt;built-in&gt;</location>\n  </skill>\n</available_skills>\n"},
+	{Name: "element-lines", ElementLines: true, Escaped: true, Agents: "qwen-code (escapeXml on name and description, the level after the description and as its location)",
+		Fixture: "<available_skills>\n<skill>\n<name>\nwl\n</name>\n<description>\nWL-SKILL &lt;b&gt; (project)\n</description>\n<location>\nproject\n</location>\n</skill>\n" +
+			"<skill>\n<name>\nhost\n</name>\n<description>\nHOST-SKILL (bundled)\n</description>\n<location>\nbundled\n</location>\n</skill>\n</available_skills>\n"},
+}
+
+// listingStyle is the row of SkillListings whose style the list opened at
+// open (the <available_skills> line) of sec is written in.
+func listingStyle(sec string, open int) *SkillListing {
+	at := lineTrimmedWith(sec, open, geminiSkillOpen)
+	lines := false
+	if at >= 0 {
+		next := lineEnd(sec, at)
+		lines = next < len(sec) && strings.TrimSpace(LineAt(sec, next)) == "<name>"
+	}
+	for i := range SkillListings {
+		if SkillListings[i].ElementLines == lines {
+			return &SkillListings[i]
+		}
+	}
+	return &SkillListings[0]
+}
+
+// entryTags are the lines of markup an entry of an escaped list holds.
+var entryTags = map[string]bool{"<skill>": true, "</skill>": true, "<name>": true, "</name>": true,
+	"<description>": true, "</description>": true, "<location>": true, "</location>": true}
+
+// escapedEntry reports whether a block of an element-lines list holds only
+// its own tags, each once on a line of its own, and text with no raw < or >.
+func escapedEntry(block string) bool {
+	seen := map[string]bool{}
+	for line := range strings.Lines(block) {
+		t := strings.TrimSpace(line)
+		if entryTags[t] {
+			if seen[t] {
+				return false
+			}
+			seen[t] = true
+			continue
+		}
+		if strings.ContainsAny(t, "<>") {
+			return false
+		}
+	}
+	return true
+}
 
 // geminiSkillsPieces cuts a skills-listing section [s, e) of a system text
 // that holds Gemini CLI's <available_skills>: each <skill> block becomes a
@@ -288,6 +381,8 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 	var out []piece
 	host := 0
 	worst := wire.Trusted
+	style := listingStyle(sec, open)
+	escaped := style.Escaped
 	for at := lineTrimmedWith(sec, open, geminiSkillOpen); at >= 0 && at < end; {
 		// The block runs to the line after its last </skill> before the
 		// next <skill> line (or the end of the list).
@@ -303,10 +398,16 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 		block := sec[at:blockEnd]
 		o := originOf(lastElement(block, "location"), cwd)
 		tr := o.trust()
-		if worst != wire.Trusted && (tr == wire.Trusted || worst == wire.Untrusted) {
-			tr = worst
+		if escaped && !escapedEntry(block) {
+			escaped = false // markup the host would have escaped: forged from here
+			worst = wire.Untrusted
 		}
-		worst = tr
+		if !escaped {
+			if worst != wire.Trusted && (tr == wire.Trusted || worst == wire.Untrusted) {
+				tr = worst
+			}
+			worst = tr
+		}
 		// The <skill> and </skill> lines are Gemini CLI's own: the entry's
 		// text is what lies between them.
 		in, out2 := lineEnd(sec, at), blockEnd
@@ -335,7 +436,7 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 		// untrusted when a forged block could have run on into it.
 		tr := wire.Trusted
 		kind := wire.KindHostRules
-		if blank := onlyClosers(sec[host:]); !blank && worst == wire.Untrusted && host < end {
+		if blank := onlyClosers(sec[host:]); !blank && !escaped && worst == wire.Untrusted && host < end {
 			tr, kind = wire.Untrusted, wire.KindSkillsListing
 		}
 		out = append(out, piece{start: s + host, end: e, kind: kind, trust: tr, name: string(kind)})

@@ -98,15 +98,16 @@ func indexOf(t *testing.T, ws string) *provenance.Index {
 	return x
 }
 
-// hostOnly is text only hosts write: with provenance, no untrusted segment
-// holds it (without, a framing with no closer may take a sentence of the
-// host's after a file along: the safe side).
-var hostOnly = append(slices.Clone(hostFraming), "Instructions from:", "## user-rules", "<available_skills>", "Skills provide specialized instructions")
+// hostOnly is text only hosts write: no untrusted segment holds it, with
+// provenance or without (a framing with no closer ends before the host's
+// lead-in: TestAgentCapturesTrustWithoutWorkspace compares every byte).
+var hostOnly = append(slices.Clone(hostFraming), "Instructions from:", "## user-rules", "<available_skills>", "Skills provide specialized instructions",
+	"**Workspace Directories:**", "Showing up to 200 items", "--- project-doc ---", "The following skills provide specialized instructions")
 
 // TestAgentCapturesByProvenance: with and without the workspace's index,
 // every workspace line on the wire is untrusted and labelled (a HOME file's
-// trust user), no host tag raises a breakout and no hazard is reported
-// twice in one request; with the index no host text is untrusted.
+// trust user), no host tag raises a breakout, no hazard is reported twice
+// in one request, and no host text is untrusted.
 func TestAgentCapturesByProvenance(t *testing.T) {
 	wsLines := fileLines(t, filepath.Join(*agentsRoot, "workspace"))
 	homeLines := fileLines(t, filepath.Join(*agentsRoot, "home"))
@@ -143,7 +144,7 @@ func TestAgentCapturesByProvenance(t *testing.T) {
 								t.Errorf("@%d %s (%s %s) holds HOME's %s line %q", r.Index, s.ID, s.Trust, s.Kind, file, l)
 							}
 						}
-						if withIndex && s.Trust == wire.Untrusted {
+						if s.Trust == wire.Untrusted {
 							for _, h := range hostOnly {
 								if strings.Contains(s.Text, h) {
 									t.Errorf("@%d %s: untrusted %s segment holds host text %q", r.Index, s.ID, s.Kind, h)
