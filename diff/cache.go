@@ -497,6 +497,7 @@ func (q *Sequence) Add(r *wire.Request) *Step {
 	q.prev = cur
 	mem.sizeHostPrefix(cur)
 	mem.sweep(cur.at)
+	mem.restart(cur.at, q.keyLanes[key])
 	var st *Step
 	cur.lane = ln
 	ln.Requests++

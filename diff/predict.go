@@ -115,6 +115,8 @@ type cacheMemory struct {
 	// store at which expired entries are dropped next.
 	ttl     time.Duration
 	sweepAt int
+	// restarts counts the times the store started again (restart).
+	restarts int
 	// sources are the entries' sources, each once.
 	sources []string
 	srcID   map[string]uint32

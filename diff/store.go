@@ -125,6 +125,30 @@ func (m *cacheMemory) sweep(at int64) {
 	m.sweepAt = max(4096, 2*(len(m.entries)+len(m.prefixes)))
 }
 
+// untimedEntries is the most entries the store holds for one cache key
+// when the requests' times are not recorded, so that nothing expires: past
+// it the store starts again from the last request of each of the key's
+// lanes (what a provider would still hold: it keeps a prefix for minutes,
+// not for the 100,000 requests after it). Memory stays bounded on any
+// session, at about 32 bytes an entry.
+var untimedEntries = 1 << 18 // a variable for the tests
+
+// restart empties m and writes again what the lanes' last requests left in
+// the cache, when m has grown past untimedEntries without times.
+func (m *cacheMemory) restart(at int64, heads []*laneState) {
+	if at != 0 || len(m.entries)+len(m.prefixes) < untimedEntries {
+		return
+	}
+	clear(m.entries)
+	clear(m.prefixes)
+	for _, l := range heads {
+		if l.head != nil {
+			m.remember(l.head, m.ttl)
+		}
+	}
+	m.restarts++
+}
+
 // scaler calibrates the o200k estimates to a provider family's recorded
 // input tokens: the median of per-request ratios, kept as a histogram of
 // their logarithms so that it takes the same memory whatever the session's

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -347,5 +348,43 @@ func TestCachePromptCacheKey(t *testing.T) {
 	}
 	if sum.BreaksByCause["cache-key"] != 1 || sum.BreaksByChannel["system"] != 0 {
 		t.Errorf("summary: %v, %v", sum.BreaksByCause, sum.BreaksByChannel)
+	}
+}
+
+// TestUntimedStoreIsBounded: without recorded times nothing expires, so a
+// session of many distinct requests would have the store hold a prefix of
+// each for ever; past untimedEntries it starts again from the lanes' last
+// requests, and a request after that still reads the prefix its lane's last
+// request wrote.
+func TestUntimedStoreIsBounded(t *testing.T) {
+	in := wire.NewInterner()
+	sys := cacheSys("You are a coding agent.\n" + cacheTestRules)
+	defer func(n int) { untimedEntries = n }(untimedEntries)
+	untimedEntries = 2048
+	var q Sequence
+	n := untimedEntries + untimedEntries/2
+	most := 0
+	var last *Step
+	for i := 1; i <= n; i++ {
+		r := cacheTestReq(in, i, wire.FormatOpenAIChat, "gpt-5", sys, cacheMsg(0, "user", fmt.Sprintf("ping %d", i)))
+		last = q.Add(&r)
+		for _, m := range q.mems {
+			most = max(most, len(m.prefixes)+len(m.entries))
+		}
+	}
+	mem := q.mems[cacheKey(&wire.Request{Format: wire.FormatOpenAIChat, Model: "gpt-5"})]
+	if mem == nil {
+		t.Fatal("no store for gpt-5")
+	}
+	if mem.restarts != 1 {
+		t.Fatalf("the store restarted %d times over %d requests (%d entries held), want once", mem.restarts, n, len(mem.prefixes)+len(mem.entries))
+	}
+	if most > untimedEntries+1 {
+		t.Errorf("the store held %d entries, more than %d", most, untimedEntries)
+	}
+	// The shared system prompt is still read: the store kept the last
+	// request's prefixes across the restart.
+	if last == nil || last.Prediction.Cached == 0 {
+		t.Fatalf("the last request reads nothing from the cache after the restart: %+v", last)
 	}
 }

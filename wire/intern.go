@@ -17,9 +17,19 @@ func HashText(s string) uint64 { return maphash.String(hashSeed, s) }
 type Interner struct {
 	mu sync.Mutex
 	m  map[uint64]string
-	// Bytes is the total size of the distinct texts held.
-	Bytes int64
+	// Bytes is the total size of the distinct texts interned; distinct
+	// their count (the texts of a map emptied included).
+	Bytes    int64
+	distinct int
 }
+
+// maxInterned is the most texts an interner holds: past it the map starts
+// again empty (the texts requests hold stay theirs; later repeats share a
+// new copy), so that a stream of a million requests of distinct text, which
+// shares nothing, holds no map of a million entries. A session's growing
+// requests repeat the texts of the last few, which the new map holds again
+// at once.
+var maxInterned = 1 << 20 // a variable for the tests
 
 // NewInterner returns an empty interner.
 func NewInterner() *Interner { return &Interner{m: make(map[uint64]string)} }
@@ -38,13 +48,24 @@ func (in *Interner) Intern(s string) (string, uint64) {
 		// A 64-bit collision: keep both texts apart by not interning this one.
 		return s, h
 	}
+	if len(in.m) >= maxInterned {
+		in.m = make(map[uint64]string)
+	}
 	in.m[h] = s
 	in.Bytes += int64(len(s))
+	in.distinct++
 	return s, h
 }
 
-// Len is the number of distinct texts held.
+// Len is the number of distinct texts interned.
 func (in *Interner) Len() int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.distinct
+}
+
+// Held is the number of texts the interner holds now (at most maxInterned).
+func (in *Interner) Held() int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return len(in.m)
