@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -103,4 +105,33 @@ func clipText(s string) string {
 		return s[:200] + "..."
 	}
 	return s
+}
+
+// TestBatchGCLimit: a batch's soft memory limit is 256 MB plus twice its
+// input, the collector's target 400, both put back after; a GOGC of the
+// user's leaves both alone.
+func TestBatchGCLimit(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT")
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	restore := batchGC(100 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 256<<20+200<<20 {
+		t.Errorf("limit %d, want %d", got, 256<<20+200<<20)
+	}
+	if got := debug.SetGCPercent(-1); got != 400 {
+		t.Errorf("GC percent %d, want 400", got)
+	}
+	debug.SetGCPercent(400)
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit %d after the batch, want %d back", got, before)
+	}
+	t.Setenv("GOGC", "100")
+	restore = batchGC(100 << 20)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("with GOGC set the limit is %d, want %d left alone", got, before)
+	}
+	restore()
 }
