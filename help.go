@@ -402,10 +402,7 @@ func helpFunc(cmd *cobra.Command, _ []string) {
 // reportWidth is the width of a plain-text output on w: the terminal's when
 // w is one, else $COLUMNS when it holds a width, else 80.
 func reportWidth(w io.Writer) int {
-	if n := terminalWidth(w); n > 0 {
-		return n
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+	if n := tableWidth(w); n > 0 {
 		return n
 	}
 	return defaultReportWidth
