@@ -13,7 +13,6 @@ import (
 
 	"github.com/wirelens/wirelens/assemble"
 	"github.com/wirelens/wirelens/diff"
-	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
 	"github.com/wirelens/wirelens/wire/provenance"
@@ -636,11 +635,7 @@ func (t termText) writeFinding(b *strings.Builder, f audit.Finding, tail string)
 func writeCheckText(w io.Writer, res *checkResult, t termText) error {
 	var b strings.Builder
 	for _, n := range res.notes {
-		line := "note: " + scan.VisibleLine(n)
-		if t.width > 0 && ansi.StringWidth(line) > t.width {
-			line = strings.Join(cells.WrapIndented(line, t.width, 6), "\n")
-		}
-		b.WriteString(line + "\n")
+		b.WriteString(fitLine("note: "+scan.VisibleLine(n), t.width, 6) + "\n")
 	}
 	if len(res.notes) > 0 {
 		b.WriteByte('\n')

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wirelens/wirelens/diff"
-	"github.com/wirelens/wirelens/ui/cells"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/breakdown"
 	"github.com/wirelens/wirelens/wire/price"
@@ -133,10 +132,7 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 		if len(cs.growth.Rows) > 1 {
 			title := scan.VisibleLine(cs.name) + ": " + plural(len(cs.growth.Rows), "request") +
 				", estimated tokens by category (o200k_base)"
-			if width > 0 && cells.Width(title) > width {
-				title = strings.Join(cells.WrapIndented(title, width, 4), "\n")
-			}
-			w.WriteString(title + "\n")
+			w.WriteString(fitLine(title, width, 4) + "\n")
 			rows := cs.growth.Table()
 			right := numberColumns(1)
 			delete(right, len(rows[0])-1) // the bar
@@ -150,8 +146,11 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 		u := writeContextBlock(bw, cs.last, tab, width)
 		bw.Flush()
 		for _, l := range strings.SplitAfter(sb.String(), "\n") {
-			if width > 0 && !strings.HasPrefix(l, "  ") && cells.Width(strings.TrimSuffix(l, "\n")) > width {
-				l = strings.Join(cells.WrapIndented(strings.TrimSuffix(l, "\n"), width, 4), "\n") + "\n"
+			if body, nl := strings.CutSuffix(l, "\n"); !strings.HasPrefix(l, "  ") {
+				l = fitLine(body, width, 4)
+				if nl {
+					l += "\n"
+				}
 			}
 			w.WriteString(l)
 		}
@@ -159,11 +158,7 @@ func writeContextText(w *bufio.Writer, srcs []contextSource, tab *price.Table, w
 			unconfirmed = append(unconfirmed, u)
 		}
 	}
-	note := priceNote(tab, unconfirmed)
-	if width > 0 && cells.Width(note) > width {
-		note = strings.Join(cells.WrapIndented(note, width, 4), "\n")
-	}
-	w.WriteString("\n" + note + "\n")
+	w.WriteString("\n" + fitLine(priceNote(tab, unconfirmed), width, 4) + "\n")
 	return nil
 }
 

@@ -131,10 +131,7 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 		head := fmt.Sprintf("%s  %s  %s  %s  %s bytes  ~%s tokens",
 			scan.VisibleLine(r.Name()), r.Format, scan.VisibleLine(model), plural(len(r.Segments), "segment"),
 			wire.GroupDigits(r.Bytes()), wire.GroupDigits(r.Tokens()))
-		if width > 0 && cells.Width(head) > width {
-			head = strings.Join(cells.WrapIndented(head, width, 4), "\n")
-		}
-		b.WriteString(head + "\n")
+		b.WriteString(fitLine(head, width, 4) + "\n")
 		if u := r.Usage; u != nil && u.CachedUnknown {
 			fmt.Fprintf(b, "  recorded usage: input %s (cached not recorded)\n", wire.GroupDigits(u.InputTokens))
 		} else if u != nil {
@@ -142,11 +139,7 @@ func writeInspectBlocks(w io.Writer, reqs []wire.Request, width int, sep bool) e
 				wire.GroupDigits(u.InputTokens), wire.GroupDigits(u.CachedTokens), wire.GroupDigits(u.CacheWriteTokens))
 		}
 		for _, n := range r.Notes {
-			line := "  note: " + scan.VisibleLine(n)
-			if width > 0 && cells.Width(line) > width {
-				line = strings.Join(cells.WrapIndented(line, width, 8), "\n")
-			}
-			b.WriteString(line + "\n")
+			b.WriteString(fitLine("  note: "+scan.VisibleLine(n), width, 8) + "\n")
 		}
 		rows := [][]string{{"SEGMENT", "CHANNEL", "ROLE", "KIND", "TRUST", "ENVELOPE", "BYTES", "TOKENS", "ESC"}}
 		breakpoints := false

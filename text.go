@@ -210,6 +210,15 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
+// fitLine is s wrapped to width (cells.WrapIndented, continuation lines
+// hang cells further in), s itself when it fits or the width is unknown.
+func fitLine(s string, width, hang int) string {
+	if width <= 0 || cells.Width(s) <= width {
+		return s
+	}
+	return strings.Join(cells.WrapIndented(s, width, hang), "\n")
+}
+
 // wrapReport wraps every line of a plain-text report to width, as
 // cells.WrapIndented does, continuation lines two spaces further in.
 func wrapReport(text string, width int) string {
