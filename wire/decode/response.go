@@ -91,7 +91,7 @@ func SentResponse(r *wire.Request, limit int64) (*Response, error) {
 	}
 	if len(b) > 0 {
 		var cerr error
-		if b, _, cerr = body.Decompress(b, out.header("content-encoding")); cerr != nil {
+		if b, _, cerr = body.Decompress(b, headerValue(out.Headers, "content-encoding")); cerr != nil {
 			out.Note, b = "the response body is "+cerr.Error(), nil
 		}
 	}
@@ -101,9 +101,10 @@ func SentResponse(r *wire.Request, limit int64) (*Response, error) {
 	return out, nil
 }
 
-// header is the value of the named response header, or "".
-func (r *Response) header(name string) string {
-	for _, h := range r.Headers {
+// headerValue is the value of the named header in hs (Response.Headers'
+// shape), or "".
+func headerValue(hs [][2]string, name string) string {
+	for _, h := range hs {
 		if strings.EqualFold(h[0], name) {
 			return h[1]
 		}

@@ -30,7 +30,7 @@ func TestSentResponse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		if got := r.header("content-type"); r.Status != 200 || !strings.HasPrefix(got, c.ctype) {
+		if got := headerValue(r.Headers, "content-type"); r.Status != 200 || !strings.HasPrefix(got, c.ctype) {
 			t.Errorf("%s: status %d, content-type %q", c.file, r.Status, got)
 		}
 		if (r.Events > 0) != c.events || r.Message == "" || !strings.Contains(r.Message, c.message) {

@@ -90,7 +90,7 @@ func SentBody(r *wire.Request, limit int64) (b []byte, what string, err error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: the HAR entry's request body: %v", r.Source, err)
 		}
-		if b, _, err = body.Decompress(b, (&Response{Headers: responseHeaders(rq.Headers)}).header("Content-Encoding")); err != nil {
+		if b, _, err = body.Decompress(b, headerValue(responseHeaders(rq.Headers), "Content-Encoding")); err != nil {
 			return nil, "", fmt.Errorf("%s: the HAR entry's request body is %v", r.Source, err)
 		}
 		return redact.Body(b), "the HAR entry's request.postData", nil
