@@ -201,9 +201,10 @@ func (g *geminiCLI) emit(d Sink, msgs []geminiMessage, length int64) {
 		if d.Stopped() {
 			return
 		}
-		sent := last
-		for _, t := range append([]int64{unixNano(m.Timestamp)}, geminiCallTimes(m.ToolCalls)...) {
-			last = max(last, t)
+		sent, at := last, unixNano(m.Timestamp)
+		last = max(last, at)
+		for i := range m.ToolCalls {
+			last = max(last, unixNano(m.ToolCalls[i].Timestamp))
 		}
 		switch m.Type {
 		case "user":
@@ -218,7 +219,7 @@ func (g *geminiCLI) emit(d Sink, msgs []geminiMessage, length int64) {
 			seq.snapshot(req)
 			req.Model = m.Model
 			if sent == 0 {
-				sent = unixNano(m.Timestamp)
+				sent = at
 			}
 			if sent != 0 {
 				req.At = time.Unix(0, sent).UTC()
@@ -326,17 +327,6 @@ func geminiParts(v jsontext.Value, id, role, text string) []wire.Part {
 			p.Text = body.Compact(el) // a part of a shape the API does not name
 		}
 		out = append(out, p)
-	}
-	return out
-}
-
-// geminiCallTimes are the recorded times of a message's tool calls.
-func geminiCallTimes(calls []geminiToolCall) []int64 {
-	var out []int64
-	for i := range calls {
-		if t := unixNano(calls[i].Timestamp); t != 0 {
-			out = append(out, t)
-		}
 	}
 	return out
 }
