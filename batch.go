@@ -82,17 +82,29 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 	}
 	n = min(n, len(jobs))
 	if n <= 1 || !apart {
+		// The jobs listed, read in turn as decodeSource reads them
+		// (ahead of the work), not listed again by a.decode.
 		work := newWork()
-		for _, src := range sources {
+		for _, j := range jobs {
 			stop := false
-			a.decode(src, func(r wire.Request, err error) bool {
+			each := func(r wire.Request, err error) bool {
 				var v T
 				if err == nil {
 					v = work(&r)
 				}
 				stop = !merge(r, err, v)
 				return !stop
-			})
+			}
+			if j.serial != "" {
+				a.decode(j.serial, each)
+			} else {
+				each = a.markTools(each)
+				for r, err := range decode.Ahead(j.job.Decode(), aheadRequests) {
+					if !each(r, err) {
+						break
+					}
+				}
+			}
 			if stop {
 				return
 			}
