@@ -49,7 +49,7 @@ func (m *Model) subject(row, raw bool) act.Subject {
 			rows = append(rows, act.FindingLine(f.Finding, f.req))
 		}
 	case m.view == viewEscapes || m.view == viewCache:
-		for _, i := range m.shownRows(m.view, map[viewKind]int{viewEscapes: len(m.escRows()), viewCache: len(m.reqs)}[m.view]) {
+		for _, i := range m.shownRows(m.view) {
 			rows = append(rows, m.rowText(m.view, i))
 		}
 	}
