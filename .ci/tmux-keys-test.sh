@@ -17,12 +17,6 @@ rows=24
 # shellcheck source=tmux-lib.sh
 source "$(dirname "$0")/tmux-lib.sh"
 
-not_on_screen() {
-	if screen | grep -F -- "$1" >/dev/null; then
-		fail "the screen shows: $1"
-	fi
-}
-
 # mouse_asked: 1 while the program in the pane asks for mouse events.
 mouse_asked() { tmux -S "$sock" display-message -p -t "$session" '#{mouse_any_flag}'; }
 

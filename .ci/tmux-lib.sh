@@ -1,8 +1,8 @@
-# Shared by the tmux scripts (.ci/tmux-test.sh, .ci/tmux-width-test.sh):
-# source it after setting name (the script's name in messages), session,
-# and optionally cols and rows. It makes a work folder and a tmux server of
-# its own (both removed on exit), takes the binary given as $1 or builds
-# one, and defines fail, screen, wait_for, keys and start.
+# Shared by the tmux scripts (.ci/tmux-*-test.sh): source it after setting
+# name (the script's name in messages), session, and optionally cols and
+# rows. It makes a work folder and a tmux server of its own (both removed on
+# exit), takes the binary given as $1 or builds one, and defines fail,
+# screen, wait_for, not_on_screen, keys and start.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)
@@ -45,6 +45,13 @@ wait_for() {
 		sleep 0.1
 	done
 	fail "the screen never showed: $1"
+}
+
+# not_on_screen TEXT: fail when the screen shows TEXT.
+not_on_screen() {
+	if screen | grep -F -- "$1" >/dev/null; then
+		fail "the screen shows: $1"
+	fi
 }
 
 keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }

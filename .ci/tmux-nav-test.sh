@@ -14,13 +14,6 @@ rows=24
 # shellcheck source=tmux-lib.sh
 source "$(dirname "$0")/tmux-lib.sh"
 
-# not_on_screen TEXT: fail when the screen shows TEXT.
-not_on_screen() {
-	if screen | grep -F -- "$1" >/dev/null; then
-		fail "the screen shows: $1"
-	fi
-}
-
 # 1. `view -` with the terminal on standard input: said at once, exit 2.
 start view -
 wait_for "standard input is a terminal"

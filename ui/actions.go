@@ -43,13 +43,13 @@ func (m *Model) subject(row, raw bool) act.Subject {
 	case c >= 0 && (raw || m.view == viewRaw):
 		return act.RawJSON(m.reqs[c].req, c+1)
 	case m.view == viewWire && s >= 0:
-		return act.Segment(m.reqs[c].req.Segments[s].ID, c+1, maskSecrets(m.reqs[c].req.Segments[s].Text, m.reqs[c].segSecrets[s]))
+		return act.Segment(m.reqs[c].req.Segments[s].ID, c+1, m.reqs[c].req.Segments[s].Text, m.reqs[c].segSecrets[s])
 	case m.view == viewFindings:
 		for _, f := range m.shownFindings() {
 			rows = append(rows, act.FindingLine(f.Finding, f.req))
 		}
 	case m.view == viewEscapes || m.view == viewCache:
-		for _, i := range m.shownRows(m.view, map[viewKind]int{viewEscapes: len(m.escRows()), viewCache: len(m.reqs)}[m.view]) {
+		for _, i := range m.shownRows(m.view) {
 			rows = append(rows, m.rowText(m.view, i))
 		}
 	}

@@ -63,9 +63,23 @@ func (m *Model) rowText(v viewKind, i int) string {
 	return ""
 }
 
-// shownRows are the rows of table view v (of n) that its filter keeps,
-// indices into its rows: all of them when it has none.
-func (m *Model) shownRows(v viewKind, n int) []int {
+// allRows is how many rows table view v has before its filter.
+func (m *Model) allRows(v viewKind) int {
+	switch v {
+	case viewFindings:
+		return len(m.findings)
+	case viewEscapes:
+		return len(m.escRows())
+	case viewCache:
+		return len(m.reqs)
+	}
+	return 0
+}
+
+// shownRows are the rows of table view v that its filter keeps, indices
+// into its rows: all of them when it has none.
+func (m *Model) shownRows(v viewKind) []int {
+	n := m.allRows(v)
 	out := make([]int, 0, n)
 	for i := 0; i < n; i++ {
 		if v == viewFindings && m.findServer != "" && m.findings[i].server != m.findServer {
@@ -84,13 +98,13 @@ func (m *Model) shownFindings() []findingRow {
 	if m.rowFilter[viewFindings] == "" && m.findServer == "" {
 		return m.findings
 	}
-	return find.Pick(m.findings, m.shownRows(viewFindings, len(m.findings)))
+	return find.Pick(m.findings, m.shownRows(viewFindings))
 }
 
 // shownEscRows are the Escapes view's rows after its filter.
 func (m *Model) shownEscRows() []escRow {
 	if rows := m.escRows(); m.rowFilter[viewEscapes] != "" {
-		return find.Pick(rows, m.shownRows(viewEscapes, len(rows)))
+		return find.Pick(rows, m.shownRows(viewEscapes))
 	}
 	return m.escRows()
 }
@@ -119,8 +133,7 @@ func (m *Model) findInView(q string) tea.Cmd {
 	from := 0
 	switch m.view {
 	case viewFindings, viewEscapes, viewCache:
-		n := map[viewKind]int{viewFindings: len(m.findings), viewEscapes: len(m.escRows()), viewCache: len(m.reqs)}[m.view]
-		for k, i := range m.shownRows(m.view, n) {
+		for k, i := range m.shownRows(m.view) {
 			if has(m.rowText(m.view, i)) {
 				m.vf.At = append(m.vf.At, k)
 			}

@@ -145,7 +145,7 @@ func TestCopiedIsCapped(t *testing.T) {
 // command.
 func BenchmarkSegmentOneMB(b *testing.B) {
 	line := "some tool output \x1b[2J and \u202e and ANTHROPIC_API_KEY=ghp_*************************************\n"
-	s := Segment("messages[0].content[0]", 1, strings.Repeat(line, (1<<20)/len(line)))
+	s := Segment("messages[0].content[0]", 1, strings.Repeat(line, (1<<20)/len(line)), nil)
 	b.SetBytes(1 << 20)
 	for b.Loop() {
 		_ = s.Text()

@@ -11,6 +11,7 @@ import (
 	"github.com/wirelens/wirelens/ui/render"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/audit"
+	"github.com/wirelens/wirelens/wire/redact"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -31,12 +32,14 @@ func RawJSON(r wire.Request, n int) Subject {
 }
 
 // Segment is the text of segment id of request n as the content pane has
-// it: masked already with the secrets the loader found in it (looking for
-// them again would cost as much as the loading did: redact's search takes
+// it: masked with the secrets the loader found in it (looking for them
+// again would cost as much as the loading did: redact's search takes
 // seconds on a megabyte holding thousands of keys), its hazards made
-// visible here.
-func Segment(id string, n int, masked string) Subject {
-	return Subject{What: scan.VisibleLine(id) + " of #" + strconv.Itoa(n), Ext: ".txt", Text: func() string { return scan.Visible(masked) }}
+// visible, both in the command (a copy of the segment, not made in
+// Update).
+func Segment(id string, n int, text string, secrets []redact.Secret) Subject {
+	return Subject{What: scan.VisibleLine(id) + " of #" + strconv.Itoa(n), Ext: ".txt",
+		Text: func() string { return scan.Visible(redact.Blank(text, secrets)) }}
 }
 
 // Rows is the rows of a table view, or its row sel alone when sel >= 0.
