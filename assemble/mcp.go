@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/wirelens/wirelens/wire"
 )
 
 // MCPServer is an MCP server a workspace configures for an agent.
@@ -96,7 +98,7 @@ func readConfig(d Dir, name string) ([]byte, error) {
 	}
 	f, err := d.FS.Open(real)
 	if err != nil {
-		return nil, errors.New(osError(err))
+		return nil, errors.New(wire.OSErrorReason(err))
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
@@ -104,7 +106,7 @@ func readConfig(d Dir, name string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxMCPConfigBytes+1))
 	if err != nil {
-		return nil, errors.New(osError(err))
+		return nil, errors.New(wire.OSErrorReason(err))
 	}
 	if len(data) > maxMCPConfigBytes {
 		return nil, fmt.Errorf("larger than %d bytes", maxMCPConfigBytes)
