@@ -350,10 +350,10 @@ func fileKind(rel string) wire.Kind {
 // fileOf hashes one file's text.
 func fileOf(p string, src Source, kind wire.Kind, text string) File {
 	f := File{Path: p, Size: int64(len(text)), Source: src, Kind: kind}
-	inFront := false
-	for i, line := range strings.Split(text, "\n") {
+	inFront, first := false, true
+	for line := range strings.SplitSeq(text, "\n") {
 		c := canonical(line)
-		if i == 0 && c == "---" && kind == wire.KindSkillLoaded {
+		if first && c == "---" && kind == wire.KindSkillLoaded {
 			inFront = true
 		} else if inFront && c == "---" {
 			f.FrontMatter = len(f.Lines) + 1
@@ -368,6 +368,7 @@ func fileOf(p string, src Source, kind wire.Kind, text string) File {
 		if c != "" {
 			f.Lines = append(f.Lines, hashOf(c))
 		}
+		first = false
 	}
 	if inFront { // never closed: not front matter
 		f.FrontMatter = 0
