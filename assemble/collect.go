@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wirelens/wirelens/wire"
 )
 
 // Limits of what Collect reads and lists.
@@ -106,13 +108,13 @@ func OpenDir(dir string) (Dir, io.Closer, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return Dir{}, nil, fmt.Errorf("%s: no such directory", dir)
 	case err != nil:
-		return Dir{}, nil, fmt.Errorf("%s: %v", dir, osError(err))
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, wire.OSErrorReason(err))
 	case !st.IsDir():
 		return Dir{}, nil, fmt.Errorf("%s: not a directory", dir)
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
-		return Dir{}, nil, fmt.Errorf("%s: %v", dir, osError(err))
+		return Dir{}, nil, fmt.Errorf("%s: %v", dir, wire.OSErrorReason(err))
 	}
 	return Dir{Path: abs, FS: root.FS()}, root, nil
 }
@@ -194,7 +196,7 @@ func Collect(in Input) (*Baseline, error) {
 		return nil, errors.New("no workspace")
 	}
 	if _, err := fs.ReadDir(in.Workspace.FS, "."); err != nil {
-		return nil, fmt.Errorf("%s: %v", in.Workspace.Path, osError(err))
+		return nil, fmt.Errorf("%s: %v", in.Workspace.Path, wire.OSErrorReason(err))
 	}
 	b := &Baseline{Workspace: in.Workspace.Path, Now: in.Now, Notes: slices.Clone(in.Notes)}
 	c := &collector{b: b}
@@ -251,8 +253,8 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	}
 	f, err := d.FS.Open(real)
 	if err != nil {
-		c.note("%s: %v", full, osError(err))
-		return fmt.Sprintf("[wirelens: not read: %v]\n", osError(err)), false
+		c.note("%s: %v", full, wire.OSErrorReason(err))
+		return fmt.Sprintf("[wirelens: not read: %v]\n", wire.OSErrorReason(err)), false
 	}
 	defer f.Close()
 	st, stErr := f.Stat()
@@ -262,8 +264,8 @@ func (c *collector) readFile(d Dir, name, full string) (text string, ok bool) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		c.note("%s: %v", full, osError(err))
-		return fmt.Sprintf("[wirelens: not read: %v]\n", osError(err)), false
+		c.note("%s: %v", full, wire.OSErrorReason(err))
+		return fmt.Sprintf("[wirelens: not read: %v]\n", wire.OSErrorReason(err)), false
 	}
 	size := int64(len(data))
 	if stErr == nil && st.Size() > size {
@@ -338,14 +340,14 @@ func resolve(fsys fs.FS, name string) (string, fs.FileInfo, error) {
 	for hop := 0; hop <= maxLinkHops; hop++ {
 		fi, err := fs.Lstat(fsys, name)
 		if err != nil {
-			return "", nil, errors.New(osError(err))
+			return "", nil, errors.New(wire.OSErrorReason(err))
 		}
 		if fi.Mode().Type() != fs.ModeSymlink {
 			return name, fi, nil
 		}
 		target, err := fs.ReadLink(fsys, name)
 		if err != nil {
-			return "", nil, errors.New(osError(err))
+			return "", nil, errors.New(wire.OSErrorReason(err))
 		}
 		target = filepath.ToSlash(target)
 		if path.IsAbs(target) || filepath.IsAbs(target) {
@@ -369,25 +371,6 @@ func joinPath(dir, name string) string {
 		return dir + name
 	}
 	return dir + "/" + name
-}
-
-// osError is the reason of an I/O error without the path.
-func osError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		err = le.Err
-	}
-	switch {
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or directory"
-	}
-	return err.Error()
 }
 
 // listing lists d (the workspace or an additional directory): sorted, at
@@ -445,8 +428,8 @@ func (l *lister) walk(dir string, depth int) {
 	ents, err := fs.ReadDir(l.d.FS, dir)
 	indent := strings.Repeat("  ", depth)
 	if err != nil && len(ents) == 0 {
-		fmt.Fprintf(&l.out, "%s[wirelens: not listed: %s]\n", indent, osError(err))
-		l.c.note("%s: not listed: %s", joinPath(l.d.Path, dir), osError(err))
+		fmt.Fprintf(&l.out, "%s[wirelens: not listed: %s]\n", indent, wire.OSErrorReason(err))
+		l.c.note("%s: not listed: %s", joinPath(l.d.Path, dir), wire.OSErrorReason(err))
 		return
 	}
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
@@ -665,7 +648,7 @@ func (c *collector) skills(d Dir, dir, source string) {
 	ents, err := fs.ReadDir(d.FS, dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			c.note("%s: skills not read: %s", joinPath(d.Path, dir), osError(err))
+			c.note("%s: skills not read: %s", joinPath(d.Path, dir), wire.OSErrorReason(err))
 		}
 		return
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/wirelens/wirelens/wire"
 )
 
 // MCPServer is an MCP server a workspace configures for an agent.
@@ -96,7 +98,7 @@ func readConfig(d Dir, name string) ([]byte, error) {
 	}
 	f, err := d.FS.Open(real)
 	if err != nil {
-		return nil, errors.New(osError(err))
+		return nil, errors.New(wire.OSErrorReason(err))
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
@@ -104,7 +106,7 @@ func readConfig(d Dir, name string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxMCPConfigBytes+1))
 	if err != nil {
-		return nil, errors.New(osError(err))
+		return nil, errors.New(wire.OSErrorReason(err))
 	}
 	if len(data) > maxMCPConfigBytes {
 		return nil, fmt.Errorf("larger than %d bytes", maxMCPConfigBytes)
@@ -130,11 +132,8 @@ func jsonServers(data []byte, member string) ([]string, error) {
 	if !ok || v.Kind() != '{' {
 		return nil, nil
 	}
-	var servers map[string]jsontext.Value
-	if err := json.Unmarshal(v, &servers); err != nil {
-		return nil, fmt.Errorf("1: %s is not an object of servers", member)
-	}
-	// In the file's order.
+	// In the file's order (v is an object, checked whole by the Unmarshal
+	// above: duplicate names included).
 	dec := jsontext.NewDecoder(bytes.NewReader(v))
 	var names []string
 	if _, err := dec.ReadToken(); err != nil {

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -155,4 +156,25 @@ func byteSize(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// OSErrorReason is the reason of an I/O error without the path it repeats
+// ("permission denied", "no such file or directory"), for a message that
+// names the path itself.
+func OSErrorReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	}
+	return err.Error()
 }

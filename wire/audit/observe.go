@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,7 +44,7 @@ func ObserveVolatile(fs []Finding) (keep []bool, stable int) {
 			n = f.Requests.Count
 		}
 		g.count += n
-		if !containsString(g.values, f.Message) {
+		if !slices.Contains(g.values, f.Message) {
 			g.values = append(g.values, f.Message)
 		}
 	}
@@ -58,7 +59,7 @@ func ObserveVolatile(fs []Finding) (keep []bool, stable int) {
 			f := &fs[g.first]
 			seen := make([]string, 0, len(g.values))
 			for _, m := range g.values {
-				if v := valueOf(m); v != "" && !containsString(seen, v) {
+				if v := valueOf(m); v != "" && !slices.Contains(seen, v) {
 					seen = append(seen, v)
 				}
 			}
@@ -92,13 +93,4 @@ func valueOf(msg string) string {
 		return ""
 	}
 	return msg[i+1 : j]
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -59,81 +59,35 @@ type schemaString struct {
 // one string at path "".
 func schemaStrings(text string) []schemaString {
 	dec := jsontext.NewDecoder(strings.NewReader(text))
-	type frame struct {
-		object bool
-		key    string
-		index  int
-	}
-	var stack []frame
 	var out []schemaString
-	ptr := func(extra string) string {
-		var b strings.Builder
-		for _, f := range stack {
-			b.WriteByte('/')
-			if f.object {
-				b.WriteString(pointerEscape(f.key))
-			} else {
-				b.WriteString(strconv.Itoa(f.index))
-			}
-		}
-		if extra != "" {
-			b.WriteByte('/')
-			b.WriteString(pointerEscape(extra))
-		}
-		return b.String()
-	}
-	// next moves the innermost array's index past a value.
-	done := func() {
-		if n := len(stack); n > 0 && !stack[n-1].object {
-			stack[n-1].index++
-		}
-	}
-	wantName := false
 	for {
 		kind := dec.PeekKind()
 		if kind == 0 {
 			break
 		}
 		switch kind {
-		case '{', '[':
+		case '{', '[', '}', ']':
 			if _, err := dec.ReadToken(); err != nil {
 				return fallbackString(text, out)
 			}
-			stack = append(stack, frame{object: kind == '{'})
-			wantName = kind == '{'
-			continue
-		case '}', ']':
-			if _, err := dec.ReadToken(); err != nil {
-				return fallbackString(text, out)
-			}
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			done()
-			wantName = len(stack) > 0 && stack[len(stack)-1].object
 			continue
 		}
 		val, err := dec.ReadValue()
 		if err != nil {
 			return fallbackString(text, out)
 		}
+		if kind != '"' {
+			continue
+		}
 		start := int(dec.InputOffset()) - len(val)
 		// val is the decoder's buffer, valid until its next read: the
 		// definition's own bytes are kept instead.
 		raw := text[start : start+len(val)]
-		if wantName {
-			name, _ := jsontext.AppendUnquote(nil, val)
-			stack[len(stack)-1].key = string(name)
-			out = append(out, schemaString{path: ptr(""), name: true, text: string(name), raw: raw, start: start})
-			wantName = false
-			continue
-		}
-		if kind == '"' {
-			v, _ := jsontext.AppendUnquote(nil, val)
-			out = append(out, schemaString{path: ptr(""), text: string(v), raw: raw, start: start})
-		}
-		done()
-		wantName = len(stack) > 0 && stack[len(stack)-1].object
+		v, _ := jsontext.AppendUnquote(nil, val)
+		// The decoder's stack says where the string stands: an object
+		// that has read an odd number of tokens has just read a name.
+		k, n := dec.StackIndex(dec.StackDepth())
+		out = append(out, schemaString{path: string(dec.StackPointer()), name: k == '{' && n%2 == 1, text: string(v), raw: raw, start: start})
 	}
 	if _, err := dec.ReadToken(); err != nil && !errors.Is(err, io.EOF) {
 		return fallbackString(text, out)
@@ -153,11 +107,6 @@ func fallbackString(text string, got []schemaString) []schemaString {
 func json0(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
-}
-
-// pointerEscape escapes one reference token of a JSON pointer.
-func pointerEscape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
 // offsetIn is the byte offset in the definition of byte k of a string's

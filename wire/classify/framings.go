@@ -195,26 +195,19 @@ func loneTag(line string) bool {
 // has the host's opener between it and the closer). -1 when there is none.
 func lastHostBlock(text string) int {
 	type tagLine struct {
-		start, end int
-		name       string
-		closing    bool
+		start   int
+		name    string
+		closing bool
 	}
 	var tl []tagLine
-	for at := 0; at < len(text); {
-		end := strings.IndexByte(text[at:], '\n')
-		next := len(text)
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += at
-			next = end + 1
-		}
-		if t := strings.TrimSpace(text[at:end]); loneTag(t) {
+	at := 0
+	for ln := range strings.Lines(text) {
+		if t := strings.TrimSpace(ln); loneTag(t) {
 			closing := t[1] == '/'
 			name := strings.Trim(t, "</>")
-			tl = append(tl, tagLine{at, next, name, closing})
+			tl = append(tl, tagLine{at, name, closing})
 		}
-		at = next
+		at += len(ln)
 	}
 	type block struct{ open, close int }
 	var blocks []block
@@ -350,16 +343,11 @@ func framedSections(text string) []Section {
 	}
 	hostBlock := lastHostBlock(text)
 	inFence := false
-	for at := 0; at < len(text); {
-		end := strings.IndexByte(text[at:], '\n')
-		next := len(text)
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += at
-			next = end + 1
-		}
-		line := strings.TrimRight(text[at:end], "\r")
+	next := 0
+	for ln := range strings.Lines(text) {
+		at := next
+		next += len(ln)
+		line := strings.TrimRight(strings.TrimSuffix(ln, "\n"), "\r")
 		if c, _, _ := fenceOf(line); c != 0 {
 			inFence = !inFence
 		}
@@ -369,7 +357,6 @@ func framedSections(text string) []Section {
 				case cur.f.Close != "" && strings.HasPrefix(strings.TrimSpace(line), cur.f.Close):
 					if cur.f.Whole {
 						closeAt(next)
-						at = next
 						continue
 					}
 					closeAt(at)
@@ -392,7 +379,6 @@ func framedSections(text string) []Section {
 				cur = &open{f: f, label: p, bodyStart: body, headingLvl: lvl}
 			}
 		}
-		at = next
 	}
 	closeAt(len(text))
 	return out

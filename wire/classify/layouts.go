@@ -31,24 +31,18 @@ func isTreeLine(line string) bool {
 // three lines at least. ok is false when there is none.
 func treeSpan(body string) (start, end int, root string, ok bool) {
 	start = -1
-	prevStart, prevEnd := -1, -1
+	prev := "" // the last non-blank line
 	n := 0
-	for at := 0; at < len(body); {
-		le := strings.IndexByte(body[at:], '\n')
-		next := len(body)
-		lineEndAt := len(body)
-		if le >= 0 {
-			lineEndAt = at + le
-			next = lineEndAt + 1
-		}
-		line := strings.TrimRight(body[at:lineEndAt], "\r")
+	next := 0
+	for ln := range strings.Lines(body) {
+		at := next
+		next += len(ln)
+		line := strings.TrimRight(strings.TrimSuffix(ln, "\n"), "\r")
 		switch {
 		case isTreeLine(line):
 			if start < 0 {
 				start = at
-				if prevStart >= 0 {
-					root = strings.TrimSpace(body[prevStart:prevEnd])
-				}
+				root = strings.TrimSpace(prev)
 			}
 			end = next
 			n++
@@ -59,9 +53,8 @@ func treeSpan(body string) (start, end int, root string, ok bool) {
 			start, n = -1, 0
 		}
 		if strings.TrimSpace(line) != "" {
-			prevStart, prevEnd = at, lineEndAt
+			prev = line
 		}
-		at = next
 	}
 	if start >= 0 && n >= 3 {
 		return start, end, root, true

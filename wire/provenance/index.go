@@ -2,7 +2,6 @@ package provenance
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -114,7 +113,7 @@ func Build(root string, opts Options) (*Index, error) {
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s", root, describe(err))
+			return nil, fmt.Errorf("%s: %s", root, wire.OSErrorReason(err))
 		}
 		if !st.IsDir() {
 			return nil, fmt.Errorf("%s: not a directory", root)
@@ -213,7 +212,7 @@ func (w *walker) walk(fsys fs.FS, dir string, depth int) {
 	}
 	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		w.note("%s: not indexed: %s", w.show(dir), describe(err))
+		w.note("%s: not indexed: %s", w.show(dir), wire.OSErrorReason(err))
 		return
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
@@ -296,7 +295,7 @@ func (w *walker) file(fsys fs.FS, rel string, size int64) {
 	}
 	f, err := fsys.Open(rel)
 	if err != nil {
-		w.note("%s: not indexed: %s", w.show(rel), describe(err))
+		w.note("%s: not indexed: %s", w.show(rel), wire.OSErrorReason(err))
 		return
 	}
 	defer f.Close()
@@ -351,10 +350,10 @@ func fileKind(rel string) wire.Kind {
 // fileOf hashes one file's text.
 func fileOf(p string, src Source, kind wire.Kind, text string) File {
 	f := File{Path: p, Size: int64(len(text)), Source: src, Kind: kind}
-	inFront := false
-	for i, line := range strings.Split(text, "\n") {
+	inFront, first := false, true
+	for line := range strings.SplitSeq(text, "\n") {
 		c := canonical(line)
-		if i == 0 && c == "---" && kind == wire.KindSkillLoaded {
+		if first && c == "---" && kind == wire.KindSkillLoaded {
 			inFront = true
 		} else if inFront && c == "---" {
 			f.FrontMatter = len(f.Lines) + 1
@@ -369,6 +368,7 @@ func fileOf(p string, src Source, kind wire.Kind, text string) File {
 		if c != "" {
 			f.Lines = append(f.Lines, hashOf(c))
 		}
+		first = false
 	}
 	if inFront { // never closed: not front matter
 		f.FrontMatter = 0
@@ -395,19 +395,4 @@ func (x *Index) finish() {
 		x.names[h] = true
 	}
 	x.memo = map[memoKey][]span{}
-}
-
-// describe is an OS error without the path it repeats.
-func describe(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or directory"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	return err.Error()
 }

@@ -44,27 +44,20 @@ type line struct {
 // line breaks (\n) is cut at them and its pieces unescaped.
 func (x *Index) splitLines(text string) []line {
 	var out []line
-	for at := 0; at < len(text); {
-		end := strings.IndexByte(text[at:], '\n')
-		next := len(text)
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += at
-			next = end + 1
-		}
-		s, e := trimRange(text, at, end)
+	next := 0
+	for ln := range strings.Lines(text) {
+		at := next
+		next += len(ln)
+		s, e := trimRange(text, at, next) // trimRange drops the line break too
 		l := line{start: s, end: e, next: next}
 		if s < e {
 			x.look(&l, text[s:e])
 			if l.locs == nil && !l.name && strings.Contains(text[s:e], `\n`) {
 				out = append(out, x.escapedLines(text, s, e, next)...)
-				at = next
 				continue
 			}
 		}
 		out = append(out, l)
-		at = next
 	}
 	return out
 }

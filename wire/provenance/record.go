@@ -2,11 +2,11 @@ package provenance
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/wirelens/wirelens/wire"
 )
@@ -130,16 +130,11 @@ func ParseRecord(line []byte) (*Index, error) {
 
 // hashesHex writes hashes as 16 hex digits each, one after the other.
 func hashesHex(hs []Hash) string {
-	var b strings.Builder
-	b.Grow(16 * len(hs))
-	var buf [8]byte
+	raw := make([]byte, 0, 8*len(hs))
 	for _, h := range hs {
-		for k := 0; k < 8; k++ {
-			buf[k] = byte(h >> (56 - 8*k))
-		}
-		b.WriteString(hex.EncodeToString(buf[:]))
+		raw = binary.BigEndian.AppendUint64(raw, uint64(h))
 	}
-	return b.String()
+	return hex.EncodeToString(raw)
 }
 
 // parseHashes reads hashesHex's output.
@@ -153,11 +148,7 @@ func parseHashes(s string) ([]Hash, error) {
 	}
 	out := make([]Hash, 0, len(raw)/8)
 	for k := 0; k+8 <= len(raw); k += 8 {
-		var h Hash
-		for _, c := range raw[k : k+8] {
-			h = h<<8 | Hash(c)
-		}
-		out = append(out, h)
+		out = append(out, Hash(binary.BigEndian.Uint64(raw[k:])))
 	}
 	return out, nil
 }
