@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +180,37 @@ func TestRecordWritesProvenanceRecord(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the capture's second request is not judged by its record: %v", segs)
+	}
+}
+
+// TestProvenanceRecordNotWrittenThroughAHardLink: an empty --out that has
+// another name gets no provenance record (wire.CreateOutput refuses it, as
+// the recorder does), so the other name's file is left empty; a fresh path
+// gets the record and is reported made here.
+func TestProvenanceRecordNotWrittenThroughAHardLink(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "AGENTS.md"), []byte(provenanceAgents), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, other := filepath.Join(ws, "cap.jsonl"), filepath.Join(ws, "other")
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(other, out); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	app := &App{Stderr: io.Discard}
+	if writeProvenanceRecord(app, out, ws, t.TempDir()) {
+		t.Errorf("a file that was there reported made here")
+	}
+	if st, err := os.Stat(other); err != nil || st.Size() != 0 {
+		t.Errorf("the provenance record went through a hard link: %v %v", st, err)
+	}
+	fresh := filepath.Join(ws, "fresh.jsonl")
+	if !writeProvenanceRecord(app, fresh, ws, t.TempDir()) {
+		t.Errorf("a fresh capture not reported made here")
+	}
+	if data, err := os.ReadFile(fresh); err != nil || !provenance.IsRecord(bytes.TrimSpace(data)) {
+		t.Errorf("fresh capture %.100q %v", data, err)
 	}
 }

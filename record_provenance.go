@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/wirelens/wirelens/assemble"
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/provenance"
 	"github.com/wirelens/wirelens/wire/scan"
 )
@@ -18,12 +19,12 @@ import (
 // created reports that the file was made here (the caller removes it when
 // the capture does not start).
 func writeProvenanceRecord(app *App, out, dir, home string) (created bool) {
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	exists := false
 	if st, err := os.Lstat(out); err == nil {
 		if !st.Mode().IsRegular() || st.Size() > 0 {
 			return false
 		}
-		flags = os.O_WRONLY | os.O_APPEND
+		exists = true
 	}
 	x, err := provenance.Build(dir, provenance.Options{Skip: assemble.Ignorer(dir), Home: home})
 	if err != nil {
@@ -33,7 +34,22 @@ func writeProvenanceRecord(app *App, out, dir, home string) (created bool) {
 	for _, n := range x.Notes {
 		fmt.Fprintf(app.Stderr, "wirelens: note: %s\n", scan.VisibleLine(n))
 	}
-	f, err := os.OpenFile(out, flags, 0o600)
+	var f *os.File
+	if exists {
+		// An empty file that is there: opened as every output is
+		// (wire.CreateOutput: no link swapped in since, no other hard
+		// link), and written only if it is still empty.
+		f, err = wire.CreateOutput(out, true)
+		if err == nil {
+			if st, serr := f.Stat(); serr != nil || st.Size() > 0 {
+				f.Close()
+				return false
+			}
+		}
+	} else {
+		// O_EXCL: made here, and never through a link.
+		f, err = os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	}
 	if err != nil {
 		return false // made meanwhile, or not writable: the recorder says why
 	}
@@ -41,5 +57,5 @@ func writeProvenanceRecord(app *App, out, dir, home string) (created bool) {
 	if _, err := f.Write(x.Record()); err != nil {
 		fmt.Fprintf(app.Stderr, "wirelens: note: %s: provenance record not written: %s\n", scan.VisibleLine(out), describeCreateError(err))
 	}
-	return flags&os.O_EXCL != 0
+	return !exists
 }

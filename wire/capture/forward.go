@@ -50,8 +50,9 @@ type Forward struct {
 	inner *http.Server
 	ln    *connListener
 	pass  *httputil.ReverseProxy
-	// base serves the requests in base-URL form: the Proxy behind its
-	// guard (no browser page, no foreign Host), set by ServeForward.
+	// base serves the requests in base-URL form, WebSocket upgrades
+	// included: serveBase behind the Proxy's guard (no browser page, no
+	// foreign Host), made again by ServeForward for its listener's address.
 	base http.Handler
 
 	handshakes sync.WaitGroup // CONNECTs being answered, waited for by close
@@ -83,6 +84,7 @@ func NewForward(p *Proxy, ca *CA, hosts *HostSet, log func(string)) *Forward {
 		conns: map[net.Conn]struct{}{},
 		stats: forwardStats{intercepted: map[string]int{}, tunnelled: map[string]int{}, refused: map[string]int{}, tlsFailed: map[string]string{}},
 	}
+	f.base = p.guard(nil, http.HandlerFunc(f.serveBase))
 	f.ln = newConnListener()
 	f.inner = &http.Server{
 		Handler:           http.HandlerFunc(f.serveIntercepted),
@@ -125,7 +127,7 @@ func ServeForward(ln net.Listener, f *Forward) *Server {
 		done:    make(chan error, 1),
 		onClose: f.close,
 	}
-	f.base = f.p.guard(ln.Addr())
+	f.base = f.p.guard(ln.Addr(), http.HandlerFunc(f.serveBase))
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s
 }
@@ -141,20 +143,18 @@ func (f *Forward) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.connect(w, r)
 	case r.URL.IsAbs() && r.URL.Host != "":
 		f.plain(w, r)
-	case isWebSocket(r):
-		// In base-URL form: only from this machine's agents, as the
-		// guard lets the Proxy's requests in.
-		if r.Header.Get("Origin") != "" || !f.p.hostAllowed(r.Host, "", false) {
-			f.log(fmt.Sprintf("a WebSocket upgrade for host %q (Origin %q) was refused: not a loopback agent's", r.Host, r.Header.Get("Origin")))
-			http.Error(w, "wirelens: refused", http.StatusForbidden)
-			return
-		}
-		f.websocket(w, r, "")
-	case f.base != nil:
-		f.base.ServeHTTP(w, r)
 	default:
-		f.p.ServeHTTP(w, r)
+		f.base.ServeHTTP(w, r)
 	}
+}
+
+// serveBase answers a request in base-URL form that the guard let in.
+func (f *Forward) serveBase(w http.ResponseWriter, r *http.Request) {
+	if isWebSocket(r) {
+		f.websocket(w, r, "")
+		return
+	}
+	f.p.ServeHTTP(w, r)
 }
 
 func (f *Forward) count(m map[string]int, host string) int {

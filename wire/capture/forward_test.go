@@ -564,6 +564,8 @@ func TestForwardKeepsTheGuardForBaseURLRequests(t *testing.T) {
 		{http.Header{"Origin": {"https://evil.example"}}, "", 403},
 		{nil, "rebound.example", 403},
 		{http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "Sec-Websocket-Key": {"dGhlIHNhbXBsZSBub25jZQ=="}, "Origin": {"https://evil.example"}}, "", 403},
+		{http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "Sec-Websocket-Key": {"dGhlIHNhbXBsZSBub25jZQ=="}, "Origin": {""}}, "", 403},
+		{http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "Sec-Websocket-Key": {"dGhlIHNhbXBsZSBub25jZQ=="}}, "rebound.example", 403},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, r.url+"/v1/chat/completions", strings.NewReader(chatBody))
 		for k, v := range c.h {

@@ -18,9 +18,10 @@ import (
 // segment is refused too: joined to --upstream's path it would reach above
 // it.
 
-// guard wraps the proxy's handler with the door's checks; local is the
-// listener's address (a Host naming it is accepted).
-func (p *Proxy) guard(local net.Addr) http.Handler {
+// guard wraps next (the proxy, or the forward proxy's requests in base-URL
+// form, WebSocket upgrades included) with the door's checks; local is the
+// listener's address (a Host naming it is accepted; nil names none).
+func (p *Proxy) guard(local net.Addr, next http.Handler) http.Handler {
 	var refused atomic.Int64
 	localIP := ""
 	if a, ok := local.(*net.TCPAddr); ok && !a.IP.IsUnspecified() {
@@ -35,7 +36,7 @@ func (p *Proxy) guard(local net.Addr) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		status, why := http.StatusOK, ""
 		switch {
-		case r.Header.Get("Origin") != "" || len(r.Header.Values("Origin")) > 0:
+		case len(r.Header.Values("Origin")) > 0: // an empty Origin too
 			if o := r.Header.Get("Origin"); !containsFold(p.opts.AllowOrigins, o) {
 				status, why = http.StatusForbidden, fmt.Sprintf("a request from a browser page (Origin %q) was refused (--allow-origin allows one)", o)
 			}
@@ -45,7 +46,7 @@ func (p *Proxy) guard(local net.Addr) http.Handler {
 			status, why = http.StatusBadRequest, fmt.Sprintf("a request whose path has a . or .. segment (%q) was refused", r.URL.EscapedPath())
 		}
 		if status == http.StatusOK {
-			p.ServeHTTP(w, r)
+			next.ServeHTTP(w, r)
 			return
 		}
 		// Said once for the first few, then counted: a page may send many.

@@ -31,12 +31,18 @@ func Line(x *Exchange) []byte {
 	if err := writeLine(&b, x); err != nil {
 		// Only a spool file that cannot be read back: the line says so.
 		b.Reset()
-		y := *x
-		y.ReqBody, y.RespBody, y.reqSpool, y.respSpool = nil, nil, nil, nil
-		y.Err = join(y.Err, "bodies not recorded: "+err.Error())
-		writeLine(&b, &y)
+		writeLine(&b, bodiless(x, err))
 	}
 	return b.Bytes()
+}
+
+// bodiless is x without its bodies, its error saying why (err: a spool file
+// that could not be read back).
+func bodiless(x *Exchange, err error) *Exchange {
+	y := *x
+	y.ReqBody, y.RespBody, y.reqSpool, y.respSpool = nil, nil, nil, nil
+	y.Err = join(y.Err, "bodies not recorded: "+err.Error())
+	return &y
 }
 
 // writeLine writes x's line to w as it goes: a body in a spool file is read

@@ -298,10 +298,23 @@ func (r *Recorder) loop() {
 }
 
 // write appends x's line, or, when a write fails (a full disk), cuts off
-// again what of it was written: what was written before stays whole.
+// again what of it was written: what was written before stays whole. When
+// it is a spool file that could not be read back, not the recording, the
+// line is written again without the bodies, saying so (as Line does).
 func (r *Recorder) write(x *Exchange) (int64, error) {
+	n, readErr, err := r.writeOnce(x)
+	if readErr {
+		n, _, err = r.writeOnce(bodiless(x, err))
+	}
+	return n, err
+}
+
+// writeOnce is write's one attempt; readErr reports that it failed on a
+// read of a body, not on a write.
+func (r *Recorder) writeOnce(x *Exchange) (n int64, readErr bool, err error) {
 	cw := &countWriter{w: r.bw}
-	err := writeLine(cw, x)
+	err = writeLine(cw, x)
+	readErr = err != nil && cw.err == nil
 	if err == nil {
 		err = r.bw.Flush()
 	}
@@ -309,20 +322,25 @@ func (r *Recorder) write(x *Exchange) (int64, error) {
 		r.bw.Reset(r.f)
 		if terr := r.f.Truncate(r.off); terr != nil {
 			err = errors.Join(err, terr)
+			readErr = false
 		}
-		return 0, err
+		return 0, readErr, err
 	}
-	return cw.n, nil
+	return cw.n, false, nil
 }
 
 type countWriter struct {
-	w io.Writer
-	n int64
+	w   io.Writer
+	n   int64
+	err error // the first write error
 }
 
 func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
 	return n, err
 }
 

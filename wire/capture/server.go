@@ -64,7 +64,7 @@ type Server struct {
 func Serve(ln net.Listener, p *Proxy) *Server {
 	s := &Server{
 		srv: &http.Server{
-			Handler:           p.guard(ln.Addr()),
+			Handler:           p.guard(ln.Addr(), p),
 			ReadHeaderTimeout: 30 * time.Second,
 			ErrorLog:          nil,
 		},

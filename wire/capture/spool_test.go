@@ -239,3 +239,33 @@ func TestQueueBoundsSpoolFiles(t *testing.T) {
 		t.Errorf("%d lines with their body, want %d", n, maxSpooled)
 	}
 }
+
+// A spool file that cannot be read back when the line is written (here
+// closed under the recorder) costs the exchange its bodies, not its line:
+// the recorder writes it again without them, saying so, as Line does.
+func TestUnreadableSpoolRecordedWithoutBodies(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cap.jsonl")
+	rec, err := Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &Exchange{Start: time.Unix(1, 0), End: time.Unix(2, 0), Method: "POST", URL: "http://h/v1/messages",
+		ReqHeader: http.Header{}, Status: 200, RespHeader: http.Header{}}
+	x.reqSpool = spoolOf(t, dir, bytes.Repeat([]byte("x"), 3<<20), 32<<10)
+	x.reqSpool.f.Close()
+	rec.Add(x)
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n, lost := rec.Counts(); n != 1 || lost != 0 {
+		t.Errorf("written %d, lost %d: want the exchange's line", n, lost)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := bytes.Count(data, []byte("\n")); lines != 1 || !bytes.Contains(data, []byte("bodies not recorded")) || bytes.Contains(data, []byte("xxxx")) {
+		t.Errorf("%d lines: %.300s", lines, data)
+	}
+}

@@ -66,10 +66,9 @@ func Members(doc []byte) []byte {
 }
 
 // mayNameSecret reports whether doc holds a word SecretMember looks for
-// (any case): most bodies without one are not walked.
+// (memberHints, any case): most bodies without one are not walked.
 func mayNameSecret(doc []byte) bool {
-	words := []string{"key", "token", "secret", "pass", "credential", "cookie", "auth", "bearer"}
-	for _, w := range words {
+	for _, w := range memberHints {
 		if bytes.Contains(doc, []byte(w)) {
 			return true
 		}
@@ -78,7 +77,7 @@ func mayNameSecret(doc []byte) bool {
 		return false
 	}
 	lower := bytes.ToLower(doc)
-	for _, w := range words {
+	for _, w := range memberHints {
 		if bytes.Contains(lower, []byte(w)) {
 			return true
 		}

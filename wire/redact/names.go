@@ -49,6 +49,11 @@ var memberWords = map[string]bool{
 	"auth": true, "oauth": true, "bearer": true, "apikey": true,
 }
 
+// memberHints are the words one of which every name SecretMember accepts
+// holds (any case): a name, or a document (mayNameSecret), without one is
+// not looked at further.
+var memberHints = []string{"key", "token", "secret", "pass", "credential", "cookie", "auth", "bearer"}
+
 // keyQualifiers are the words before "key" that make it a credential
 // (api_key, secret_key, x-api-key) rather than a cache or idempotency key.
 var keyQualifiers = map[string]bool{
@@ -65,9 +70,14 @@ var keyQualifiers = map[string]bool{
 // makes it one.
 func SecretMember(name string) bool {
 	lower := strings.ToLower(name)
-	if !strings.Contains(lower, "key") && !strings.Contains(lower, "token") && !strings.Contains(lower, "secret") &&
-		!strings.Contains(lower, "pass") && !strings.Contains(lower, "credential") && !strings.Contains(lower, "cookie") &&
-		!strings.Contains(lower, "auth") && !strings.Contains(lower, "bearer") {
+	hinted := false
+	for _, w := range memberHints {
+		if strings.Contains(lower, w) {
+			hinted = true
+			break
+		}
+	}
+	if !hinted {
 		return false // the common case, without splitting
 	}
 	words := splitWords(name)

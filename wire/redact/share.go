@@ -21,16 +21,30 @@ func Share(s string) string {
 		}
 	}
 	if credentialWord.MatchString(s) {
-		s = assignment.ReplaceAllStringFunc(s, func(m string) string {
-			g := assignment.FindStringSubmatchIndex(m)
-			v := strings.TrimRight(m[g[8]:], ",;)}]")
-			if strings.HasPrefix(v, "[redacted") || v == "true" || v == "false" || v == "null" || strings.Trim(v, "0123456789.") == "" {
-				return m // masked already (a JSON member), or a number or constant (max_tokens: 5)
-			}
-			return m[:g[8]] + Mask
-		})
+		s = maskAssignments(s)
 	}
 	return MaskSecrets(s)
+}
+
+// maskAssignments replaces the value of each assignment in s by Mask, the
+// matches found in one pass with their groups (not each matched again).
+func maskAssignments(s string) string {
+	var b strings.Builder
+	at := 0
+	for _, g := range assignment.FindAllStringSubmatchIndex(s, -1) {
+		v := strings.TrimRight(s[g[8]:g[1]], ",;)}]")
+		if strings.HasPrefix(v, "[redacted") || v == "true" || v == "false" || v == "null" || strings.Trim(v, "0123456789.") == "" {
+			continue // masked already (a JSON member), or a number or constant (max_tokens: 5)
+		}
+		b.WriteString(s[at:g[8]])
+		b.WriteString(Mask)
+		at = g[1]
+	}
+	if at == 0 {
+		return s
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // credentialWord is a word that names a credential.
