@@ -66,8 +66,12 @@ func Members(doc []byte) []byte {
 }
 
 // mayNameSecret reports whether doc holds a word SecretMember looks for
-// (memberHints, any case): most bodies without one are not walked.
+// (memberHints, any case), or a \u escape (a member name may spell one so:
+// "p\u0061ssword"): most bodies without either are not walked.
 func mayNameSecret(doc []byte) bool {
+	if bytes.Contains(doc, []byte(`\u`)) {
+		return true
+	}
 	for _, w := range memberHints {
 		if bytes.Contains(doc, []byte(w)) {
 			return true

@@ -311,3 +311,14 @@ func TestHasUpper(t *testing.T) {
 		}
 	}
 }
+
+// TestMembersMasksAnEscapedName: a member name spelled with \u escapes is
+// a secret's name all the same; the quick look for hint words read the raw
+// bytes and let the body through unwalked.
+func TestMembersMasksAnEscapedName(t *testing.T) {
+	doc := []byte(`{"model":"m","p\u0061ssword":"hunter2-correct-horse"}`)
+	out := Members(doc)
+	if bytes.Contains(out, []byte("hunter2-correct-horse")) {
+		t.Fatalf("the value of an escaped password member is kept: %s", out)
+	}
+}
