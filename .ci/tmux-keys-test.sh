@@ -81,12 +81,20 @@ start --theme mono demo
 wait_for "POISONED"
 keys ]
 wait_for "#1 system[0]/"
+# One key at a time: each ] waits for the status line to change before the
+# next, or a fast loop on a loaded machine presses past the wrap message
+# before the screen showed it.
+status_line() { screen | tail -n 1; }
 for _ in $(seq 1 80); do
+	before=$(status_line)
 	keys ]
+	for _ in $(seq 1 100); do
+		[ "$(status_line)" != "$before" ] && break
+		sleep 0.05
+	done
 	if screen | grep -F "past the last finding or hazard, back to the first" >/dev/null; then
 		break
 	fi
-	sleep 0.05
 done
 wait_for "past the last finding or hazard, back to the first: #1 "
 # [ before the first goes on to the last: the legacy build #2's (the
