@@ -56,6 +56,10 @@ type Forward struct {
 	base http.Handler
 
 	handshakes sync.WaitGroup // CONNECTs being answered, waited for by close
+	// relays are the WebSocket connections being relayed: close ends their
+	// connections, then waits until each has recorded its last exchange
+	// (http.Server.Shutdown does not wait for hijacked connections).
+	relays sync.WaitGroup
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -391,6 +395,18 @@ func (f *Forward) track(c net.Conn) bool {
 	return true
 }
 
+// holdRelay counts a WebSocket relay that close waits for; false when the
+// proxy is stopping (then nothing is relayed).
+func (f *Forward) holdRelay() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
+	}
+	f.relays.Add(1) // under the lock that close takes before it waits
+	return true
+}
+
 func (f *Forward) untrack(c net.Conn) {
 	f.mu.Lock()
 	delete(f.conns, c)
@@ -416,6 +432,7 @@ func (f *Forward) close(ctx context.Context) {
 		c.Close()
 	}
 	f.handshakes.Wait()
+	f.relays.Wait()
 }
 
 // Diagnosis says, when nothing was recorded, why that most likely was and

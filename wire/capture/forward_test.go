@@ -587,3 +587,49 @@ func TestForwardKeepsTheGuardForBaseURLRequests(t *testing.T) {
 		t.Errorf("%d exchanges recorded, want the agent's one", len(recs))
 	}
 }
+
+// noteCheck is a relay's destination that records, at each write, how
+// many messages had been noted by then.
+type noteCheck struct {
+	noted  *int
+	seen   []int
+	output bytes.Buffer
+}
+
+func (w *noteCheck) Write(p []byte) (int, error) {
+	w.seen = append(w.seen, *w.noted)
+	return w.output.Write(p)
+}
+
+// TestRelayNotesAMessageBeforePassingItOn: a client's message is noted
+// before any of its bytes reach the upstream, so an answer that comes back
+// at once finds it (the relay used to pass the bytes first: a fast upstream
+// answered before the message was noted and the answer was not recorded).
+// The bytes passed on are the frames exactly as read, masks included.
+func TestRelayNotesAMessageBeforePassingItOn(t *testing.T) {
+	var in bytes.Buffer
+	clientFrame(&in, 1, []byte(`{"type":"response.create"}`))
+	clientFrame(&in, 9, []byte("ping"))
+	clientFrame(&in, 1, []byte(`{"type":"response.create","n":2}`))
+	clientFrame(&in, 8, nil)
+	sent := bytes.Clone(in.Bytes())
+	noted := 0
+	dst := &noteCheck{noted: &noted}
+	var msgs []string
+	err := relayFrames(dst, bufio.NewReader(&in), func(op byte, msg []byte, cut bool) {
+		noted++
+		msgs = append(msgs, string(msg))
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 1, 2, 2}; fmt.Sprint(dst.seen) != fmt.Sprint(want) {
+		t.Errorf("messages noted at each write: %v, want %v (each message noted before its frame is passed on)", dst.seen, want)
+	}
+	if !bytes.Equal(dst.output.Bytes(), sent) {
+		t.Errorf("the frames passed on differ from those read")
+	}
+	if len(msgs) != 2 || msgs[1] != `{"type":"response.create","n":2}` {
+		t.Errorf("messages: %q", msgs)
+	}
+}

@@ -150,6 +150,7 @@ type wsFrame struct {
 	opcode  byte
 	payload []byte
 	cut     bool
+	wire    []byte // the frame's bytes as read, when they are to be passed on
 }
 
 // relayFrames reads frames from src, writes each to dst as it came, and
@@ -168,8 +169,8 @@ func relayFrames(dst io.Writer, src *bufio.Reader, onMsg func(op byte, msg []byt
 		}
 		switch {
 		case fr.opcode >= 8: // close, ping, pong: not messages
-			if fr.opcode == 8 {
-				return nil
+			if err := fr.pass(dst); err != nil || fr.opcode == 8 {
+				return err
 			}
 			continue
 		case fr.opcode != 0:
@@ -183,14 +184,32 @@ func relayFrames(dst io.Writer, src *bufio.Reader, onMsg func(op byte, msg []byt
 		}
 		cut = cut || fr.cut
 		if fr.fin {
+			// Noted before it is passed on: the answer to a client's
+			// message can come back before the relay of the message
+			// returns, and is attached to the message noted.
 			onMsg(op, msg.Bytes(), cut)
 			msg.Reset()
+		}
+		if err := fr.pass(dst); err != nil {
+			return err
 		}
 	}
 }
 
-// readFrame reads one frame from r; when w is not nil the frame's bytes go
-// to w as they were read.
+// pass writes the frame's bytes as they were read to w, unless they went
+// there while read (a frame too long to hold) or w is nil.
+func (fr *wsFrame) pass(w io.Writer) error {
+	if w == nil || fr.wire == nil {
+		return nil
+	}
+	_, err := w.Write(fr.wire)
+	fr.wire = nil
+	return err
+}
+
+// readFrame reads one frame from r. When w is not nil the frame's bytes are
+// for w: kept in fr.wire for the caller to pass on (wsFrame.pass), or,
+// for a frame too long to hold, written to w as they are read.
 func readFrame(r *bufio.Reader, w io.Writer) (wsFrame, error) {
 	var fr wsFrame
 	var hdr [14]byte
@@ -224,29 +243,28 @@ func readFrame(r *bufio.Reader, w io.Writer) (wsFrame, error) {
 		mask = hdr[n : n+4]
 		n += 4
 	}
-	if w != nil {
-		if _, err := w.Write(hdr[:n]); err != nil {
-			return fr, err
-		}
-	}
 	if length > maxWSFrame {
 		fr.cut = true
 		if w == nil {
 			w = io.Discard
+		} else if _, err := w.Write(hdr[:n]); err != nil {
+			return fr, err
 		}
 		if _, err := io.CopyN(w, r, int64(length)); err != nil {
 			return fr, err
 		}
 		return fr, nil
 	}
-	fr.payload = make([]byte, length)
-	if _, err := io.ReadFull(r, fr.payload); err != nil {
+	buf := make([]byte, n+int(length))
+	copy(buf, hdr[:n])
+	if _, err := io.ReadFull(r, buf[n:]); err != nil {
 		return fr, err
 	}
 	if w != nil {
-		if _, err := w.Write(fr.payload); err != nil {
-			return fr, err
-		}
+		fr.wire = buf // passed on by the caller, after it noted the frame
+		fr.payload = bytes.Clone(buf[n:])
+	} else {
+		fr.payload = buf[n:]
 	}
 	if masked {
 		for i := range fr.payload {
@@ -357,6 +375,12 @@ func (f *Forward) websocket(w http.ResponseWriter, r *http.Request, hostport str
 		f.p.rec.Add(x)
 		return
 	}
+	if !f.holdRelay() {
+		up.Close()
+		http.Error(w, "wirelens: the proxy is stopping", http.StatusServiceUnavailable)
+		return
+	}
+	defer f.relays.Done()
 	client, cbrw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		up.Close()
@@ -415,6 +439,11 @@ func (f *Forward) mockWebSocket(w http.ResponseWriter, r *http.Request, url stri
 		http.Error(w, "wirelens: a WebSocket upgrade without Sec-WebSocket-Key", http.StatusBadRequest)
 		return
 	}
+	if !f.holdRelay() {
+		http.Error(w, "wirelens: the proxy is stopping", http.StatusServiceUnavailable)
+		return
+	}
+	defer f.relays.Done()
 	client, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		return
