@@ -105,8 +105,9 @@ func requestShapes(t *testing.T, file string) string {
 // made with capture.sh's hand-given flags (cline's auth step and fixed port,
 // pi's models.json and port); their captures made through record's recipes
 // alone (2026-12-02, kept outside the repository, -agents DIR) have the same
-// shapes but for pi's ~/.pi/agent/AGENTS.md, which pi no longer reads when
-// record points PI_CODING_AGENT_DIR at a folder of the run (README there).
+// shapes (pi's since its recipe loads an extension of the run: while it
+// replaced ~/.pi/agent with a folder of the run, pi's lost the user's
+// AGENTS.md, and this test failed on them; testdata/agents/README.md).
 func TestAgentCaptureShapes(t *testing.T) {
 	m, _ := filepath.Glob(filepath.Join(*agentsFolder, "*.jsonl"))
 	if len(m) == 0 {

@@ -245,12 +245,9 @@ capture() {
     HOME=$h record "$out" "$bin/cline" -t 120 "$PROMPT"
     ;;
   pi)
-    # record's recipe gives pi a models.json in an agent folder of the run
-    # (PI_CODING_AGENT_DIR), so pi reads nothing of ~/.pi/agent: its
-    # AGENTS.md there (the user's file of workspace.js) is not sent. The
-    # committed pi.jsonl, -notags and -clean were made before, with
-    # models.json written into ~/.pi/agent by hand, and keep it (README).
-    # pi has no MCP client (by design).
+    # record's recipe gives pi an extension of the run (--extension) that
+    # points its providers at the proxy; pi still reads ~/.pi/agent (the
+    # user's AGENTS.md there). pi has no MCP client (by design).
     HOME=$h record "$out" "$bin/pi" -p "$PROMPT"
     ;;
   *) echo "unknown agent $name" >&2; return 1 ;;
