@@ -68,8 +68,8 @@ Two modes. Base-URL mode, for the agents known to follow a base-URL variable (Cl
 Codex, Gemini CLI, kimi-cli, opencode; qwen-code, cline and pi with --mock): the variables
 ` + envSummary() + ` point at the proxy, and the agent's recipe (record --explain) adds
 what it needs beyond them (Codex's -c model_providers, qwen-code's --auth-type openai,
-cline's provider settings and pi's models.json in files of the run, opencode's inline
-configuration).
+cline's provider settings in a file of the run, pi's providers in an extension of the run,
+opencode's inline configuration).
 
 Forward-proxy mode, for any other command and always with --intercept: the proxy is also
 COMMAND's HTTPS_PROXY, with a certificate authority made for this run only (an ECDSA P-256

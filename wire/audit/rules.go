@@ -117,10 +117,11 @@ func (c *requestAudit) segment(i int) {
 	}
 
 	// unwrapped-workspace: workspace kinds or workspace-looking text in a
-	// user message without an envelope.
+	// user message without an envelope. A workspace kind of trust user is
+	// the user's own file in HOME (provenance's), not the workspace's.
 	if s.Channel == wire.ChannelMessages && !system && s.Envelope == "" {
 		switch {
-		case s.Kind.WorkspaceDerived():
+		case s.Kind.WorkspaceDerived() && s.Trust != wire.TrustUser:
 			where := kindWhat(s.Kind)
 			if s.Label != "" {
 				where += " from " + s.Label

@@ -63,7 +63,8 @@ type RecipeStep struct {
 	Env []string
 	// File is written into the run's folder (mode 0600; a folder in its
 	// name is made, 0700) and its path put in FileEnv (unless the user set
-	// that variable), or its folder's with FileEnvDir.
+	// that variable), or its folder's with FileEnvDir; with no FileEnv the
+	// step's Args name it ({{dir}}/FILE).
 	File, FileContent, FileEnv string
 	FileEnvDir                 bool
 	// Why is said by --explain.
@@ -124,12 +125,14 @@ var Recipes = []Recipe{
 		Agent: "pi", Programs: []string{"pi"}, BaseURL: BaseURLMock,
 		Steps: []RecipeStep{{
 			Mock: true, Routing: true,
-			File:        "pi-agent/models.json",
-			FileContent: `{"providers":{"anthropic":{"baseUrl":"{{base}}"},"openai":{"baseUrl":"{{base}}/v1"}}}` + "\n",
-			FileEnv:     "PI_CODING_AGENT_DIR", FileEnvDir: true,
-			Why: "pi takes no base-URL variable: its providers' base URLs live in ~/.pi/agent/models.json; record writes one in an agent folder of the run and points PI_CODING_AGENT_DIR at it (so pi reads none of ~/.pi/agent, your settings and logins included, for this run)",
+			Args: []string{"--extension", "{{dir}}/pi-wirelens.js"},
+			File: "pi-wirelens.js",
+			FileContent: "export default function (pi) {\n" +
+				`  pi.registerProvider("anthropic", { baseUrl: "{{base}}" });` + "\n" +
+				`  pi.registerProvider("openai", { baseUrl: "{{base}}/v1" });` + "\n}\n",
+			Why: "pi takes no base-URL variable: its providers' base URLs live in ~/.pi/agent/models.json; record writes a pi extension in the run's folder that points its Anthropic and OpenAI providers at the proxy (pi.registerProvider) and loads it with --extension, so pi still reads the rest of ~/.pi/agent (its AGENTS.md, skills and settings: what it sends is what it would send)",
 		}},
-		Note: "without --mock pi keeps its own folder and talks to its provider's host, intercepted by the forward proxy",
+		Note: "without --mock pi keeps its own providers and talks to their hosts, intercepted by the forward proxy",
 	},
 	{
 		Agent: "opencode", Programs: []string{"opencode"}, BaseURL: BaseURLAlways,
@@ -213,7 +216,7 @@ func (r *Recipe) Apply(base, dir string, environ, args []string, mock, intercept
 			did = append(did, k+"="+expand(v))
 		}
 		if st.File != "" {
-			if have[st.FileEnv] {
+			if st.FileEnv != "" && have[st.FileEnv] {
 				a.Said = append(a.Said, fmt.Sprintf("not writing %s: your environment sets %s", st.File, st.FileEnv))
 				continue
 			}
@@ -232,8 +235,12 @@ func (r *Recipe) Apply(base, dir string, environ, args []string, mock, intercept
 				val = filepath.Dir(path)
 			}
 			a.Files = append(a.Files, path)
-			a.Env = append(a.Env, st.FileEnv+"="+val)
-			did = append(did, fmt.Sprintf("%s=%s (%s written for the run: %s)", st.FileEnv, val, filepath.Base(path), strings.TrimSpace(expand(st.FileContent))))
+			if st.FileEnv == "" {
+				did = append(did, fmt.Sprintf("%s written for the run: %s", filepath.Base(path), strings.TrimSpace(expand(st.FileContent))))
+			} else {
+				a.Env = append(a.Env, st.FileEnv+"="+val)
+				did = append(did, fmt.Sprintf("%s=%s (%s written for the run: %s)", st.FileEnv, val, filepath.Base(path), strings.TrimSpace(expand(st.FileContent))))
+			}
 		}
 		if len(did) > 0 {
 			a.Said = append(a.Said, strings.Join(did, "; ")+": "+st.Why)

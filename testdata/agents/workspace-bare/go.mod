@@ -1,0 +1,3 @@
+module example.invalid/demo
+
+go 1.26
