@@ -243,9 +243,12 @@ func (w *Walker) WalkAfter(v jsontext.Value, c *ElementCache) *Shape {
 }
 
 // kept is a member of the body before, wholly in the common prefix but for
-// the elements past its first k, read from v at the same place.
+// the elements past its first k, read from v at the same place. The array
+// member WalkAfter reads on from may have ended past the end of v (a line
+// shorter than the one before): its bytes are cut at v's end, and set
+// once its tail is read.
 func kept(v jsontext.Value, lm *lastMember, k int) member {
-	m := member{name: lm.name, v: v[lm.off:lm.end], off: lm.off, ord: lm.ord, same: k}
+	m := member{name: lm.name, v: v[lm.off:min(lm.end, int64(len(v)))], off: lm.off, ord: lm.ord, same: k}
 	if lm.els != nil {
 		m.els = make([]shapeElem, k, len(lm.els)+8)
 		for j := range k {

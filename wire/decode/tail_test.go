@@ -242,3 +242,26 @@ func TestDecodeSharesSegmentRuns(t *testing.T) {
 		t.Logf("%d requests: %d arrays holding %d segments, %d in the longest request, %d in all", n, len(arrays), held, longest, total)
 	}
 }
+
+// A line shorter than a long one before it, sharing its start, is walked
+// after it: the messages array of the line before ended past the end of the
+// reader's buffer, which kept once sliced to (a panic: slice bounds out of
+// range).
+func TestTailWalkShorterAfterLong(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 12, 3); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(gen.String(), "\n"), "\n")
+	last := lines[len(lines)-1]
+	big := last[:len(last)-2] + `,{"role":"user","content":"` + strings.Repeat("long ", 300<<10) + `"}]}`
+	in := []byte(strings.Join([]string{lines[0], big, lines[2], big, lines[1]}, "\n") + "\n")
+	before := tailWalks.Load()
+	sameBothWays(t, "shorter after long", in, Options{Source: "s.jsonl"})
+	if n := tailWalks.Load() - before; n < 4 {
+		t.Errorf("%d lines walked after the line before, want 4", n)
+	}
+	if got := decodeBoth(in, Options{Source: "s.jsonl"}, true); len(got.errs) != 0 || len(got.reqs) != 5 {
+		t.Errorf("%d requests, errors %q; want 5 and none", len(got.reqs), got.errs)
+	}
+}
