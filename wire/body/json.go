@@ -259,6 +259,9 @@ type ElementCache struct {
 	// bytes equal those of body's (the spare) copy, so Remember copies
 	// only the rest.
 	same sharedPrefix
+	// read is what the line reader learnt of the next line before
+	// WalkAfter was given it (Compared): its first n bytes are last's.
+	read sharedPrefix
 	// names is the map of call ids of the body before (toolNames).
 	names *toolNames
 }

@@ -125,6 +125,9 @@ var walkAfter = true
 // tailWalks counts the lines walked after the line before, for tests.
 var tailWalks atomic.Int64
 
+// sharedLines counts the lines read by sharedLine, for tests.
+var sharedLines atomic.Int64
+
 // keepLong is the largest line buffer kept for the next long line.
 const keepLong = 8 << 20
 
@@ -617,6 +620,9 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 // too long is reported here. A line longer than the reader's buffer is read
 // into d.long, in one piece when the input can seek (see longLine).
 func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n int64, nul int, err error) {
+	if b, nul, ok := d.sharedLine(br); ok {
+		return b, int64(len(b)), nul, nil
+	}
 	b, err = br.ReadSlice('\n')
 	nul = -1
 	if err == bufio.ErrBufferFull {
@@ -648,6 +654,66 @@ func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n i
 		nul = bytes.IndexByte(bytes.TrimLeft(b, " \t\r\n"), 0)
 	}
 	return b, int64(len(b)), nul, err
+}
+
+// sharedLine reads the next line when the body of the line before is
+// remembered (a session of growing requests) and the line, newline
+// included, is in br's buffer: the line is compared with that body first,
+// once, and only what follows the bytes they share is looked through for
+// the newline and a NUL byte (the body has neither, see
+// body.ElementCache.Line); WalkAfter is told how much they share. Where
+// ReadSlice and the NUL check read every byte of a line twice and
+// WalkAfter's comparison a third time, a session's repeated bytes are
+// read once. ok is false, and nothing read, for a line the buffer does
+// not hold whole (a long line, the input's last without a newline, a read
+// error): readLine then reads it as any other.
+func (d *decoder) sharedLine(br *bufio.Reader) (b []byte, nul int, ok bool) {
+	if d.lineMode == 0 || !walkAfter || d.cache == nil {
+		return nil, -1, false
+	}
+	last := d.cache.Line()
+	if len(last) == 0 {
+		return nil, -1, false
+	}
+	data, _ := br.Peek(1)
+	if len(data) == 0 {
+		return nil, -1, false
+	}
+	p, q := 0, -1 // bytes shared with last; where the newline is
+	for from := 0; ; {
+		data, _ = br.Peek(br.Buffered())
+		if p == from {
+			p += body.CommonPrefix(data[p:], last[p:])
+		}
+		if p < len(data) {
+			// The newline is at or after the first byte that differs
+			// (or after all of last).
+			if at := bytes.IndexByte(data[max(from, p):], '\n'); at >= 0 {
+				q = max(from, p) + at
+				break
+			}
+		}
+		from = len(data)
+		if len(data) == br.Size() {
+			return nil, -1, false // longer than the buffer
+		}
+		if more, _ := br.Peek(len(data) + 1); len(more) <= len(data) {
+			return nil, -1, false // the input's end or an error
+		}
+	}
+	b = data[:q+1]
+	if body.LineLen(b, nil) > maxLine {
+		return nil, -1, false // too long: readLine says so
+	}
+	lead := len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
+	nul = -1
+	if at := bytes.IndexByte(b[p:], 0); at >= 0 {
+		nul = p + at - lead
+	}
+	d.cache.Compared(&b[0], p)
+	br.Discard(len(b))
+	sharedLines.Add(1)
+	return b, nul, true
 }
 
 // longLine reads a line of a seekable input longer than br's buffer, whose

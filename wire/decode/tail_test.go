@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -241,6 +242,68 @@ func TestDecodeSharesSegmentRuns(t *testing.T) {
 		}
 		t.Logf("%d requests: %d arrays holding %d segments, %d in the longest request, %d in all", n, len(arrays), held, longest, total)
 	}
+}
+
+// The line reader that compares a line with the body before it first
+// (sharedLine) finds the same lines, NUL bytes and errors as ReadSlice and
+// the full NUL check: a NUL byte after the shared bytes or before them, a
+// line repeated, white space before a line, CRLF, a last line without a
+// newline, lines longer than the reader's buffer after one it holds, read
+// through a seekable input and through one that is not.
+func TestSharedLineSameAsReadSlice(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 12, 3); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(gen.String(), "\n"), "\n")
+	last := lines[len(lines)-1]
+	big := last[:len(last)-2] + `,{"role":"user","content":"` + strings.Repeat("long ", 300<<10) + `"}]}`
+	cases := map[string][]string{
+		"plain":          lines,
+		"nul after":      {lines[0], lines[1], lines[2][:len(lines[2])-40] + "\x00" + lines[2][len(lines[2])-39:], lines[3]},
+		"nul at the end": {lines[0], lines[1] + "\x00", lines[2]},
+		"nul early":      {lines[0], lines[1][:5] + "\x00" + lines[1][6:], lines[2]},
+		"repeated":       {lines[0], lines[1], lines[1], lines[1], lines[2]},
+		"white space":    {lines[0], "  \t" + lines[1], lines[2] + "   ", lines[3]},
+		"crlf":           {lines[0] + "\r", lines[1] + "\r", lines[2] + "\r"},
+		"a prefix":       {lines[0], lines[2], lines[2][:len(lines[2])/2], lines[3]},
+		"long after":     {lines[0], lines[1], big, big, lines[2]},
+		"blank":          {lines[0], "", lines[1], " ", lines[2]},
+	}
+	for name, ls := range cases {
+		for _, end := range []string{"\n", ""} {
+			in := []byte(strings.Join(ls, "\n") + end)
+			before := sharedLines.Load()
+			sameBothWays(t, name+" (seekable)", in, Options{Source: "s.jsonl"})
+			if name == "plain" && sharedLines.Load()-before < int64(len(ls)-2) {
+				t.Errorf("%s: %d lines of %d read after the body before", name, sharedLines.Load()-before, len(ls))
+			}
+			got := decodeBoth(in, Options{Source: "s.jsonl"}, true)
+			pipe := decodeThrough(in, Options{Source: "s.jsonl"})
+			if !reflect.DeepEqual(got.errs, pipe.errs) || len(got.reqs) != len(pipe.reqs) {
+				t.Errorf("%s: through a pipe errors %q, %d requests; seekable %q, %d", name, pipe.errs, len(pipe.reqs), got.errs, len(got.reqs))
+			}
+		}
+	}
+	// The NUL bytes are reported where they are, either way.
+	got := decodeBoth([]byte(strings.Join(cases["nul after"], "\n")), Options{Source: "s.jsonl"}, true)
+	if len(got.errs) != 1 || !strings.Contains(got.errs[0], "NUL") {
+		t.Errorf("nul after: errors %q, want one naming the NUL byte", got.errs)
+	}
+}
+
+// decodeThrough decodes in read through a reader that cannot seek.
+func decodeThrough(in []byte, opts Options) decoded {
+	var out decoded
+	for r, err := range Decode(struct{ io.Reader }{bytes.NewReader(in)}, opts) {
+		if err != nil {
+			out.errs = append(out.errs, err.Error())
+			out.reqs = append(out.reqs, wire.Request{})
+			continue
+		}
+		out.reqs = append(out.reqs, r)
+	}
+	return out
 }
 
 // A line shorter than a long one before it, sharing its start, is walked
