@@ -128,6 +128,9 @@ var tailWalks atomic.Int64
 // sharedLines counts the lines read by sharedLine, for tests.
 var sharedLines atomic.Int64
 
+// longOnce counts the long lines longLine read once, for tests.
+var longOnce atomic.Int64
+
 // keepLong is the largest line buffer kept for the next long line.
 const keepLong = 8 << 20
 
@@ -651,9 +654,41 @@ func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n i
 		return nil, long.Len, -1, nil
 	}
 	if len(b) > 0 {
-		nul = bytes.IndexByte(bytes.TrimLeft(b, " \t\r\n"), 0)
+		nul = d.nulAt(b, -1)
 	}
 	return b, int64(len(b)), nul, err
+}
+
+// nulAt is where the first NUL byte of the line b is, counted after its
+// leading white space, -1 if none. In a session (see sharedLine) b is
+// compared with the body before first, unless shared says how many bytes
+// they share already, and only the bytes after those is looked through;
+// WalkAfter is told how many.
+func (d *decoder) nulAt(b []byte, shared int) int {
+	lead := len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
+	p := 0
+	if last := d.sessionLine(); last != nil {
+		if p = shared; p < 0 {
+			p = body.CommonPrefix(b, last)
+		}
+		// A body starts with '{': p > 0 only when b starts without
+		// white space (lead is 0).
+		d.cache.Compared(&b[0], p)
+	}
+	if at := bytes.IndexByte(b[p:], 0); at >= 0 {
+		return p + at - lead
+	}
+	return -1
+}
+
+// sessionLine is the body of the line before, which the next line of a
+// session is compared with, or nil (not read line by line, nothing
+// remembered, or the tail walk off).
+func (d *decoder) sessionLine() []byte {
+	if d.lineMode == 0 || !walkAfter || d.cache == nil {
+		return nil
+	}
+	return d.cache.Line()
 }
 
 // sharedLine reads the next line when the body of the line before is
@@ -668,10 +703,7 @@ func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n i
 // not hold whole (a long line, the input's last without a newline, a read
 // error): readLine then reads it as any other.
 func (d *decoder) sharedLine(br *bufio.Reader) (b []byte, nul int, ok bool) {
-	if d.lineMode == 0 || !walkAfter || d.cache == nil {
-		return nil, -1, false
-	}
-	last := d.cache.Line()
+	last := d.sessionLine()
 	if len(last) == 0 {
 		return nil, -1, false
 	}
@@ -705,29 +737,40 @@ func (d *decoder) sharedLine(br *bufio.Reader) (b []byte, nul int, ok bool) {
 	if body.LineLen(b, nil) > maxLine {
 		return nil, -1, false // too long: readLine says so
 	}
-	lead := len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
-	nul = -1
-	if at := bytes.IndexByte(b[p:], 0); at >= 0 {
-		nul = p + at - lead
-	}
-	d.cache.Compared(&b[0], p)
+	nul = d.nulAt(b, p)
 	br.Discard(len(b))
 	sharedLines.Add(1)
 	return b, nul, true
 }
 
 // longLine reads a line of a seekable input longer than br's buffer, whose
-// first chunk is first: it is read to its end holding nothing, to learn its
-// length, then read again into one buffer of that length. A line of N bytes
-// costs N bytes, where joining chunks (body.LongLine) costs 2N.
+// first chunk is first. When the buffer of the long line before (d.long)
+// has room for it, the line is read into it as it goes, once; otherwise it
+// is read to its end holding nothing, to learn its length, then read again
+// into one buffer of that length, with room for the longer lines a session
+// brings after it. A line of N bytes costs N bytes, where joining chunks
+// (body.LongLine) costs 2N.
 func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, error) {
 	n := int64(len(first))
 	last := first[len(first)-1]
+	held := d.long[:0]
+	if cap(held) > len(first) {
+		held = append(held, first...)
+	} else {
+		held = nil
+	}
 	for {
 		b, err := br.ReadSlice('\n')
 		n += int64(len(b))
 		if len(b) > 0 {
 			last = b[len(b)-1]
+		}
+		if held != nil {
+			if len(held)+len(b) <= cap(held) {
+				held = append(held, b...)
+			} else {
+				held = nil // no room: read again below
+			}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -744,13 +787,17 @@ func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, e
 	if text > int64(maxLine) {
 		return nil, &body.LongLineError{Max: maxLine, Len: n}
 	}
+	if held != nil {
+		longOnce.Add(1)
+		return held, nil
+	}
 	if _, err := d.seek.Seek(d.base+off, io.SeekStart); err != nil {
 		return nil, err
 	}
 	br.Reset(d.seek)
 	buf := d.long
 	if int64(cap(buf)) < n {
-		buf = make([]byte, n)
+		buf = make([]byte, n, n+min(n/2, keepLong))
 	}
 	buf = buf[:n]
 	if _, err := io.ReadFull(br, buf); err != nil {

@@ -258,6 +258,7 @@ func TestSharedLineSameAsReadSlice(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(gen.String(), "\n"), "\n")
 	last := lines[len(lines)-1]
 	big := last[:len(last)-2] + `,{"role":"user","content":"` + strings.Repeat("long ", 300<<10) + `"}]}`
+	bigger := big[:len(big)-2] + `,{"role":"assistant","content":"` + strings.Repeat("longer ", 30<<10) + `"}]}`
 	cases := map[string][]string{
 		"plain":          lines,
 		"nul after":      {lines[0], lines[1], lines[2][:len(lines[2])-40] + "\x00" + lines[2][len(lines[2])-39:], lines[3]},
@@ -268,15 +269,21 @@ func TestSharedLineSameAsReadSlice(t *testing.T) {
 		"crlf":           {lines[0] + "\r", lines[1] + "\r", lines[2] + "\r"},
 		"a prefix":       {lines[0], lines[2], lines[2][:len(lines[2])/2], lines[3]},
 		"long after":     {lines[0], lines[1], big, big, lines[2]},
+		"long growing":   {lines[0], big, bigger, bigger[:len(bigger)-2] + `,{"role":"user","content":"more"}]}`, lines[1]},
 		"blank":          {lines[0], "", lines[1], " ", lines[2]},
 	}
 	for name, ls := range cases {
 		for _, end := range []string{"\n", ""} {
 			in := []byte(strings.Join(ls, "\n") + end)
-			before := sharedLines.Load()
+			before, once := sharedLines.Load(), longOnce.Load()
 			sameBothWays(t, name+" (seekable)", in, Options{Source: "s.jsonl"})
 			if name == "plain" && sharedLines.Load()-before < int64(len(ls)-2) {
 				t.Errorf("%s: %d lines of %d read after the body before", name, sharedLines.Load()-before, len(ls))
+			}
+			// The two long lines after the first are read once, into the
+			// buffer of the one before (with the tail walk and without).
+			if name == "long growing" && longOnce.Load()-once != 2*2 {
+				t.Errorf("%s: %d long lines read once, want 2 each way", name, longOnce.Load()-once)
 			}
 			got := decodeBoth(in, Options{Source: "s.jsonl"}, true)
 			pipe := decodeThrough(in, Options{Source: "s.jsonl"})
