@@ -131,6 +131,9 @@ var sharedLines atomic.Int64
 // longOnce counts the long lines longLine read once, for tests.
 var longOnce atomic.Int64
 
+// widened counts the readers widened for long lines, for tests.
+var widened atomic.Int64
+
 // keepLong is the largest line buffer kept for the next long line.
 const keepLong = 8 << 20
 
@@ -604,6 +607,9 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 			}
 			off += n
 			line++
+			if n > int64(br.Size()) && n <= wideMax && err == nil && !d.stop {
+				br = d.wider(br, n)
+			}
 		}
 		if err == io.EOF {
 			return
@@ -613,6 +619,22 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 			return
 		}
 	}
+}
+
+// wideMax is the longest line after which a JSONL is read on through a
+// wider buffer (see wider).
+var wideMax int64 = 16 << 20
+
+// wider is br read through a buffer with room for lines twice as long as
+// n, a line just read: a session's lines grow, and a line longer than the
+// buffer is followed by more, each of which would be read in chunks and
+// joined (or read twice) where one in the buffer is compared with the
+// body before and scanned once (sharedLine). What br holds is read through
+// it first; reads of a whole buffer's length go past br's own to the
+// input.
+func (d *decoder) wider(br *bufio.Reader, n int64) *bufio.Reader {
+	widened.Add(1)
+	return bufio.NewReaderSize(br, int(2*n))
 }
 
 // readLine reads the next line, which starts at byte off of the input,
