@@ -349,3 +349,21 @@ func TestTailWalkShorterAfterLong(t *testing.T) {
 		t.Errorf("%d requests, errors %q; want 5 and none", len(got.reqs), got.errs)
 	}
 }
+
+// Whatever a session's lines hold, reading and walking each after the body
+// before (sharedLine, WalkAfter) gives what reading and walking it in full
+// gives: seeded with a generated session and edits of it.
+func FuzzTailWalkSame(f *testing.F) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 5, 9); err != nil {
+		f.Fatal(err)
+	}
+	s := gen.String()
+	f.Add([]byte(s))
+	f.Add([]byte(strings.ReplaceAll(s, "\n", "\r\n")))
+	f.Add([]byte(strings.Replace(s, `"text":"`, "\"text\":\"\x00", 3)))
+	f.Add([]byte(strings.Replace(s, "}]}\n", "}]} \n\n  ", 2)))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		sameBothWays(t, "fuzzed", in, Options{Source: "f.jsonl"})
+	})
+}
