@@ -67,11 +67,13 @@ func benchSession(b *testing.B, n int, args ...string) {
 	for b.Loop() {
 		run(context.Background(), args, bytes.NewReader(nil), io.Discard, io.Discard)
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/request")
 }
 
 // BenchmarkSession: check and cache on W75 to W1200; the time should grow
 // with the distinct content (about twice from W300 to W600), not with the
-// file (four times).
+// file (four times): ns/request, the time per request, should stay about
+// the same from one size to the next.
 func BenchmarkSession(b *testing.B) {
 	for _, cmd := range [][]string{{"check", "--json"}, {"cache", "--json"}} {
 		for _, n := range []int{75, 150, 300, 600, 1200} {

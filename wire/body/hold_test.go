@@ -14,9 +14,37 @@ import (
 )
 
 // LongLine holds a line to its limit exactly: max bytes before the newline
-// are read, one more is an error, and the line after it is read whole.
+// are read, one more is an error, and the line after it is read whole;
+// joined from chunks (no buffer given) or read into the buffer given (one
+// with room for every line, one with room for less than the longest).
 func TestLongLineExact(t *testing.T) {
 	const max = 40
+	for _, room := range []int{0, 64, 20} {
+		testLongLineExact(t, max, room)
+	}
+	// Read into a buffer with room, a line is in that buffer.
+	buf := make([]byte, 0, 64)
+	br := bufio.NewReaderSize(strings.NewReader(strings.Repeat("a", 30)+"\n"), 16)
+	b, _ := br.ReadSlice('\n')
+	if b, err := LongLine(br, b, max, buf); string(b) != strings.Repeat("a", 30)+"\n" || err != nil || &b[0] != &buf[:1][0] {
+		t.Errorf("line %q, %v: want it read into the buffer given", b, err)
+	}
+	// The length of a line too long counts its newline; the next line is read.
+	for _, buf := range [][]byte{nil, make([]byte, 0, 64)} {
+		br := bufio.NewReaderSize(strings.NewReader(strings.Repeat("a", 100)+"\nnext\n"), 16)
+		b, _ := br.ReadSlice('\n')
+		_, err := LongLine(br, b, max, buf)
+		var long *LongLineError
+		if !errors.As(err, &long) || long.Len != 101 || err.Error() != "line longer than 40 bytes" {
+			t.Errorf("error %v (%+v), want a *LongLineError of 101 bytes", err, long)
+		}
+		if b, err := ReadLine(br); string(b) != "next\n" || err != nil {
+			t.Errorf("next line %q, %v", b, err)
+		}
+	}
+}
+
+func testLongLineExact(t *testing.T, max, room int) {
 	for _, c := range []struct {
 		in    string
 		lines []string // "!" for a line too long
@@ -32,7 +60,7 @@ func TestLongLineExact(t *testing.T) {
 		for {
 			b, err := br.ReadSlice('\n')
 			if err == bufio.ErrBufferFull {
-				b, err = LongLine(br, b, max, nil)
+				b, err = LongLine(br, b, max, make([]byte, 0, room))
 			} else if n := len(bytes.TrimSuffix(b, []byte("\n"))); n > max {
 				b, err = nil, &LongLineError{Max: max}
 			}
@@ -49,19 +77,8 @@ func TestLongLineExact(t *testing.T) {
 			}
 		}
 		if strings.Join(got, "|") != strings.Join(c.lines, "|") {
-			t.Errorf("%q: lines %q, want %q", c.in, got, c.lines)
+			t.Errorf("room %d, %q: lines %q, want %q", room, c.in, got, c.lines)
 		}
-	}
-	// The length of a line too long counts its newline; the next line is read.
-	br := bufio.NewReaderSize(strings.NewReader(strings.Repeat("a", 100)+"\nnext\n"), 16)
-	b, _ := br.ReadSlice('\n')
-	_, err := LongLine(br, b, max, nil)
-	var long *LongLineError
-	if !errors.As(err, &long) || long.Len != 101 || err.Error() != "line longer than 40 bytes" {
-		t.Errorf("error %v (%+v), want a *LongLineError of 101 bytes", err, long)
-	}
-	if b, err := ReadLine(br); string(b) != "next\n" || err != nil {
-		t.Errorf("next line %q, %v", b, err)
 	}
 }
 

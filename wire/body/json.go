@@ -259,6 +259,9 @@ type ElementCache struct {
 	// bytes equal those of body's (the spare) copy, so Remember copies
 	// only the rest.
 	same sharedPrefix
+	// read is what the line reader learnt of the next line before
+	// WalkAfter was given it (Compared): its first n bytes are last's.
+	read sharedPrefix
 	// names is the map of call ids of the body before (toolNames).
 	names *toolNames
 }
@@ -428,8 +431,14 @@ func (e *LongLineError) Error() string { return fmt.Sprintf("line longer than %d
 // into buf when it is large enough: a line of N bytes costs N bytes more,
 // not the 5N of a growing slice. A line of more than max bytes before its
 // newline is read to its end without being held and dropped: the error is a
-// *LongLineError.
+// *LongLineError. When buf has room for more than first (the buffer of a
+// long line before, in a session whose lines grow), the chunks are read
+// into it as they come, copied once, and buf grows as append grows it if
+// the line is longer still.
 func LongLine(br *bufio.Reader, first []byte, max int, buf []byte) ([]byte, error) {
+	if cap(buf) > len(first) {
+		return longLineInto(br, first, max, buf[:0])
+	}
 	b, err := first, bufio.ErrBufferFull
 	var chunks [][]byte
 	n := 0
@@ -459,6 +468,30 @@ func LongLine(br *bufio.Reader, first []byte, max int, buf []byte) ([]byte, erro
 	for i, c := range chunks {
 		out = append(out, c...)
 		chunks[i] = nil // let each chunk go once joined
+	}
+	return append(out, b...), err
+}
+
+// longLineInto is LongLine appending each chunk to out.
+func longLineInto(br *bufio.Reader, first []byte, max int, out []byte) ([]byte, error) {
+	b, err := first, bufio.ErrBufferFull
+	for err == bufio.ErrBufferFull {
+		if len(out)+len(b) > max {
+			n := len(out) + len(b)
+			k, err := SkipLine(br)
+			if err != nil {
+				return nil, err
+			}
+			return nil, &LongLineError{Max: max, Len: int64(n) + k}
+		}
+		out = append(out, b...)
+		b, err = br.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(out)+LineLen(b, err) > max {
+		return nil, &LongLineError{Max: max, Len: int64(len(out) + len(b))}
 	}
 	return append(out, b...), err
 }

@@ -47,9 +47,28 @@ func keepElems(n, size int) bool { return n <= 1024 || n*64 <= size }
 // not held beside it.
 const rememberMax = 64 << 20
 
+// Line is the body remembered for the next line (Remember), nil when
+// there is none. It is a JSON body decoded without error, cut from one
+// line: it holds no newline and no NUL byte, so a line that starts with
+// its bytes has neither in them (the line reader looks for both only
+// after them). Valid until the next Remember or Forget.
+func (c *ElementCache) Line() []byte {
+	if c.last == nil {
+		return nil
+	}
+	return c.last.line
+}
+
+// Compared notes that the line at at was compared with Line already: its
+// first n bytes are Line's. The next WalkAfter given a line at at does
+// not compare them again.
+func (c *ElementCache) Compared(at *byte, n int) {
+	c.read = sharedPrefix{body: c.last, at: at, n: n}
+}
+
 // Forget drops the body remembered: the next line is walked in full.
 func (c *ElementCache) Forget() {
-	c.same = sharedPrefix{}
+	c.same, c.read = sharedPrefix{}, sharedPrefix{}
 	if c.last != nil {
 		c.spare, c.last = c.last, nil
 		if cap(c.spare.line) > 8<<20 {
@@ -125,12 +144,17 @@ func (c *ElementCache) Remember(s *Shape) {
 // error, a repeated member), so that every error is worded by the full
 // walk. Either way c remembers nothing after it.
 func (w *Walker) WalkAfter(v jsontext.Value, c *ElementCache) *Shape {
-	last := c.last
+	last, read := c.last, c.read
 	c.Forget()
 	if last == nil || len(v) == 0 || v[0] != '{' {
 		return nil
 	}
-	p := int64(commonPrefix(v, last.line))
+	var p int64
+	if read.body == last && read.at == &v[0] {
+		p = int64(min(read.n, len(v))) // the line reader compared them
+	} else {
+		p = int64(CommonPrefix(v, last.line))
+	}
 	if p > 0 && c.spare == last {
 		c.same = sharedPrefix{body: last, at: &v[0], n: int(p)}
 	}
@@ -243,9 +267,12 @@ func (w *Walker) WalkAfter(v jsontext.Value, c *ElementCache) *Shape {
 }
 
 // kept is a member of the body before, wholly in the common prefix but for
-// the elements past its first k, read from v at the same place.
+// the elements past its first k, read from v at the same place. The array
+// member WalkAfter reads on from may have ended past the end of v (a line
+// shorter than the one before): its bytes are cut at v's end, and set
+// once its tail is read.
 func kept(v jsontext.Value, lm *lastMember, k int) member {
-	m := member{name: lm.name, v: v[lm.off:lm.end], off: lm.off, ord: lm.ord, same: k}
+	m := member{name: lm.name, v: v[lm.off:min(lm.end, int64(len(v)))], off: lm.off, ord: lm.ord, same: k}
 	if lm.els != nil {
 		m.els = make([]shapeElem, k, len(lm.els)+8)
 		for j := range k {
@@ -259,8 +286,8 @@ func kept(v jsontext.Value, lm *lastMember, k int) member {
 	return m
 }
 
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b []byte) int {
+// CommonPrefix is the length of the longest common prefix of a and b.
+func CommonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
 	const step = 4096
 	i := 0

@@ -125,6 +125,15 @@ var walkAfter = true
 // tailWalks counts the lines walked after the line before, for tests.
 var tailWalks atomic.Int64
 
+// sharedLines counts the lines read by sharedLine, for tests.
+var sharedLines atomic.Int64
+
+// longOnce counts the long lines longLine read once, for tests.
+var longOnce atomic.Int64
+
+// widened counts the readers widened for long lines, for tests.
+var widened atomic.Int64
+
 // keepLong is the largest line buffer kept for the next long line.
 const keepLong = 8 << 20
 
@@ -598,6 +607,9 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 			}
 			off += n
 			line++
+			if n > int64(br.Size()) && n <= wideMax && err == nil && !d.stop {
+				br = d.wider(br, n)
+			}
 		}
 		if err == io.EOF {
 			return
@@ -609,6 +621,22 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 	}
 }
 
+// wideMax is the longest line after which a JSONL is read on through a
+// wider buffer (see wider).
+var wideMax int64 = 16 << 20
+
+// wider is br read through a buffer with room for lines twice as long as
+// n, a line just read: a session's lines grow, and a line longer than the
+// buffer is followed by more, each of which would be read in chunks and
+// joined (or read twice) where one in the buffer is compared with the
+// body before and scanned once (sharedLine). What br holds is read through
+// it first; reads of a whole buffer's length go past br's own to the
+// input.
+func (d *decoder) wider(br *bufio.Reader, n int64) *bufio.Reader {
+	widened.Add(1)
+	return bufio.NewReaderSize(br, int(2*n))
+}
+
 // readLine reads the next line, which starts at byte off of the input,
 // newline included, and its length n in the input. A line with a NUL byte is
 // binary: nul is where it is in the line (after leading white space), -1 if
@@ -617,6 +645,9 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 // too long is reported here. A line longer than the reader's buffer is read
 // into d.long, in one piece when the input can seek (see longLine).
 func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n int64, nul int, err error) {
+	if b, nul, ok := d.sharedLine(br); ok {
+		return b, int64(len(b)), nul, nil
+	}
 	b, err = br.ReadSlice('\n')
 	nul = -1
 	if err == bufio.ErrBufferFull {
@@ -645,23 +676,123 @@ func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n i
 		return nil, long.Len, -1, nil
 	}
 	if len(b) > 0 {
-		nul = bytes.IndexByte(bytes.TrimLeft(b, " \t\r\n"), 0)
+		nul = d.nulAt(b, -1)
 	}
 	return b, int64(len(b)), nul, err
 }
 
+// nulAt is where the first NUL byte of the line b is, counted after its
+// leading white space, -1 if none. In a session (see sharedLine) b is
+// compared with the body before first, unless shared says how many bytes
+// they share already, and only the bytes after those is looked through;
+// WalkAfter is told how many.
+func (d *decoder) nulAt(b []byte, shared int) int {
+	lead := len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
+	p := 0
+	if last := d.sessionLine(); last != nil {
+		if p = shared; p < 0 {
+			p = body.CommonPrefix(b, last)
+		}
+		// A body starts with '{': p > 0 only when b starts without
+		// white space (lead is 0).
+		d.cache.Compared(&b[0], p)
+	}
+	if at := bytes.IndexByte(b[p:], 0); at >= 0 {
+		return p + at - lead
+	}
+	return -1
+}
+
+// sessionLine is the body of the line before, which the next line of a
+// session is compared with, or nil (not read line by line, nothing
+// remembered, or the tail walk off).
+func (d *decoder) sessionLine() []byte {
+	if d.lineMode == 0 || !walkAfter || d.cache == nil {
+		return nil
+	}
+	return d.cache.Line()
+}
+
+// sharedLine reads the next line when the body of the line before is
+// remembered (a session of growing requests) and the line, newline
+// included, is in br's buffer: the line is compared with that body first,
+// once, and only what follows the bytes they share is looked through for
+// the newline and a NUL byte (the body has neither, see
+// body.ElementCache.Line); WalkAfter is told how much they share. Where
+// ReadSlice and the NUL check read every byte of a line twice and
+// WalkAfter's comparison a third time, a session's repeated bytes are
+// read once. ok is false, and nothing read, for a line the buffer does
+// not hold whole (a long line, the input's last without a newline, a read
+// error): readLine then reads it as any other.
+func (d *decoder) sharedLine(br *bufio.Reader) (b []byte, nul int, ok bool) {
+	last := d.sessionLine()
+	if len(last) == 0 {
+		return nil, -1, false
+	}
+	data, _ := br.Peek(1)
+	if len(data) == 0 {
+		return nil, -1, false
+	}
+	p, q := 0, -1 // bytes shared with last; where the newline is
+	for from := 0; ; {
+		data, _ = br.Peek(br.Buffered())
+		if p == from {
+			p += body.CommonPrefix(data[p:], last[p:])
+		}
+		if p < len(data) {
+			// The newline is at or after the first byte that differs
+			// (or after all of last).
+			if at := bytes.IndexByte(data[max(from, p):], '\n'); at >= 0 {
+				q = max(from, p) + at
+				break
+			}
+		}
+		from = len(data)
+		if len(data) == br.Size() {
+			return nil, -1, false // longer than the buffer
+		}
+		if more, _ := br.Peek(len(data) + 1); len(more) <= len(data) {
+			return nil, -1, false // the input's end or an error
+		}
+	}
+	b = data[:q+1]
+	if body.LineLen(b, nil) > maxLine {
+		return nil, -1, false // too long: readLine says so
+	}
+	nul = d.nulAt(b, p)
+	br.Discard(len(b))
+	sharedLines.Add(1)
+	return b, nul, true
+}
+
 // longLine reads a line of a seekable input longer than br's buffer, whose
-// first chunk is first: it is read to its end holding nothing, to learn its
-// length, then read again into one buffer of that length. A line of N bytes
-// costs N bytes, where joining chunks (body.LongLine) costs 2N.
+// first chunk is first. When the buffer of the long line before (d.long)
+// has room for it, the line is read into it as it goes, once; otherwise it
+// is read to its end holding nothing, to learn its length, then read again
+// into one buffer of that length, with room for the longer lines a session
+// brings after it. A line of N bytes costs N bytes, where joining chunks
+// (body.LongLine) costs 2N.
 func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, error) {
 	n := int64(len(first))
 	last := first[len(first)-1]
+	held := d.long[:0]
+	if cap(held) > len(first) {
+		held = append(held, first...)
+	} else {
+		held = nil
+	}
 	for {
 		b, err := br.ReadSlice('\n')
 		n += int64(len(b))
 		if len(b) > 0 {
 			last = b[len(b)-1]
+		}
+		if held != nil {
+			if len(held)+len(b) <= cap(held) {
+				held = append(held, b...)
+			} else {
+				held = nil // no room: read again below
+			}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -678,13 +809,17 @@ func (d *decoder) longLine(br *bufio.Reader, first []byte, off int64) ([]byte, e
 	if text > int64(maxLine) {
 		return nil, &body.LongLineError{Max: maxLine, Len: n}
 	}
+	if held != nil {
+		longOnce.Add(1)
+		return held, nil
+	}
 	if _, err := d.seek.Seek(d.base+off, io.SeekStart); err != nil {
 		return nil, err
 	}
 	br.Reset(d.seek)
 	buf := d.long
 	if int64(cap(buf)) < n {
-		buf = make([]byte, n)
+		buf = make([]byte, n, n+min(n/2, keepLong))
 	}
 	buf = buf[:n]
 	if _, err := io.ReadFull(br, buf); err != nil {

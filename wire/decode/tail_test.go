@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -241,4 +242,128 @@ func TestDecodeSharesSegmentRuns(t *testing.T) {
 		}
 		t.Logf("%d requests: %d arrays holding %d segments, %d in the longest request, %d in all", n, len(arrays), held, longest, total)
 	}
+}
+
+// The line reader that compares a line with the body before it first
+// (sharedLine) finds the same lines, NUL bytes and errors as ReadSlice and
+// the full NUL check: a NUL byte after the shared bytes or before them, a
+// line repeated, white space before a line, CRLF, a last line without a
+// newline, lines longer than the reader's buffer after one it holds, read
+// through a seekable input and through one that is not.
+func TestSharedLineSameAsReadSlice(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 12, 3); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(gen.String(), "\n"), "\n")
+	last := lines[len(lines)-1]
+	big := last[:len(last)-2] + `,{"role":"user","content":"` + strings.Repeat("long ", 300<<10) + `"}]}`
+	bigger := big[:len(big)-2] + `,{"role":"assistant","content":"` + strings.Repeat("longer ", 30<<10) + `"}]}`
+	cases := map[string][]string{
+		"plain":          lines,
+		"nul after":      {lines[0], lines[1], lines[2][:len(lines[2])-40] + "\x00" + lines[2][len(lines[2])-39:], lines[3]},
+		"nul at the end": {lines[0], lines[1] + "\x00", lines[2]},
+		"nul early":      {lines[0], lines[1][:5] + "\x00" + lines[1][6:], lines[2]},
+		"repeated":       {lines[0], lines[1], lines[1], lines[1], lines[2]},
+		"white space":    {lines[0], "  \t" + lines[1], lines[2] + "   ", lines[3]},
+		"crlf":           {lines[0] + "\r", lines[1] + "\r", lines[2] + "\r"},
+		"a prefix":       {lines[0], lines[2], lines[2][:len(lines[2])/2], lines[3]},
+		"long after":     {lines[0], lines[1], big, big, lines[2]},
+		"long growing":   {lines[0], big, bigger, bigger[:len(bigger)-2] + `,{"role":"user","content":"more"}]}`, lines[1]},
+		"blank":          {lines[0], "", lines[1], " ", lines[2]},
+	}
+	for name, ls := range cases {
+		for _, end := range []string{"\n", ""} {
+			in := []byte(strings.Join(ls, "\n") + end)
+			before, wide := sharedLines.Load(), widened.Load()
+			sameBothWays(t, name+" (seekable)", in, Options{Source: "s.jsonl"})
+			if name == "plain" && sharedLines.Load()-before < int64(len(ls)-2) {
+				t.Errorf("%s: %d lines of %d read after the body before", name, sharedLines.Load()-before, len(ls))
+			}
+			// After the first long line the reader is widened, once, and
+			// the two after it are in its buffer (with the tail walk and
+			// without).
+			if name == "long growing" && (widened.Load()-wide != 2 || sharedLines.Load()-before < 2) {
+				t.Errorf("%s: reader widened %d times, %d lines read after the body before; want 1 each way and the two long ones",
+					name, widened.Load()-wide, sharedLines.Load()-before)
+			}
+			// Not widened, the two long lines after the first are read
+			// once, into the buffer of the one before.
+			if name == "long growing" {
+				old := wideMax
+				wideMax = 0
+				once := longOnce.Load()
+				sameBothWays(t, name+" (seekable, not widened)", in, Options{Source: "s.jsonl"})
+				wideMax = old
+				if longOnce.Load()-once != 2*2 {
+					t.Errorf("%s: %d long lines read once, want 2 each way", name, longOnce.Load()-once)
+				}
+			}
+			got := decodeBoth(in, Options{Source: "s.jsonl"}, true)
+			pipe := decodeThrough(in, Options{Source: "s.jsonl"})
+			if !reflect.DeepEqual(got.errs, pipe.errs) || len(got.reqs) != len(pipe.reqs) {
+				t.Errorf("%s: through a pipe errors %q, %d requests; seekable %q, %d", name, pipe.errs, len(pipe.reqs), got.errs, len(got.reqs))
+			}
+		}
+	}
+	// The NUL bytes are reported where they are, either way.
+	got := decodeBoth([]byte(strings.Join(cases["nul after"], "\n")), Options{Source: "s.jsonl"}, true)
+	if len(got.errs) != 1 || !strings.Contains(got.errs[0], "NUL") {
+		t.Errorf("nul after: errors %q, want one naming the NUL byte", got.errs)
+	}
+}
+
+// decodeThrough decodes in read through a reader that cannot seek.
+func decodeThrough(in []byte, opts Options) decoded {
+	var out decoded
+	for r, err := range Decode(struct{ io.Reader }{bytes.NewReader(in)}, opts) {
+		if err != nil {
+			out.errs = append(out.errs, err.Error())
+			out.reqs = append(out.reqs, wire.Request{})
+			continue
+		}
+		out.reqs = append(out.reqs, r)
+	}
+	return out
+}
+
+// A line shorter than a long one before it, sharing its start, is walked
+// after it: the messages array of the line before ended past the end of the
+// reader's buffer, which kept once sliced to (a panic: slice bounds out of
+// range).
+func TestTailWalkShorterAfterLong(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 12, 3); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(gen.String(), "\n"), "\n")
+	last := lines[len(lines)-1]
+	big := last[:len(last)-2] + `,{"role":"user","content":"` + strings.Repeat("long ", 300<<10) + `"}]}`
+	in := []byte(strings.Join([]string{lines[0], big, lines[2], big, lines[1]}, "\n") + "\n")
+	before := tailWalks.Load()
+	sameBothWays(t, "shorter after long", in, Options{Source: "s.jsonl"})
+	if n := tailWalks.Load() - before; n < 4 {
+		t.Errorf("%d lines walked after the line before, want 4", n)
+	}
+	if got := decodeBoth(in, Options{Source: "s.jsonl"}, true); len(got.errs) != 0 || len(got.reqs) != 5 {
+		t.Errorf("%d requests, errors %q; want 5 and none", len(got.reqs), got.errs)
+	}
+}
+
+// Whatever a session's lines hold, reading and walking each after the body
+// before (sharedLine, WalkAfter) gives what reading and walking it in full
+// gives: seeded with a generated session and edits of it.
+func FuzzTailWalkSame(f *testing.F) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 5, 9); err != nil {
+		f.Fatal(err)
+	}
+	s := gen.String()
+	f.Add([]byte(s))
+	f.Add([]byte(strings.ReplaceAll(s, "\n", "\r\n")))
+	f.Add([]byte(strings.Replace(s, `"text":"`, "\"text\":\"\x00", 3)))
+	f.Add([]byte(strings.Replace(s, "}]}\n", "}]} \n\n  ", 2)))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		sameBothWays(t, "fuzzed", in, Options{Source: "f.jsonl"})
+	})
 }
