@@ -172,13 +172,13 @@ func splittable(kind wire.Kind, trust wire.Trust) bool {
 }
 
 // mayHaveMarkup is the quick exit: outside the system channel, only a '<'
-// or a Gemini context line can start an envelope, and only Claude Code's
-// skills sentence a listing of skills.
+// or a Gemini context line can start an envelope, and only the intro of a
+// row of SkillLists a Markdown list of skills.
 func mayHaveMarkup(text string, ch wire.Channel) bool {
 	if ch == wire.ChannelSystem {
 		return true
 	}
-	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ") || strings.Contains(text, claudeCodeSkillsIntro)
+	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ") || skillListIntro(text)
 }
 
 // cut cuts text into pieces; nil (or one piece) when there is nothing to
@@ -221,8 +221,8 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		}
 	}
 	if len(envs) == 0 && !anyLegacy {
-		if trust == wire.Trusted {
-			return claudeCodeSkillsPieces(text, kind)
+		if l := skillListFor(text, ""); l != nil && trust == wire.Trusted {
+			return skillListPieces(l, text, 0, len(text), kind, "", cwd)
 		}
 		return nil
 	}
@@ -290,12 +290,17 @@ func envPieces(text string, e envelope, cwd string) []piece {
 		// (qwen-code's ~/.qwen/output-language.md): the user's text.
 		pc.trust = wire.TrustUser
 	}
+	if l := skillListFor(text[e.bodyStart:e.bodyEnd], d.name); l != nil {
+		// A skill list the host writes in this envelope (SkillLists): a
+		// body with no entry is the envelope's whole.
+		if pcs := skillListPieces(l, text, e.bodyStart, e.bodyEnd, wire.KindHostRules, d.name, cwd); pcs != nil {
+			return pcs
+		}
+	}
 	switch d.name {
 	case "INSTRUCTIONS":
 		pc.label = codexDir(text[:e.open.start])
 		return codexInstructionsPieces(text, pc)
-	case "skills_instructions":
-		return codexSkillsPieces(text, e.bodyStart, e.bodyEnd, cwd)
 	case "skill":
 		if n := skillName(text[e.bodyStart:e.bodyEnd]); n != "" {
 			pc.label = n
