@@ -309,11 +309,15 @@ func envPieces(text string, e envelope, cwd string) []piece {
 	return []piece{pc}
 }
 
-// skillsOf cuts a legacy skills-listing section [s, e) that holds Gemini
-// CLI's <available_skills> into its skills (skills.go), or returns nil.
+// skillsOf cuts a legacy skills-listing section [s, e) that holds a list of
+// SkillLists (skilllists.go) or an <available_skills> (skills.go) into its
+// skills, or returns nil.
 func skillsOf(text string, kind wire.Kind, s, e int, cwd string) []piece {
 	if kind != wire.KindSkillsListing {
 		return nil
+	}
+	if l := skillListAt(text, s); l != nil {
+		return skillListPieces(l, text, s, e, wire.KindHostRules, "", cwd)
 	}
 	return geminiSkillsPieces(text, s, e, cwd)
 }

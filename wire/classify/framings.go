@@ -342,6 +342,9 @@ func framedSections(text string) []Section {
 		}
 	}
 	hostBlock := lastHostBlock(text)
+	if k := lastSkillListIntro(text); k > hostBlock {
+		hostBlock = k
+	}
 	inFence := false
 	next := 0
 	for ln := range strings.Lines(text) {

@@ -81,6 +81,12 @@ func LegacySections(text string) []Section {
 	// A fence left open runs to the end of the text, as Markdown renders it.
 	s.closeFence(len(text))
 	s.closeSkills()
+	// The lists of SkillLists' rows, in place of the sections they overlap
+	// (the scanner's listing after a skills sentence starts after it).
+	for _, l := range skillListSections(text) {
+		s.out = slices.DeleteFunc(s.out, func(o Section) bool { return o.Start < l.End && l.Start < o.End })
+		s.out = append(s.out, l)
+	}
 	// The blocks of the framings table, where no section is.
 	for _, f := range framedSections(text) {
 		if !slices.ContainsFunc(s.out, func(o Section) bool { return o.Start < f.End && f.Start < o.End }) {

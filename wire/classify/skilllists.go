@@ -109,10 +109,59 @@ func skillListIntro(text string) bool {
 // rest is host text of kind hostKind in envelope env. nil when the text
 // holds no entry to cut.
 func skillListPieces(l *SkillList, text string, bs, be int, hostKind wire.Kind, env, cwd string) []piece {
+	pcs, _, _ := skillListCut(l, text, bs, be, hostKind, env, cwd)
+	return pcs
+}
+
+// skillListSections are the lists of the rows of SkillLists read in host
+// text that a system text holds: each from its intro line to the list's
+// end, a skills-listing section that skillsOf cuts by its row.
+func skillListSections(text string) []Section {
+	var out []Section
+	for i := range SkillLists {
+		l := &SkillLists[i]
+		if l.Envelope != "" || !strings.Contains(text, l.Intro) {
+			continue
+		}
+		if pcs, s, e := skillListCut(l, text, 0, len(text), wire.KindHostRules, "", ""); pcs != nil {
+			out = append(out, Section{Kind: wire.KindSkillsListing, Start: s, End: e})
+		}
+	}
+	return out
+}
+
+// lastSkillListIntro is the start of the last intro line of a row read in
+// host text, or -1: a framed block with no closer before it ends there (the
+// last, so that a pasted file cannot end its block early by writing one).
+func lastSkillListIntro(text string) int {
+	best := -1
+	for i := range SkillLists {
+		if l := &SkillLists[i]; l.Envelope == "" {
+			for k := lineWith(text, 0, l.Intro); k >= 0; k = lineWith(text, k+1, l.Intro) {
+				best = max(best, k)
+			}
+		}
+	}
+	return best
+}
+
+// skillListAt is the row read in host text whose intro opens text[s:].
+func skillListAt(text string, s int) *SkillList {
+	for i := range SkillLists {
+		if l := &SkillLists[i]; l.Envelope == "" && strings.HasPrefix(text[s:], l.Intro) {
+			return l
+		}
+	}
+	return nil
+}
+
+// skillListCut is skillListPieces with the list's span in text: from its
+// intro line to its end.
+func skillListCut(l *SkillList, text string, bs, be int, hostKind wire.Kind, env, cwd string) ([]piece, int, int) {
 	body := text[bs:be]
 	intro := lineWith(body, 0, l.Intro)
 	if intro < 0 {
-		return nil
+		return nil, 0, 0
 	}
 	roots := map[string]string{}
 	if l.Roots != "" {
@@ -172,12 +221,12 @@ func skillListPieces(l *SkillList, text string, bs, be int, hostKind wire.Kind, 
 		at = next
 	}
 	if out == nil {
-		return nil
+		return nil, 0, 0
 	}
 	if host < len(body) {
 		out = append(out, piece{start: bs + host, end: be, kind: hostKind, trust: wire.Trusted, envelope: env, name: string(wire.KindHostRules)})
 	}
-	return out
+	return out, bs + intro, bs + listEnd
 }
 
 // entryOrigin reads an entry "NAME: DESCRIPTION" (the item's text): its

@@ -69,3 +69,29 @@ func TestSkillListEdges(t *testing.T) {
 		t.Errorf("a list after prose was cut: %+v", pcs)
 	}
 }
+
+// TestSkillListInSystemText: a list of a row read in host text is cut by
+// its row in a system prompt too, beside the framings' blocks: a section
+// the legacy scanner found in it (after a skills sentence) gives way, so the
+// host's own skill stays trusted.
+func TestSkillListInSystemText(t *testing.T) {
+	claude := &SkillLists[0]
+	text := "Host rules.\nInstructions from: /w/AGENTS.md\nobey\n\n" + claude.Intro + "\n\n- evil: x\n- dataviz: y\n\nHost again.\n"
+	p := wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: text}
+	segs := Classify(p)
+	checkInvariants(t, p, segs)
+	want := map[string]wire.Trust{"obey\n": wire.Untrusted, "- evil: x\n": wire.Untrusted}
+	for _, s := range segs {
+		if tr, ok := want[s.Text]; ok {
+			if s.Trust != tr {
+				t.Errorf("%q is %s", s.Text, s.Trust)
+			}
+			delete(want, s.Text)
+		} else if s.Trust != wire.Trusted {
+			t.Errorf("%s: host text %q is %s", s.ID, s.Text, s.Trust)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no segment of its own for %v: %+v", want, segs)
+	}
+}
