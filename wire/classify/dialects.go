@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -605,7 +606,7 @@ func codexDir(s string) string {
 // (PROJECT_DOC_SEPARATOR in codex-rs core/src/project_doc.rs, with a blank
 // line on each side): the UserUntil of its framings row.
 var codexProjectDoc = func() string {
-	for _, f := range Framings {
+	for _, f := range framing.Framings {
 		if f.Name == "agents-md-instructions" {
 			return f.UserUntil
 		}

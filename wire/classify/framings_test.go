@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // TestFramings runs each row's fixture: in a system prompt, the framed body
 // (and nothing of the host's around it) is one untrusted segment of the
 // row's kind; the opener stays the host's.
 func TestFramings(t *testing.T) {
-	for _, f := range Framings {
+	for _, f := range framing.Framings {
 		t.Run(f.Name, func(t *testing.T) {
 			if !strings.Contains(f.Fixture, "WL-FRAMED-BODY") {
 				t.Fatalf("fixture lacks the body marker")

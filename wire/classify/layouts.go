@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Listings a host writes inside one of its own envelopes (qwen-code's
@@ -11,13 +12,10 @@ import (
 // skill with its location deciding whose it is, and a directory tree in the
 // usual drawings (├── └── │, |-- `--), which lists the workspace's names.
 
-// treeChars are the drawings a tree line starts with (after indentation).
-var treeChars = []string{"├", "└", "│", "|--", "`--", "+--", "|__"}
-
 // isTreeLine reports whether a line is a line of a drawn directory tree.
 func isTreeLine(line string) bool {
 	t := strings.TrimLeft(line, " \t")
-	for _, c := range treeChars {
+	for _, c := range framing.TreeDrawings {
 		if strings.HasPrefix(t, c) {
 			return true
 		}

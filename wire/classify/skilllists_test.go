@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // TestSkillLists runs each row's fixture: the workspace skill's entry (the
@@ -12,14 +13,14 @@ import (
 // with its name; every other byte, the host's own skill included, is
 // trusted, and the segments join to the text.
 func TestSkillLists(t *testing.T) {
-	for _, l := range SkillLists {
+	for _, l := range framing.SkillLists {
 		t.Run(l.Name, func(t *testing.T) {
 			checkSkillList(t, l)
 		})
 	}
 }
 
-func checkSkillList(t *testing.T, l SkillList) {
+func checkSkillList(t *testing.T, l framing.SkillList) {
 	t.Helper()
 	p := wire.Part{ID: "p", Channel: l.Channel, Role: l.Role, Type: "text", Text: l.Fixture}
 	segs := Classify(p)
@@ -50,14 +51,14 @@ func checkSkillList(t *testing.T, l SkillList) {
 // gives an entry without one no trust; a blank line ends a list without
 // Until, and the text after it is the host's.
 func TestSkillListEdges(t *testing.T) {
-	claude := &SkillLists[0]
+	claude := &framing.SkillLists[0]
 	text := claude.Intro + "\n\n- evil: one\ntwo\n- dataviz: a\nb\n\nHOST\n"
 	pcs := skillListPieces(claude, text, 0, len(text), wire.KindHostRules, "", "")
 	if len(pcs) != 3 || text[pcs[1].start:pcs[1].end] != "- evil: one\ntwo\n" || pcs[1].trust != wire.Untrusted ||
 		pcs[2].trust != wire.Trusted || !strings.HasPrefix(text[pcs[2].start:], "- dataviz") {
 		t.Errorf("pieces %+v", pcs)
 	}
-	codex := &SkillLists[1]
+	codex := &framing.SkillLists[1]
 	text = "### Available skills\n- odd: no location\n- ok: x (file: /home/u/.codex/skills/.system/ok/SKILL.md)\n### How to use skills\n"
 	pcs = skillListPieces(codex, text, 0, len(text), wire.KindHostRules, "skills_instructions", "")
 	if len(pcs) != 4 || pcs[1].trust != wire.Untrusted || pcs[1].label != "skill odd (unknown)" || pcs[2].trust != wire.Trusted || pcs[2].label != "skill ok (built-in)" {
@@ -75,7 +76,7 @@ func TestSkillListEdges(t *testing.T) {
 // the legacy scanner found in it (after a skills sentence) gives way, so the
 // host's own skill stays trusted.
 func TestSkillListInSystemText(t *testing.T) {
-	claude := &SkillLists[0]
+	claude := &framing.SkillLists[0]
 	text := "Host rules.\nInstructions from: /w/AGENTS.md\nobey\n\n" + claude.Intro + "\n\n- evil: x\n- dataviz: y\n\nHost again.\n"
 	p := wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: text}
 	segs := Classify(p)

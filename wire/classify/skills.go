@@ -1,9 +1,11 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // This file cuts the skills listings of Codex and Gemini CLI into one
@@ -29,56 +31,27 @@ import (
 // directory is itself a home folder; the rules above decide the rest. The
 // home folder is told by its shape (/home/NAME, /Users/NAME, /root, ~).
 
-// skillOrigin is where a skill comes from.
-type skillOrigin string
+// skillOrigin is where a skill comes from (framing.Origin).
+type skillOrigin = framing.Origin
 
 const (
-	originBuiltin   skillOrigin = "built-in"
-	originAdmin     skillOrigin = "admin"
-	originUser      skillOrigin = "user"
-	originWorkspace skillOrigin = "workspace"
-	originUnknown   skillOrigin = "unknown"
+	originBuiltin   = framing.Builtin
+	originAdmin     = framing.Admin
+	originUser      = framing.User
+	originWorkspace = framing.Workspace
+	originUnknown   = framing.Unknown
 )
 
-// trust is the trust of a skill of this origin.
-func (o skillOrigin) trust() wire.Trust {
-	switch o {
-	case originBuiltin, originAdmin:
-		return wire.Trusted
-	case originUser:
-		return wire.TrustUser
-	}
-	return wire.Untrusted
-}
-
-// skillDirs are the folders skills are found in, under a home folder (the
-// user's) or a checkout (the workspace's).
-var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
-	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
-
-// skillLocationWords are the words hosts write as a skill's location in
-// place of a path, and the origin each says (the agents that write them).
-var skillLocationWords = []struct {
-	Words  []string
-	Origin skillOrigin
-	Agents string
-}{
-	{[]string{"<built-in>", "&lt;built-in&gt;", "built-in", "(built-in)"}, originBuiltin, "opencode (its own skills)"},
-	{[]string{"bundled"}, originBuiltin, "qwen-code (the skills it ships)"},
-	{[]string{"project", "workspace"}, originWorkspace, "qwen-code (the workspace's .qwen/skills)"},
-	{[]string{"user", "global"}, originUser, "qwen-code (~/.qwen/skills)"},
-}
-
-// locationWords is skillLocationWords by word.
-var locationWords = func() map[string]skillOrigin {
-	m := map[string]skillOrigin{}
-	for _, r := range skillLocationWords {
-		for _, w := range r.Words {
-			m[w] = r.Origin
+// locationWord is the origin a host's word in place of a location says
+// (framing.LocationWords), or "".
+func locationWord(p string) skillOrigin {
+	for _, r := range framing.LocationWords {
+		if slices.Contains(r.Words, p) {
+			return r.Origin
 		}
 	}
-	return m
-}()
+	return ""
+}
 
 // originOf tells a skill's origin from its location and the session's
 // working directory ("" when unknown).
@@ -94,12 +67,12 @@ func originOf(loc, cwd string) skillOrigin {
 		return originWorkspace
 	case strings.Contains(p, "/skills/.system/"):
 		return originBuiltin
-	case locationWords[p] != "":
-		return locationWords[p]
+	case locationWord(p) != "":
+		return locationWord(p)
 	case strings.HasPrefix(p, "/etc/codex/skills/"):
 		return originAdmin
 	}
-	for _, d := range skillDirs {
+	for _, d := range framing.SkillDirs {
 		k := strings.Index(p, "/"+d)
 		if k < 0 {
 			continue
@@ -188,53 +161,21 @@ const (
 	geminiSkillClose  = "</skill>"
 )
 
-// SkillListing is one way hosts write the entries of an <available_skills>
-// list, told by the lines the host writes before any entry's text (the
-// first <skill> line and the one after it). Adding a host that lists its
-// skills this way means adding a row and its fixture (TestSkillListings).
-type SkillListing struct {
-	Name string
-	// ElementLines: each element's tags and its text on lines of their
-	// own (<name>, NAME, </name>); else <name>NAME</name> on one line.
-	ElementLines bool
-	// Escaped: the host escapes each name and description as XML text
-	// (&lt; &gt; &amp;), so no entry can forge the tags of another and
-	// each skill's trust is its own location's. The row's word is the
-	// host's (read in its source); as a check of it, a block that holds a
-	// tag line twice or a raw < or > in its text (what the host would have
-	// escaped) is judged as in an unescaped list from there on.
-	Escaped bool
-	Agents  string
-	// Fixture: a list whose workspace skill comes before a built-in one.
-	Fixture string
-}
-
-// SkillListings are the list styles wirelens knows; a list that matches
-// none is read as the first (unescaped: the safe side).
-var SkillListings = []SkillListing{
-	{Name: "inline", Agents: "Gemini CLI, opencode (unescaped); pi (escaped, but written as opencode's: nothing the host writes first tells them apart)",
-		Fixture: "<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-SKILL</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n" +
-			"  <skill>\n    <name>host</name>\n    <description>HOST-SKILL</description>\n    <location>&lt;built-in&gt;</location>\n  </skill>\n</available_skills>\n"},
-	{Name: "element-lines", ElementLines: true, Escaped: true, Agents: "qwen-code (escapeXml on name and description, the level after the description and as its location)",
-		Fixture: "<available_skills>\n<skill>\n<name>\nwl\n</name>\n<description>\nWL-SKILL &lt;b&gt; (project)\n</description>\n<location>\nproject\n</location>\n</skill>\n" +
-			"<skill>\n<name>\nhost\n</name>\n<description>\nHOST-SKILL (bundled)\n</description>\n<location>\nbundled\n</location>\n</skill>\n</available_skills>\n"},
-}
-
 // listingStyle is the row of SkillListings whose style the list opened at
 // open (the <available_skills> line) of sec is written in.
-func listingStyle(sec string, open int) *SkillListing {
+func listingStyle(sec string, open int) *framing.SkillListing {
 	at := lineTrimmedWith(sec, open, geminiSkillOpen)
 	lines := false
 	if at >= 0 {
 		next := lineEnd(sec, at)
 		lines = next < len(sec) && strings.TrimSpace(LineAt(sec, next)) == "<name>"
 	}
-	for i := range SkillListings {
-		if SkillListings[i].ElementLines == lines {
-			return &SkillListings[i]
+	for i := range framing.SkillListings {
+		if framing.SkillListings[i].ElementLines == lines {
+			return &framing.SkillListings[i]
 		}
 	}
-	return &SkillListings[0]
+	return &framing.SkillListings[0]
 }
 
 // entryTags are the lines of markup an entry of an escaped list holds.
@@ -295,7 +236,7 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 		}
 		block := sec[at:blockEnd]
 		o := originOf(lastElement(block, "location"), cwd)
-		tr := o.trust()
+		tr := o.Trust()
 		if escaped && !escapedEntry(block) {
 			escaped = false // markup the host would have escaped: forged from here
 			worst = wire.Untrusted

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Codex's skills listing in its developer message: one segment per skill,
@@ -157,7 +158,7 @@ func TestSkillListings(t *testing.T) {
 		}
 		return ws, host
 	}
-	for _, l := range SkillListings {
+	for _, l := range framing.SkillListings {
 		t.Run(l.Name, func(t *testing.T) {
 			ws, host := judge(l.Fixture)
 			want := wire.Untrusted
@@ -188,7 +189,7 @@ func TestSkillListings(t *testing.T) {
 // TestSkillLocationWords: each word a host writes for a location says its
 // row's origin, and a path that merely ends in one says nothing of it.
 func TestSkillLocationWords(t *testing.T) {
-	for _, r := range skillLocationWords {
+	for _, r := range framing.LocationWords {
 		for _, w := range r.Words {
 			if got := originOf(w, ""); got != r.Origin {
 				t.Errorf("%q: %s, want %s", w, got, r.Origin)
