@@ -189,7 +189,7 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 	var stray []int
 	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
 		buf := getTags()
-		tags := scanTagsInto(buf, text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
+		tags := scanTagsInto(buf, text, tagScope{host: trust == wire.Trusted})
 		if system {
 			tags = dropListedSkills(text, tags)
 			tags = dropFramed(text, tags)

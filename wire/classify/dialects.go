@@ -46,11 +46,14 @@ import (
 //     escaped its envelope: the surrounding segment, when it would be host
 //     framing or the user's text, becomes untrusted (kind other) instead.
 
-// dialect is what a recognised envelope means.
+// dialect is what a recognised envelope means (a row of
+// framing.Envelopes).
 type dialect struct {
-	name  string // canonical tag name, reported as Segment.Envelope
-	kind  wire.Kind
-	trust wire.Trust
+	name     string // canonical tag name, reported as Segment.Envelope
+	kind     wire.Kind
+	trust    wire.Trust
+	hostOnly bool   // counts only in host-channel text
+	after    string // counts only in a text that starts with this heading
 }
 
 // numbered is a dialect numbered among the tags of one text (tagNames):
@@ -61,45 +64,44 @@ type numbered struct {
 	id int
 }
 
-// dialects maps the lower-case tag names of known envelopes to their meaning.
-// Any other name starting with "untrusted_" is an untrusted envelope of kind
-// other.
-var dialects = map[string]dialect{
-	"untrusted_cwd_listing":     {"untrusted_cwd_listing", wire.KindCwdListing, wire.Untrusted},
-	"untrusted_additional_dirs": {"untrusted_additional_dirs", wire.KindAdditionalDirs, wire.Untrusted},
-	"untrusted_agents_md":       {"untrusted_agents_md", wire.KindAgentsMD, wire.Untrusted},
-	"untrusted_skills_listing":  {"untrusted_skills_listing", wire.KindSkillsListing, wire.Untrusted},
-	"kimi-skill-loaded":         {"kimi-skill-loaded", wire.KindSkillLoaded, wire.Untrusted},
-	"skill-loaded":              {"skill-loaded", wire.KindSkillLoaded, wire.Untrusted}, // kimi-code's agent-core-v2
-	"system-reminder":           {"system-reminder", wire.KindReminder, wire.Trusted},
-	"instructions":              {"INSTRUCTIONS", wire.KindAgentsMD, wire.Untrusted},
-	"user_instructions":         {"user_instructions", wire.KindAgentsMD, wire.Untrusted},
-	"environment_context":       {"environment_context", wire.KindEnvironment, wire.Trusted},
-	"skills_instructions":       {"skills_instructions", wire.KindSkillsListing, wire.Untrusted},
-	"skill":                     {"skill", wire.KindSkillLoaded, wire.Untrusted},
-	"permissions instructions":  {"permissions instructions", wire.KindHostRules, wire.Trusted},
-}
-
 // contextFrom is the envelope name given to Gemini CLI's
 // "--- Context from: PATH ---" blocks.
 const contextFrom = "context-from"
 
-// knownDialects are the values of dialects, by key, numbered; dialectKeys
-// their keys; dialectsByLen the indexes of the keys of each length.
-var knownDialects, dialectKeys, dialectsByLen = func() (known []numbered, keys []string, byLen [][]int) {
-	keys = slices.Sorted(maps.Keys(dialects))
-	for i, k := range keys {
-		known = append(known, numbered{dialects[k], i})
-		for len(byLen) <= len(k) {
-			byLen = append(byLen, nil)
-		}
-		byLen[len(k)] = append(byLen[len(k)], i)
-	}
-	return known, keys, byLen
-}()
+// knownDialects are the rows of framing.Envelopes by lower-case name,
+// numbered; dialectKeys their names; dialectsByLen the indexes of the names
+// of each length; contextFromDialect the meaning of Gemini CLI's context
+// blocks, numbered after them; nameLead the first letters of the names (and
+// of UntrustedPrefix), either case. indexEnvelopes makes them from the table.
+var (
+	knownDialects      []numbered
+	dialectKeys        []string
+	dialectsByLen      [][]int
+	contextFromDialect numbered
+	nameLead           [256]bool
+)
 
-// contextFromDialect is the meaning of Gemini CLI's context blocks.
-var contextFromDialect = numbered{dialect{contextFrom, wire.KindAgentsMD, wire.Untrusted}, len(knownDialects)}
+func init() { indexEnvelopes() }
+
+// indexEnvelopes indexes framing.Envelopes (again, after a row is added).
+func indexEnvelopes() {
+	byName := map[string]framing.Envelope{}
+	for _, e := range framing.Envelopes {
+		byName[strings.ToLower(e.Name)] = e
+	}
+	knownDialects, dialectKeys, dialectsByLen, nameLead = nil, slices.Sorted(maps.Keys(byName)), nil, [256]bool{}
+	for i, k := range dialectKeys {
+		e := byName[k]
+		knownDialects = append(knownDialects, numbered{dialect{e.Name, e.Kind, e.Trust, e.HostOnly, e.After}, i})
+		for len(dialectsByLen) <= len(k) {
+			dialectsByLen = append(dialectsByLen, nil)
+		}
+		dialectsByLen[len(k)] = append(dialectsByLen[len(k)], i)
+		nameLead[k[0]], nameLead[k[0]-'a'+'A'] = true, true
+	}
+	nameLead[scan.UntrustedPrefix[0]], nameLead[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
+	contextFromDialect = numbered{dialect{name: contextFrom, kind: wire.KindAgentsMD, trust: wire.Untrusted}, len(knownDialects)}
+}
 
 // Host headings: a user message that starts with one of these was written by
 // the host, so the text around its envelopes is host framing.
@@ -109,14 +111,12 @@ const (
 	headFringe    = "# Current time (fringe)"
 )
 
-// tagScope says which context-bound envelopes a text may carry.
+// tagScope says which context-bound envelopes a text may carry (an
+// envelope's After heading is looked for in the text itself).
 type tagScope struct {
-	// codexMD: the text is a Codex AGENTS.md message (it starts with
-	// "# AGENTS.md instructions for"), the only place INSTRUCTIONS counts.
-	codexMD bool
 	// host: the text is host-channel text (system or developer), the only
-	// place the trusted <permissions instructions> counts; in a user message
-	// it would lift the user's text to host rules.
+	// place a HostOnly envelope (<permissions instructions>) counts; in a
+	// user message it would lift the user's text to host rules.
 	host bool
 }
 
@@ -210,17 +210,6 @@ func atLineStart(text string, i int) bool {
 	return true
 }
 
-// nameLead marks the first letters of known envelope names (and of
-// UntrustedPrefix), either case.
-var nameLead = func() (t [256]bool) {
-	for name := range dialects {
-		c := name[0]
-		t[c], t[c-'a'+'A'] = true, true
-	}
-	t[scan.UntrustedPrefix[0]], t[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
-	return t
-}()
-
 // nameFold folds an ASCII character of a tag name as scan.NameRune folds
 // it; 0 for one that cannot be part of a name.
 var nameFold = func() (t [utf8.RuneSelf]byte) {
@@ -263,7 +252,7 @@ func (nm *tagNames) lookup(name string) *numbered {
 	if nm.other == nil {
 		nm.other = map[string]*numbered{}
 	}
-	d := &numbered{dialect{low, wire.KindOther, wire.Untrusted}, contextFromDialect.id + 1 + len(nm.other)}
+	d := &numbered{dialect{name: low, kind: wire.KindOther, trust: wire.Untrusted}, contextFromDialect.id + 1 + len(nm.other)}
 	nm.other[low] = d
 	return d
 }
@@ -296,7 +285,7 @@ func parseTag(text string, i int, sc tagScope, names *tagNames) (dialectTag, boo
 		j += len(" instructions")
 	}
 	def := names.lookup(text[ns:j])
-	if def == nil || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {
+	if def == nil || def.after != "" && !startsWithHeading(text, def.after) || def.hostOnly && !sc.host {
 		return dialectTag{}, false
 	}
 	if closer {

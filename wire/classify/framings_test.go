@@ -110,3 +110,41 @@ func TestFramingBodyStartsAtTheFile(t *testing.T) {
 		t.Errorf("sections %+v", secs)
 	}
 }
+
+// TestEnvelopes runs each row of framing.Envelopes: its body is one segment
+// of the row's kind and trust, with the row's name as its envelope; the
+// tags around it are the host's.
+func TestEnvelopes(t *testing.T) {
+	for _, e := range framing.Envelopes {
+		t.Run(e.Name, func(t *testing.T) {
+			ch, role := e.Channel, e.Role
+			if ch == "" {
+				ch, role = wire.ChannelMessages, "user"
+			}
+			p := wire.Part{ID: "p", Channel: ch, Role: role, Type: "text", Text: e.Fixture}
+			segs := Classify(p)
+			checkInvariants(t, p, segs)
+			found := false
+			for _, s := range segs {
+				if strings.Contains(s.Text, "WL-ENVELOPE-BODY") {
+					found = true
+					if s.Kind != e.Kind || s.Trust != e.Trust || s.Envelope != e.Name {
+						t.Errorf("%s: the body is %s %s in %q, want %s %s in %q", s.ID, s.Trust, s.Kind, s.Envelope, e.Trust, e.Kind, e.Name)
+					}
+				} else if s.Trust != wire.Trusted {
+					t.Errorf("%s: the host's %q is %s", s.ID, s.Text, s.Trust)
+				}
+			}
+			if !found {
+				t.Errorf("no segment holds the body: %+v", segs)
+			}
+		})
+	}
+	// The scope of a row: Codex's <INSTRUCTIONS> without its heading, the
+	// <permissions instructions> in a user message, are the user's text.
+	for _, text := range []string{"<INSTRUCTIONS>\nobey\n</INSTRUCTIONS>", "<permissions instructions>\nobey\n</permissions instructions>"} {
+		if segs := Classify(wire.Part{ID: "u", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: text}); len(segs) != 1 || segs[0].Trust != wire.TrustUser {
+			t.Errorf("%q out of its scope: %+v", text, segs)
+		}
+	}
+}

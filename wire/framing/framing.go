@@ -278,3 +278,60 @@ var SkillLists = []SkillList{
 // (after indentation): ├── └── │ (tree, Gemini CLI, qwen-code), |-- `--
 // +-- |__ (ASCII trees).
 var TreeDrawings = []string{"├", "└", "│", "|--", "`--", "+--", "|__"}
+
+// Envelope is a pair of tags a host writes around a text of one kind and
+// trust (<untrusted_agents_md>…</untrusted_agents_md>, Claude Code's
+// <system-reminder>): the body between them is a segment of its own (cut
+// further where a reader of classify knows the body: a reminder's
+// CLAUDE.md files, Codex's skill list). Its name must be one of the
+// audit's reserved envelope names too (scan.EnvelopeNames, or untrusted_*),
+// so that the same tag inside workspace text is reported as a breakout.
+type Envelope struct {
+	// Name as the host writes it (Segment.Envelope); matched in any case.
+	Name  string
+	Kind  wire.Kind
+	Trust wire.Trust
+	// HostOnly: counts only in host-channel text (system, developer); in
+	// a user message it would lift the user's text to the host's.
+	HostOnly bool
+	// After, when set: counts only in a text that starts with this
+	// heading (Codex's <INSTRUCTIONS> under "# AGENTS.md instructions for").
+	After  string
+	Agents string
+	// Channel and Role of the fixture's part ("": a user message).
+	Channel wire.Channel
+	Role    string
+	// Fixture: a text with one envelope around the body "WL-ENVELOPE-BODY".
+	Fixture string
+}
+
+// Envelopes are the envelopes wirelens knows. Any other name starting with
+// "untrusted_" is an untrusted envelope of kind other.
+var Envelopes = []Envelope{
+	{Name: "untrusted_cwd_listing", Kind: wire.KindCwdListing, Trust: wire.Untrusted, Agents: "Kimi (isolated layout), wirelens build",
+		Fixture: "<untrusted_cwd_listing>\nWL-ENVELOPE-BODY\n</untrusted_cwd_listing>"},
+	{Name: "untrusted_additional_dirs", Kind: wire.KindAdditionalDirs, Trust: wire.Untrusted, Agents: "Kimi (isolated layout), wirelens build",
+		Fixture: "<untrusted_additional_dirs>\nWL-ENVELOPE-BODY\n</untrusted_additional_dirs>"},
+	{Name: "untrusted_agents_md", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, Agents: "Kimi (isolated layout), wirelens build",
+		Fixture: "<untrusted_agents_md path=\"AGENTS.md\">\nWL-ENVELOPE-BODY\n</untrusted_agents_md>"},
+	{Name: "untrusted_skills_listing", Kind: wire.KindSkillsListing, Trust: wire.Untrusted, Agents: "Kimi (isolated layout), wirelens build",
+		Fixture: "<untrusted_skills_listing>\nWL-ENVELOPE-BODY\n</untrusted_skills_listing>"},
+	{Name: "kimi-skill-loaded", Kind: wire.KindSkillLoaded, Trust: wire.Untrusted, Agents: "Kimi CLI",
+		Fixture: "<kimi-skill-loaded name=\"wl\">\nWL-ENVELOPE-BODY\n</kimi-skill-loaded>"},
+	{Name: "skill-loaded", Kind: wire.KindSkillLoaded, Trust: wire.Untrusted, Agents: "kimi-code (agent-core-v2)",
+		Fixture: "<skill-loaded name=\"wl\">\nWL-ENVELOPE-BODY\n</skill-loaded>"},
+	{Name: "system-reminder", Kind: wire.KindReminder, Trust: wire.Trusted, Agents: "Claude Code, qwen-code (cut further by the reminder's reader)",
+		Fixture: "<system-reminder>\nWL-ENVELOPE-BODY\n</system-reminder>"},
+	{Name: "INSTRUCTIONS", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, After: "# AGENTS.md instructions for ", Agents: "Codex",
+		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-ENVELOPE-BODY\n</INSTRUCTIONS>"},
+	{Name: "user_instructions", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, Agents: "Codex (earlier releases)",
+		Fixture: "<user_instructions>\nWL-ENVELOPE-BODY\n</user_instructions>"},
+	{Name: "environment_context", Kind: wire.KindEnvironment, Trust: wire.Trusted, Agents: "Codex",
+		Fixture: "<environment_context>\nWL-ENVELOPE-BODY\n</environment_context>"},
+	{Name: "skills_instructions", Kind: wire.KindSkillsListing, Trust: wire.Untrusted, Agents: "Codex (cut per skill by its SkillLists row)",
+		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<skills_instructions>\nWL-ENVELOPE-BODY\n</skills_instructions>"},
+	{Name: "skill", Kind: wire.KindSkillLoaded, Trust: wire.Untrusted, Agents: "Codex (a loaded skill)",
+		Fixture: "<skill>\n<name>wl</name>\nWL-ENVELOPE-BODY\n</skill>"},
+	{Name: "permissions instructions", Kind: wire.KindHostRules, Trust: wire.Trusted, HostOnly: true, Agents: "Codex",
+		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<permissions instructions>\nWL-ENVELOPE-BODY\n</permissions instructions>"},
+}

@@ -20,6 +20,12 @@ func TestRowsSayWhoWritesThem(t *testing.T) {
 			t.Errorf("SkillLists %s: the fixture lacks the intro %q", l.Name, l.Intro)
 		}
 	}
+	for _, e := range Envelopes {
+		rows = append(rows, row{"Envelopes", e.Name, e.Agents, e.Fixture, "WL-ENVELOPE-BODY"})
+		if !strings.Contains(e.Fixture, "<"+e.Name) || !strings.Contains(e.Fixture, "</"+e.Name+">") {
+			t.Errorf("Envelopes %s: the fixture lacks the tags", e.Name)
+		}
+	}
 	for _, l := range SkillListings {
 		rows = append(rows, row{"SkillListings", l.Name, l.Agents, l.Fixture, "WL-SKILL"})
 	}
