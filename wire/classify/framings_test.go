@@ -13,44 +13,48 @@ import (
 // row's kind; the opener stays the host's.
 func TestFramings(t *testing.T) {
 	for _, f := range framing.Framings {
-		t.Run(f.Name, func(t *testing.T) {
-			if !strings.Contains(f.Fixture, "WL-FRAMED-BODY") {
-				t.Fatalf("fixture lacks the body marker")
+		t.Run(f.Name, func(t *testing.T) { checkFraming(t, f) })
+	}
+}
+
+// checkFraming runs one row's fixture (TestFramings).
+func checkFraming(t *testing.T, f framing.Framing) {
+	t.Helper()
+	if !strings.Contains(f.Fixture, "WL-FRAMED-BODY") {
+		t.Fatalf("fixture lacks the body marker")
+	}
+	ch, role := f.Channel, f.Role
+	if ch == "" {
+		ch, role = wire.ChannelSystem, "system"
+	}
+	segs := Classify(wire.Part{ID: "p", Channel: ch, Role: role, Type: "text", Text: f.Fixture})
+	var joined strings.Builder
+	found := false
+	for _, s := range segs {
+		joined.WriteString(s.Text)
+		if strings.Contains(s.Text, "WL-FRAMED-BODY") {
+			found = true
+			want := f.Trust
+			if want == "" {
+				want = wire.Untrusted
 			}
-			ch, role := f.Channel, f.Role
-			if ch == "" {
-				ch, role = wire.ChannelSystem, "system"
+			if s.Trust != want || s.Kind != f.Kind {
+				t.Errorf("%s: the body is %s %s, want %s %s", s.ID, s.Trust, s.Kind, want, f.Kind)
 			}
-			segs := Classify(wire.Part{ID: "p", Channel: ch, Role: role, Type: "text", Text: f.Fixture})
-			var joined strings.Builder
-			found := false
-			for _, s := range segs {
-				joined.WriteString(s.Text)
-				if strings.Contains(s.Text, "WL-FRAMED-BODY") {
-					found = true
-					want := f.Trust
-					if want == "" {
-						want = wire.Untrusted
-					}
-					if s.Trust != want || s.Kind != f.Kind {
-						t.Errorf("%s: the body is %s %s, want %s %s", s.ID, s.Trust, s.Kind, want, f.Kind)
-					}
-					if !f.Whole && strings.TrimSpace(s.Text) != "WL-FRAMED-BODY" || f.Whole && strings.Contains(s.Text, "Host rules") {
-						t.Errorf("%s: the body segment holds host text too: %q", s.ID, s.Text)
-					}
-					continue
-				}
-				if s.Trust != wire.Trusted {
-					t.Errorf("%s: host text %q is %s", s.ID, s.Text, s.Trust)
-				}
+			if !f.Whole && strings.TrimSpace(s.Text) != "WL-FRAMED-BODY" || f.Whole && strings.Contains(s.Text, "Host rules") {
+				t.Errorf("%s: the body segment holds host text too: %q", s.ID, s.Text)
 			}
-			if !found {
-				t.Errorf("no segment holds the framed body: %+v", segs)
-			}
-			if joined.String() != f.Fixture {
-				t.Errorf("segments do not join to the text")
-			}
-		})
+			continue
+		}
+		if s.Trust != wire.Trusted {
+			t.Errorf("%s: host text %q is %s", s.ID, s.Text, s.Trust)
+		}
+	}
+	if !found {
+		t.Errorf("no segment holds the framed body: %+v", segs)
+	}
+	if joined.String() != f.Fixture {
+		t.Errorf("segments do not join to the text")
 	}
 }
 
@@ -116,29 +120,7 @@ func TestFramingBodyStartsAtTheFile(t *testing.T) {
 // tags around it are the host's.
 func TestEnvelopes(t *testing.T) {
 	for _, e := range framing.Envelopes {
-		t.Run(e.Name, func(t *testing.T) {
-			ch, role := e.Channel, e.Role
-			if ch == "" {
-				ch, role = wire.ChannelMessages, "user"
-			}
-			p := wire.Part{ID: "p", Channel: ch, Role: role, Type: "text", Text: e.Fixture}
-			segs := Classify(p)
-			checkInvariants(t, p, segs)
-			found := false
-			for _, s := range segs {
-				if strings.Contains(s.Text, "WL-ENVELOPE-BODY") {
-					found = true
-					if s.Kind != e.Kind || s.Trust != e.Trust || s.Envelope != e.Name {
-						t.Errorf("%s: the body is %s %s in %q, want %s %s in %q", s.ID, s.Trust, s.Kind, s.Envelope, e.Trust, e.Kind, e.Name)
-					}
-				} else if s.Trust != wire.Trusted {
-					t.Errorf("%s: the host's %q is %s", s.ID, s.Text, s.Trust)
-				}
-			}
-			if !found {
-				t.Errorf("no segment holds the body: %+v", segs)
-			}
-		})
+		t.Run(e.Name, func(t *testing.T) { checkEnvelope(t, e) })
 	}
 	// The scope of a row: Codex's <INSTRUCTIONS> without its heading, the
 	// <permissions instructions> in a user message, are the user's text.
@@ -146,5 +128,31 @@ func TestEnvelopes(t *testing.T) {
 		if segs := Classify(wire.Part{ID: "u", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: text}); len(segs) != 1 || segs[0].Trust != wire.TrustUser {
 			t.Errorf("%q out of its scope: %+v", text, segs)
 		}
+	}
+}
+
+// checkEnvelope runs one row's fixture (TestEnvelopes).
+func checkEnvelope(t *testing.T, e framing.Envelope) {
+	t.Helper()
+	ch, role := e.Channel, e.Role
+	if ch == "" {
+		ch, role = wire.ChannelMessages, "user"
+	}
+	p := wire.Part{ID: "p", Channel: ch, Role: role, Type: "text", Text: e.Fixture}
+	segs := Classify(p)
+	checkInvariants(t, p, segs)
+	found := false
+	for _, s := range segs {
+		if strings.Contains(s.Text, "WL-ENVELOPE-BODY") {
+			found = true
+			if s.Kind != e.Kind || s.Trust != e.Trust || s.Envelope != e.Name {
+				t.Errorf("%s: the body is %s %s in %q, want %s %s in %q", s.ID, s.Trust, s.Kind, s.Envelope, e.Trust, e.Kind, e.Name)
+			}
+		} else if s.Trust != wire.Trusted {
+			t.Errorf("%s: the host's %q is %s", s.ID, s.Text, s.Trust)
+		}
+	}
+	if !found {
+		t.Errorf("no segment holds the body: %+v", segs)
 	}
 }
