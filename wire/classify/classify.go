@@ -281,8 +281,8 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 // envPieces classifies the body of one envelope.
 func envPieces(text string, e envelope, cwd string) []piece {
 	d := e.open.def
-	if d.name == "system-reminder" {
-		return reminderPieces(text, e.bodyStart, e.bodyEnd)
+	if cb := contextBlockFor(d.name); cb != nil {
+		return contextPieces(cb, d, text, e.bodyStart, e.bodyEnd)
 	}
 	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.labelIn(text), name: d.name}
 	if pc.kind == wire.KindAgentsMD && pc.trust == wire.Untrusted && HomePath(pc.label) {

@@ -19,6 +19,7 @@ type madeUpLayout struct {
 	Framings   []framing.Framing
 	SkillLists []framing.SkillList `json:"skill_lists"`
 	Envelopes  []framing.Envelope
+	Contexts   []framing.ContextBlock `json:"context_blocks"`
 	System     string
 	User       string
 	// Untrusted maps each workspace marker to the label its segment must
@@ -29,7 +30,8 @@ type madeUpLayout struct {
 // withRows adds the layout's rows to the tables for the test's time (and
 // the envelope's name to the audit's reserved names, as its row says).
 func (l madeUpLayout) withRows(t *testing.T) {
-	fr, sl, env, names := framing.Framings, framing.SkillLists, framing.Envelopes, scan.EnvelopeNames
+	fr, sl, env, cbs, names := framing.Framings, framing.SkillLists, framing.Envelopes, framing.ContextBlocks, scan.EnvelopeNames
+	framing.ContextBlocks = append(slices.Clip(cbs), l.Contexts...)
 	framing.Framings = append(slices.Clip(fr), l.Framings...)
 	framing.SkillLists = append(slices.Clip(sl), l.SkillLists...)
 	framing.Envelopes = append(slices.Clip(env), l.Envelopes...)
@@ -38,7 +40,7 @@ func (l madeUpLayout) withRows(t *testing.T) {
 	}
 	indexEnvelopes()
 	t.Cleanup(func() {
-		framing.Framings, framing.SkillLists, framing.Envelopes, scan.EnvelopeNames = fr, sl, env, names
+		framing.Framings, framing.SkillLists, framing.Envelopes, framing.ContextBlocks, scan.EnvelopeNames = fr, sl, env, cbs, names
 		indexEnvelopes()
 	})
 }
@@ -47,7 +49,8 @@ func (l madeUpLayout) withRows(t *testing.T) {
 // layout once its rows are given, as data read from a file at run time
 // (none of them is compiled into the tables): in its request, the text of
 // the workspace (a file under its own opener and closer, a skill in its
-// list, a memory file in its own envelope) is untrusted and labelled, and
+// list, a memory file in its own envelope, a file and the branch in its
+// context block) is untrusted and labelled, and
 // every other byte, its own skill's entry included, is the host's. Without
 // the rows the same request is all the host's and the user's: the rows are
 // what makes the difference. Each row's own fixture passes the same checks
@@ -61,7 +64,7 @@ func TestLayoutAsData(t *testing.T) {
 	if err := json.Unmarshal(b, &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Framings) == 0 || len(l.SkillLists) == 0 || len(l.Envelopes) == 0 || len(l.Untrusted) != 3 {
+	if len(l.Framings) == 0 || len(l.SkillLists) == 0 || len(l.Envelopes) == 0 || len(l.Contexts) == 0 || len(l.Untrusted) != 5 {
 		t.Fatalf("the layout file lost its rows: %+v", l)
 	}
 	parts := []wire.Part{
@@ -101,7 +104,8 @@ func TestLayoutAsData(t *testing.T) {
 			t.Errorf("%s: in no segment", m)
 		case s.Trust != wire.Untrusted || s.Label != label:
 			t.Errorf("%s: %s is %s labelled %q, want untrusted labelled %q", m, s.ID, s.Trust, s.Label, label)
-		case strings.Contains(s.Text, "==") || strings.Contains(s.Text, "wrenly-init") || strings.Contains(s.Text, "<wrenly_memory"):
+		case strings.Contains(s.Text, "==") || strings.Contains(s.Text, "wrenly-init") || strings.Contains(s.Text, "<wrenly_") ||
+			strings.Contains(s.Text, "File ") || strings.Contains(s.Text, "Branch:"):
 			t.Errorf("%s: %s holds the host's text: %q", m, s.ID, s.Text)
 		}
 	}
@@ -113,5 +117,8 @@ func TestLayoutAsData(t *testing.T) {
 	}
 	for _, e := range l.Envelopes {
 		t.Run("envelope/"+e.Name, func(t *testing.T) { checkEnvelope(t, e) })
+	}
+	for _, cb := range l.Contexts {
+		t.Run("context-block/"+cb.Name, func(t *testing.T) { checkContextBlock(t, cb) })
 	}
 }

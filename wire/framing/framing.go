@@ -118,7 +118,7 @@ var Framings = []Framing{
 	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex", UserUntil: "--- project-doc ---",
 		Channel: wire.ChannelMessages, Role: "user",
 		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-FRAMED-BODY\n</INSTRUCTIONS>"},
-	{Name: "contents-of", ReadBy: "dialects.go (reminderPieces)", Kind: wire.KindAgentsMD, Agents: "Claude Code",
+	{Name: "contents-of", ReadBy: "ContextBlocks (claude-code-context)", Kind: wire.KindAgentsMD, Agents: "Claude Code",
 		Channel: wire.ChannelMessages, Role: "user",
 		Fixture: "<system-reminder>\nCodebase and user instructions are shown below.\n\nContents of /w/CLAUDE.md (project instructions, checked into the codebase):\n\nWL-FRAMED-BODY\n</system-reminder>\n"},
 	{Name: "custom-instructions", Prefix: "CUSTOM INSTRUCTIONS:", Kind: wire.KindAgentsMD, Agents: "cline-style hosts, Roo Code",
@@ -334,4 +334,76 @@ var Envelopes = []Envelope{
 		Fixture: "<skill>\n<name>wl</name>\nWL-ENVELOPE-BODY\n</skill>"},
 	{Name: "permissions instructions", Kind: wire.KindHostRules, Trust: wire.Trusted, HostOnly: true, Agents: "Codex",
 		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<permissions instructions>\nWL-ENVELOPE-BODY\n</permissions instructions>"},
+}
+
+// ContextBlock is the host's context that a host writes in one of its own
+// envelopes, pasting files into it: a phrase opens the block, each file
+// follows a header line naming it (Header, the path, " (description):"),
+// and headings of the host's own facts after the files end the region of
+// the files (the last of them, so that a file cannot end it early by
+// forging one). A header after a workspace file's body could be forged by
+// it: from the first workspace file on, the headers stay in the untrusted
+// region. Among the facts, a status block of the repository (its branch,
+// files and commit subjects) is the workspace's text. An envelope body
+// without the block that quotes a workspace file (Quotes) is untrusted
+// whole.
+type ContextBlock struct {
+	Name string
+	// Envelope whose body holds the block.
+	Envelope string
+	// Opens are phrases that open the block (the first found counts).
+	Opens []string
+	// Header starts the line that names a pasted file.
+	Header string
+	// UserFiles are phrases of a header that names one of the user's own
+	// files (trust user, while no workspace file came before it).
+	UserFiles []string
+	// Keys are the headings of the host's facts that follow the files;
+	// Trailer the host's line after the block when no key follows.
+	Keys    []string
+	Trailer string
+	// Quotes are phrases of an envelope body that quotes a workspace file.
+	Quotes []string
+	Status StatusBlock
+	Agents string
+	// Fixture: a user message with the block, a workspace file holding
+	// WL-FRAMED-BODY and a status whose branch is WL-STATUS.
+	Fixture string
+}
+
+// StatusBlock is the part of a ContextBlock's facts that a repository
+// writes: from the line starting with From under Heading to the end of the
+// list after Last (its first blank line), else to the next key or the
+// trailer. The host's Labels ("Current branch: ") stay the host's; the
+// values after them and the lines of the lists are the repository's,
+// segments labelled Label.
+type StatusBlock struct {
+	Heading, From, Last string
+	Labels              []string
+	Label               string
+}
+
+// ContextBlocks are the context blocks wirelens knows.
+var ContextBlocks = []ContextBlock{
+	{Name: "claude-code-context", Envelope: "system-reminder",
+		// Older releases open it with the context sentence and a "# claudeMd"
+		// heading; newer ones send the CLAUDE.md files in a reminder of their
+		// own that opens with the memory sentence.
+		Opens:  []string{"you can use the following context:", "Codebase and user instructions are shown below"},
+		Header: "Contents of ",
+		// ~/.claude/CLAUDE.md and the auto-memory index. A CLAUDE.local.md
+		// ("user's private project instructions, not checked in") sits in the
+		// workspace, where a checkout can carry one, and is not among them.
+		UserFiles: []string{"(user's private global instructions", "(user's auto-memory"},
+		Keys:      []string{"# currentDate", "# gitStatus", "# directoryStructure", "# importantInstructionReminders", "# important-instruction-reminders", "# userEmail"},
+		Trailer:   "IMPORTANT: this context may or may not be relevant",
+		Quotes:    []string{"Result of calling the Read tool", "was modified, either by the user or by a linter", "Called the Read tool with the following input"},
+		Status: StatusBlock{Heading: "# gitStatus", From: "Current branch:", Last: "Recent commits:",
+			Labels: []string{"Current branch", "Main branch", "Status", "Recent commits", "Git user"}, Label: "gitStatus"},
+		Agents: "Claude Code (2.1.328, its first user message: testdata/agents/claude-code.jsonl)",
+		// The shape of the capture, Claude Code's prose replaced.
+		Fixture: "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\nPlaceholder.\n\n" +
+			"Contents of /w/CLAUDE.md (project instructions, checked into the codebase):\n\nWL-FRAMED-BODY\n" +
+			"# gitStatus\nPlaceholder.\n\nCurrent branch: WL-STATUS\n\nStatus:\n(clean)\n\n" +
+			"IMPORTANT: this context may or may not be relevant to your tasks.\n</system-reminder>\n"},
 }

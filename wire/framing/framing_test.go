@@ -1,6 +1,7 @@
 package framing
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,12 @@ func TestRowsSayWhoWritesThem(t *testing.T) {
 		rows = append(rows, row{"Envelopes", e.Name, e.Agents, e.Fixture, "WL-ENVELOPE-BODY"})
 		if !strings.Contains(e.Fixture, "<"+e.Name) || !strings.Contains(e.Fixture, "</"+e.Name+">") {
 			t.Errorf("Envelopes %s: the fixture lacks the tags", e.Name)
+		}
+	}
+	for _, cb := range ContextBlocks {
+		rows = append(rows, row{"ContextBlocks", cb.Name, cb.Agents, cb.Fixture, "WL-FRAMED-BODY"})
+		if !slices.ContainsFunc(Envelopes, func(e Envelope) bool { return e.Name == cb.Envelope }) {
+			t.Errorf("ContextBlocks %s: no envelope %q", cb.Name, cb.Envelope)
 		}
 	}
 	for _, l := range SkillListings {

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
@@ -50,8 +51,46 @@ func TestGitStatusLabel(t *testing.T) {
 		"Fix: a commit\n":     0,
 		"abc1234 Status: x\n": 0,
 	} {
-		if got := gitStatusLabel(line); got != want {
-			t.Errorf("gitStatusLabel(%q) = %d, want %d", line, got, want)
+		if got := statusLabel(framing.ContextBlocks[0].Status.Labels, line); got != want {
+			t.Errorf("statusLabel(%q) = %d, want %d", line, got, want)
 		}
+	}
+}
+
+// TestContextBlocks runs each row's fixture in a user message: the pasted
+// file's body is untrusted agents-md labelled with its path, the status's
+// value untrusted environment text under the row's label, and every other
+// byte (the opening phrase, the header, the status's own labels, the
+// trailer) the host's.
+func TestContextBlocks(t *testing.T) {
+	for _, cb := range framing.ContextBlocks {
+		t.Run(cb.Name, func(t *testing.T) { checkContextBlock(t, cb) })
+	}
+}
+
+func checkContextBlock(t *testing.T, cb framing.ContextBlock) {
+	t.Helper()
+	p := wire.Part{ID: "p", Channel: wire.ChannelMessages, Role: "user", Type: "text", Text: cb.Fixture}
+	segs := Classify(p)
+	checkInvariants(t, p, segs)
+	var body, status bool
+	for _, s := range segs {
+		switch {
+		case strings.Contains(s.Text, "WL-FRAMED-BODY"):
+			body = true
+			if s.Trust != wire.Untrusted || s.Kind != wire.KindAgentsMD || s.Label == "" || strings.Contains(s.Text, cb.Header) {
+				t.Errorf("%s: the file is %s %s %q: %q", s.ID, s.Trust, s.Kind, s.Label, s.Text)
+			}
+		case strings.Contains(s.Text, "WL-STATUS"):
+			status = true
+			if s.Trust != wire.Untrusted || s.Kind != wire.KindEnvironment || s.Label != cb.Status.Label || strings.Contains(s.Text, ":") {
+				t.Errorf("%s: the status is %s %s %q: %q", s.ID, s.Trust, s.Kind, s.Label, s.Text)
+			}
+		case s.Trust == wire.Untrusted && strings.TrimSpace(s.Text) != "(clean)":
+			t.Errorf("%s: the host's %q is untrusted", s.ID, s.Text)
+		}
+	}
+	if !body || !status {
+		t.Errorf("file found %v, status found %v: %+v", body, status, segs)
 	}
 }
