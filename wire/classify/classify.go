@@ -56,8 +56,8 @@ func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 	if splittable(kind, trust) {
 		if trust == wire.TrustUser && isTimeFringe(text) {
 			kind, trust = wire.KindTime, wire.Trusted
-		} else if trust == wire.TrustUser && isGeminiSession(text) {
-			pieces = geminiSessionPieces(text)
+		} else if sc := sessionFor(text); trust == wire.TrustUser && sc != nil {
+			pieces = sessionPieces(sc, text)
 		} else if mayHaveMarkup(text, p.Channel) {
 			pieces = cut(text, p.Channel == wire.ChannelSystem, false, kind, trust, cwd)
 		}

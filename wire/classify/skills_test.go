@@ -124,7 +124,7 @@ func TestSkillOriginInCwd(t *testing.T) {
 	}
 }
 
-func TestGeminiSessionCwd(t *testing.T) {
+func TestSessionCwd(t *testing.T) {
 	session := fixture(t, "gemini_session_context.txt")
 	head := "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
 	for text, want := range map[string]string{
@@ -135,8 +135,8 @@ func TestGeminiSessionCwd(t *testing.T) {
 		"I'm currently working in the directory: /srv/app\n":                                                                       "",
 		"": "",
 	} {
-		if got := GeminiSessionCwd(text); got != want {
-			t.Errorf("GeminiSessionCwd(%.60q) = %q, want %q", text, got, want)
+		if got := SessionCwd(text); got != want {
+			t.Errorf("SessionCwd(%.60q) = %q, want %q", text, got, want)
 		}
 	}
 }

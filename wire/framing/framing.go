@@ -407,3 +407,57 @@ var ContextBlocks = []ContextBlock{
 			"# gitStatus\nPlaceholder.\n\nCurrent branch: WL-STATUS\n\nStatus:\n(clean)\n\n" +
 			"IMPORTANT: this context may or may not be relevant to your tasks.\n</system-reminder>\n"},
 }
+
+// SessionContext is a first user message in which a host states the
+// session's facts and pastes the workspace: its heading line (after an
+// optional opening tag), the date, the environment, the workspace's
+// directories and a drawn tree of the working directory, then the memory:
+// the instruction files in "--- Context from: PATH ---" blocks. The
+// heading, the date and the environment are the host's; the tree's entries
+// (from its first drawn line) are the workspace's names; the memory's
+// blocks are cut like any envelope. Only the lines before the tree are read
+// as the host's: the tree's file names could forge any line after them.
+type SessionContext struct {
+	Name string
+	// Open, when the host writes one, is the tag line before Head; Close
+	// the tag line that ends the message.
+	Open, Close string
+	// Head is the heading line that tells the message.
+	Head string
+	// Date starts the line stating the date.
+	Date string
+	// Lists start the lines that head the workspace's listing (the first
+	// found): the directories (WorkDirs, each on a line starting with
+	// DirItem) and the tree after them, or an older release's tree heading.
+	Lists []string
+	// WorkDirs heads the workspace's directories; Cwd starts an older
+	// release's sentence naming the working directory.
+	WorkDirs, DirItem, Cwd string
+	// Memory is the tag line before the memory (the last one ends the tree).
+	Memory string
+	Agents string
+	// Fixture: the message with a tree whose entries hold WL-TREE and a
+	// memory block whose body is WL-FRAMED-BODY.
+	Fixture string
+}
+
+// SessionContexts are the session messages wirelens knows.
+var SessionContexts = []SessionContext{
+	// getEnvironmentContext in packages/core/src/utils/environmentContext.ts.
+	// Earlier releases wrote no <session_context> tags, the Cwd sentence and
+	// the older tree heading instead of the two Markdown headings, and no
+	// <loaded_context>.
+	{Name: "gemini-session-context", Open: "<session_context>", Close: "</session_context>",
+		Head:     "This is the Gemini CLI. We are setting up the context for our chat.",
+		Date:     "Today's date is ",
+		Lists:    []string{"- **Workspace Directories:**", "Here is the folder structure of the current working directories:"},
+		WorkDirs: "- **Workspace Directories:**", DirItem: "  - ", Cwd: "I'm currently working in the directory: ",
+		Memory: "<loaded_context>",
+		Agents: "Gemini CLI (0.61.0: testdata/agents/gemini-cli.jsonl)",
+		// An excerpt of the capture (Gemini CLI's text, Apache-2.0).
+		Fixture: "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n" +
+			"Today's date is Tuesday, December 1, 2026 (formatted according to the user's locale).\nMy operating system is: linux\n" +
+			"- **Workspace Directories:**\n  - /tmp/wirelens-agents/workspace\n- **Directory Structure:**\n\n" +
+			"Showing up to 200 items (files + folders).\n\n/tmp/wirelens-agents/workspace/\n├───AGENTS.md WL-TREE\n├───GEMINI.md WL-TREE\n└───.gemini/...\n\n\n" +
+			"<loaded_context>\n<project_context>\n--- Context from: GEMINI.md ---\nWL-FRAMED-BODY\n--- End of Context from: GEMINI.md ---\n</project_context>\n</loaded_context>\n</session_context>"},
+}

@@ -33,6 +33,12 @@ func TestRowsSayWhoWritesThem(t *testing.T) {
 			t.Errorf("ContextBlocks %s: no envelope %q", cb.Name, cb.Envelope)
 		}
 	}
+	for _, sc := range SessionContexts {
+		rows = append(rows, row{"SessionContexts", sc.Name, sc.Agents, sc.Fixture, "WL-TREE"})
+		if !strings.Contains(sc.Fixture, sc.Head) {
+			t.Errorf("SessionContexts %s: the fixture lacks the heading", sc.Name)
+		}
+	}
 	for _, l := range SkillListings {
 		rows = append(rows, row{"SkillListings", l.Name, l.Agents, l.Fixture, "WL-SKILL"})
 	}
