@@ -178,7 +178,7 @@ func mayHaveMarkup(text string, ch wire.Channel) bool {
 	if ch == wire.ChannelSystem {
 		return true
 	}
-	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ") || skillListIntro(text)
+	return strings.IndexByte(text, '<') >= 0 || hasLineTags(text) || skillListIntro(text)
 }
 
 // cut cuts text into pieces; nil (or one piece) when there is nothing to
@@ -187,7 +187,7 @@ func mayHaveMarkup(text string, ch wire.Channel) bool {
 func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd string) []piece {
 	var envs []envelope
 	var stray []int
-	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
+	if strings.IndexByte(text, '<') >= 0 || hasLineTags(text) {
 		buf := getTags()
 		tags := scanTagsInto(buf, text, tagScope{host: trust == wire.Trusted})
 		if system {

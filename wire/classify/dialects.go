@@ -54,31 +54,33 @@ type dialect struct {
 	trust    wire.Trust
 	hostOnly bool   // counts only in host-channel text
 	after    string // counts only in a text that starts with this heading
+	// line: the row of a Paired framing whose lines are this dialect's
+	// tags (nil for a tag pair).
+	line *framing.Framing
 }
 
 // numbered is a dialect numbered among the tags of one text (tagNames):
-// its id is its index in knownDialects, contextFromDialect's comes after
-// them, then the other untrusted_* names of the text.
+// its id is its index in knownDialects, lineDialects' come after them,
+// then the other untrusted_* names of the text.
 type numbered struct {
 	dialect
 	id int
 }
 
-// contextFrom is the envelope name given to Gemini CLI's
-// "--- Context from: PATH ---" blocks.
-const contextFrom = "context-from"
-
 // knownDialects are the rows of framing.Envelopes by lower-case name,
 // numbered; dialectKeys their names; dialectsByLen the indexes of the names
-// of each length; contextFromDialect the meaning of Gemini CLI's context
-// blocks, numbered after them; nameLead the first letters of the names (and
-// of UntrustedPrefix), either case. indexEnvelopes makes them from the table.
+// of each length; lineDialects the Paired rows of framing.Framings (Gemini
+// CLI's "--- Context from: PATH ---"), numbered after them; otherIDs the
+// first number after those; nameLead the first letters of the names (and
+// of UntrustedPrefix), either case. indexEnvelopes makes them from the
+// tables.
 var (
-	knownDialects      []numbered
-	dialectKeys        []string
-	dialectsByLen      [][]int
-	contextFromDialect numbered
-	nameLead           [256]bool
+	knownDialects []numbered
+	dialectKeys   []string
+	dialectsByLen [][]int
+	lineDialects  []numbered
+	otherIDs      int
+	nameLead      [256]bool
 )
 
 func init() { indexEnvelopes() }
@@ -92,7 +94,7 @@ func indexEnvelopes() {
 	knownDialects, dialectKeys, dialectsByLen, nameLead = nil, slices.Sorted(maps.Keys(byName)), nil, [256]bool{}
 	for i, k := range dialectKeys {
 		e := byName[k]
-		knownDialects = append(knownDialects, numbered{dialect{e.Name, e.Kind, e.Trust, e.HostOnly, e.After}, i})
+		knownDialects = append(knownDialects, numbered{dialect{name: e.Name, kind: e.Kind, trust: e.Trust, hostOnly: e.HostOnly, after: e.After}, i})
 		for len(dialectsByLen) <= len(k) {
 			dialectsByLen = append(dialectsByLen, nil)
 		}
@@ -100,7 +102,17 @@ func indexEnvelopes() {
 		nameLead[k[0]], nameLead[k[0]-'a'+'A'] = true, true
 	}
 	nameLead[scan.UntrustedPrefix[0]], nameLead[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
-	contextFromDialect = numbered{dialect{name: contextFrom, kind: wire.KindAgentsMD, trust: wire.Untrusted}, len(knownDialects)}
+	lineDialects = nil
+	for i := range framing.Framings {
+		if f := &framing.Framings[i]; f.Paired {
+			tr := f.Trust
+			if tr == "" {
+				tr = wire.Untrusted
+			}
+			lineDialects = append(lineDialects, numbered{dialect{name: f.Name, kind: f.Kind, trust: tr, line: f}, len(knownDialects) + len(lineDialects)})
+		}
+	}
+	otherIDs = len(knownDialects) + len(lineDialects)
 }
 
 // Host headings: a user message that starts with one of these was written by
@@ -134,8 +146,8 @@ func (t *dialectTag) labelIn(text string) string {
 	if t.closer {
 		return ""
 	}
-	if t.def.name == contextFrom {
-		return strings.TrimSpace(text[t.start+len("--- Context from: ") : t.end-len(" ---")])
+	if f := t.def.line; f != nil {
+		return strings.TrimSpace(text[t.start+len(f.Prefix) : t.end-len(f.Suffix)])
 	}
 	// '<', the name (nothing between them in an opener), then the
 	// attributes up to the '>'.
@@ -186,12 +198,14 @@ func scanTagsInto(tags []dialectTag, text string, sc tagScope) []dialectTag {
 		}
 		i++
 	}
-	if strings.Contains(text, "Context from: ") {
-		n := len(tags)
-		tags = scanContextFrom(text, tags)
-		if n > 0 && len(tags) > n {
-			slices.SortFunc(tags, func(a, b dialectTag) int { return a.start - b.start })
+	n := len(tags)
+	for i := range lineDialects {
+		if f := lineDialects[i].line; strings.Contains(text, f.Prefix) || strings.Contains(text, f.Close) {
+			tags = scanLineTags(text, tags, &lineDialects[i])
 		}
+	}
+	if len(tags) > n+1 || n > 0 && len(tags) > n {
+		slices.SortFunc(tags, func(a, b dialectTag) int { return a.start - b.start })
 	}
 	return tags
 }
@@ -252,7 +266,7 @@ func (nm *tagNames) lookup(name string) *numbered {
 	if nm.other == nil {
 		nm.other = map[string]*numbered{}
 	}
-	d := &numbered{dialect{name: low, kind: wire.KindOther, trust: wire.Untrusted}, contextFromDialect.id + 1 + len(nm.other)}
+	d := &numbered{dialect{name: low, kind: wire.KindOther, trust: wire.Untrusted}, otherIDs + len(nm.other)}
 	nm.other[low] = d
 	return d
 }
@@ -391,44 +405,40 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// scanContextFrom adds Gemini CLI's "--- Context from: PATH ---" and
-// "--- End of Context from: PATH ---" lines to tags.
-func scanContextFrom(text string, tags []dialectTag) []dialectTag {
-	const key = "Context from: "
-	def := &contextFromDialect
-	for pos := 0; pos < len(text); {
-		k := strings.Index(text[pos:], key)
-		if k < 0 {
-			break
+// hasLineTags reports whether text may hold a line of a Paired framing.
+func hasLineTags(text string) bool {
+	for i := range lineDialects {
+		if f := lineDialects[i].line; strings.Contains(text, f.Prefix) || strings.Contains(text, f.Close) {
+			return true
 		}
-		k += pos
-		pos = k + len(key)
-		var start int
-		closer := false
-		switch {
-		case k >= 4 && text[k-4:k] == "--- ":
-			start = k - 4
-		case k >= 11 && text[k-11:k] == "--- End of ":
-			start, closer = k-11, true
-		default:
-			continue
+	}
+	return false
+}
+
+// scanLineTags adds the lines of the Paired framing of def to tags: a line
+// of its Prefix (an opener) or its Close (a closer), then the path, then
+// its Suffix (blanks after it allowed).
+func scanLineTags(text string, tags []dialectTag, def *numbered) []dialectTag {
+	f := def.line
+	for _, key := range []string{f.Prefix, f.Close} {
+		closer := key == f.Close
+		for pos := 0; pos < len(text); {
+			k := strings.Index(text[pos:], key)
+			if k < 0 {
+				break
+			}
+			k += pos
+			pos = k + len(key)
+			if k > 0 && text[k-1] != '\n' {
+				continue
+			}
+			line := strings.TrimRight(LineAt(text, k), " \t\r")
+			if len(line) < len(key)+len(f.Suffix) || !strings.HasSuffix(line, f.Suffix) {
+				continue
+			}
+			tags = append(tags, dialectTag{start: k, end: k + len(line), closer: closer, def: def})
+			pos = k + len(line)
 		}
-		if start > 0 && text[start-1] != '\n' {
-			continue
-		}
-		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
-		line := strings.TrimRight(text[pos:end], " \t\r")
-		if !strings.HasSuffix(line, " ---") {
-			continue
-		}
-		t := dialectTag{start: start, end: pos + len(line), closer: closer, def: def}
-		tags = append(tags, t)
-		pos = t.end
 	}
 	return tags
 }
@@ -448,7 +458,7 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 	n := len(tags)
 	// Backward pass: for each opener, the index of its closer.
 	closeFor := make([]int, n)
-	ids := contextFromDialect.id + 1
+	ids := otherIDs
 	for _, t := range tags {
 		ids = max(ids, t.def.id+1)
 	}
@@ -478,8 +488,8 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 			// as whitespace after one: a body that forges them with a closer
 			// only reopens another untrusted block.
 			gap := isBlank
-			if t.def.name == contextFrom {
-				gap = isGeminiWrap
+			if f := t.def.line; f != nil && len(f.Wraps) > 0 {
+				gap = func(s string) bool { return onlyWraps(s, f.Wraps) }
 			}
 			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == wire.Untrusted && gap(text[t.end:tags[j+1].start]) ||
 				j+1 == n && gap(text[t.end:]) {
@@ -525,21 +535,11 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 	return envs, stray
 }
 
-// geminiWraps are the tag lines Gemini CLI writes around its "--- Context
-// from: PATH ---" blocks (getSessionMemory and renderUserMemory in its
-// source), lower case.
-var geminiWraps = []string{
-	"<loaded_context>", "</loaded_context>", "<global_context>", "</global_context>",
-	"<extension_context>", "</extension_context>", "<project_context>", "</project_context>",
-	"</session_context>",
-}
-
-// isGeminiWrap reports whether every line of s is blank or one of
-// geminiWraps.
-func isGeminiWrap(s string) bool {
+// onlyWraps reports whether every line of s is blank or one of wraps.
+func onlyWraps(s string, wraps []string) bool {
 	for line := range strings.Lines(s) {
 		line = strings.TrimSpace(line)
-		if line != "" && !slices.Contains(geminiWraps, line) {
+		if line != "" && !slices.Contains(wraps, line) {
 			return false
 		}
 	}

@@ -32,8 +32,8 @@ func framingOpen(line string) (*framing.Framing, string, bool) {
 	t := strings.TrimSpace(line)
 	for i := range framing.Framings {
 		f := &framing.Framings[i]
-		if f.ReadBy != "" {
-			continue
+		if f.ReadBy != "" || f.Paired {
+			continue // read elsewhere (a Paired row with the envelopes)
 		}
 		if f.Heading {
 			lvl, h := headingOf(t)

@@ -48,7 +48,9 @@ func (l madeUpLayout) withRows(t *testing.T) {
 // TestLayoutAsData: an agent wirelens was not built with is known by
 // layout once its rows are given, as data read from a file at run time
 // (none of them is compiled into the tables): in its request, the text of
-// the workspace (a file under its own opener and closer, a skill in its
+// the workspace (a file under its own opener and closer, in the system
+// prompt and in a user message with its lines paired as envelopes, a skill
+// in its
 // list, a memory file in its own envelope, a file and the branch in its
 // context block) is untrusted and labelled, and
 // every other byte, its own skill's entry included, is the host's. Without
@@ -64,7 +66,7 @@ func TestLayoutAsData(t *testing.T) {
 	if err := json.Unmarshal(b, &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Framings) == 0 || len(l.SkillLists) == 0 || len(l.Envelopes) == 0 || len(l.Contexts) == 0 || len(l.Untrusted) != 5 {
+	if len(l.Framings) == 0 || len(l.SkillLists) == 0 || len(l.Envelopes) == 0 || len(l.Contexts) == 0 || len(l.Untrusted) != 6 {
 		t.Fatalf("the layout file lost its rows: %+v", l)
 	}
 	parts := []wire.Part{
@@ -105,7 +107,7 @@ func TestLayoutAsData(t *testing.T) {
 		case s.Trust != wire.Untrusted || s.Label != label:
 			t.Errorf("%s: %s is %s labelled %q, want untrusted labelled %q", m, s.ID, s.Trust, s.Label, label)
 		case strings.Contains(s.Text, "==") || strings.Contains(s.Text, "wrenly-init") || strings.Contains(s.Text, "<wrenly_") ||
-			strings.Contains(s.Text, "File ") || strings.Contains(s.Text, "Branch:"):
+			strings.Contains(s.Text, "File ") || strings.Contains(s.Text, "Branch:") || strings.Contains(s.Text, ">>>"):
 			t.Errorf("%s: %s holds the host's text: %q", m, s.ID, s.Text)
 		}
 	}

@@ -82,6 +82,14 @@ type Framing struct {
 	UserUntil string
 	Kind      wire.Kind
 	Agents    string
+	// Paired: the block is read with the envelopes, in any channel: its
+	// opener is a line of Prefix, the path and Suffix, its closer a line
+	// of Close, the path and Suffix, paired by the envelope rules (a closer
+	// followed by another opener or the end of the text ends a body; Wraps,
+	// tag lines the host writes around its blocks, count as blank there).
+	// Its blocks' envelope is the row's Name.
+	Paired bool
+	Wraps  []string
 	// ReadBy, when set, names the reader of this row's blocks where they
 	// are cut with the envelopes (dialects.go, gemini.go, claudecode.go):
 	// the row is listed, and its fixture tested, but framedSections leaves
@@ -113,7 +121,12 @@ var Framings = []Framing{
 	{Name: "available-skills", Prefix: "<available_skills>", Close: "</available_skills>", Whole: true, LeadIn: "skill", Kind: wire.KindSkillsListing,
 		Agents:  "opencode and pi (in the system prompt after the instruction files, a paragraph before it), Gemini CLI",
 		Fixture: "Host rules.\n<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-FRAMED-BODY</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n</available_skills>\n"},
-	{Name: "context-from", ReadBy: "dialects.go (context-from)", Kind: wire.KindAgentsMD, Agents: "Gemini CLI, qwen-code",
+	{Name: "context-from", Paired: true, Prefix: "--- Context from: ", Suffix: " ---", Close: "--- End of Context from: ",
+		// Gemini CLI's tags around its blocks (getSessionMemory and
+		// renderUserMemory in its source).
+		Wraps: []string{"<loaded_context>", "</loaded_context>", "<global_context>", "</global_context>", "<extension_context>",
+			"</extension_context>", "<project_context>", "</project_context>", "</session_context>"},
+		ReadBy: "the envelopes (Paired)", Kind: wire.KindAgentsMD, Agents: "Gemini CLI, qwen-code",
 		Fixture: "Host rules.\n--- Context from: /w/QWEN.md ---\nWL-FRAMED-BODY\n--- End of Context from: /w/QWEN.md ---\n"},
 	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex", UserUntil: "--- project-doc ---",
 		Channel: wire.ChannelMessages, Role: "user",
