@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Classify cuts a part into segments of one trust each and gives each its
@@ -197,7 +198,7 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		envs, stray = findEnvelopes(text, tags)
 		putTags(tags)
 	}
-	hostHead := trust == wire.TrustUser && (head || startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
+	hostHead := trust == wire.TrustUser && (head || slices.ContainsFunc(framing.HostHeadings, func(h framing.HostHeading) bool { return startsWithHeading(text, h.Heading) }))
 
 	// The stretches around envelopes, with the part of each that is neither
 	// the previous closer nor the next opener (its "middle").
@@ -297,13 +298,17 @@ func envPieces(text string, e envelope, cwd string) []piece {
 			return pcs
 		}
 	}
-	switch d.name {
-	case "INSTRUCTIONS":
-		pc.label = codexDir(text[:e.open.start])
-		return codexInstructionsPieces(text, pc)
-	case "skill":
-		if n := skillName(text[e.bodyStart:e.bodyEnd]); n != "" {
-			pc.label = n
+	if r := d.row; r != nil {
+		if r.After != "" {
+			pc.label = headingRest(text[:e.open.start], r.After)
+		}
+		if r.NameChild != "" {
+			if n := childText(text[e.bodyStart:e.bodyEnd], r.NameChild); n != "" {
+				pc.label = n
+			}
+		}
+		if r.UserUntil != "" {
+			return userUntilPieces(text, pc, r.UserUntil, r.UserLabel)
 		}
 	}
 	return []piece{pc}

@@ -54,6 +54,8 @@ type dialect struct {
 	trust    wire.Trust
 	hostOnly bool   // counts only in host-channel text
 	after    string // counts only in a text that starts with this heading
+	// row: the row of framing.Envelopes (nil for the others).
+	row *framing.Envelope
 	// line: the row of a Paired framing whose lines are this dialect's
 	// tags (nil for a tag pair).
 	line *framing.Framing
@@ -94,7 +96,7 @@ func indexEnvelopes() {
 	knownDialects, dialectKeys, dialectsByLen, nameLead = nil, slices.Sorted(maps.Keys(byName)), nil, [256]bool{}
 	for i, k := range dialectKeys {
 		e := byName[k]
-		knownDialects = append(knownDialects, numbered{dialect{name: e.Name, kind: e.Kind, trust: e.Trust, hostOnly: e.HostOnly, after: e.After}, i})
+		knownDialects = append(knownDialects, numbered{dialect{name: e.Name, kind: e.Kind, trust: e.Trust, hostOnly: e.HostOnly, after: e.After, row: &e}, i})
 		for len(dialectsByLen) <= len(k) {
 			dialectsByLen = append(dialectsByLen, nil)
 		}
@@ -115,13 +117,8 @@ func indexEnvelopes() {
 	otherIDs = len(knownDialects) + len(lineDialects)
 }
 
-// Host headings: a user message that starts with one of these was written by
-// the host, so the text around its envelopes is host framing.
-const (
-	headWorkspace = "# External Workspace Context"
-	headCodexMD   = "# AGENTS.md instructions for "
-	headFringe    = "# Current time (fringe)"
-)
+// headFringe heads the isolated layout's time fringe (wirelens build's own).
+const headFringe = "# Current time (fringe)"
 
 // tagScope says which context-bound envelopes a text may carry (an
 // envelope's After heading is looked for in the text itself).
@@ -575,49 +572,26 @@ func isTimeFringe(text string) bool {
 	return rest != "" && strings.IndexByte(rest, '\n') < 0 && hasYear(rest)
 }
 
-// codexDir is the directory named by the last Codex "# AGENTS.md
-// instructions for DIR" heading in s, or "".
-func codexDir(s string) string {
-	k := strings.LastIndex(s, headCodexMD)
+// headingRest is the rest of the line of the last heading in s (an
+// envelope row's After: Codex's "# AGENTS.md instructions for DIR"), or "".
+func headingRest(s, heading string) string {
+	k := strings.LastIndex(s, heading)
 	if k < 0 {
 		return ""
 	}
-	line := s[k+len(headCodexMD):]
-	if e := strings.IndexByte(line, '\n'); e >= 0 {
-		line = line[:e]
-	}
-	return strings.TrimSpace(line)
+	return strings.TrimSpace(LineAt(s, k+len(heading)))
 }
 
-// codexProjectDoc is the line Codex writes between the user's own
-// instructions ($CODEX_HOME/AGENTS.md, before it) and the project's
-// AGENTS.md files (after it) in one <INSTRUCTIONS> body
-// (PROJECT_DOC_SEPARATOR in codex-rs core/src/project_doc.rs, with a blank
-// line on each side): the UserUntil of its framings row.
-var codexProjectDoc = func() string {
-	for _, f := range framing.Framings {
-		if f.Name == "agents-md-instructions" {
-			return f.UserUntil
-		}
-	}
-	return ""
-}()
-
-// codexUserDoc labels the user's part of an <INSTRUCTIONS> body.
-const codexUserDoc = "$CODEX_HOME/AGENTS.md"
-
-// codexInstructionsPieces cuts the <INSTRUCTIONS> body pc at its first
-// project-doc line: the text before it is the user's (trust user: only the
-// user's own file comes first, so no workspace text can have forged the
-// line), the line and the blank lines around it the host's, the rest the
-// workspace's (pc). Without the line the body is pc whole.
-func codexInstructionsPieces(text string, pc piece) []piece {
+// userUntilPieces cuts the body pc at its first line until (an envelope
+// row's UserUntil): the text before it is the user's (trust user, labelled
+// label: only the user's own file comes first, so no workspace text can
+// have forged the line), the line and the blank lines around it the
+// host's, the rest the workspace's (pc). Without the line the body is pc
+// whole.
+func userUntilPieces(text string, pc piece, until, label string) []piece {
 	body := text[pc.start:pc.end]
-	if codexProjectDoc == "" {
-		return []piece{pc}
-	}
-	k := lineWith(body, 0, codexProjectDoc)
-	if k <= 0 || strings.TrimRight(LineAt(body, k), "\r\n") != codexProjectDoc {
+	k := lineWith(body, 0, until)
+	if k <= 0 || strings.TrimRight(LineAt(body, k), "\r\n") != until {
 		return []piece{pc}
 	}
 	user := strings.TrimRight(body[:k], "\r\n")
@@ -630,7 +604,7 @@ func codexInstructionsPieces(text string, pc piece) []piece {
 		sepEnd++
 	}
 	out := []piece{
-		{start: pc.start, end: pc.start + userEnd, kind: wire.KindAgentsMD, trust: wire.TrustUser, envelope: pc.envelope, label: codexUserDoc, name: string(wire.KindAgentsMD)},
+		{start: pc.start, end: pc.start + userEnd, kind: pc.kind, trust: wire.TrustUser, envelope: pc.envelope, label: label, name: string(pc.kind)},
 		{start: pc.start + userEnd, end: pc.start + sepEnd, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)},
 	}
 	if sepEnd < len(body) {
@@ -640,17 +614,18 @@ func codexInstructionsPieces(text string, pc piece) []piece {
 	return out
 }
 
-// skillName is the text of a Codex <skill> body's <name> child, or "".
-func skillName(body string) string {
+// childText is the text of the first <key>...</key> child of an envelope's
+// body (its first 4 KB), or "".
+func childText(body, key string) string {
 	if len(body) > 4096 {
 		body = body[:4096]
 	}
-	k := strings.Index(body, "<name>")
+	k := strings.Index(body, "<"+key+">")
 	if k < 0 {
 		return ""
 	}
-	rest := body[k+len("<name>"):]
-	e := strings.Index(rest, "</name>")
+	rest := body[k+len(key)+2:]
+	e := strings.Index(rest, "</"+key+">")
 	if e < 0 || e > 512 {
 		return ""
 	}

@@ -75,13 +75,8 @@ type Framing struct {
 	// wrote no lead-in, a file's own last paragraph naming the word would
 	// pass for one; the hazard rules still read it, whatever its trust.)
 	LeadIn string
-	// UserUntil, when set, is a line inside a block of this row that the
-	// host writes between the user's own file (before it: trust user) and
-	// the workspace's (after it): Codex's "--- project-doc ---". Only its
-	// first occurrence counts: nothing of the workspace's comes before it.
-	UserUntil string
-	Kind      wire.Kind
-	Agents    string
+	Kind   wire.Kind
+	Agents string
 	// Paired: the block is read with the envelopes, in any channel: its
 	// opener is a line of Prefix, the path and Suffix, its closer a line
 	// of Close, the path and Suffix, paired by the envelope rules (a closer
@@ -128,7 +123,7 @@ var Framings = []Framing{
 			"</extension_context>", "<project_context>", "</project_context>", "</session_context>"},
 		ReadBy: "the envelopes (Paired)", Kind: wire.KindAgentsMD, Agents: "Gemini CLI, qwen-code",
 		Fixture: "Host rules.\n--- Context from: /w/QWEN.md ---\nWL-FRAMED-BODY\n--- End of Context from: /w/QWEN.md ---\n"},
-	{Name: "agents-md-instructions", ReadBy: "dialects.go (INSTRUCTIONS)", Kind: wire.KindAgentsMD, Agents: "Codex", UserUntil: "--- project-doc ---",
+	{Name: "agents-md-instructions", ReadBy: "the envelopes (INSTRUCTIONS, with its UserUntil line)", Kind: wire.KindAgentsMD, Agents: "Codex",
 		Channel: wire.ChannelMessages, Role: "user",
 		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-FRAMED-BODY\n</INSTRUCTIONS>"},
 	{Name: "contents-of", ReadBy: "ContextBlocks (claude-code-context)", Kind: wire.KindAgentsMD, Agents: "Claude Code",
@@ -308,9 +303,20 @@ type Envelope struct {
 	// a user message it would lift the user's text to the host's.
 	HostOnly bool
 	// After, when set: counts only in a text that starts with this
-	// heading (Codex's <INSTRUCTIONS> under "# AGENTS.md instructions for").
-	After  string
-	Agents string
+	// heading (Codex's <INSTRUCTIONS> under "# AGENTS.md instructions for"),
+	// and the body is labelled with the rest of the heading's last line
+	// before the opener (the directory).
+	After string
+	// UserUntil, when set, is a line in the body that the host writes
+	// between the user's own file (before it: trust user, labelled
+	// UserLabel) and the workspace's (after it): Codex's "--- project-doc
+	// ---" (PROJECT_DOC_SEPARATOR in codex-rs core/src/project_doc.rs). Only
+	// its first occurrence counts: nothing of the workspace's comes before.
+	UserUntil, UserLabel string
+	// NameChild, when set, names the child element of the body whose text
+	// labels it (Codex's <skill><name>NAME</name>).
+	NameChild string
+	Agents    string
 	// Channel and Role of the fixture's part ("": a user message).
 	Channel wire.Channel
 	Role    string
@@ -336,6 +342,7 @@ var Envelopes = []Envelope{
 	{Name: "system-reminder", Kind: wire.KindReminder, Trust: wire.Trusted, Agents: "Claude Code, qwen-code (cut further by the reminder's reader)",
 		Fixture: "<system-reminder>\nWL-ENVELOPE-BODY\n</system-reminder>"},
 	{Name: "INSTRUCTIONS", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, After: "# AGENTS.md instructions for ", Agents: "Codex",
+		UserUntil: "--- project-doc ---", UserLabel: "$CODEX_HOME/AGENTS.md",
 		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-ENVELOPE-BODY\n</INSTRUCTIONS>"},
 	{Name: "user_instructions", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, Agents: "Codex (earlier releases)",
 		Fixture: "<user_instructions>\nWL-ENVELOPE-BODY\n</user_instructions>"},
@@ -343,7 +350,7 @@ var Envelopes = []Envelope{
 		Fixture: "<environment_context>\nWL-ENVELOPE-BODY\n</environment_context>"},
 	{Name: "skills_instructions", Kind: wire.KindSkillsListing, Trust: wire.Untrusted, Agents: "Codex (cut per skill by its SkillLists row)",
 		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<skills_instructions>\nWL-ENVELOPE-BODY\n</skills_instructions>"},
-	{Name: "skill", Kind: wire.KindSkillLoaded, Trust: wire.Untrusted, Agents: "Codex (a loaded skill)",
+	{Name: "skill", Kind: wire.KindSkillLoaded, Trust: wire.Untrusted, NameChild: "name", Agents: "Codex (a loaded skill)",
 		Fixture: "<skill>\n<name>wl</name>\nWL-ENVELOPE-BODY\n</skill>"},
 	{Name: "permissions instructions", Kind: wire.KindHostRules, Trust: wire.Trusted, HostOnly: true, Agents: "Codex",
 		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<permissions instructions>\nWL-ENVELOPE-BODY\n</permissions instructions>"},
@@ -473,4 +480,17 @@ var SessionContexts = []SessionContext{
 			"- **Workspace Directories:**\n  - /tmp/wirelens-agents/workspace\n- **Directory Structure:**\n\n" +
 			"Showing up to 200 items (files + folders).\n\n/tmp/wirelens-agents/workspace/\n├───AGENTS.md WL-TREE\n├───GEMINI.md WL-TREE\n└───.gemini/...\n\n\n" +
 			"<loaded_context>\n<project_context>\n--- Context from: GEMINI.md ---\nWL-FRAMED-BODY\n--- End of Context from: GEMINI.md ---\n</project_context>\n</loaded_context>\n</session_context>"},
+}
+
+// HostHeading is a heading with which only a host starts a user message:
+// the text around the envelopes of such a message is the host's framing,
+// not the user's.
+type HostHeading struct {
+	Heading, Agents string
+}
+
+// HostHeadings are the host headings wirelens knows.
+var HostHeadings = []HostHeading{
+	{"# External Workspace Context", "Kimi (isolated layout), wirelens build --layout isolated"},
+	{"# AGENTS.md instructions for ", "Codex"},
 }

@@ -55,6 +55,11 @@ func TestRowsSayWhoWritesThem(t *testing.T) {
 			t.Errorf("%s %s: the fixture lacks %s", r.table, r.name, r.marker)
 		}
 	}
+	for _, h := range HostHeadings {
+		if !strings.HasPrefix(h.Heading, "# ") || h.Agents == "" {
+			t.Errorf("HostHeadings row %+v: a heading and its agents wanted", h)
+		}
+	}
 	for _, w := range LocationWords {
 		if len(w.Words) == 0 || w.Agents == "" || w.Origin == "" {
 			t.Errorf("LocationWords row %+v: words, origin and agents wanted", w)
