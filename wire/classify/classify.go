@@ -324,18 +324,18 @@ func skillsOf(text string, kind wire.Kind, s, e int, cwd string) []piece {
 	if l := skillListAt(text, s); l != nil {
 		return skillListPieces(l, text, s, e, wire.KindHostRules, "", cwd)
 	}
-	return geminiSkillsPieces(text, s, e, cwd)
+	return availableSkillsPieces(text, s, e, cwd)
 }
 
 // dropListedSkills drops the <skill> tags inside Gemini CLI's
 // <available_skills> list of a system text: there they are the list's
 // entries (skills.go), not Codex's loaded skills.
 func dropListedSkills(text string, tags []dialectTag) []dialectTag {
-	open := lineTrimmedWith(text, 0, geminiSkillsOpen)
+	open := lineTrimmedWith(text, 0, skillsOpen)
 	if open < 0 {
 		return tags
 	}
-	end := lastLineTrimmedWith(text, open, geminiSkillsClose)
+	end := lastLineTrimmedWith(text, open, skillsClose)
 	if end < 0 {
 		end = len(text)
 	}

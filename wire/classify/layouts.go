@@ -66,8 +66,8 @@ func treeSpan(body string) (start, end int, root string, ok bool) {
 func hostListingPieces(text string, bs, be int, kind wire.Kind, env, cwd string) []piece {
 	body := text[bs:be]
 	var inner []piece
-	if lineTrimmedWith(body, 0, geminiSkillsOpen) >= 0 {
-		inner = geminiSkillsPieces(text, bs, be, cwd)
+	if lineTrimmedWith(body, 0, skillsOpen) >= 0 {
+		inner = availableSkillsPieces(text, bs, be, cwd)
 	}
 	if ts, te, root, ok := treeSpan(body); ok {
 		tree := piece{start: bs + ts, end: bs + te, kind: wire.KindCwdListing, trust: wire.Untrusted, label: root, name: string(wire.KindCwdListing)}

@@ -8,13 +8,15 @@ import (
 	"github.com/wirelens/wirelens/wire/framing"
 )
 
-// This file cuts the skills listings of Codex and Gemini CLI into one
-// segment per skill, whose trust is the skill's origin, read from its
-// location:
+// This file tells a skill's origin from its location and cuts the
+// <available_skills> lists (written in the styles of framing.SkillListings)
+// into one segment per skill, whose trust is the skill's origin (the rules
+// are rows of framing.SkillLocations, framing.LocationWords and
+// framing.SkillDirs):
 //
 //   - built-in: shipped with the agent (Codex's system skills under
 //     $CODEX_HOME/skills/.system, Gemini CLI's skills/builtin folder in its
-//     install), host text, trusted;
+//     install, the words opencode and qwen-code write), host text, trusted;
 //   - admin: Codex's /etc/codex/skills, the machine's configuration, trusted;
 //   - user: the user's own skills in the home folder (~/.codex/skills,
 //     ~/.agents/skills, ~/.gemini/skills, Gemini's extensions), trust user;
@@ -60,17 +62,16 @@ func originOf(loc, cwd string) skillOrigin {
 	if strings.Contains(p, "/../") || strings.HasPrefix(p, "../") {
 		return originUnknown
 	}
-	switch {
-	case insideWorkspace(p, cwd):
+	if insideWorkspace(p, cwd) {
 		// First: a checkout can hold a folder named like the agent's own
 		// (.codex/skills/.system, skills/builtin).
 		return originWorkspace
-	case strings.Contains(p, "/skills/.system/"):
-		return originBuiltin
-	case locationWord(p) != "":
-		return locationWord(p)
-	case strings.HasPrefix(p, "/etc/codex/skills/"):
-		return originAdmin
+	}
+	if o := locationRule(p, true); o != "" {
+		return o
+	}
+	if o := locationWord(p); o != "" {
+		return o
 	}
 	for _, d := range framing.SkillDirs {
 		k := strings.Index(p, "/"+d)
@@ -80,20 +81,33 @@ func originOf(loc, cwd string) skillOrigin {
 		if isHome(p[:k]) {
 			return originUser
 		}
-		if d == ".gemini/extensions/" {
+		if slices.Contains(framing.ForeignSkillDirs, d) {
 			return originUnknown
 		}
 		return originWorkspace
 	}
-	// Gemini CLI's built-in skills: packages/core/src/skills/builtin in its
-	// install (dist/src/skills/builtin), or bundle/builtin in the bundle.
-	if k := strings.LastIndex(p, "/builtin/"); k >= 0 && strings.HasSuffix(p, "/SKILL.md") &&
-		strings.Count(p[k+len("/builtin/"):], "/") == 1 &&
-		(strings.HasSuffix(p[:k], "/skills") || strings.HasSuffix(p[:k], "/bundle")) &&
-		strings.Contains(p, "gemini-cli") {
-		return originBuiltin
+	if o := locationRule(p, false); o != "" {
+		return o
 	}
 	return originUnknown
+}
+
+// locationRule is the origin the first rule of framing.SkillLocations read
+// early (or late) that matches p says, or "".
+func locationRule(p string, early bool) skillOrigin {
+	for _, r := range framing.SkillLocations {
+		if r.Early != early || !strings.HasPrefix(p, r.Prefix) ||
+			slices.ContainsFunc(r.Contains, func(c string) bool { return !strings.Contains(p, c) }) {
+			continue
+		}
+		if len(r.Under) == 0 || slices.ContainsFunc(r.Under, func(u string) bool {
+			k := strings.LastIndex(p, u)
+			return k >= 0 && strings.HasSuffix(p, "/SKILL.md") && strings.Count(p[k+len(u):], "/") == 1
+		}) {
+			return r.Origin
+		}
+	}
+	return ""
 }
 
 // insideWorkspace reports whether location p lies inside the working
@@ -132,8 +146,9 @@ func skillLabel(name string, o skillOrigin) string {
 	return "skill " + name + " (" + string(o) + ")"
 }
 
-// Gemini CLI's skills listing (renderAgentSkills in its
-// packages/core/src/prompts/snippets.ts), in the system instruction:
+// The <available_skills> list, as Gemini CLI writes it (renderAgentSkills
+// in its packages/core/src/prompts/snippets.ts; opencode, pi and qwen-code
+// write the same elements, framing.SkillListings says how):
 //
 //	# Available Agent Skills
 //
@@ -155,16 +170,16 @@ func skillLabel(name string, o skillOrigin) string {
 // (SkillListings) leaves no entry a way to forge another: there each skill
 // is judged by its own location.
 const (
-	geminiSkillsOpen  = "<available_skills>"
-	geminiSkillsClose = "</available_skills>"
-	geminiSkillOpen   = "<skill>"
-	geminiSkillClose  = "</skill>"
+	skillsOpen  = "<available_skills>"
+	skillsClose = "</available_skills>"
+	skillOpen   = "<skill>"
+	skillClose  = "</skill>"
 )
 
 // listingStyle is the row of SkillListings whose style the list opened at
 // open (the <available_skills> line) of sec is written in.
 func listingStyle(sec string, open int) *framing.SkillListing {
-	at := lineTrimmedWith(sec, open, geminiSkillOpen)
+	at := lineTrimmedWith(sec, open, skillOpen)
 	lines := false
 	if at >= 0 {
 		next := lineEnd(sec, at)
@@ -202,18 +217,18 @@ func escapedEntry(block string) bool {
 	return true
 }
 
-// geminiSkillsPieces cuts a skills-listing section [s, e) of a system text
-// that holds Gemini CLI's <available_skills>: each <skill> block becomes a
+// availableSkillsPieces cuts a skills-listing section [s, e) of a text that
+// holds an <available_skills> list: each <skill> block becomes a
 // piece labelled with its name and origin; the heading, the sentence and the
 // tags around the blocks are host rules. It returns nil when the section is
 // not such a listing.
-func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
+func availableSkillsPieces(text string, s, e int, cwd string) []piece {
 	sec := text[s:e]
-	open := lineTrimmedWith(sec, 0, geminiSkillsOpen)
+	open := lineTrimmedWith(sec, 0, skillsOpen)
 	if open < 0 {
 		return nil
 	}
-	end := lastLineTrimmedWith(sec, open, geminiSkillsClose)
+	end := lastLineTrimmedWith(sec, open, skillsClose)
 	if end < 0 {
 		end = len(sec)
 	}
@@ -222,16 +237,16 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 	worst := wire.Trusted
 	style := listingStyle(sec, open)
 	escaped := style.Escaped
-	for at := lineTrimmedWith(sec, open, geminiSkillOpen); at >= 0 && at < end; {
+	for at := lineTrimmedWith(sec, open, skillOpen); at >= 0 && at < end; {
 		// The block runs to the line after its last </skill> before the
 		// next <skill> line (or the end of the list).
-		next := lineTrimmedWith(sec, lineEnd(sec, at), geminiSkillOpen)
+		next := lineTrimmedWith(sec, lineEnd(sec, at), skillOpen)
 		stop := end
 		if next >= 0 && next < end {
 			stop = next
 		}
 		blockEnd := stop
-		if c := lastLineTrimmedWith(sec[:stop], at, geminiSkillClose); c >= 0 {
+		if c := lastLineTrimmedWith(sec[:stop], at, skillClose); c >= 0 {
 			blockEnd = lineEnd(sec, c)
 		}
 		block := sec[at:blockEnd]
@@ -247,10 +262,10 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 			}
 			worst = tr
 		}
-		// The <skill> and </skill> lines are Gemini CLI's own: the entry's
+		// The <skill> and </skill> lines are the host's own: the entry's
 		// text is what lies between them.
 		in, out2 := lineEnd(sec, at), blockEnd
-		if c := lastLineTrimmedWith(sec[:blockEnd], in, geminiSkillClose); c >= 0 && lineEnd(sec, c) == blockEnd {
+		if c := lastLineTrimmedWith(sec[:blockEnd], in, skillClose); c >= 0 && lineEnd(sec, c) == blockEnd {
 			out2 = c
 		}
 		if in >= out2 {
@@ -288,7 +303,7 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 func onlyClosers(tail string) bool {
 	for line := range strings.Lines(tail) {
 		switch strings.TrimSpace(line) {
-		case "", geminiSkillClose, geminiSkillsClose:
+		case "", skillClose, skillsClose:
 		default:
 			return false
 		}

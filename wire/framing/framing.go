@@ -494,3 +494,32 @@ var HostHeadings = []HostHeading{
 	{"# External Workspace Context", "Kimi (isolated layout), wirelens build --layout isolated"},
 	{"# AGENTS.md instructions for ", "Codex"},
 }
+
+// SkillLocation is a rule telling a skill's origin from its location (a
+// path, "\\" read as "/"): the path starts with Prefix, holds each of
+// Contains, and, when Under is set, ends in UNDER/NAME/SKILL.md for one of
+// Under. Rules marked Early are read before the skills folders
+// (SkillDirs), the others after them; a location inside the session's
+// working directory is the workspace's before any rule.
+type SkillLocation struct {
+	Prefix   string
+	Contains []string
+	Under    []string
+	Early    bool
+	Origin   Origin
+	Agents   string
+}
+
+// SkillLocations are the rules wirelens knows.
+var SkillLocations = []SkillLocation{
+	{Contains: []string{"/skills/.system/"}, Early: true, Origin: Builtin, Agents: "Codex (its system skills, $CODEX_HOME/skills/.system)"},
+	{Prefix: "/etc/codex/skills/", Early: true, Origin: Admin, Agents: "Codex (the machine's skills)"},
+	// packages/core/src/skills/builtin in its install (dist/src/skills/
+	// builtin), or bundle/builtin in the bundle.
+	{Contains: []string{"gemini-cli"}, Under: []string{"/skills/builtin/", "/bundle/builtin/"}, Origin: Builtin, Agents: "Gemini CLI (its built-in skills)"},
+}
+
+// ForeignSkillDirs are the skills folders (of SkillDirs) whose skills were
+// installed from elsewhere: outside HOME their origin is unknown, not the
+// workspace's.
+var ForeignSkillDirs = []string{".gemini/extensions/"}

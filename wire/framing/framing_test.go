@@ -55,6 +55,11 @@ func TestRowsSayWhoWritesThem(t *testing.T) {
 			t.Errorf("%s %s: the fixture lacks %s", r.table, r.name, r.marker)
 		}
 	}
+	for _, r := range SkillLocations {
+		if r.Agents == "" || r.Origin == "" || r.Prefix == "" && len(r.Contains) == 0 {
+			t.Errorf("SkillLocations row %+v: a rule, its origin and agents wanted", r)
+		}
+	}
 	for _, h := range HostHeadings {
 		if !strings.HasPrefix(h.Heading, "# ") || h.Agents == "" {
 			t.Errorf("HostHeadings row %+v: a heading and its agents wanted", h)
