@@ -523,3 +523,33 @@ var SkillLocations = []SkillLocation{
 // installed from elsewhere: outside HOME their origin is unknown, not the
 // workspace's.
 var ForeignSkillDirs = []string{".gemini/extensions/"}
+
+// FencedFiles is how a host pastes instruction files into one fenced block
+// of its system prompt, under a sentence naming them (the legacy reader's
+// agents-md block): a fence of Fence or more backticks, which ends at the
+// last closing fence that a heading or the end of the text follows (so a
+// file cannot end the block early with a fence of its own); each file after
+// a provenance line FromPrefix PATH FromSuffix. A later provenance line
+// starts a file only after a blank line, for a path whose base name is one
+// of Names, not seen before; any other stays in its file's text.
+type FencedFiles struct {
+	Name                   string
+	Fence                  int
+	FromPrefix, FromSuffix string
+	Names                  []string
+	Agents                 string
+	// Fixture: a system prompt with the block, a file whose text is
+	// WL-FRAMED-BODY.
+	Fixture string
+}
+
+// FencedFilesRows are the fenced blocks of files wirelens knows.
+var FencedFilesRows = []FencedFiles{
+	// profile/default/system.md ("The applicable `AGENTS.md` instructions
+	// are:" and a fence of seven backticks); annotationFor in
+	// profile/context.ts writes the provenance line, parsed back with
+	// /^<!-- From: (.+) -->$/m.
+	{Name: "kimi-agents-md", Fence: 7, FromPrefix: "<!-- From: ", FromSuffix: " -->", Names: []string{"AGENTS.md", "agents.md"},
+		Agents:  "kimi-code",
+		Fixture: "You are Kimi.\n\nThe applicable `AGENTS.md` instructions are:\n\n```````\n<!-- From: /w/AGENTS.md -->\nWL-FRAMED-BODY\n```````\n\n# Skills\nHost text.\n"},
+}

@@ -39,6 +39,12 @@ func TestRowsSayWhoWritesThem(t *testing.T) {
 			t.Errorf("SessionContexts %s: the fixture lacks the heading", sc.Name)
 		}
 	}
+	for _, r := range FencedFilesRows {
+		rows = append(rows, row{"FencedFilesRows", r.Name, r.Agents, r.Fixture, "WL-FRAMED-BODY"})
+		if r.Fence < 3 || !strings.Contains(r.Fixture, r.FromPrefix) || len(r.Names) == 0 {
+			t.Errorf("FencedFilesRows %s: a fence, a provenance line in the fixture and names wanted", r.Name)
+		}
+	}
 	for _, l := range SkillListings {
 		rows = append(rows, row{"SkillListings", l.Name, l.Agents, l.Fixture, "WL-SKILL"})
 	}
