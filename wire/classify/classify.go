@@ -16,7 +16,7 @@ import (
 //
 // A part is first given the kind and trust of its role and wire type
 // (baseKind). Text parts of the user, system and developer roles are then cut
-// at the top-level envelopes of known dialects (dialects.go): each envelope
+// at the top-level envelopes of framing.Envelopes (dialects.go): each envelope
 // body becomes a segment "<part>/<envelope>" ("#2", "#3" for later ones of
 // the same name) and the text around them segments "<part>/0", "<part>/1",
 // .... In the system channel, the legacy sections (legacy.go) of the text
@@ -33,8 +33,8 @@ import (
 // closes, a closer that closes nothing) may be workspace text that escaped
 // its envelope: it is kind other, trust untrusted.
 //
-// Gemini CLI's first user message (<session_context>, gemini.go) is cut into
-// its heading, "<part>/time", "<part>/environment", the workspace tree
+// A session message of framing.SessionContexts (Gemini CLI's
+// <session_context>, session.go) is cut into its heading, "<part>/time", "<part>/environment", the workspace tree
 // "<part>/cwd-listing" (untrusted) and its memory's context blocks.
 //
 // A part that has nothing to cut stays one segment whose ID is the part's.

@@ -71,7 +71,7 @@ type numbered struct {
 
 // knownDialects are the rows of framing.Envelopes by lower-case name,
 // numbered; dialectKeys their names; dialectsByLen the indexes of the names
-// of each length; lineDialects the Paired rows of framing.Framings (Gemini
+// of each length (spacedNames those of two words); lineDialects the Paired rows of framing.Framings (Gemini
 // CLI's "--- Context from: PATH ---"), numbered after them; otherIDs the
 // first number after those; nameLead the first letters of the names (and
 // of UntrustedPrefix), either case. indexEnvelopes makes them from the
@@ -81,6 +81,7 @@ var (
 	dialectKeys   []string
 	dialectsByLen [][]int
 	lineDialects  []numbered
+	spacedNames   []string
 	otherIDs      int
 	nameLead      [256]bool
 )
@@ -93,7 +94,7 @@ func indexEnvelopes() {
 	for _, e := range framing.Envelopes {
 		byName[strings.ToLower(e.Name)] = e
 	}
-	knownDialects, dialectKeys, dialectsByLen, nameLead = nil, slices.Sorted(maps.Keys(byName)), nil, [256]bool{}
+	knownDialects, dialectKeys, dialectsByLen, nameLead, spacedNames = nil, slices.Sorted(maps.Keys(byName)), nil, [256]bool{}, nil
 	for i, k := range dialectKeys {
 		e := byName[k]
 		knownDialects = append(knownDialects, numbered{dialect{name: e.Name, kind: e.Kind, trust: e.Trust, hostOnly: e.HostOnly, after: e.After, row: &e}, i})
@@ -102,6 +103,9 @@ func indexEnvelopes() {
 		}
 		dialectsByLen[len(k)] = append(dialectsByLen[len(k)], i)
 		nameLead[k[0]], nameLead[k[0]-'a'+'A'] = true, true
+		if strings.IndexByte(k, ' ') >= 0 {
+			spacedNames = append(spacedNames, k)
+		}
 	}
 	nameLead[scan.UntrustedPrefix[0]], nameLead[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
 	lineDialects = nil
@@ -152,8 +156,8 @@ func (t *dialectTag) labelIn(text string) string {
 	for j < t.end && text[j] < utf8.RuneSelf && nameFold[text[j]] != 0 {
 		j++
 	}
-	if t.def.name == "permissions instructions" {
-		j += len(" instructions")
+	if sp := strings.IndexByte(t.def.name, ' '); sp >= 0 {
+		j += len(t.def.name) - sp // the second word of a name of two
 	}
 	if j >= t.end-1 {
 		return ""
@@ -291,9 +295,12 @@ func parseTag(text string, i int, sc tagScope, names *tagNames) (dialectTag, boo
 	if j == ns || j-ns > 64 {
 		return dialectTag{}, false
 	}
-	if j-ns == len("permissions") && strings.EqualFold(text[ns:j], "permissions") &&
-		len(text)-j >= len(" instructions") && strings.EqualFold(text[j:j+len(" instructions")], " instructions") {
-		j += len(" instructions")
+	// A name of two words (Codex's <permissions instructions>).
+	for _, k := range spacedNames {
+		if sp := strings.IndexByte(k, ' '); j-ns == sp && len(text)-ns >= len(k) && strings.EqualFold(text[ns:ns+len(k)], k) {
+			j = ns + len(k)
+			break
+		}
 	}
 	def := names.lookup(text[ns:j])
 	if def == nil || def.after != "" && !startsWithHeading(text, def.after) || def.hostOnly && !sc.host {

@@ -85,10 +85,10 @@ type Framing struct {
 	// Its blocks' envelope is the row's Name.
 	Paired bool
 	Wraps  []string
-	// ReadBy, when set, names the reader of this row's blocks where they
-	// are cut with the envelopes (dialects.go, gemini.go, claudecode.go):
-	// the row is listed, and its fixture tested, but framedSections leaves
-	// it to that reader.
+	// ReadBy, when set, names the table whose reader cuts this row's
+	// blocks (an envelope's, a context block's): the row is listed, and its
+	// fixture tested, but classify's framedSections leaves it to that
+	// reader.
 	ReadBy string
 	// Channel and Role of the fixture's part ("": the system prompt).
 	Channel wire.Channel
@@ -98,12 +98,11 @@ type Framing struct {
 	Fixture string
 }
 
-// Framings are the framings read from system-channel text (LegacySections
-// adds their blocks to its sections). The envelopes (dialects.go), Gemini
-// CLI's and qwen-code's "--- Context from: PATH ---" blocks, Codex's
-// "# AGENTS.md instructions for DIR" and Claude Code's "Contents of PATH"
-// are read where those texts are cut (dialects.go, gemini.go,
-// claudecode.go) and listed in the README's table beside these.
+// Framings are the framings read from system-channel text (classify's
+// LegacySections adds their blocks to its sections), the Paired ones with
+// the envelopes in any channel; Codex's "# AGENTS.md instructions for DIR"
+// and Claude Code's "Contents of PATH" are listed here with the table that
+// reads them (ReadBy: Envelopes, ContextBlocks).
 var Framings = []Framing{
 	{Name: "instructions-from", Prefix: "Instructions from: ", Kind: wire.KindAgentsMD, Agents: "opencode",
 		Fixture: "You are a helpful host.\nInstructions from: /w/AGENTS.md\nWL-FRAMED-BODY\n"},
