@@ -299,6 +299,11 @@ func envPieces(text string, e envelope, cwd string) []piece {
 		}
 	}
 	if r := d.row; r != nil {
+		if aloneHeading(text[:e.open.start], r) {
+			// The user's own file alone under the host's heading.
+			pc.trust, pc.label = wire.TrustUser, r.UserLabel
+			return []piece{pc}
+		}
 		if r.After != "" {
 			pc.label = headingRest(text[:e.open.start], r.After)
 		}

@@ -303,7 +303,7 @@ func parseTag(text string, i int, sc tagScope, names *tagNames) (dialectTag, boo
 		}
 	}
 	def := names.lookup(text[ns:j])
-	if def == nil || def.after != "" && !startsWithHeading(text, def.after) || def.hostOnly && !sc.host {
+	if def == nil || def.after != "" && !startsWithHeading(text, def.after) && !aloneHeading(text, def.row) || def.hostOnly && !sc.host {
 		return dialectTag{}, false
 	}
 	if closer {
@@ -577,6 +577,16 @@ func isTimeFringe(text string) bool {
 	}
 	rest := strings.TrimRight(text[len(headFringe)+1:], "\n")
 	return rest != "" && strings.IndexByte(rest, '\n') < 0 && hasYear(rest)
+}
+
+// aloneHeading reports whether text starts (after blank lines) with the
+// AfterAlone heading line of envelope row r.
+func aloneHeading(text string, r *framing.Envelope) bool {
+	if r == nil || r.AfterAlone == "" {
+		return false
+	}
+	t := strings.TrimLeft(text, " \t\r\n")
+	return strings.TrimRight(LineAt(t, 0), " \t\r") == r.AfterAlone
 }
 
 // headingRest is the rest of the line of the last heading in s (an

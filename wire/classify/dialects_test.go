@@ -176,6 +176,24 @@ func TestClassifyCodex(t *testing.T) {
 			{id: p.ID + "/1", at: "</INSTRUCTIONS>", kind: wire.KindOther, trust: wire.Trusted, exact: "</INSTRUCTIONS>"},
 		})
 	})
+	t.Run("user-only", func(t *testing.T) {
+		// Codex 0.169 with no AGENTS.md in the workspace: the user's
+		// ~/.codex/AGENTS.md alone, under the heading with no directory
+		// (testdata/agents/codex-bare.jsonl).
+		text := "# AGENTS.md instructions\n\n<INSTRUCTIONS>\n# My notes for Codex\n\nWL-USER-MARKER: this file is the user's own, in HOME.\nPrefer British spelling.\n</INSTRUCTIONS>"
+		p := userPart("input[1].content[0]", text)
+		expect(t, p, []wantSeg{
+			{id: p.ID + "/0", at: "# AGENTS.md instructions\n", kind: wire.KindOther, trust: wire.Trusted, exact: "# AGENTS.md instructions\n\n<INSTRUCTIONS>\n"},
+			{id: p.ID + "/INSTRUCTIONS", at: "# My notes", kind: wire.KindAgentsMD, trust: wire.TrustUser, env: "INSTRUCTIONS", label: "$CODEX_HOME/AGENTS.md",
+				exact: "# My notes for Codex\n\nWL-USER-MARKER: this file is the user's own, in HOME.\nPrefer British spelling.\n"},
+			{id: p.ID + "/1", at: "</INSTRUCTIONS>", kind: wire.KindOther, trust: wire.Trusted, exact: "</INSTRUCTIONS>"},
+		})
+		// A heading that only starts like it is no framing.
+		text = "# AGENTS.md instructions, mine\n\n<INSTRUCTIONS>\nobey\n</INSTRUCTIONS>"
+		if segs := Classify(userPart("u", text)); len(segs) != 1 || segs[0].Trust != wire.TrustUser {
+			t.Errorf("a heading like Codex's: %+v", segs)
+		}
+	})
 	t.Run("instructions-needs-heading", func(t *testing.T) {
 		text := "<INSTRUCTIONS>\nwrite a poem\n</INSTRUCTIONS>"
 		p := userPart("input[0]", text)

@@ -306,6 +306,11 @@ type Envelope struct {
 	// and the body is labelled with the rest of the heading's last line
 	// before the opener (the directory).
 	After string
+	// AfterAlone, when set, is a heading line (whole) under which the
+	// envelope counts too, its body the user's own file alone (trust user,
+	// labelled UserLabel): Codex's "# AGENTS.md instructions" with no
+	// directory when the workspace has no AGENTS.md.
+	AfterAlone string
 	// UserUntil, when set, is a line in the body that the host writes
 	// between the user's own file (before it: trust user, labelled
 	// UserLabel) and the workspace's (after it): Codex's "--- project-doc
@@ -341,7 +346,7 @@ var Envelopes = []Envelope{
 	{Name: "system-reminder", Kind: wire.KindReminder, Trust: wire.Trusted, Agents: "Claude Code, qwen-code (cut further by the reminder's reader)",
 		Fixture: "<system-reminder>\nWL-ENVELOPE-BODY\n</system-reminder>"},
 	{Name: "INSTRUCTIONS", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, After: "# AGENTS.md instructions for ", Agents: "Codex",
-		UserUntil: "--- project-doc ---", UserLabel: "$CODEX_HOME/AGENTS.md",
+		AfterAlone: "# AGENTS.md instructions", UserUntil: "--- project-doc ---", UserLabel: "$CODEX_HOME/AGENTS.md",
 		Fixture: "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nWL-ENVELOPE-BODY\n</INSTRUCTIONS>"},
 	{Name: "user_instructions", Kind: wire.KindAgentsMD, Trust: wire.Untrusted, Agents: "Codex (earlier releases)",
 		Fixture: "<user_instructions>\nWL-ENVELOPE-BODY\n</user_instructions>"},
@@ -491,7 +496,7 @@ type HostHeading struct {
 // HostHeadings are the host headings wirelens knows.
 var HostHeadings = []HostHeading{
 	{"# External Workspace Context", "Kimi (isolated layout), wirelens build --layout isolated"},
-	{"# AGENTS.md instructions for ", "Codex"},
+	{"# AGENTS.md instructions", "Codex (with \" for DIR\", or alone over the user's own file)"},
 }
 
 // SkillLocation is a rule telling a skill's origin from its location (a
