@@ -315,6 +315,11 @@ func envPieces(text string, e envelope, cwd string) []piece {
 		if r.UserUntil != "" {
 			return userUntilPieces(text, pc, r.UserUntil, r.UserLabel)
 		}
+		if r.Files != "" {
+			if pcs := filePieces(text, pc, r.Files); pcs != nil {
+				return pcs
+			}
+		}
 	}
 	return []piece{pc}
 }

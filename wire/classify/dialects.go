@@ -631,6 +631,48 @@ func userUntilPieces(text string, pc piece, until, label string) []piece {
 	return out
 }
 
+// filePieces cuts the body pc of an envelope whose row holds files of tag
+// (framing.Envelope.Files): each file's text a piece of pc's kind and
+// trust labelled with its path attribute, the tag lines and what lies
+// between the files the host's. nil when the body holds no file.
+func filePieces(text string, pc piece, tag string) []piece {
+	body := text[pc.start:pc.end]
+	open, closer := "<"+tag+" ", "</"+tag+">"
+	var out []piece
+	host := 0
+	add := func(p piece) {
+		if p.end > p.start {
+			out = append(out, p)
+		}
+	}
+	for at := lineTrimmedWith(body, 0, open); at >= 0; {
+		next := lineTrimmedWith(body, lineEnd(body, at), open)
+		stop := len(body)
+		if next >= 0 {
+			stop = next
+		}
+		in, end := lineEnd(body, at), stop
+		if c := lastLineTrimmedWith(body[:stop], in, closer); c >= 0 {
+			end = c
+		}
+		attrs := strings.TrimSuffix(strings.TrimSpace(LineAt(body, at))[len(open)-1:], ">")
+		add(piece{start: pc.start + host, end: pc.start + in, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)})
+		f := pc
+		f.start, f.end, f.label = pc.start+in, pc.start+end, attrValue(attrs, "path")
+		add(f)
+		host = end
+		if next < 0 {
+			break
+		}
+		at = next
+	}
+	if out == nil {
+		return nil
+	}
+	add(piece{start: pc.start + host, end: pc.end, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)})
+	return out
+}
+
 // childText is the text of the first <key>...</key> child of an envelope's
 // body (its first 4 KB), or "".
 func childText(body, key string) string {

@@ -292,7 +292,8 @@ var TreeDrawings = []string{"├", "└", "│", "|--", "`--", "+--", "|__"}
 // further where a reader of classify knows the body: a reminder's
 // CLAUDE.md files, Codex's skill list). Its name must be one of the
 // audit's reserved envelope names too (scan.EnvelopeNames, or untrusted_*),
-// so that the same tag inside workspace text is reported as a breakout.
+// so that the same tag inside workspace text is reported as a breakout,
+// unless the row says NotReserved.
 type Envelope struct {
 	// Name as the host writes it (Segment.Envelope); matched in any case.
 	Name  string
@@ -320,7 +321,20 @@ type Envelope struct {
 	// NameChild, when set, names the child element of the body whose text
 	// labels it (Codex's <skill><name>NAME</name>).
 	NameChild string
-	Agents    string
+	// Files, when set, is the tag of the files the body holds (Crush's
+	// <file path="PATH">…</file>): each file's text a piece of the row's
+	// kind and trust labelled with its path, the tag lines the host's; a
+	// file ends at its last closing tag line before the next file's opening
+	// line (or the body's end), so that it cannot end itself early.
+	Files string
+	// NotReserved: the name is not among the audit's reserved names,
+	// because another host writes the same tag as its own markup (Crush's
+	// <project_context> is a wrap tag of Gemini CLI's session message,
+	// where reserving it made the audit report Gemini CLI's own closer as
+	// a breakout). The classifier still reads a forged closer in a body
+	// safely (the last closer counts); the audit does not report it.
+	NotReserved bool
+	Agents      string
 	// Channel and Role of the fixture's part ("": a user message).
 	Channel wire.Channel
 	Role    string
@@ -356,6 +370,14 @@ var Envelopes = []Envelope{
 		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<skills_instructions>\nWL-ENVELOPE-BODY\n</skills_instructions>"},
 	{Name: "skill", Kind: wire.KindSkillLoaded, Trust: wire.Untrusted, NameChild: "name", Agents: "Codex (a loaded skill)",
 		Fixture: "<skill>\n<name>wl</name>\nWL-ENVELOPE-BODY\n</skill>"},
+	// Crush's coder.md.tpl (charmbracelet/crush internal/agent/templates):
+	// the workspace's context files in <project_context>, the user's global
+	// ones in <user_preferences>, each in a <file path="PATH">, at the end
+	// of its system prompt.
+	{Name: "project_context", NotReserved: true, Kind: wire.KindAgentsMD, Trust: wire.Untrusted, HostOnly: true, Files: "file", Agents: "Crush (its system prompt)",
+		Channel: wire.ChannelSystem, Role: "system", Fixture: "# Project context\n<project_context>\n<file path=\"/w/CRUSH.md\">\nWL-ENVELOPE-BODY\n</file>\n</project_context>\n"},
+	{Name: "user_preferences", NotReserved: true, Kind: wire.KindAgentsMD, Trust: wire.TrustUser, HostOnly: true, Files: "file", Agents: "Crush (its system prompt)",
+		Channel: wire.ChannelSystem, Role: "system", Fixture: "# User context\n<user_preferences>\n<file path=\"/home/u/.config/crush/CRUSH.md\">\nWL-ENVELOPE-BODY\n</file>\n</user_preferences>\n"},
 	{Name: "permissions instructions", Kind: wire.KindHostRules, Trust: wire.Trusted, HostOnly: true, Agents: "Codex",
 		Channel: wire.ChannelSystem, Role: "developer", Fixture: "<permissions instructions>\nWL-ENVELOPE-BODY\n</permissions instructions>"},
 }
@@ -518,6 +540,7 @@ type SkillLocation struct {
 var SkillLocations = []SkillLocation{
 	{Contains: []string{"/skills/.system/"}, Early: true, Origin: Builtin, Agents: "Codex (its system skills, $CODEX_HOME/skills/.system)"},
 	{Prefix: "/etc/codex/skills/", Early: true, Origin: Admin, Agents: "Codex (the machine's skills)"},
+	{Prefix: "crush://skills/", Early: true, Origin: Builtin, Agents: "Crush (its built-in skills' virtual locations)"},
 	// packages/core/src/skills/builtin in its install (dist/src/skills/
 	// builtin), or bundle/builtin in the bundle.
 	{Contains: []string{"gemini-cli"}, Under: []string{"/skills/builtin/", "/bundle/builtin/"}, Origin: Builtin, Agents: "Gemini CLI (its built-in skills)"},
