@@ -399,6 +399,25 @@ func FuzzClassify(f *testing.F) {
 	for _, l := range framing.SkillListings {
 		f.Add("Host rules.\n" + l.Fixture)
 	}
+	// Every row's fixture of the other tables.
+	for _, r := range framing.Framings {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.Envelopes {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.SkillLists {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.ContextBlocks {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.SessionContexts {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.FencedFilesRows {
+		f.Add(r.Fixture)
+	}
 	f.Add("Host.\nInstructions from: /w/AGENTS.md\n# N\n\nKeep.\n\n\nSkills help.\nUse the skill tool.\n\n<available_skills>\n<skill>\n</skill>\n</available_skills>\n")
 	f.Add("# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nmine\n\n--- project-doc ---\n\nours\n</INSTRUCTIONS>")
 	f.Fuzz(func(t *testing.T, text string) {
