@@ -200,3 +200,18 @@ func TestSkillLocationWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCrushSkillOrigins: Crush's virtual built-in locations are the host's,
+// its project folder the workspace's, its global folder the user's.
+func TestCrushSkillOrigins(t *testing.T) {
+	for loc, want := range map[string]skillOrigin{
+		"crush://skills/crush-config/SKILL.md":          originBuiltin,
+		"/srv/app/.crush/skills/deploy/SKILL.md":        originWorkspace,
+		"/home/ana/.config/crush/skills/notes/SKILL.md": originUser,
+		"/srv/app/crush://skills/x/SKILL.md":            originUnknown,
+	} {
+		if got := originOf(loc, ""); got != want {
+			t.Errorf("originOf(%q) = %s, want %s", loc, got, want)
+		}
+	}
+}

@@ -154,7 +154,8 @@ var HomeDirs = []string{".claude", ".codex", ".gemini", ".qwen", ".config/openco
 // SkillDirs are the folders skills are found in, under a home folder (the
 // user's) or a checkout (the workspace's).
 var SkillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
-	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
+	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/",
+	".crush/skills/", ".config/crush/skills/"} // Crush: its docs' project and global folders
 
 // LocationWord is a word a host writes as a skill's location in place of a
 // path, and the origin it says.
