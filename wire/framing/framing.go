@@ -1,12 +1,18 @@
 // Package framing holds, as data, the ways hosts frame workspace text in
 // their requests: the blocks they open and end around a pasted file
-// (Framings), the envelopes (Envelopes), the skill lists and how their
-// entries are written (SkillLists, SkillListings, LocationWords), the
-// drawings of directory trees, the names of instruction files and of the
-// user's agent folders in HOME. Each row says which agents write it and
-// carries a fixture; wire/classify reads the rows (and its tests run each
-// fixture). Adding an agent that frames its text in one of these ways means
-// adding rows here, not code.
+// (Framings), the envelopes (Envelopes), the context blocks a host writes
+// in one of them (ContextBlocks), the first message stating a session's
+// facts (SessionContexts), fenced blocks of files (FencedFilesRows), the
+// skill lists, how their entries are written and what a location says of
+// a skill's origin (SkillLists, SkillListings, SkillLocations,
+// LocationWords, SkillDirs), the headings only a host starts a message
+// with (HostHeadings), the drawings of directory trees, the names of
+// instruction files and of the user's agent folders in HOME. Each row says
+// which agents write it and carries a fixture; wire/classify reads the
+// rows (and its tests run each fixture: TestFramings, TestEnvelopes, ...).
+// Adding an agent that frames its text in one of these ways means adding
+// rows here, not code; classify's TestLayoutAsData gives a made-up agent's
+// rows as JSON at run time.
 package framing
 
 import "github.com/wirelens/wirelens/wire"
