@@ -125,7 +125,7 @@ func geminiCwd(contents *member) string {
 			return ""
 		}
 		for _, p := range ct.Parts {
-			if dir := classify.GeminiSessionCwd(p.Text); dir != "" {
+			if dir := classify.SessionCwd(p.Text); dir != "" {
 				return dir
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Classify cuts a part into segments of one trust each and gives each its
@@ -15,7 +16,7 @@ import (
 //
 // A part is first given the kind and trust of its role and wire type
 // (baseKind). Text parts of the user, system and developer roles are then cut
-// at the top-level envelopes of known dialects (dialects.go): each envelope
+// at the top-level envelopes of framing.Envelopes (dialects.go): each envelope
 // body becomes a segment "<part>/<envelope>" ("#2", "#3" for later ones of
 // the same name) and the text around them segments "<part>/0", "<part>/1",
 // .... In the system channel, the legacy sections (legacy.go) of the text
@@ -32,8 +33,8 @@ import (
 // closes, a closer that closes nothing) may be workspace text that escaped
 // its envelope: it is kind other, trust untrusted.
 //
-// Gemini CLI's first user message (<session_context>, gemini.go) is cut into
-// its heading, "<part>/time", "<part>/environment", the workspace tree
+// A session message of framing.SessionContexts (Gemini CLI's
+// <session_context>, session.go) is cut into its heading, "<part>/time", "<part>/environment", the workspace tree
 // "<part>/cwd-listing" (untrusted) and its memory's context blocks.
 //
 // A part that has nothing to cut stays one segment whose ID is the part's.
@@ -56,8 +57,8 @@ func ClassifyIn(p wire.Part, cwd string) []wire.Segment {
 	if splittable(kind, trust) {
 		if trust == wire.TrustUser && isTimeFringe(text) {
 			kind, trust = wire.KindTime, wire.Trusted
-		} else if trust == wire.TrustUser && isGeminiSession(text) {
-			pieces = geminiSessionPieces(text)
+		} else if sc := sessionFor(text); trust == wire.TrustUser && sc != nil {
+			pieces = sessionPieces(sc, text)
 		} else if mayHaveMarkup(text, p.Channel) {
 			pieces = cut(text, p.Channel == wire.ChannelSystem, false, kind, trust, cwd)
 		}
@@ -172,13 +173,13 @@ func splittable(kind wire.Kind, trust wire.Trust) bool {
 }
 
 // mayHaveMarkup is the quick exit: outside the system channel, only a '<'
-// or a Gemini context line can start an envelope, and only Claude Code's
-// skills sentence a listing of skills.
+// or a Gemini context line can start an envelope, and only the intro of a
+// row of SkillLists a Markdown list of skills.
 func mayHaveMarkup(text string, ch wire.Channel) bool {
 	if ch == wire.ChannelSystem {
 		return true
 	}
-	return strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "--- ") || strings.Contains(text, claudeCodeSkillsIntro)
+	return strings.IndexByte(text, '<') >= 0 || hasLineTags(text) || skillListIntro(text)
 }
 
 // cut cuts text into pieces; nil (or one piece) when there is nothing to
@@ -187,9 +188,9 @@ func mayHaveMarkup(text string, ch wire.Channel) bool {
 func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd string) []piece {
 	var envs []envelope
 	var stray []int
-	if strings.IndexByte(text, '<') >= 0 || strings.Contains(text, "Context from: ") {
+	if strings.IndexByte(text, '<') >= 0 || hasLineTags(text) {
 		buf := getTags()
-		tags := scanTagsInto(buf, text, tagScope{codexMD: startsWithHeading(text, headCodexMD), host: trust == wire.Trusted})
+		tags := scanTagsInto(buf, text, tagScope{host: trust == wire.Trusted})
 		if system {
 			tags = dropListedSkills(text, tags)
 			tags = dropFramed(text, tags)
@@ -197,7 +198,7 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		envs, stray = findEnvelopes(text, tags)
 		putTags(tags)
 	}
-	hostHead := trust == wire.TrustUser && (head || startsWithHeading(text, headWorkspace) || startsWithHeading(text, headCodexMD))
+	hostHead := trust == wire.TrustUser && (head || slices.ContainsFunc(framing.HostHeadings, func(h framing.HostHeading) bool { return startsWithHeading(text, h.Heading) }))
 
 	// The stretches around envelopes, with the part of each that is neither
 	// the previous closer nor the next opener (its "middle").
@@ -221,8 +222,8 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		}
 	}
 	if len(envs) == 0 && !anyLegacy {
-		if trust == wire.Trusted {
-			return claudeCodeSkillsPieces(text, kind)
+		if l := skillListFor(text, ""); l != nil && trust == wire.Trusted {
+			return skillListPieces(l, text, 0, len(text), kind, "", cwd)
 		}
 		return nil
 	}
@@ -281,8 +282,8 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 // envPieces classifies the body of one envelope.
 func envPieces(text string, e envelope, cwd string) []piece {
 	d := e.open.def
-	if d.name == "system-reminder" {
-		return reminderPieces(text, e.bodyStart, e.bodyEnd)
+	if cb := contextBlockFor(d.name); cb != nil {
+		return contextPieces(cb, d, text, e.bodyStart, e.bodyEnd)
 	}
 	pc := piece{start: e.bodyStart, end: e.bodyEnd, kind: d.kind, trust: d.trust, envelope: d.name, label: e.open.labelIn(text), name: d.name}
 	if pc.kind == wire.KindAgentsMD && pc.trust == wire.Untrusted && HomePath(pc.label) {
@@ -290,38 +291,61 @@ func envPieces(text string, e envelope, cwd string) []piece {
 		// (qwen-code's ~/.qwen/output-language.md): the user's text.
 		pc.trust = wire.TrustUser
 	}
-	switch d.name {
-	case "INSTRUCTIONS":
-		pc.label = codexDir(text[:e.open.start])
-		return codexInstructionsPieces(text, pc)
-	case "skills_instructions":
-		return codexSkillsPieces(text, e.bodyStart, e.bodyEnd, cwd)
-	case "skill":
-		if n := skillName(text[e.bodyStart:e.bodyEnd]); n != "" {
-			pc.label = n
+	if l := skillListFor(text[e.bodyStart:e.bodyEnd], d.name); l != nil {
+		// A skill list the host writes in this envelope (SkillLists): a
+		// body with no entry is the envelope's whole.
+		if pcs := skillListPieces(l, text, e.bodyStart, e.bodyEnd, wire.KindHostRules, d.name, cwd); pcs != nil {
+			return pcs
+		}
+	}
+	if r := d.row; r != nil {
+		if aloneHeading(text[:e.open.start], r) {
+			// The user's own file alone under the host's heading.
+			pc.trust, pc.label = wire.TrustUser, r.UserLabel
+			return []piece{pc}
+		}
+		if r.After != "" {
+			pc.label = headingRest(text[:e.open.start], r.After)
+		}
+		if r.NameChild != "" {
+			if n := childText(text[e.bodyStart:e.bodyEnd], r.NameChild); n != "" {
+				pc.label = n
+			}
+		}
+		if r.UserUntil != "" {
+			return userUntilPieces(text, pc, r.UserUntil, r.UserLabel)
+		}
+		if r.Files != "" {
+			if pcs := filePieces(text, pc, r.Files); pcs != nil {
+				return pcs
+			}
 		}
 	}
 	return []piece{pc}
 }
 
-// skillsOf cuts a legacy skills-listing section [s, e) that holds Gemini
-// CLI's <available_skills> into its skills (skills.go), or returns nil.
+// skillsOf cuts a legacy skills-listing section [s, e) that holds a list of
+// SkillLists (skilllists.go) or an <available_skills> (skills.go) into its
+// skills, or returns nil.
 func skillsOf(text string, kind wire.Kind, s, e int, cwd string) []piece {
 	if kind != wire.KindSkillsListing {
 		return nil
 	}
-	return geminiSkillsPieces(text, s, e, cwd)
+	if l := skillListAt(text, s); l != nil {
+		return skillListPieces(l, text, s, e, wire.KindHostRules, "", cwd)
+	}
+	return availableSkillsPieces(text, s, e, cwd)
 }
 
 // dropListedSkills drops the <skill> tags inside Gemini CLI's
 // <available_skills> list of a system text: there they are the list's
 // entries (skills.go), not Codex's loaded skills.
 func dropListedSkills(text string, tags []dialectTag) []dialectTag {
-	open := lineTrimmedWith(text, 0, geminiSkillsOpen)
+	open := lineTrimmedWith(text, 0, skillsOpen)
 	if open < 0 {
 		return tags
 	}
-	end := lastLineTrimmedWith(text, open, geminiSkillsClose)
+	end := lastLineTrimmedWith(text, open, skillsClose)
 	if end < 0 {
 		end = len(text)
 	}

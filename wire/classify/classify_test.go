@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 	"github.com/wirelens/wirelens/wire/wiretest"
 )
 
@@ -395,8 +396,27 @@ func FuzzClassify(f *testing.F) {
 	f.Add("")
 	f.Add("<skill>\n</skill>")
 	f.Add("--- Context from: a ---\n--- End of Context from: a ---")
-	for _, l := range SkillListings {
+	for _, l := range framing.SkillListings {
 		f.Add("Host rules.\n" + l.Fixture)
+	}
+	// Every row's fixture of the other tables.
+	for _, r := range framing.Framings {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.Envelopes {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.SkillLists {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.ContextBlocks {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.SessionContexts {
+		f.Add(r.Fixture)
+	}
+	for _, r := range framing.FencedFilesRows {
+		f.Add(r.Fixture)
 	}
 	f.Add("Host.\nInstructions from: /w/AGENTS.md\n# N\n\nKeep.\n\n\nSkills help.\nUse the skill tool.\n\n<available_skills>\n<skill>\n</skill>\n</available_skills>\n")
 	f.Add("# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nmine\n\n--- project-doc ---\n\nours\n</INSTRUCTIONS>")

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -45,77 +46,90 @@ import (
 //     escaped its envelope: the surrounding segment, when it would be host
 //     framing or the user's text, becomes untrusted (kind other) instead.
 
-// dialect is what a recognised envelope means.
+// dialect is what a recognised envelope means (a row of
+// framing.Envelopes).
 type dialect struct {
-	name  string // canonical tag name, reported as Segment.Envelope
-	kind  wire.Kind
-	trust wire.Trust
+	name     string // canonical tag name, reported as Segment.Envelope
+	kind     wire.Kind
+	trust    wire.Trust
+	hostOnly bool   // counts only in host-channel text
+	after    string // counts only in a text that starts with this heading
+	// row: the row of framing.Envelopes (nil for the others).
+	row *framing.Envelope
+	// line: the row of a Paired framing whose lines are this dialect's
+	// tags (nil for a tag pair).
+	line *framing.Framing
 }
 
 // numbered is a dialect numbered among the tags of one text (tagNames):
-// its id is its index in knownDialects, contextFromDialect's comes after
-// them, then the other untrusted_* names of the text.
+// its id is its index in knownDialects, lineDialects' come after them,
+// then the other untrusted_* names of the text.
 type numbered struct {
 	dialect
 	id int
 }
 
-// dialects maps the lower-case tag names of known envelopes to their meaning.
-// Any other name starting with "untrusted_" is an untrusted envelope of kind
-// other.
-var dialects = map[string]dialect{
-	"untrusted_cwd_listing":     {"untrusted_cwd_listing", wire.KindCwdListing, wire.Untrusted},
-	"untrusted_additional_dirs": {"untrusted_additional_dirs", wire.KindAdditionalDirs, wire.Untrusted},
-	"untrusted_agents_md":       {"untrusted_agents_md", wire.KindAgentsMD, wire.Untrusted},
-	"untrusted_skills_listing":  {"untrusted_skills_listing", wire.KindSkillsListing, wire.Untrusted},
-	"kimi-skill-loaded":         {"kimi-skill-loaded", wire.KindSkillLoaded, wire.Untrusted},
-	"skill-loaded":              {"skill-loaded", wire.KindSkillLoaded, wire.Untrusted}, // kimi-code's agent-core-v2
-	"system-reminder":           {"system-reminder", wire.KindReminder, wire.Trusted},
-	"instructions":              {"INSTRUCTIONS", wire.KindAgentsMD, wire.Untrusted},
-	"user_instructions":         {"user_instructions", wire.KindAgentsMD, wire.Untrusted},
-	"environment_context":       {"environment_context", wire.KindEnvironment, wire.Trusted},
-	"skills_instructions":       {"skills_instructions", wire.KindSkillsListing, wire.Untrusted},
-	"skill":                     {"skill", wire.KindSkillLoaded, wire.Untrusted},
-	"permissions instructions":  {"permissions instructions", wire.KindHostRules, wire.Trusted},
-}
-
-// contextFrom is the envelope name given to Gemini CLI's
-// "--- Context from: PATH ---" blocks.
-const contextFrom = "context-from"
-
-// knownDialects are the values of dialects, by key, numbered; dialectKeys
-// their keys; dialectsByLen the indexes of the keys of each length.
-var knownDialects, dialectKeys, dialectsByLen = func() (known []numbered, keys []string, byLen [][]int) {
-	keys = slices.Sorted(maps.Keys(dialects))
-	for i, k := range keys {
-		known = append(known, numbered{dialects[k], i})
-		for len(byLen) <= len(k) {
-			byLen = append(byLen, nil)
-		}
-		byLen[len(k)] = append(byLen[len(k)], i)
-	}
-	return known, keys, byLen
-}()
-
-// contextFromDialect is the meaning of Gemini CLI's context blocks.
-var contextFromDialect = numbered{dialect{contextFrom, wire.KindAgentsMD, wire.Untrusted}, len(knownDialects)}
-
-// Host headings: a user message that starts with one of these was written by
-// the host, so the text around its envelopes is host framing.
-const (
-	headWorkspace = "# External Workspace Context"
-	headCodexMD   = "# AGENTS.md instructions for "
-	headFringe    = "# Current time (fringe)"
+// knownDialects are the rows of framing.Envelopes by lower-case name,
+// numbered; dialectKeys their names; dialectsByLen the indexes of the names
+// of each length (spacedNames those of two words); lineDialects the Paired rows of framing.Framings (Gemini
+// CLI's "--- Context from: PATH ---"), numbered after them; otherIDs the
+// first number after those; nameLead the first letters of the names (and
+// of UntrustedPrefix), either case. indexEnvelopes makes them from the
+// tables.
+var (
+	knownDialects []numbered
+	dialectKeys   []string
+	dialectsByLen [][]int
+	lineDialects  []numbered
+	spacedNames   []string
+	otherIDs      int
+	nameLead      [256]bool
 )
 
-// tagScope says which context-bound envelopes a text may carry.
+func init() { indexEnvelopes() }
+
+// indexEnvelopes indexes framing.Envelopes (again, after a row is added).
+func indexEnvelopes() {
+	byName := map[string]framing.Envelope{}
+	for _, e := range framing.Envelopes {
+		byName[strings.ToLower(e.Name)] = e
+	}
+	knownDialects, dialectKeys, dialectsByLen, nameLead, spacedNames = nil, slices.Sorted(maps.Keys(byName)), nil, [256]bool{}, nil
+	for i, k := range dialectKeys {
+		e := byName[k]
+		knownDialects = append(knownDialects, numbered{dialect{name: e.Name, kind: e.Kind, trust: e.Trust, hostOnly: e.HostOnly, after: e.After, row: &e}, i})
+		for len(dialectsByLen) <= len(k) {
+			dialectsByLen = append(dialectsByLen, nil)
+		}
+		dialectsByLen[len(k)] = append(dialectsByLen[len(k)], i)
+		nameLead[k[0]], nameLead[k[0]-'a'+'A'] = true, true
+		if strings.IndexByte(k, ' ') >= 0 {
+			spacedNames = append(spacedNames, k)
+		}
+	}
+	nameLead[scan.UntrustedPrefix[0]], nameLead[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
+	lineDialects = nil
+	for i := range framing.Framings {
+		if f := &framing.Framings[i]; f.Paired {
+			tr := f.Trust
+			if tr == "" {
+				tr = wire.Untrusted
+			}
+			lineDialects = append(lineDialects, numbered{dialect{name: f.Name, kind: f.Kind, trust: tr, line: f}, len(knownDialects) + len(lineDialects)})
+		}
+	}
+	otherIDs = len(knownDialects) + len(lineDialects)
+}
+
+// headFringe heads the isolated layout's time fringe (wirelens build's own).
+const headFringe = "# Current time (fringe)"
+
+// tagScope says which context-bound envelopes a text may carry (an
+// envelope's After heading is looked for in the text itself).
 type tagScope struct {
-	// codexMD: the text is a Codex AGENTS.md message (it starts with
-	// "# AGENTS.md instructions for"), the only place INSTRUCTIONS counts.
-	codexMD bool
 	// host: the text is host-channel text (system or developer), the only
-	// place the trusted <permissions instructions> counts; in a user message
-	// it would lift the user's text to host rules.
+	// place a HostOnly envelope (<permissions instructions>) counts; in a
+	// user message it would lift the user's text to host rules.
 	host bool
 }
 
@@ -133,8 +147,8 @@ func (t *dialectTag) labelIn(text string) string {
 	if t.closer {
 		return ""
 	}
-	if t.def.name == contextFrom {
-		return strings.TrimSpace(text[t.start+len("--- Context from: ") : t.end-len(" ---")])
+	if f := t.def.line; f != nil {
+		return strings.TrimSpace(text[t.start+len(f.Prefix) : t.end-len(f.Suffix)])
 	}
 	// '<', the name (nothing between them in an opener), then the
 	// attributes up to the '>'.
@@ -142,8 +156,8 @@ func (t *dialectTag) labelIn(text string) string {
 	for j < t.end && text[j] < utf8.RuneSelf && nameFold[text[j]] != 0 {
 		j++
 	}
-	if t.def.name == "permissions instructions" {
-		j += len(" instructions")
+	if sp := strings.IndexByte(t.def.name, ' '); sp >= 0 {
+		j += len(t.def.name) - sp // the second word of a name of two
 	}
 	if j >= t.end-1 {
 		return ""
@@ -185,12 +199,14 @@ func scanTagsInto(tags []dialectTag, text string, sc tagScope) []dialectTag {
 		}
 		i++
 	}
-	if strings.Contains(text, "Context from: ") {
-		n := len(tags)
-		tags = scanContextFrom(text, tags)
-		if n > 0 && len(tags) > n {
-			slices.SortFunc(tags, func(a, b dialectTag) int { return a.start - b.start })
+	n := len(tags)
+	for i := range lineDialects {
+		if f := lineDialects[i].line; strings.Contains(text, f.Prefix) || strings.Contains(text, f.Close) {
+			tags = scanLineTags(text, tags, &lineDialects[i])
 		}
+	}
+	if len(tags) > n+1 || n > 0 && len(tags) > n {
+		slices.SortFunc(tags, func(a, b dialectTag) int { return a.start - b.start })
 	}
 	return tags
 }
@@ -208,17 +224,6 @@ func atLineStart(text string, i int) bool {
 	}
 	return true
 }
-
-// nameLead marks the first letters of known envelope names (and of
-// UntrustedPrefix), either case.
-var nameLead = func() (t [256]bool) {
-	for name := range dialects {
-		c := name[0]
-		t[c], t[c-'a'+'A'] = true, true
-	}
-	t[scan.UntrustedPrefix[0]], t[scan.UntrustedPrefix[0]-'a'+'A'] = true, true
-	return t
-}()
 
 // nameFold folds an ASCII character of a tag name as scan.NameRune folds
 // it; 0 for one that cannot be part of a name.
@@ -262,7 +267,7 @@ func (nm *tagNames) lookup(name string) *numbered {
 	if nm.other == nil {
 		nm.other = map[string]*numbered{}
 	}
-	d := &numbered{dialect{low, wire.KindOther, wire.Untrusted}, contextFromDialect.id + 1 + len(nm.other)}
+	d := &numbered{dialect{name: low, kind: wire.KindOther, trust: wire.Untrusted}, otherIDs + len(nm.other)}
 	nm.other[low] = d
 	return d
 }
@@ -290,12 +295,15 @@ func parseTag(text string, i int, sc tagScope, names *tagNames) (dialectTag, boo
 	if j == ns || j-ns > 64 {
 		return dialectTag{}, false
 	}
-	if j-ns == len("permissions") && strings.EqualFold(text[ns:j], "permissions") &&
-		len(text)-j >= len(" instructions") && strings.EqualFold(text[j:j+len(" instructions")], " instructions") {
-		j += len(" instructions")
+	// A name of two words (Codex's <permissions instructions>).
+	for _, k := range spacedNames {
+		if sp := strings.IndexByte(k, ' '); j-ns == sp && len(text)-ns >= len(k) && strings.EqualFold(text[ns:ns+len(k)], k) {
+			j = ns + len(k)
+			break
+		}
 	}
 	def := names.lookup(text[ns:j])
-	if def == nil || (def.name == "INSTRUCTIONS" && !sc.codexMD) || (def.name == "permissions instructions" && !sc.host) {
+	if def == nil || def.after != "" && !startsWithHeading(text, def.after) && !aloneHeading(text, def.row) || def.hostOnly && !sc.host {
 		return dialectTag{}, false
 	}
 	if closer {
@@ -401,44 +409,40 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// scanContextFrom adds Gemini CLI's "--- Context from: PATH ---" and
-// "--- End of Context from: PATH ---" lines to tags.
-func scanContextFrom(text string, tags []dialectTag) []dialectTag {
-	const key = "Context from: "
-	def := &contextFromDialect
-	for pos := 0; pos < len(text); {
-		k := strings.Index(text[pos:], key)
-		if k < 0 {
-			break
+// hasLineTags reports whether text may hold a line of a Paired framing.
+func hasLineTags(text string) bool {
+	for i := range lineDialects {
+		if f := lineDialects[i].line; strings.Contains(text, f.Prefix) || strings.Contains(text, f.Close) {
+			return true
 		}
-		k += pos
-		pos = k + len(key)
-		var start int
-		closer := false
-		switch {
-		case k >= 4 && text[k-4:k] == "--- ":
-			start = k - 4
-		case k >= 11 && text[k-11:k] == "--- End of ":
-			start, closer = k-11, true
-		default:
-			continue
+	}
+	return false
+}
+
+// scanLineTags adds the lines of the Paired framing of def to tags: a line
+// of its Prefix (an opener) or its Close (a closer), then the path, then
+// its Suffix (blanks after it allowed).
+func scanLineTags(text string, tags []dialectTag, def *numbered) []dialectTag {
+	f := def.line
+	for _, key := range []string{f.Prefix, f.Close} {
+		closer := key == f.Close
+		for pos := 0; pos < len(text); {
+			k := strings.Index(text[pos:], key)
+			if k < 0 {
+				break
+			}
+			k += pos
+			pos = k + len(key)
+			if k > 0 && text[k-1] != '\n' {
+				continue
+			}
+			line := strings.TrimRight(LineAt(text, k), " \t\r")
+			if len(line) < len(key)+len(f.Suffix) || !strings.HasSuffix(line, f.Suffix) {
+				continue
+			}
+			tags = append(tags, dialectTag{start: k, end: k + len(line), closer: closer, def: def})
+			pos = k + len(line)
 		}
-		if start > 0 && text[start-1] != '\n' {
-			continue
-		}
-		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
-		line := strings.TrimRight(text[pos:end], " \t\r")
-		if !strings.HasSuffix(line, " ---") {
-			continue
-		}
-		t := dialectTag{start: start, end: pos + len(line), closer: closer, def: def}
-		tags = append(tags, t)
-		pos = t.end
 	}
 	return tags
 }
@@ -458,7 +462,7 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 	n := len(tags)
 	// Backward pass: for each opener, the index of its closer.
 	closeFor := make([]int, n)
-	ids := contextFromDialect.id + 1
+	ids := otherIDs
 	for _, t := range tags {
 		ids = max(ids, t.def.id+1)
 	}
@@ -488,8 +492,8 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 			// as whitespace after one: a body that forges them with a closer
 			// only reopens another untrusted block.
 			gap := isBlank
-			if t.def.name == contextFrom {
-				gap = isGeminiWrap
+			if f := t.def.line; f != nil && len(f.Wraps) > 0 {
+				gap = func(s string) bool { return onlyWraps(s, f.Wraps) }
 			}
 			if j+1 < n && !tags[j+1].closer && tags[j+1].def.trust == wire.Untrusted && gap(text[t.end:tags[j+1].start]) ||
 				j+1 == n && gap(text[t.end:]) {
@@ -535,21 +539,11 @@ func findEnvelopes(text string, tags []dialectTag) (envs []envelope, stray []int
 	return envs, stray
 }
 
-// geminiWraps are the tag lines Gemini CLI writes around its "--- Context
-// from: PATH ---" blocks (getSessionMemory and renderUserMemory in its
-// source), lower case.
-var geminiWraps = []string{
-	"<loaded_context>", "</loaded_context>", "<global_context>", "</global_context>",
-	"<extension_context>", "</extension_context>", "<project_context>", "</project_context>",
-	"</session_context>",
-}
-
-// isGeminiWrap reports whether every line of s is blank or one of
-// geminiWraps.
-func isGeminiWrap(s string) bool {
+// onlyWraps reports whether every line of s is blank or one of wraps.
+func onlyWraps(s string, wraps []string) bool {
 	for line := range strings.Lines(s) {
 		line = strings.TrimSpace(line)
-		if line != "" && !slices.Contains(geminiWraps, line) {
+		if line != "" && !slices.Contains(wraps, line) {
 			return false
 		}
 	}
@@ -585,49 +579,36 @@ func isTimeFringe(text string) bool {
 	return rest != "" && strings.IndexByte(rest, '\n') < 0 && hasYear(rest)
 }
 
-// codexDir is the directory named by the last Codex "# AGENTS.md
-// instructions for DIR" heading in s, or "".
-func codexDir(s string) string {
-	k := strings.LastIndex(s, headCodexMD)
+// aloneHeading reports whether text starts (after blank lines) with the
+// AfterAlone heading line of envelope row r.
+func aloneHeading(text string, r *framing.Envelope) bool {
+	if r == nil || r.AfterAlone == "" {
+		return false
+	}
+	t := strings.TrimLeft(text, " \t\r\n")
+	return strings.TrimRight(LineAt(t, 0), " \t\r") == r.AfterAlone
+}
+
+// headingRest is the rest of the line of the last heading in s (an
+// envelope row's After: Codex's "# AGENTS.md instructions for DIR"), or "".
+func headingRest(s, heading string) string {
+	k := strings.LastIndex(s, heading)
 	if k < 0 {
 		return ""
 	}
-	line := s[k+len(headCodexMD):]
-	if e := strings.IndexByte(line, '\n'); e >= 0 {
-		line = line[:e]
-	}
-	return strings.TrimSpace(line)
+	return strings.TrimSpace(LineAt(s, k+len(heading)))
 }
 
-// codexProjectDoc is the line Codex writes between the user's own
-// instructions ($CODEX_HOME/AGENTS.md, before it) and the project's
-// AGENTS.md files (after it) in one <INSTRUCTIONS> body
-// (PROJECT_DOC_SEPARATOR in codex-rs core/src/project_doc.rs, with a blank
-// line on each side): the UserUntil of its framings row.
-var codexProjectDoc = func() string {
-	for _, f := range Framings {
-		if f.Name == "agents-md-instructions" {
-			return f.UserUntil
-		}
-	}
-	return ""
-}()
-
-// codexUserDoc labels the user's part of an <INSTRUCTIONS> body.
-const codexUserDoc = "$CODEX_HOME/AGENTS.md"
-
-// codexInstructionsPieces cuts the <INSTRUCTIONS> body pc at its first
-// project-doc line: the text before it is the user's (trust user: only the
-// user's own file comes first, so no workspace text can have forged the
-// line), the line and the blank lines around it the host's, the rest the
-// workspace's (pc). Without the line the body is pc whole.
-func codexInstructionsPieces(text string, pc piece) []piece {
+// userUntilPieces cuts the body pc at its first line until (an envelope
+// row's UserUntil): the text before it is the user's (trust user, labelled
+// label: only the user's own file comes first, so no workspace text can
+// have forged the line), the line and the blank lines around it the
+// host's, the rest the workspace's (pc). Without the line the body is pc
+// whole.
+func userUntilPieces(text string, pc piece, until, label string) []piece {
 	body := text[pc.start:pc.end]
-	if codexProjectDoc == "" {
-		return []piece{pc}
-	}
-	k := lineWith(body, 0, codexProjectDoc)
-	if k <= 0 || strings.TrimRight(LineAt(body, k), "\r\n") != codexProjectDoc {
+	k := lineWith(body, 0, until)
+	if k <= 0 || strings.TrimRight(LineAt(body, k), "\r\n") != until {
 		return []piece{pc}
 	}
 	user := strings.TrimRight(body[:k], "\r\n")
@@ -640,7 +621,7 @@ func codexInstructionsPieces(text string, pc piece) []piece {
 		sepEnd++
 	}
 	out := []piece{
-		{start: pc.start, end: pc.start + userEnd, kind: wire.KindAgentsMD, trust: wire.TrustUser, envelope: pc.envelope, label: codexUserDoc, name: string(wire.KindAgentsMD)},
+		{start: pc.start, end: pc.start + userEnd, kind: pc.kind, trust: wire.TrustUser, envelope: pc.envelope, label: label, name: string(pc.kind)},
 		{start: pc.start + userEnd, end: pc.start + sepEnd, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)},
 	}
 	if sepEnd < len(body) {
@@ -650,191 +631,64 @@ func codexInstructionsPieces(text string, pc piece) []piece {
 	return out
 }
 
-// skillName is the text of a Codex <skill> body's <name> child, or "".
-func skillName(body string) string {
+// filePieces cuts the body pc of an envelope whose row holds files of tag
+// (framing.Envelope.Files): each file's text a piece of pc's kind and
+// trust labelled with its path attribute, the tag lines and what lies
+// between the files the host's. nil when the body holds no file.
+func filePieces(text string, pc piece, tag string) []piece {
+	body := text[pc.start:pc.end]
+	open, closer := "<"+tag+" ", "</"+tag+">"
+	var out []piece
+	host := 0
+	add := func(p piece) {
+		if p.end > p.start {
+			out = append(out, p)
+		}
+	}
+	for at := lineTrimmedWith(body, 0, open); at >= 0; {
+		next := lineTrimmedWith(body, lineEnd(body, at), open)
+		stop := len(body)
+		if next >= 0 {
+			stop = next
+		}
+		in, end := lineEnd(body, at), stop
+		if c := lastLineTrimmedWith(body[:stop], in, closer); c >= 0 {
+			end = c
+		}
+		attrs := strings.TrimSuffix(strings.TrimSpace(LineAt(body, at))[len(open)-1:], ">")
+		add(piece{start: pc.start + host, end: pc.start + in, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)})
+		f := pc
+		f.start, f.end, f.label = pc.start+in, pc.start+end, attrValue(attrs, "path")
+		add(f)
+		host = end
+		if next < 0 {
+			break
+		}
+		at = next
+	}
+	if out == nil {
+		return nil
+	}
+	add(piece{start: pc.start + host, end: pc.end, kind: wire.KindHostRules, trust: wire.Trusted, envelope: pc.envelope, name: string(wire.KindHostRules)})
+	return out
+}
+
+// childText is the text of the first <key>...</key> child of an envelope's
+// body (its first 4 KB), or "".
+func childText(body, key string) string {
 	if len(body) > 4096 {
 		body = body[:4096]
 	}
-	k := strings.Index(body, "<name>")
+	k := strings.Index(body, "<"+key+">")
 	if k < 0 {
 		return ""
 	}
-	rest := body[k+len("<name>"):]
-	e := strings.Index(rest, "</name>")
+	rest := body[k+len(key)+2:]
+	e := strings.Index(rest, "</"+key+">")
 	if e < 0 || e > 512 {
 		return ""
 	}
 	return strings.TrimSpace(unescape(rest[:e]))
-}
-
-// Claude Code's context block inside a <system-reminder>. Older versions open
-// it with the context sentence and a "# claudeMd" heading; newer ones send the
-// CLAUDE.md files in a reminder of their own that opens with the memory
-// sentence ("Codebase and user instructions are shown below. ...").
-const (
-	claudeCodeContext  = "you can use the following context:"
-	claudeCodeMemory   = "Codebase and user instructions are shown below"
-	claudeCodeContents = "Contents of "
-	claudeCodeTrailer  = "IMPORTANT: this context may or may not be relevant"
-)
-
-// claudeCodeKeys are the section headings of Claude Code's context block that can
-// follow its claudeMd section.
-var claudeCodeKeys = []string{"# currentDate", "# gitStatus", "# directoryStructure", "# importantInstructionReminders", "# important-instruction-reminders", "# userEmail"}
-
-// claudeCodeUserFiles open the descriptions Claude Code gives the files it
-// reads from the user's own configuration ("Contents of ~/.claude/CLAUDE.md
-// (user's private global instructions for all projects):", the auto-memory
-// index). A CLAUDE.local.md ("user's private project instructions, not
-// checked in") sits in the workspace, where a checkout can carry one, and is
-// not among them.
-var claudeCodeUserFiles = []string{"(user's private global instructions", "(user's auto-memory"}
-
-// userFileHeader reports whether a "Contents of PATH (description):" line
-// names one of the user's own files.
-func userFileHeader(line string) bool {
-	for _, d := range claudeCodeUserFiles {
-		if strings.Contains(line, d) {
-			return true
-		}
-	}
-	return false
-}
-
-// claudeCodeFileMarkers are phrases of reminders that carry a workspace file's
-// contents rather than host text.
-var claudeCodeFileMarkers = []string{
-	"Result of calling the Read tool",
-	"was modified, either by the user or by a linter",
-	"Called the Read tool with the following input",
-}
-
-// reminderPieces classifies the body [bs, be) of a <system-reminder>:
-// host text is a trusted reminder; Claude Code's context block (after its
-// context sentence or its memory sentence) is cut so that each CLAUDE.md body
-// ("Contents of PATH (...):") becomes an agents-md piece labelled with its
-// path (the header lines after the first stay in the pieces, since the body
-// before each could forge it); a reminder that quotes a workspace file is an
-// untrusted reminder.
-//
-// A CLAUDE.md piece is untrusted, except the user's own files (see
-// claudeCodeUserFiles) before the first workspace file: Claude Code lists the
-// user's files first, and a header after a workspace body could be forged by
-// it, so from the first workspace file on every piece is untrusted.
-//
-// The untrusted region ends at the last context key heading (# currentDate,
-// # gitStatus, ...) after the first header, else at the last "IMPORTANT:
-// this context may or may not be relevant" line. A CLAUDE.md that forges a
-// key heading can end its own region early only when the host wrote no key
-// after the CLAUDE.md section.
-func reminderPieces(text string, bs, be int) []piece {
-	body := text[bs:be]
-	whole := func(t wire.Trust) []piece {
-		return []piece{{start: bs, end: be, kind: wire.KindReminder, trust: t, envelope: "system-reminder", name: "system-reminder"}}
-	}
-	ci := strings.Index(body, claudeCodeContext)
-	if mi := strings.Index(body, claudeCodeMemory); mi >= 0 && (ci < 0 || mi < ci) {
-		ci = mi
-	}
-	if ci < 0 {
-		for _, m := range claudeCodeFileMarkers {
-			if strings.Contains(body, m) {
-				return whole(wire.Untrusted)
-			}
-		}
-		if l := hostListingPieces(text, bs, be, wire.KindReminder, "system-reminder", ""); l != nil {
-			return l // qwen-code's skills and directory tree
-		}
-		return hostWithGitStatus(body, bs, 0, len(body))
-	}
-	// Header lines "Contents of PATH (...):" after the context sentence.
-	first := lineWith(body, ci, claudeCodeContents)
-	if first < 0 {
-		return hostWithGitStatus(body, bs, 0, len(body))
-	}
-	// The untrusted region ends at the last known context key after the
-	// first header, else at the last trailer, else at the body's end.
-	regionEnd := len(body)
-	keyAt := -1
-	for _, k := range claudeCodeKeys {
-		if p := lastLineWith(body, first, k); p > keyAt {
-			keyAt = p
-		}
-	}
-	if keyAt >= 0 {
-		regionEnd = keyAt
-	} else if p := lastLineTrimmedWith(body, first, claudeCodeTrailer); p >= 0 {
-		regionEnd = p
-	}
-	var out []piece
-	rem := func(a, b int) {
-		if b > a {
-			out = append(out, piece{start: bs + a, end: bs + b, kind: wire.KindReminder, trust: wire.Trusted, envelope: "system-reminder", name: "system-reminder"})
-		}
-	}
-	cur := 0           // start of the pending host stretch
-	workspace := false // a workspace file's body came before
-	for h := first; h >= 0 && h < regionEnd; {
-		le := strings.IndexByte(body[h:], '\n')
-		if le < 0 {
-			break
-		}
-		hdrEnd := h + le + 1
-		for hdrEnd < regionEnd && (body[hdrEnd] == '\n' || strings.HasPrefix(body[hdrEnd:], "\r\n")) {
-			if body[hdrEnd] == '\r' {
-				hdrEnd++
-			}
-			hdrEnd++
-		}
-		label := contentsPath(body[h+len(claudeCodeContents) : h+le])
-		next := lineWith(body, hdrEnd, claudeCodeContents)
-		end := regionEnd
-		if next >= 0 && next < regionEnd {
-			end = next
-		}
-		// A header is host framing until a workspace file's body came
-		// before it: after one, the body could have forged it, so it stays
-		// in the untrusted region (it still names the next file). After the
-		// user's own file (~/.claude/CLAUDE.md, not hostile) it is the
-		// host's.
-		start := hdrEnd
-		if workspace {
-			start = cur
-		}
-		if end <= start {
-			h = next
-			continue
-		}
-		if !workspace {
-			rem(cur, hdrEnd)
-		}
-		trust := wire.TrustUser
-		if workspace || !userFileHeader(body[h:h+le]) {
-			trust, workspace = wire.Untrusted, true
-		}
-		out = append(out, piece{start: bs + start, end: bs + end, kind: wire.KindAgentsMD, trust: trust, envelope: "system-reminder", label: label, name: string(wire.KindAgentsMD)})
-		cur = end
-		if end == regionEnd {
-			break
-		}
-		h = next
-	}
-	if out == nil {
-		return whole(wire.Trusted)
-	}
-	return append(out, hostWithGitStatus(body, bs, cur, len(body))...)
-}
-
-// contentsPath is the path of a "Contents of PATH (description):" line.
-func contentsPath(line string) string {
-	line = strings.TrimRight(line, " \t\r")
-	line = strings.TrimSuffix(line, ":")
-	if strings.HasSuffix(line, ")") {
-		if k := strings.LastIndex(line, " ("); k > 0 {
-			line = line[:k]
-		}
-	}
-	return strings.TrimSpace(line)
 }
 
 // lineWith is the offset of the first line at or after from that starts

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,6 +175,24 @@ func TestClassifyCodex(t *testing.T) {
 				exact: "## Build\n--- project-doc ---\nRun make.\n"},
 			{id: p.ID + "/1", at: "</INSTRUCTIONS>", kind: wire.KindOther, trust: wire.Trusted, exact: "</INSTRUCTIONS>"},
 		})
+	})
+	t.Run("user-only", func(t *testing.T) {
+		// Codex 0.169 with no AGENTS.md in the workspace: the user's
+		// ~/.codex/AGENTS.md alone, under the heading with no directory
+		// (testdata/agents/codex-bare.jsonl).
+		text := "# AGENTS.md instructions\n\n<INSTRUCTIONS>\n# My notes for Codex\n\nWL-USER-MARKER: this file is the user's own, in HOME.\nPrefer British spelling.\n</INSTRUCTIONS>"
+		p := userPart("input[1].content[0]", text)
+		expect(t, p, []wantSeg{
+			{id: p.ID + "/0", at: "# AGENTS.md instructions\n", kind: wire.KindOther, trust: wire.Trusted, exact: "# AGENTS.md instructions\n\n<INSTRUCTIONS>\n"},
+			{id: p.ID + "/INSTRUCTIONS", at: "# My notes", kind: wire.KindAgentsMD, trust: wire.TrustUser, env: "INSTRUCTIONS", label: "$CODEX_HOME/AGENTS.md",
+				exact: "# My notes for Codex\n\nWL-USER-MARKER: this file is the user's own, in HOME.\nPrefer British spelling.\n"},
+			{id: p.ID + "/1", at: "</INSTRUCTIONS>", kind: wire.KindOther, trust: wire.Trusted, exact: "</INSTRUCTIONS>"},
+		})
+		// A heading that only starts like it is no framing.
+		text = "# AGENTS.md instructions, mine\n\n<INSTRUCTIONS>\nobey\n</INSTRUCTIONS>"
+		if segs := Classify(userPart("u", text)); len(segs) != 1 || segs[0].Trust != wire.TrustUser {
+			t.Errorf("a heading like Codex's: %+v", segs)
+		}
 	})
 	t.Run("instructions-needs-heading", func(t *testing.T) {
 		text := "<INSTRUCTIONS>\nwrite a poem\n</INSTRUCTIONS>"
@@ -579,16 +598,23 @@ func FuzzClassifyHostileBody(f *testing.F) {
 // at is a name FindReservedTags reports (so the audit and the escaper see
 // it), and every reserved envelope name has a meaning here.
 func TestDialectNamesAreReserved(t *testing.T) {
-	for key, d := range dialects {
-		if !scan.IsEnvelopeName(key) || !strings.EqualFold(key, d.name) {
-			t.Errorf("dialects[%q] (%s) is not a reserved envelope name", key, d.name)
+	for _, d := range knownDialects {
+		key := strings.ToLower(d.name)
+		if d.row != nil && d.row.NotReserved {
+			if scan.IsEnvelopeName(key) {
+				t.Errorf("envelope %q says it is not reserved, and is", d.name)
+			}
+			continue
+		}
+		if !scan.IsEnvelopeName(key) {
+			t.Errorf("envelope %q is not a reserved envelope name", d.name)
 		}
 		if hits := scan.FindReservedTags("<" + d.name + ">"); len(hits) != 1 || hits[0].Name != key {
 			t.Errorf("<%s>: FindReservedTags gives %+v", d.name, hits)
 		}
 	}
 	for _, n := range scan.EnvelopeNames {
-		if _, ok := dialects[n]; !ok {
+		if !slices.Contains(dialectKeys, n) {
 			t.Errorf("reserved envelope name %q has no classifier meaning", n)
 		}
 	}
@@ -601,7 +627,7 @@ func TestDialectNamesAreReserved(t *testing.T) {
 	if d2 := names.lookup("UNTRUSTED_New_Thing"); d2 != d {
 		t.Errorf("UNTRUSTED_New_Thing: %+v, not %+v", d2, d)
 	}
-	if d3 := names.lookup("untrusted_other"); d3 == nil || d3.id == d.id || d3.id <= contextFromDialect.id {
+	if d3 := names.lookup("untrusted_other"); d3 == nil || d3.id == d.id || d3.id < otherIDs {
 		t.Errorf("untrusted_other: %+v beside %+v", d3, d)
 	}
 	if k := names.lookup("Untrusted_Agents_MD"); k == nil || k.name != "untrusted_agents_md" || k.id == d.id {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // kimiCodeFiles are the two AGENTS.md files of kimi_code_system.txt as
@@ -112,4 +113,31 @@ func TestClassifyKimiCodeSkillLoaded(t *testing.T) {
 			exact: "# Review\n\nRead the diff of the named files and list each bug with its line.\n"},
 		{id: id + "/1", at: "</skill-loaded>", kind: wire.KindOther, trust: wire.Trusted},
 	})
+}
+
+// TestFencedFilesRows runs each row's fixture in a system prompt: the file
+// under its provenance line is untrusted agents-md labelled with its path;
+// the sentence, the fences and the heading after them are the host's.
+func TestFencedFilesRows(t *testing.T) {
+	for _, r := range framing.FencedFilesRows {
+		t.Run(r.Name, func(t *testing.T) {
+			p := wire.Part{ID: "system[0]", Channel: wire.ChannelSystem, Role: "system", Type: "text", Text: r.Fixture}
+			segs := Classify(p)
+			checkInvariants(t, p, segs)
+			found := false
+			for _, s := range segs {
+				if strings.Contains(s.Text, "WL-FRAMED-BODY") {
+					found = true
+					if s.Trust != wire.Untrusted || s.Kind != wire.KindAgentsMD || s.Label != "/w/AGENTS.md" || strings.Contains(s.Text, "```") {
+						t.Errorf("%s: the file is %s %s %q: %q", s.ID, s.Trust, s.Kind, s.Label, s.Text)
+					}
+				} else if s.Trust != wire.Trusted {
+					t.Errorf("%s: the host's %q is %s", s.ID, s.Text, s.Trust)
+				}
+			}
+			if !found {
+				t.Errorf("no segment holds the file: %+v", segs)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Listings a host writes inside one of its own envelopes (qwen-code's
@@ -11,13 +12,10 @@ import (
 // skill with its location deciding whose it is, and a directory tree in the
 // usual drawings (├── └── │, |-- `--), which lists the workspace's names.
 
-// treeChars are the drawings a tree line starts with (after indentation).
-var treeChars = []string{"├", "└", "│", "|--", "`--", "+--", "|__"}
-
 // isTreeLine reports whether a line is a line of a drawn directory tree.
 func isTreeLine(line string) bool {
 	t := strings.TrimLeft(line, " \t")
-	for _, c := range treeChars {
+	for _, c := range framing.TreeDrawings {
 		if strings.HasPrefix(t, c) {
 			return true
 		}
@@ -68,8 +66,8 @@ func treeSpan(body string) (start, end int, root string, ok bool) {
 func hostListingPieces(text string, bs, be int, kind wire.Kind, env, cwd string) []piece {
 	body := text[bs:be]
 	var inner []piece
-	if lineTrimmedWith(body, 0, geminiSkillsOpen) >= 0 {
-		inner = geminiSkillsPieces(text, bs, be, cwd)
+	if lineTrimmedWith(body, 0, skillsOpen) >= 0 {
+		inner = availableSkillsPieces(text, bs, be, cwd)
 	}
 	if ts, te, root, ok := treeSpan(body); ok {
 		tree := piece{start: bs + ts, end: bs + te, kind: wire.KindCwdListing, trust: wire.Untrusted, label: root, name: string(wire.KindCwdListing)}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Section is a stretch of a legacy system prompt that carries one payload the
@@ -81,6 +82,12 @@ func LegacySections(text string) []Section {
 	// A fence left open runs to the end of the text, as Markdown renders it.
 	s.closeFence(len(text))
 	s.closeSkills()
+	// The lists of SkillLists' rows, in place of the sections they overlap
+	// (the scanner's listing after a skills sentence starts after it).
+	for _, l := range skillListSections(text) {
+		s.out = slices.DeleteFunc(s.out, func(o Section) bool { return o.Start < l.End && l.Start < o.End })
+		s.out = append(s.out, l)
+	}
 	// The blocks of the framings table, where no section is.
 	for _, f := range framedSections(text) {
 		if !slices.ContainsFunc(s.out, func(o Section) bool { return o.Start < f.End && f.Start < o.End }) {
@@ -215,7 +222,7 @@ func (s *legacyScanner) openFence(c byte, n int) {
 	s.fence, s.fenceLen, s.fenceBody = c, n, s.next
 	s.fenceKind = fenceKindOf(ctx, s.heading, c, n)
 	s.fenceClose = -1
-	if s.fenceKind == wire.KindAgentsMD && c == '`' && n >= kimiFence {
+	if s.fenceKind == wire.KindAgentsMD && c == '`' && fencedRow(n) != nil {
 		s.fenceClose = framedClose(s.text, s.next, n)
 	}
 	// The label is looked for in the paragraph before the fence, then
@@ -407,7 +414,8 @@ func fenceKindOf(ctx, heading string, c byte, n int) wire.Kind {
 }
 
 // legacyLabel finds a section's source: for an AGENTS.md body the first
-// "<!-- From: PATH -->" line of the body or a path ending in .md in the
+// provenance line of the body (framing.FencedFilesRows) or a path ending
+// in .md in the
 // paragraph before it; for a listing the first absolute path quoted in
 // backticks in that paragraph.
 func legacyLabel(kind wire.Kind, ctx, body string) string {
@@ -417,10 +425,12 @@ func legacyLabel(kind wire.Kind, ctx, body string) string {
 		if len(head) > 2048 {
 			head = head[:2048]
 		}
-		if k := strings.Index(head, "<!-- From: "); k >= 0 {
-			rest := head[k+len("<!-- From: "):]
-			if e := strings.Index(rest, " -->"); e >= 0 && strings.IndexByte(rest[:e], '\n') < 0 {
-				return strings.TrimSpace(rest[:e])
+		for _, r := range framing.FencedFilesRows {
+			if k := strings.Index(head, r.FromPrefix); k >= 0 {
+				rest := head[k+len(r.FromPrefix):]
+				if e := strings.Index(rest, r.FromSuffix); e >= 0 && strings.IndexByte(rest[:e], '\n') < 0 {
+					return strings.TrimSpace(rest[:e])
+				}
 			}
 		}
 		for _, q := range backticked(ctx) {
@@ -526,11 +536,16 @@ func ContainsFold(s, w string) bool {
 	return false
 }
 
-// kimiFence is the length of the fence kimi-code writes around the
-// AGENTS.md files in its system prompt (profile/default/system.md:
-// "The applicable `AGENTS.md` instructions are:" and a fence of seven
-// backticks around them).
-const kimiFence = 7
+// fencedRow is the row of framing.FencedFilesRows whose fence a backtick
+// fence of n characters can be, or nil.
+func fencedRow(n int) *framing.FencedFiles {
+	for i := range framing.FencedFilesRows {
+		if r := &framing.FencedFilesRows[i]; n >= r.Fence {
+			return r
+		}
+	}
+	return nil
+}
 
 // framedClose chooses the line that closes a backtick fence of n opened
 // before offset from: the last closing fence (n or more backticks, nothing
@@ -582,37 +597,38 @@ func followedByHeading(rest string) bool {
 	return true
 }
 
-// fromPrefix and fromSuffix frame kimi-code's provenance line, written
-// before each AGENTS.md file it pastes (annotationFor in
-// profile/context.ts) and parsed back from the system prompt with
-// /^<!-- From: (.+) -->$/m.
-const (
-	fromPrefix = "<!-- From: "
-	fromSuffix = " -->"
-)
-
-// FromLine reads a line as kimi-code's provenance line: the path, or "" when
-// the line is none.
+// FromLine reads a line as a provenance line of a row of
+// framing.FencedFilesRows (kimi-code's "<!-- From: PATH -->"): the path, or
+// "" when the line is none.
 func FromLine(line string) string {
+	p, _ := fromLine(line)
+	return p
+}
+
+// fromLine is FromLine with the row whose line it is.
+func fromLine(line string) (string, *framing.FencedFiles) {
 	line = strings.TrimRight(line, "\r")
-	if !strings.HasPrefix(line, fromPrefix) || !strings.HasSuffix(line, fromSuffix) || len(line) <= len(fromPrefix)+len(fromSuffix) {
-		return ""
+	for i := range framing.FencedFilesRows {
+		r := &framing.FencedFilesRows[i]
+		if strings.HasPrefix(line, r.FromPrefix) && strings.HasSuffix(line, r.FromSuffix) && len(line) > len(r.FromPrefix)+len(r.FromSuffix) {
+			return line[len(r.FromPrefix) : len(line)-len(r.FromSuffix)], r
+		}
 	}
-	return line[len(fromPrefix) : len(line)-len(fromSuffix)]
+	return "", nil
 }
 
 // agentsFiles cuts an AGENTS.md body that starts with a provenance line into
 // one section per file, each labelled with its path; nil when the body
 // does not start with one. kimi-code joins the files, each trimmed, with a
 // blank line, so a later provenance line starts a file only when a blank
-// line precedes it, its path names an AGENTS.md (AGENTS.md or agents.md,
-// the names kimi-code loads) and no earlier file had that path. Any other
+// line precedes it, its path's base name is one of the row's Names (the
+// names kimi-code loads) and no earlier file had that path. Any other
 // provenance line stays in the body it sits in, where the audit reports it
 // as forged; one that copies all of this is read as a file of its own (a
 // legacy prompt has no trustworthy boundaries).
 func agentsFiles(body string) []Section {
 	first, _, _ := strings.Cut(body, "\n")
-	p := FromLine(first)
+	p, row := fromLine(first)
 	if p == "" {
 		return nil
 	}
@@ -623,7 +639,7 @@ func agentsFiles(body string) []Section {
 		if i := strings.IndexByte(body[at:], '\n'); i >= 0 {
 			end, next = at+i, at+i+1
 		}
-		if p := FromLine(body[at:end]); p != "" && !seen[p] && agentsName(p) && strings.HasSuffix(body[:at], "\n\n") {
+		if p, r := fromLine(body[at:end]); r == row && !seen[p] && slices.Contains(row.Names, p[strings.LastIndexAny(p, "/\\")+1:]) && strings.HasSuffix(body[:at], "\n\n") {
 			seen[p] = true
 			out[len(out)-1].End = at
 			out = append(out, Section{Kind: wire.KindAgentsMD, Start: at, Label: p})
@@ -632,11 +648,4 @@ func agentsFiles(body string) []Section {
 	}
 	out[len(out)-1].End = len(body)
 	return out
-}
-
-// agentsName reports whether a path names a file kimi-code loads as
-// AGENTS.md.
-func agentsName(p string) bool {
-	base := p[strings.LastIndexAny(p, "/\\")+1:]
-	return base == "AGENTS.md" || base == "agents.md"
 }

@@ -1,18 +1,22 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
-// This file cuts the skills listings of Codex and Gemini CLI into one
-// segment per skill, whose trust is the skill's origin, read from its
-// location:
+// This file tells a skill's origin from its location and cuts the
+// <available_skills> lists (written in the styles of framing.SkillListings)
+// into one segment per skill, whose trust is the skill's origin (the rules
+// are rows of framing.SkillLocations, framing.LocationWords and
+// framing.SkillDirs):
 //
 //   - built-in: shipped with the agent (Codex's system skills under
 //     $CODEX_HOME/skills/.system, Gemini CLI's skills/builtin folder in its
-//     install), host text, trusted;
+//     install, the words opencode and qwen-code write), host text, trusted;
 //   - admin: Codex's /etc/codex/skills, the machine's configuration, trusted;
 //   - user: the user's own skills in the home folder (~/.codex/skills,
 //     ~/.agents/skills, ~/.gemini/skills, Gemini's extensions), trust user;
@@ -29,56 +33,27 @@ import (
 // directory is itself a home folder; the rules above decide the rest. The
 // home folder is told by its shape (/home/NAME, /Users/NAME, /root, ~).
 
-// skillOrigin is where a skill comes from.
-type skillOrigin string
+// skillOrigin is where a skill comes from (framing.Origin).
+type skillOrigin = framing.Origin
 
 const (
-	originBuiltin   skillOrigin = "built-in"
-	originAdmin     skillOrigin = "admin"
-	originUser      skillOrigin = "user"
-	originWorkspace skillOrigin = "workspace"
-	originUnknown   skillOrigin = "unknown"
+	originBuiltin   = framing.Builtin
+	originAdmin     = framing.Admin
+	originUser      = framing.User
+	originWorkspace = framing.Workspace
+	originUnknown   = framing.Unknown
 )
 
-// trust is the trust of a skill of this origin.
-func (o skillOrigin) trust() wire.Trust {
-	switch o {
-	case originBuiltin, originAdmin:
-		return wire.Trusted
-	case originUser:
-		return wire.TrustUser
-	}
-	return wire.Untrusted
-}
-
-// skillDirs are the folders skills are found in, under a home folder (the
-// user's) or a checkout (the workspace's).
-var skillDirs = []string{".codex/skills/", ".agents/skills/", ".gemini/skills/", ".gemini/extensions/", ".claude/skills/",
-	".opencode/skills/", ".config/opencode/skills/", ".qwen/skills/", ".cline/skills/", ".pi/skills/", ".pi/agent/skills/"}
-
-// skillLocationWords are the words hosts write as a skill's location in
-// place of a path, and the origin each says (the agents that write them).
-var skillLocationWords = []struct {
-	Words  []string
-	Origin skillOrigin
-	Agents string
-}{
-	{[]string{"<built-in>", "&lt;built-in&gt;", "built-in", "(built-in)"}, originBuiltin, "opencode (its own skills)"},
-	{[]string{"bundled"}, originBuiltin, "qwen-code (the skills it ships)"},
-	{[]string{"project", "workspace"}, originWorkspace, "qwen-code (the workspace's .qwen/skills)"},
-	{[]string{"user", "global"}, originUser, "qwen-code (~/.qwen/skills)"},
-}
-
-// locationWords is skillLocationWords by word.
-var locationWords = func() map[string]skillOrigin {
-	m := map[string]skillOrigin{}
-	for _, r := range skillLocationWords {
-		for _, w := range r.Words {
-			m[w] = r.Origin
+// locationWord is the origin a host's word in place of a location says
+// (framing.LocationWords), or "".
+func locationWord(p string) skillOrigin {
+	for _, r := range framing.LocationWords {
+		if slices.Contains(r.Words, p) {
+			return r.Origin
 		}
 	}
-	return m
-}()
+	return ""
+}
 
 // originOf tells a skill's origin from its location and the session's
 // working directory ("" when unknown).
@@ -87,19 +62,18 @@ func originOf(loc, cwd string) skillOrigin {
 	if strings.Contains(p, "/../") || strings.HasPrefix(p, "../") {
 		return originUnknown
 	}
-	switch {
-	case insideWorkspace(p, cwd):
+	if insideWorkspace(p, cwd) {
 		// First: a checkout can hold a folder named like the agent's own
 		// (.codex/skills/.system, skills/builtin).
 		return originWorkspace
-	case strings.Contains(p, "/skills/.system/"):
-		return originBuiltin
-	case locationWords[p] != "":
-		return locationWords[p]
-	case strings.HasPrefix(p, "/etc/codex/skills/"):
-		return originAdmin
 	}
-	for _, d := range skillDirs {
+	if o := locationRule(p, true); o != "" {
+		return o
+	}
+	if o := locationWord(p); o != "" {
+		return o
+	}
+	for _, d := range framing.SkillDirs {
 		k := strings.Index(p, "/"+d)
 		if k < 0 {
 			continue
@@ -107,20 +81,33 @@ func originOf(loc, cwd string) skillOrigin {
 		if isHome(p[:k]) {
 			return originUser
 		}
-		if d == ".gemini/extensions/" {
+		if slices.Contains(framing.ForeignSkillDirs, d) {
 			return originUnknown
 		}
 		return originWorkspace
 	}
-	// Gemini CLI's built-in skills: packages/core/src/skills/builtin in its
-	// install (dist/src/skills/builtin), or bundle/builtin in the bundle.
-	if k := strings.LastIndex(p, "/builtin/"); k >= 0 && strings.HasSuffix(p, "/SKILL.md") &&
-		strings.Count(p[k+len("/builtin/"):], "/") == 1 &&
-		(strings.HasSuffix(p[:k], "/skills") || strings.HasSuffix(p[:k], "/bundle")) &&
-		strings.Contains(p, "gemini-cli") {
-		return originBuiltin
+	if o := locationRule(p, false); o != "" {
+		return o
 	}
 	return originUnknown
+}
+
+// locationRule is the origin the first rule of framing.SkillLocations read
+// early (or late) that matches p says, or "".
+func locationRule(p string, early bool) skillOrigin {
+	for _, r := range framing.SkillLocations {
+		if r.Early != early || !strings.HasPrefix(p, r.Prefix) ||
+			slices.ContainsFunc(r.Contains, func(c string) bool { return !strings.Contains(p, c) }) {
+			continue
+		}
+		if len(r.Under) == 0 || slices.ContainsFunc(r.Under, func(u string) bool {
+			k := strings.LastIndex(p, u)
+			return k >= 0 && strings.HasSuffix(p, "/SKILL.md") && strings.Count(p[k+len(u):], "/") == 1
+		}) {
+			return r.Origin
+		}
+	}
+	return ""
 }
 
 // insideWorkspace reports whether location p lies inside the working
@@ -159,110 +146,9 @@ func skillLabel(name string, o skillOrigin) string {
 	return "skill " + name + " (" + string(o) + ")"
 }
 
-// Codex's skills listing (render_available_skills_body in codex-rs
-// core-skills/src/render.rs), the body of <skills_instructions>:
-//
-//	## Skills
-//	A skill is a set of local instructions ...
-//	### Skill roots                    (only when paths are aliased)
-//	- `r0` = `/home/u/.codex/skills/.system`
-//	### Available skills
-//	- NAME: DESCRIPTION (file: r0/NAME/SKILL.md)
-//	### How to use skills
-//	...
-//
-// Codex folds each description to one line, so each entry is one line.
-const (
-	codexRoots     = "### Skill roots"
-	codexAvailable = "### Available skills"
-	codexHowTo     = "### How to use skills"
-)
-
-// codexSkillsPieces cuts the body [bs, be) of a <skills_instructions>: each
-// entry line of its Available skills list becomes a skills-listing piece
-// whose trust is its skill's origin; the rest is host rules. A body without
-// that heading is one untrusted listing.
-func codexSkillsPieces(text string, bs, be int, cwd string) []piece {
-	const env = "skills_instructions"
-	body := text[bs:be]
-	avail := lineWith(body, 0, codexAvailable)
-	if avail < 0 {
-		return []piece{{start: bs, end: be, kind: wire.KindSkillsListing, trust: wire.Untrusted, envelope: env, name: env}}
-	}
-	// The roots table, before the list (where no entry could forge it).
-	roots := map[string]string{}
-	if r := lineWith(body[:avail], 0, codexRoots); r >= 0 {
-		for line := range strings.Lines(body[lineEnd(body, r):avail]) {
-			alias, root, ok := codexRootLine(line)
-			if ok {
-				roots[alias] = root
-			}
-		}
-	}
-	listEnd := lastLineWith(body, avail, codexHowTo)
-	if listEnd < 0 {
-		listEnd = len(body)
-	}
-	var out []piece
-	host := 0 // start of the pending host stretch
-	for at := lineEnd(body, avail); at < listEnd; {
-		next := min(lineEnd(body, at), listEnd)
-		name, file, ok := codexSkillLine(LineAt(body, at))
-		if !ok {
-			at = next
-			continue
-		}
-		if alias, rest, cut := strings.Cut(file, "/"); cut && roots[alias] != "" {
-			file = strings.TrimSuffix(roots[alias], "/") + "/" + rest
-		}
-		o := originOf(file, cwd)
-		if at > host {
-			out = append(out, piece{start: bs + host, end: bs + at, kind: wire.KindHostRules, trust: wire.Trusted, envelope: env, name: string(wire.KindHostRules)})
-		}
-		out = append(out, piece{start: bs + at, end: bs + next, kind: wire.KindSkillsListing, trust: o.trust(), envelope: env,
-			label: skillLabel(name, o), name: string(wire.KindSkillsListing)})
-		host, at = next, next
-	}
-	if out == nil {
-		return []piece{{start: bs, end: be, kind: wire.KindSkillsListing, trust: wire.Untrusted, envelope: env, name: env}}
-	}
-	if host < len(body) {
-		out = append(out, piece{start: bs + host, end: be, kind: wire.KindHostRules, trust: wire.Trusted, envelope: env, name: string(wire.KindHostRules)})
-	}
-	return out
-}
-
-// codexRootLine reads a roots table line "- `r0` = `/path`".
-func codexRootLine(line string) (alias, root string, ok bool) {
-	line = strings.TrimSpace(line)
-	rest, ok := strings.CutPrefix(line, "- `")
-	if !ok {
-		return "", "", false
-	}
-	alias, rest, ok = strings.Cut(rest, "` = `")
-	if !ok || !strings.HasSuffix(rest, "`") {
-		return "", "", false
-	}
-	return alias, strings.TrimSuffix(rest, "`"), true
-}
-
-// codexSkillLine reads an entry "- NAME: DESCRIPTION (file: PATH)".
-func codexSkillLine(line string) (name, file string, ok bool) {
-	line = strings.TrimRight(line, " \t\r")
-	rest, ok := strings.CutPrefix(line, "- ")
-	if !ok || !strings.HasSuffix(rest, ")") {
-		return "", "", false
-	}
-	k := strings.LastIndex(rest, " (file: ")
-	c := strings.Index(rest, ":")
-	if k < 0 || c <= 0 || c > k {
-		return "", "", false
-	}
-	return strings.TrimSpace(rest[:c]), strings.TrimSpace(rest[k+len(" (file: ") : len(rest)-1]), true
-}
-
-// Gemini CLI's skills listing (renderAgentSkills in its
-// packages/core/src/prompts/snippets.ts), in the system instruction:
+// The <available_skills> list, as Gemini CLI writes it (renderAgentSkills
+// in its packages/core/src/prompts/snippets.ts; opencode, pi and qwen-code
+// write the same elements, framing.SkillListings says how):
 //
 //	# Available Agent Skills
 //
@@ -284,59 +170,27 @@ func codexSkillLine(line string) (name, file string, ok bool) {
 // (SkillListings) leaves no entry a way to forge another: there each skill
 // is judged by its own location.
 const (
-	geminiSkillsOpen  = "<available_skills>"
-	geminiSkillsClose = "</available_skills>"
-	geminiSkillOpen   = "<skill>"
-	geminiSkillClose  = "</skill>"
+	skillsOpen  = "<available_skills>"
+	skillsClose = "</available_skills>"
+	skillOpen   = "<skill>"
+	skillClose  = "</skill>"
 )
-
-// SkillListing is one way hosts write the entries of an <available_skills>
-// list, told by the lines the host writes before any entry's text (the
-// first <skill> line and the one after it). Adding a host that lists its
-// skills this way means adding a row and its fixture (TestSkillListings).
-type SkillListing struct {
-	Name string
-	// ElementLines: each element's tags and its text on lines of their
-	// own (<name>, NAME, </name>); else <name>NAME</name> on one line.
-	ElementLines bool
-	// Escaped: the host escapes each name and description as XML text
-	// (&lt; &gt; &amp;), so no entry can forge the tags of another and
-	// each skill's trust is its own location's. The row's word is the
-	// host's (read in its source); as a check of it, a block that holds a
-	// tag line twice or a raw < or > in its text (what the host would have
-	// escaped) is judged as in an unescaped list from there on.
-	Escaped bool
-	Agents  string
-	// Fixture: a list whose workspace skill comes before a built-in one.
-	Fixture string
-}
-
-// SkillListings are the list styles wirelens knows; a list that matches
-// none is read as the first (unescaped: the safe side).
-var SkillListings = []SkillListing{
-	{Name: "inline", Agents: "Gemini CLI, opencode (unescaped); pi (escaped, but written as opencode's: nothing the host writes first tells them apart)",
-		Fixture: "<available_skills>\n  <skill>\n    <name>wl</name>\n    <description>WL-SKILL</description>\n    <location>/w/.agents/skills/wl/SKILL.md</location>\n  </skill>\n" +
-			"  <skill>\n    <name>host</name>\n    <description>HOST-SKILL</description>\n    <location>&lt;built-in&gt;</location>\n  </skill>\n</available_skills>\n"},
-	{Name: "element-lines", ElementLines: true, Escaped: true, Agents: "qwen-code (escapeXml on name and description, the level after the description and as its location)",
-		Fixture: "<available_skills>\n<skill>\n<name>\nwl\n</name>\n<description>\nWL-SKILL &lt;b&gt; (project)\n</description>\n<location>\nproject\n</location>\n</skill>\n" +
-			"<skill>\n<name>\nhost\n</name>\n<description>\nHOST-SKILL (bundled)\n</description>\n<location>\nbundled\n</location>\n</skill>\n</available_skills>\n"},
-}
 
 // listingStyle is the row of SkillListings whose style the list opened at
 // open (the <available_skills> line) of sec is written in.
-func listingStyle(sec string, open int) *SkillListing {
-	at := lineTrimmedWith(sec, open, geminiSkillOpen)
+func listingStyle(sec string, open int) *framing.SkillListing {
+	at := lineTrimmedWith(sec, open, skillOpen)
 	lines := false
 	if at >= 0 {
 		next := lineEnd(sec, at)
 		lines = next < len(sec) && strings.TrimSpace(LineAt(sec, next)) == "<name>"
 	}
-	for i := range SkillListings {
-		if SkillListings[i].ElementLines == lines {
-			return &SkillListings[i]
+	for i := range framing.SkillListings {
+		if framing.SkillListings[i].ElementLines == lines {
+			return &framing.SkillListings[i]
 		}
 	}
-	return &SkillListings[0]
+	return &framing.SkillListings[0]
 }
 
 // entryTags are the lines of markup an entry of an escaped list holds.
@@ -363,18 +217,18 @@ func escapedEntry(block string) bool {
 	return true
 }
 
-// geminiSkillsPieces cuts a skills-listing section [s, e) of a system text
-// that holds Gemini CLI's <available_skills>: each <skill> block becomes a
+// availableSkillsPieces cuts a skills-listing section [s, e) of a text that
+// holds an <available_skills> list: each <skill> block becomes a
 // piece labelled with its name and origin; the heading, the sentence and the
 // tags around the blocks are host rules. It returns nil when the section is
 // not such a listing.
-func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
+func availableSkillsPieces(text string, s, e int, cwd string) []piece {
 	sec := text[s:e]
-	open := lineTrimmedWith(sec, 0, geminiSkillsOpen)
+	open := lineTrimmedWith(sec, 0, skillsOpen)
 	if open < 0 {
 		return nil
 	}
-	end := lastLineTrimmedWith(sec, open, geminiSkillsClose)
+	end := lastLineTrimmedWith(sec, open, skillsClose)
 	if end < 0 {
 		end = len(sec)
 	}
@@ -383,21 +237,21 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 	worst := wire.Trusted
 	style := listingStyle(sec, open)
 	escaped := style.Escaped
-	for at := lineTrimmedWith(sec, open, geminiSkillOpen); at >= 0 && at < end; {
+	for at := lineTrimmedWith(sec, open, skillOpen); at >= 0 && at < end; {
 		// The block runs to the line after its last </skill> before the
 		// next <skill> line (or the end of the list).
-		next := lineTrimmedWith(sec, lineEnd(sec, at), geminiSkillOpen)
+		next := lineTrimmedWith(sec, lineEnd(sec, at), skillOpen)
 		stop := end
 		if next >= 0 && next < end {
 			stop = next
 		}
 		blockEnd := stop
-		if c := lastLineTrimmedWith(sec[:stop], at, geminiSkillClose); c >= 0 {
+		if c := lastLineTrimmedWith(sec[:stop], at, skillClose); c >= 0 {
 			blockEnd = lineEnd(sec, c)
 		}
 		block := sec[at:blockEnd]
 		o := originOf(lastElement(block, "location"), cwd)
-		tr := o.trust()
+		tr := o.Trust()
 		if escaped && !escapedEntry(block) {
 			escaped = false // markup the host would have escaped: forged from here
 			worst = wire.Untrusted
@@ -408,10 +262,10 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 			}
 			worst = tr
 		}
-		// The <skill> and </skill> lines are Gemini CLI's own: the entry's
+		// The <skill> and </skill> lines are the host's own: the entry's
 		// text is what lies between them.
 		in, out2 := lineEnd(sec, at), blockEnd
-		if c := lastLineTrimmedWith(sec[:blockEnd], in, geminiSkillClose); c >= 0 && lineEnd(sec, c) == blockEnd {
+		if c := lastLineTrimmedWith(sec[:blockEnd], in, skillClose); c >= 0 && lineEnd(sec, c) == blockEnd {
 			out2 = c
 		}
 		if in >= out2 {
@@ -449,7 +303,7 @@ func geminiSkillsPieces(text string, s, e int, cwd string) []piece {
 func onlyClosers(tail string) bool {
 	for line := range strings.Lines(tail) {
 		switch strings.TrimSpace(line) {
-		case "", geminiSkillClose, geminiSkillsClose:
+		case "", skillClose, skillsClose:
 		default:
 			return false
 		}

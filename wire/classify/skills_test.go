@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // Codex's skills listing in its developer message: one segment per skill,
@@ -123,7 +124,7 @@ func TestSkillOriginInCwd(t *testing.T) {
 	}
 }
 
-func TestGeminiSessionCwd(t *testing.T) {
+func TestSessionCwd(t *testing.T) {
 	session := fixture(t, "gemini_session_context.txt")
 	head := "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
 	for text, want := range map[string]string{
@@ -134,8 +135,8 @@ func TestGeminiSessionCwd(t *testing.T) {
 		"I'm currently working in the directory: /srv/app\n":                                                                       "",
 		"": "",
 	} {
-		if got := GeminiSessionCwd(text); got != want {
-			t.Errorf("GeminiSessionCwd(%.60q) = %q, want %q", text, got, want)
+		if got := SessionCwd(text); got != want {
+			t.Errorf("SessionCwd(%.60q) = %q, want %q", text, got, want)
 		}
 	}
 }
@@ -157,7 +158,7 @@ func TestSkillListings(t *testing.T) {
 		}
 		return ws, host
 	}
-	for _, l := range SkillListings {
+	for _, l := range framing.SkillListings {
 		t.Run(l.Name, func(t *testing.T) {
 			ws, host := judge(l.Fixture)
 			want := wire.Untrusted
@@ -188,7 +189,7 @@ func TestSkillListings(t *testing.T) {
 // TestSkillLocationWords: each word a host writes for a location says its
 // row's origin, and a path that merely ends in one says nothing of it.
 func TestSkillLocationWords(t *testing.T) {
-	for _, r := range skillLocationWords {
+	for _, r := range framing.LocationWords {
 		for _, w := range r.Words {
 			if got := originOf(w, ""); got != r.Origin {
 				t.Errorf("%q: %s, want %s", w, got, r.Origin)
@@ -196,6 +197,21 @@ func TestSkillLocationWords(t *testing.T) {
 			if got := originOf("/tmp/x/"+w, ""); got == r.Origin && r.Origin != originUnknown {
 				t.Errorf("the path /tmp/x/%s: %s", w, got)
 			}
+		}
+	}
+}
+
+// TestCrushSkillOrigins: Crush's virtual built-in locations are the host's,
+// its project folder the workspace's, its global folder the user's.
+func TestCrushSkillOrigins(t *testing.T) {
+	for loc, want := range map[string]skillOrigin{
+		"crush://skills/crush-config/SKILL.md":          originBuiltin,
+		"/srv/app/.crush/skills/deploy/SKILL.md":        originWorkspace,
+		"/home/ana/.config/crush/skills/notes/SKILL.md": originUser,
+		"/srv/app/crush://skills/x/SKILL.md":            originUnknown,
+	} {
+		if got := originOf(loc, ""); got != want {
+			t.Errorf("originOf(%q) = %s, want %s", loc, got, want)
 		}
 	}
 }

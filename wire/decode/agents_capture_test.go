@@ -112,7 +112,7 @@ func TestAgentCapturesClassifyWorkspaceAsUntrusted(t *testing.T) {
 							// Claude Code lists the user's ~/.claude/CLAUDE.md
 							// before the workspace's: the header of a file
 							// after the first stays with the files (the body
-							// before it could forge it; see reminderPieces).
+							// before it could forge it; see classify's contextPieces).
 							if h == "Contents of /" && i > 0 && r.Segments[i-1].Kind == wire.KindAgentsMD &&
 								strings.Count(s.Text, h) == 1 && strings.HasPrefix(s.Text, h) {
 								continue

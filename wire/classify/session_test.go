@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/framing"
 )
 
 // TestClassifyGeminiSession: Gemini CLI's first user message is cut into its
@@ -128,4 +129,45 @@ func TestClassifyGeminiSessionHostile(t *testing.T) {
 	// A block without its closer: its body runs on to the next one's.
 	noEnd := strings.Replace(text, "--- End of Context from: /home/dev/.gemini/extensions/lint/GEMINI.md ---\n", "", 1)
 	untrustedHas(t, noEnd, "Run the linter", "</extension_context>\n<project_context>", "This project uses Go.")
+}
+
+// TestSessionContexts runs each row's fixture: the tree's entries are an
+// untrusted cwd-listing labelled with the first workspace directory, the
+// memory's file untrusted agents-md, the date the time, and every other
+// byte (the heading, the environment, the directories, the tree's root, the
+// memory's tags and block lines) the host's; SessionCwd reads the
+// directory.
+func TestSessionContexts(t *testing.T) {
+	for _, sc := range framing.SessionContexts {
+		t.Run(sc.Name, func(t *testing.T) { checkSessionContext(t, sc) })
+	}
+}
+
+func checkSessionContext(t *testing.T, sc framing.SessionContext) {
+	t.Helper()
+	p := userPart("contents[0].parts[0]", sc.Fixture)
+	segs := Classify(p)
+	checkInvariants(t, p, segs)
+	var tree, body, date bool
+	for _, s := range segs {
+		switch {
+		case strings.Contains(s.Text, "WL-TREE"):
+			tree = true
+			if s.Trust != wire.Untrusted || s.Kind != wire.KindCwdListing || s.Label == "" || s.Label != SessionCwd(sc.Fixture) || strings.Contains(s.Text, sc.DirItem+s.Label) {
+				t.Errorf("%s: the tree is %s %s %q: %q", s.ID, s.Trust, s.Kind, s.Label, s.Text)
+			}
+		case strings.Contains(s.Text, "WL-FRAMED-BODY"):
+			body = true
+			if s.Trust != wire.Untrusted || s.Kind != wire.KindAgentsMD || strings.TrimSpace(s.Text) != "WL-FRAMED-BODY" {
+				t.Errorf("%s: the memory file is %s %s: %q", s.ID, s.Trust, s.Kind, s.Text)
+			}
+		case s.Kind == wire.KindTime:
+			date = strings.HasPrefix(s.Text, sc.Date)
+		case s.Trust != wire.Trusted:
+			t.Errorf("%s: the host's %q is %s", s.ID, s.Text, s.Trust)
+		}
+	}
+	if !tree || !body || !date {
+		t.Errorf("tree %v, memory file %v, date %v: %+v", tree, body, date, segs)
+	}
 }
