@@ -278,7 +278,6 @@ func inspectRedacted(t *testing.T, args ...string) map[string]redactedSegment {
 // names the folder (codex-clean.jsonl), by the layouts alone and by
 // provenance.
 func TestCodexUserOnlyInstructionsFraming(t *testing.T) {
-	t.Skip(`classification bug (wire/classify, left to its owner): the framings' Codex row wants "# AGENTS.md instructions for DIR"; with no DIR the whole message is judged the user's words (user-input, trust user), the host's header and <INSTRUCTIONS> tags included, and with provenance only the file's lines become agents-md, with no envelope`)
 	raw, err := os.ReadFile(filepath.Join(agentsDir, "codex-bare.jsonl"))
 	if err != nil {
 		t.Fatal(err)
