@@ -520,8 +520,13 @@ func (d *decoder) firstLine(br *bufio.Reader) (first []byte, err error) {
 func readDoc(first []byte, br *bufio.Reader) (doc []byte, more bool, err error) {
 	chunks := [][]byte{first}
 	n := len(first)
+	// Chunks start at what is buffered (at least 64 KiB) and double up to
+	// the reader's size: a short document costs no buffer of br's size
+	// (1 MB, zeroed, for a 5-byte input), a long one few chunks.
+	size := max(br.Buffered(), 64<<10)
 	for n <= maxLine {
-		c := make([]byte, min(br.Size(), maxLine+1-n))
+		c := make([]byte, min(size, br.Size(), maxLine+1-n))
+		size *= 2
 		k, err := io.ReadFull(br, c)
 		chunks = append(chunks, c[:k])
 		n += k
