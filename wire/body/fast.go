@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
 )
 
 // The hot shapes (an Anthropic content block, an agent's transcript entry)
@@ -22,7 +23,12 @@ import (
 type Reader struct {
 	Dec *jsontext.Decoder
 	r   bytes.Reader
+	src []byte // what it reads: the text of a value read member by member
 	buf []byte // scratch for unquoting
+	// In, when set, holds the texts Text reads: a text met before (the
+	// same tool result in the next transcript of a folder) is the held
+	// copy, not a new one. Only Text shares; String always copies.
+	In *wire.Interner
 }
 
 var objReaders = sync.Pool{New: func() any {
@@ -34,6 +40,7 @@ var objReaders = sync.Pool{New: func() any {
 // NewReader is a pooled reader over raw.
 func NewReader(raw []byte) *Reader {
 	w := objReaders.Get().(*Reader)
+	w.src = raw
 	w.r.Reset(raw)
 	w.Dec.Reset(&w.r, WalkOpts...)
 	return w
@@ -41,6 +48,7 @@ func NewReader(raw []byte) *Reader {
 
 // Done gives the reader back; nothing it read may be used after.
 func (w *Reader) Done() {
+	w.src, w.In = nil, nil
 	w.r.Reset(nil)
 	w.Dec.Reset(&w.r, WalkOpts...)
 	objReaders.Put(w)
@@ -74,26 +82,34 @@ func (w *Reader) Object(member func(name []byte) bool) bool {
 }
 
 // String reads a string (or null, which is "") into dst.
-func (w *Reader) String(dst *string) bool {
+func (w *Reader) String(dst *string) bool { return w.str(dst, nil) }
+
+// Text reads a string (or null) into dst as String does, its text shared
+// through In when it is set.
+func (w *Reader) Text(dst *string) bool { return w.str(dst, w.In) }
+
+func (w *Reader) str(dst *string, in *wire.Interner) bool {
 	switch w.Dec.PeekKind() {
 	case '"':
 		v, err := w.Dec.ReadValue()
 		if err != nil || len(v) < 2 {
 			return false
 		}
-		in := v[1 : len(v)-1]
-		if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
-			*dst = string(in)
-			return true
+		text := v[1 : len(v)-1]
+		if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
+			// Unquoted into the reader's buffer, then copied once.
+			// Invalid UTF-8 is left to json.Unmarshal, which replaces it.
+			u, err := jsontext.AppendUnquote(w.buf[:0], v)
+			if err != nil {
+				return false
+			}
+			w.buf, text = u, u
 		}
-		// Unquoted into the reader's buffer, then copied once. Invalid
-		// UTF-8 is left to json.Unmarshal, which replaces it.
-		u, err := jsontext.AppendUnquote(w.buf[:0], v)
-		if err != nil {
-			return false
+		if in != nil {
+			*dst, _ = in.InternBytes(text)
+		} else {
+			*dst = string(text)
 		}
-		w.buf = u
-		*dst = string(u)
 		return true
 	case 'n':
 		_, err := w.Dec.ReadToken()
@@ -154,15 +170,20 @@ func (o *once) first(bit uint32) bool {
 func fastBlock(raw jsontext.Value, bl *AnthropicBlock) bool {
 	w := NewReader(raw)
 	defer w.Done()
+	return readBlock(w, bl) && w.End()
+}
+
+// readBlock reads a content block (an object) from w, member by member.
+func readBlock(w *Reader, bl *AnthropicBlock) bool {
 	var seen once
 	return w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
 			return w.String(&bl.Type)
 		case "text":
-			return w.String(&bl.Text)
+			return w.Text(&bl.Text)
 		case "thinking":
-			return w.String(&bl.Thinking)
+			return w.Text(&bl.Thinking)
 		case "data":
 			return w.String(&bl.Data)
 		case "id":
@@ -183,7 +204,7 @@ func fastBlock(raw jsontext.Value, bl *AnthropicBlock) bool {
 			return w.Value(&bl.CacheControl)
 		}
 		return w.Skip()
-	}) && w.End()
+	})
 }
 
 // FastContent reads a content value (a string, an array of blocks, one
@@ -194,7 +215,7 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 	switch w.Dec.PeekKind() {
 	case '"':
 		c.IsStr = true
-		return w.String(&c.Str)
+		return w.Text(&c.Str)
 	case '[':
 		if _, err := w.Dec.ReadToken(); err != nil {
 			return false
@@ -224,22 +245,27 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 
 // fastElement reads one block of a content array (an object, or null for
 // an empty block) as AnthropicBlock.UnmarshalJSONFrom does.
+//
+// The block is read from w member by member, not taken whole and read
+// again: its text as written (for keepRaw) is the input between the offsets
+// before and after it, less the white space and the comma or colon before it.
 func fastElement(w *Reader, bl *AnthropicBlock) bool {
-	raw, err := w.Dec.ReadValue()
-	if err != nil {
-		return false
-	}
-	switch raw.Kind() {
+	switch w.Dec.PeekKind() {
 	case 'n':
+		_, err := w.Dec.ReadToken()
 		*bl = AnthropicBlock{}
-		return true
+		return err == nil
 	case '{':
-		// raw is only valid until the next read of w: the block's
-		// strings are copies, and Raw is cloned.
-		if !fastBlock(raw, bl) {
+		from := w.Dec.InputOffset()
+		if !readBlock(w, bl) {
 			return false
 		}
-		keepRaw(bl, raw)
+		to := w.Dec.InputOffset()
+		if from < 0 || to > int64(len(w.src)) || from > to {
+			return false
+		}
+		// keepRaw clones what it keeps.
+		keepRaw(bl, bytes.TrimLeft(w.src[from:to], " \t\r\n,:"))
 		return true
 	}
 	return false

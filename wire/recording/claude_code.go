@@ -97,8 +97,10 @@ type claudeCodeMessage struct {
 
 // read reads an entry from raw with the token reader, as json.Unmarshal
 // would, or gives up (false) on anything unusual (see body.Reader).
-func (e *claudeCodeEntry) read(raw []byte) bool {
+// The texts of its content are shared through in (body.Reader.Text).
+func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner) bool {
 	w := body.NewReader(raw)
+	w.In = in
 	defer w.Done()
 	var seenMsg, seenMicro bool
 	return w.Object(func(name []byte) bool {
@@ -221,8 +223,9 @@ func (c *claudeCode) BorrowsLines() {}
 
 func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	var e claudeCodeEntry
+	in := d.Interner()
 	fast := func(raw []byte) bool {
-		if e.read(raw) {
+		if e.read(raw, in) {
 			return true
 		}
 		e = claudeCodeEntry{}

@@ -10,7 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/body"
 )
 
@@ -67,7 +69,7 @@ func TestClaudeCodeEntryReadMatchesUnmarshal(t *testing.T) {
 	for _, l := range lines {
 		var want, got claudeCodeEntry
 		werr := body.Unmarshal(l, &want)
-		if !got.read(l) {
+		if !got.read(l, nil) {
 			continue
 		}
 		fast++
@@ -82,5 +84,48 @@ func TestClaudeCodeEntryReadMatchesUnmarshal(t *testing.T) {
 	t.Logf("%d of %d lines read by the token reader (%d real)", fast, len(lines), real)
 	if real < 5000 || fast < real {
 		t.Fatalf("%d of %d lines read by the token reader (%d real)", fast, len(lines), real)
+	}
+}
+
+// TestClaudeCodeEntryReadShares: read with an interner, every line of the
+// transcripts gives what it gives without one, and a line read again shares
+// the texts of its content blocks with the first read instead of copying
+// them (a folder of transcripts repeats tool results across files).
+func TestClaudeCodeEntryReadShares(t *testing.T) {
+	lines := testdataLines(t, "claude-code-transcripts/*.jsonl*", "recordings/claude-code/*/*.jsonl")
+	in := wire.NewInterner()
+	shared := 0
+	for _, l := range lines {
+		var plain, first, again claudeCodeEntry
+		if !plain.read(l, nil) {
+			continue
+		}
+		if !first.read(l, in) || !again.read(bytes.Clone(l), in) {
+			t.Fatalf("%.200s: read with an interner gave up", l)
+		}
+		if !reflect.DeepEqual(plain, first) || !reflect.DeepEqual(plain, again) {
+			t.Fatalf("%.200s: read with an interner differs", l)
+		}
+		if first.Message == nil {
+			continue
+		}
+		if c := first.Message.Content; c.IsStr && c.Str != "" {
+			if unsafe.StringData(c.Str) != unsafe.StringData(again.Message.Content.Str) {
+				t.Fatalf("%.200s: the content read twice is two copies", l)
+			}
+			shared++
+		}
+		for i, b := range first.Message.Content.Blocks {
+			if b.Text == "" {
+				continue
+			}
+			if unsafe.StringData(b.Text) != unsafe.StringData(again.Message.Content.Blocks[i].Text) {
+				t.Fatalf("%.200s: block %d's text read twice is two copies", l, i)
+			}
+			shared++
+		}
+	}
+	if shared < 300 {
+		t.Fatalf("only %d texts compared", shared)
 	}
 }
