@@ -28,7 +28,8 @@ type Reader struct {
 	// In, when set, holds the texts Text reads: a text met before (the
 	// same tool result in the next transcript of a folder) is the held
 	// copy, not a new one. Only Text shares; String always copies.
-	In *wire.Interner
+	In    *wire.Interner
+	words map[string]string // the values Word read (kept across uses of the pooled reader)
 }
 
 var objReaders = sync.Pool{New: func() any {
@@ -87,6 +88,53 @@ func (w *Reader) String(dst *string) bool { return w.str(dst, nil) }
 // Text reads a string (or null) into dst as String does, its text shared
 // through In when it is set.
 func (w *Reader) Text(dst *string) bool { return w.str(dst, w.In) }
+
+// Word reads a string (or null) into dst as String does, for the members
+// whose few values repeat on every line (a type, a role, a model, a
+// version, a working directory): a value of at most maxWord bytes read
+// before by this reader is the copy made then.
+func (w *Reader) Word(dst *string) bool {
+	if w.Dec.PeekKind() != '"' {
+		return w.String(dst)
+	}
+	v, err := w.Dec.ReadValue()
+	if err != nil || len(v) < 2 {
+		return false
+	}
+	text := v[1 : len(v)-1]
+	if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
+		// What str does with the value already read.
+		u, err := jsontext.AppendUnquote(w.buf[:0], v)
+		if err != nil {
+			return false
+		}
+		w.buf = u
+		*dst = string(u)
+		return true
+	}
+	if len(text) > maxWord {
+		*dst = string(text)
+		return true
+	}
+	if s, ok := w.words[string(text)]; ok {
+		*dst = s
+		return true
+	}
+	if w.words == nil || len(w.words) >= maxWords {
+		w.words = make(map[string]string)
+	}
+	s := string(text)
+	w.words[s] = s
+	*dst = s
+	return true
+}
+
+// maxWord is the longest value Word shares, maxWords the most it holds
+// (past it the map starts again empty).
+const (
+	maxWord  = 256
+	maxWords = 1024
+)
 
 func (w *Reader) str(dst *string, in *wire.Interner) bool {
 	switch w.Dec.PeekKind() {
@@ -179,7 +227,7 @@ func readBlock(w *Reader, bl *AnthropicBlock) bool {
 	return w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
-			return w.String(&bl.Type)
+			return w.Word(&bl.Type)
 		case "text":
 			return w.Text(&bl.Text)
 		case "thinking":
@@ -189,7 +237,7 @@ func readBlock(w *Reader, bl *AnthropicBlock) bool {
 		case "id":
 			return w.String(&bl.ID)
 		case "name":
-			return w.String(&bl.Name)
+			return w.Word(&bl.Name)
 		case "input":
 			return w.Value(&bl.Input)
 		case "tool_use_id":
@@ -225,11 +273,11 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 			c.Blocks = []AnthropicBlock{}
 		}
 		for w.Dec.PeekKind() != ']' {
-			var bl AnthropicBlock
-			if !fastElement(w, &bl) {
+			// Read in place: a block is 256 bytes.
+			c.Blocks = append(c.Blocks, AnthropicBlock{})
+			if !fastElement(w, &c.Blocks[len(c.Blocks)-1]) {
 				return false
 			}
-			c.Blocks = append(c.Blocks, bl)
 		}
 		_, err := w.Dec.ReadToken()
 		return err == nil

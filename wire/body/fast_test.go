@@ -54,7 +54,7 @@ func blockValues(t *testing.T) []jsontext.Value {
 		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}`, `{"type":"image","source":null}`,
 		`{"type":"image","source":[]}`, `{"type":"document","source":{"type":"content","content":[{"type":"text","text":"p"}]}}`,
 		`{"type":"web_fetch_tool_result","content":{"x":[1,2]}}`, `{"type":"tool_use","input":{"a": [1, 2 ]},"cache_control":null}`,
-		`{"Type":"text","TEXT":"case"}`, `{"type":"text","extra":{"deep":[{"a":1}]},"text":"t"}`, `{"type":true}`,
+		`{"Type":"text","TEXT":"case"}`, `{"type":"tool_us\u0065","name":"n\u0061me","id":"i"}`, `{"type":"text\xff","name":"\xffn"}`, `{"type":"text","extra":{"deep":[{"a":1}]},"text":"t"}`, `{"type":true}`,
 	} {
 		out = append(out, jsontext.Value(s))
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -120,7 +121,9 @@ func Compact(v jsontext.Value) string {
 	if err := b.Compact(); err != nil {
 		return string(bytes.TrimSpace(v))
 	}
-	return string(b)
+	// b is this call's own copy, never written again: the string is b's
+	// bytes, not a second copy.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // mediaText is the short placeholder that stands for binary content (an

@@ -37,8 +37,9 @@ type claudeCode struct {
 	cwd      string // the first working directory an entry names
 	known    bool
 	unknown  kindCounts
-	side     int // sidechain (subagent) entries
-	nodeless int // user or assistant entries without a uuid
+	side     int             // sidechain (subagent) entries
+	nodeless int             // user or assistant entries without a uuid
+	entry    claudeCodeEntry // the entry being read: one for the file, not one a line
 }
 
 // claudeCodeKnown are the entry types with no message of their own.
@@ -106,7 +107,7 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner) bool {
 	return w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
-			return w.String(&e.Type)
+			return w.Word(&e.Type)
 		case "uuid":
 			return w.String(&e.UUID)
 		case "parentUuid":
@@ -122,11 +123,11 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner) bool {
 		case "isSidechain":
 			return w.Bool(&e.IsSidechain)
 		case "version":
-			return w.String(&e.Version)
+			return w.Word(&e.Version)
 		case "cwd":
-			return w.String(&e.Cwd)
+			return w.Word(&e.Cwd)
 		case "subtype":
-			return w.String(&e.Subtype)
+			return w.Word(&e.Subtype)
 		case "timestamp":
 			return w.String(&e.Timestamp)
 		case "microcompactMetadata":
@@ -199,9 +200,9 @@ func (m *claudeCodeMessage) read(w *body.Reader) bool {
 		case "id":
 			return w.String(&m.ID)
 		case "role":
-			return w.String(&m.Role)
+			return w.Word(&m.Role)
 		case "model":
-			return w.String(&m.Model)
+			return w.Word(&m.Model)
 		case "content":
 			if seen {
 				return false
@@ -222,16 +223,17 @@ func (m *claudeCodeMessage) read(w *body.Reader) bool {
 func (c *claudeCode) BorrowsLines() {}
 
 func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
-	var e claudeCodeEntry
+	c.entry = claudeCodeEntry{}
+	e := &c.entry
 	in := d.Interner()
 	fast := func(raw []byte) bool {
 		if e.read(raw, in) {
 			return true
 		}
-		e = claudeCodeEntry{}
+		*e = claudeCodeEntry{}
 		return false
 	}
-	if !readLine(d, raw, line, &e, fast) {
+	if !readLine(d, raw, line, e, fast) {
 		return
 	}
 	switch {
@@ -558,6 +560,12 @@ func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	}
 	if n.content.IsStr {
 		m.blocks = append(m.blocks, body.AnthropicBlock{Type: "text", Text: n.content.Str})
+		return
+	}
+	if m.blocks == nil {
+		// The first entry's blocks, clipped: a later entry's are appended
+		// to a copy.
+		m.blocks = slices.Clip(n.content.Blocks)
 		return
 	}
 	m.blocks = append(m.blocks, n.content.Blocks...)

@@ -62,6 +62,7 @@ func TestClaudeCodeEntryReadMatchesUnmarshal(t *testing.T) {
 		`{"type":"system","microcompactMetadata":{"compactedToolIds":[1]}}`, `{"type":"assistant","message":{"content":[{"type":"text","text":"a"}],"usage":{"input_tokens":1},"diagnostics":null}}`,
 		`{"type":"user"} trailing`, `{"type":"user"}{}`, `{"type":"user","uuid":"\u0075"}`, `{"ty\u0070e":"user"}`, `{"type":"user","message":{"content":7}}`,
 		`{"type":"user","timestamp":"2026-01-01T00:00:00Z","cwd":"/x","version":"2.1","logicalParentUuid":"l"}`, `{"type":"user","uuid":"\xff"}`,
+		`{"type":"us\u0065r","version":"\u0032.1","cwd":"/\xff","message":{"role":"\u0075ser","model":"m\"x","content":"c"}}`,
 	} {
 		lines = append(lines, []byte(s))
 	}
