@@ -35,11 +35,18 @@ type leakRule struct {
 	// that every match begins with, each at a keyword: tried by litFind.
 	lits     []litStart
 	boundary bool
+	// searchLits: a literal does not begin with a keyword (authress's "sc"
+	// before its keyword "sc_"): litFind searches for the literals.
+	searchLits bool
 	// names, when set, are the literals one of which every match's name
 	// holds (a rule made from gitleaks' generic template for one service,
 	// such as lob-api-key's "lob", whose keywords are in the value):
 	// tried by windowedNames.
 	names []string
+	// assign, when set, are the literals of the name group of a rule made
+	// from the generic template: windowedFrom tries a window only where
+	// one ends just before an assignment (mayAssign).
+	assign []string
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -127,6 +134,7 @@ func loadLeakRules() {
 		if !r.windowed {
 			r.names = templateNames(r.expr)
 		}
+		r.assign = assignLits(r.expr)
 		for _, k := range r.keywords {
 			r.always = r.always || k == ""
 			id, ok := index[k]
@@ -182,8 +190,9 @@ func (r *leakRule) compiled() *regexp.Regexp {
 		if err == nil {
 			r.re = re
 		}
-		if lits, boundary, ok := startLits(r.expr); ok && !r.windowed && keyedLits(lits, r.keywords) {
+		if lits, boundary, ok := startLits(r.expr); ok && !r.windowed {
 			r.lits, r.boundary = lits, boundary
+			r.searchLits = !keyedLits(lits, r.keywords)
 		}
 	})
 	return r.re
@@ -432,13 +441,13 @@ func windowed(r *leakRule, s string, at []keyAt) [][]int {
 	if re == nil {
 		return nil
 	}
-	return windowedFrom(re, s, windowStarts(r, s, at))
+	return windowedFrom(re, s, windowStarts(r, s, at), r.assign)
 }
 
 // windowedFrom is the matches of re, anchored, from each of starts in turn
 // (in order), within a window of the name and windowAfter bytes: a start
 // inside the last match moves to its end.
-func windowedFrom(re *regexp.Regexp, s string, starts []int) [][]int {
+func windowedFrom(re *regexp.Regexp, s string, starts []int, assign []string) [][]int {
 	var out [][]int
 	end, tried := -1, -1
 	for _, start := range starts {
@@ -450,6 +459,9 @@ func windowedFrom(re *regexp.Regexp, s string, starts []int) [][]int {
 		}
 		tried = start
 		stop := min(len(s), start+nameBefore+windowAfter)
+		if assign != nil && !mayAssign(s, start, stop, assign) {
+			continue
+		}
 		m := re.FindStringSubmatchIndex(s[start:stop])
 		if m == nil || m[1] == stop-start && stop != len(s) {
 			continue
@@ -516,7 +528,7 @@ func windowedNames(r *leakRule, s string) [][]int {
 		}
 	}
 	slices.Sort(starts)
-	return windowedFrom(re, s, slices.Compact(starts))
+	return windowedFrom(re, s, slices.Compact(starts), r.assign)
 }
 
 // foldIndex is the offset of the first occurrence of the lower-case ASCII

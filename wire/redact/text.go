@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -161,11 +160,6 @@ func init() {
 		if !ok {
 			continue
 		}
-		for k := range lits {
-			if lits[k].fold {
-				lits[k].lit = asciiLowerString(lits[k].lit) // for foldIndex
-			}
-		}
 		sh.at = regexp.MustCompile(`\A(?:` + sh.re.String() + `)`)
 		sh.lits, sh.boundary = lits, boundary
 	}
@@ -178,23 +172,7 @@ func (sh *shape) find(s string) [][]int {
 	if sh.at == nil {
 		return sh.re.FindAllStringIndex(s, -1)
 	}
-	var starts []int
-	for _, l := range sh.lits {
-		for i := 0; i < len(s); i++ {
-			if l.fold {
-				i = foldIndex(s, l.lit, i)
-			} else if j := strings.Index(s[i:], l.lit); j >= 0 {
-				i += j
-			} else {
-				i = -1
-			}
-			if i < 0 {
-				break
-			}
-			starts = append(starts, i)
-		}
-	}
-	slices.Sort(starts)
+	starts := litStarts(s, sh.lits)
 	var out [][]int
 	end := 0
 	for k, p := range starts {
