@@ -498,6 +498,16 @@ func DepthExceeded(b []byte, limit int) int { return depthFrom(b, limit, 0) }
 // depthFrom is DepthExceeded for b read from a place depth containers deep
 // (outside any string).
 func depthFrom(b []byte, limit, depth int) int {
+	// Fewer openers than the limit allows, strings included: no walk (a
+	// byte count runs several times faster than the walk).
+	if depth+bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) <= limit {
+		return -1
+	}
+	return depthWalk(b, limit, depth)
+}
+
+// depthWalk is depthFrom, walking b.
+func depthWalk(b []byte, limit, depth int) int {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
