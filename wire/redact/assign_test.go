@@ -127,3 +127,37 @@ func FuzzWindowedAssign(f *testing.F) {
 		checkWindowedAssign(t, s)
 	})
 }
+
+// TestFoldIndex: foldIndex finds what a byte-by-byte comparison finds, at
+// every offset, on texts dense with the literal's letters in either case.
+func TestFoldIndex(t *testing.T) {
+	naive := func(s, lit string, from int) int {
+		for i := from; i+len(lit) <= len(s); i++ {
+			if foldHas(s[i:i+len(lit)], lit) {
+				return i
+			}
+		}
+		return -1
+	}
+	r := rand.New(rand.NewPCG(5, 8))
+	found := 0
+	for range 3000 {
+		lit := []string{"key", "lob", "a", "sc_", "_x", "ab-1", "token"}[r.IntN(7)]
+		s := fake(r, "kKeEyYlLoObBaAsScC_xX-1 \xff", r.IntN(60))
+		for from := 0; from <= len(s)+1; from++ {
+			if from > len(s) {
+				continue
+			}
+			got, want := foldIndex(s, lit, from), naive(s, lit, from)
+			if got != want {
+				t.Fatalf("foldIndex(%q, %q, %d) = %d, want %d", s, lit, from, got, want)
+			}
+			if got >= 0 {
+				found++
+			}
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("only %d occurrences compared", found)
+	}
+}

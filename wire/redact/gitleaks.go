@@ -532,19 +532,59 @@ func windowedNames(r *leakRule, s string) [][]int {
 }
 
 // foldIndex is the offset of the first occurrence of the lower-case ASCII
-// literal lit in s at or after from, ASCII capitals matching, or -1.
+// literal lit in s at or after from, ASCII capitals matching, or -1. The
+// places where lit's first byte stands, in either case, are found by
+// IndexByte (vectorised), and only those are compared.
 func foldIndex(s, lit string, from int) int {
-	same := func(c, l byte) bool { return c == l || 'a' <= l && l <= 'z' && c|0x20 == l }
-	for i := from; i+len(lit) <= len(s); i++ {
-		j := 0
-		for j < len(lit) && same(s[i+j], lit[j]) {
-			j++
+	if len(lit) == 0 {
+		if from <= len(s) {
+			return from
 		}
-		if j == len(lit) {
+		return -1
+	}
+	lo, up := lit[0], lit[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	last := len(s) - len(lit) // the last offset lit can start at
+	nextLo, nextUp := -1, -1  // the next offset of lo, of up, at or after i (len(s) for none)
+	for i := from; i <= last; i++ {
+		if nextLo < i {
+			nextLo = indexByteFrom(s, lo, i)
+		}
+		if nextUp < i {
+			nextUp = indexByteFrom(s, up, i)
+		}
+		i = min(nextLo, nextUp)
+		if i > last {
+			return -1
+		}
+		if foldHas(s[i:i+len(lit)], lit) {
 			return i
 		}
 	}
 	return -1
+}
+
+// indexByteFrom is the offset of the first c in s at or after from, or
+// len(s).
+func indexByteFrom(s string, c byte, from int) int {
+	if j := strings.IndexByte(s[from:], c); j >= 0 {
+		return from + j
+	}
+	return len(s)
+}
+
+// foldHas reports whether t, as long as the lower-case ASCII literal lit,
+// spells it with ASCII capitals matching.
+func foldHas(t, lit string) bool {
+	for j := 0; j < len(lit); j++ {
+		c, l := t[j], lit[j]
+		if c != l && !('a' <= l && l <= 'z' && c|0x20 == l) {
+			return false
+		}
+	}
+	return true
 }
 
 // windowStarts are where windowed tries r's expression, in order: the start
