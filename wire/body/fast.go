@@ -22,7 +22,10 @@ import (
 // come from a pool (NewReader) and go back with Done.
 type Reader struct {
 	Dec *jsontext.Decoder
-	r   bytes.Reader
+	// r holds the text read: a decoder over a bytes.Buffer parses it in
+	// place, where over any other reader it copies it into a buffer of
+	// its own, grown (and copied again) to hold a long string whole.
+	r   bytes.Buffer
 	src []byte // what it reads: the text of a value read member by member
 	buf []byte // scratch for unquoting
 	// In, when set, holds the texts Text reads: a text met before (the
@@ -42,7 +45,7 @@ var objReaders = sync.Pool{New: func() any {
 func NewReader(raw []byte) *Reader {
 	w := objReaders.Get().(*Reader)
 	w.src = raw
-	w.r.Reset(raw)
+	w.r = *bytes.NewBuffer(raw)
 	w.Dec.Reset(&w.r, WalkOpts...)
 	return w
 }
@@ -50,7 +53,7 @@ func NewReader(raw []byte) *Reader {
 // Done gives the reader back; nothing it read may be used after.
 func (w *Reader) Done() {
 	w.src, w.In = nil, nil
-	w.r.Reset(nil)
+	w.r = bytes.Buffer{}
 	w.Dec.Reset(&w.r, WalkOpts...)
 	objReaders.Put(w)
 }
@@ -83,11 +86,20 @@ func (w *Reader) Object(member func(name []byte) bool) bool {
 }
 
 // String reads a string (or null, which is "") into dst.
-func (w *Reader) String(dst *string) bool { return w.str(dst, nil) }
+func (w *Reader) String(dst *string) bool { return w.str(dst, nil, "") }
+
+// StringAs reads a string (or null) into dst as String does, known itself
+// when the string is known (no copy made).
+func (w *Reader) StringAs(dst *string, known string) bool {
+	if known == "" {
+		return w.String(dst)
+	}
+	return w.str(dst, nil, known)
+}
 
 // Text reads a string (or null) into dst as String does, its text shared
 // through In when it is set.
-func (w *Reader) Text(dst *string) bool { return w.str(dst, w.In) }
+func (w *Reader) Text(dst *string) bool { return w.str(dst, w.In, "") }
 
 // Word reads a string (or null) into dst as String does, for the members
 // whose few values repeat on every line (a type, a role, a model, a
@@ -136,7 +148,7 @@ const (
 	maxWords = 1024
 )
 
-func (w *Reader) str(dst *string, in *wire.Interner) bool {
+func (w *Reader) str(dst *string, in *wire.Interner, known string) bool {
 	switch w.Dec.PeekKind() {
 	case '"':
 		v, err := w.Dec.ReadValue()
@@ -153,9 +165,12 @@ func (w *Reader) str(dst *string, in *wire.Interner) bool {
 			}
 			w.buf, text = u, u
 		}
-		if in != nil {
+		switch {
+		case known != "" && string(text) == known:
+			*dst = known
+		case in != nil:
 			*dst, _ = in.InternBytes(text)
-		} else {
+		default:
 			*dst = string(text)
 		}
 		return true

@@ -40,6 +40,7 @@ type claudeCode struct {
 	side     int             // sidechain (subagent) entries
 	nodeless int             // user or assistant entries without a uuid
 	entry    claudeCodeEntry // the entry being read: one for the file, not one a line
+	prev     string          // the uuid of the entry read before
 }
 
 // claudeCodeKnown are the entry types with no message of their own.
@@ -83,6 +84,12 @@ type claudeCodeEntry struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
 	} `json:"microcompactMetadata"`
 	Message *claudeCodeMessage `json:"message"`
+
+	// Where the token reader puts the parent and the message (read
+	// points ParentUUID and Message at them): an entry is read into one
+	// scratch value a file, and these go with it.
+	parent string
+	msg    claudeCodeMessage
 }
 
 type claudeCodeMessage struct {
@@ -98,8 +105,9 @@ type claudeCodeMessage struct {
 
 // read reads an entry from raw with the token reader, as json.Unmarshal
 // would, or gives up (false) on anything unusual (see body.Reader).
-// The texts of its content are shared through in (body.Reader.Text).
-func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner) bool {
+// The texts of its content are shared through in (body.Reader.Text); prev
+// is the uuid of the entry read before.
+func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool {
 	w := body.NewReader(raw)
 	w.In = in
 	defer w.Done()
@@ -115,9 +123,10 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner) bool {
 				e.ParentUUID = nil
 				return w.Skip()
 			}
-			var p string
-			e.ParentUUID = &p
-			return w.String(&p)
+			// Most often the uuid of the entry before (prev): shared,
+			// not copied again.
+			e.ParentUUID = &e.parent
+			return w.StringAs(&e.parent, prev)
 		case "logicalParentUuid":
 			return w.String(&e.LogicalParentUUID)
 		case "isSidechain":
@@ -144,7 +153,8 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner) bool {
 			if w.Dec.PeekKind() == 'n' {
 				return w.Skip()
 			}
-			e.Message = &claudeCodeMessage{}
+			e.msg = claudeCodeMessage{}
+			e.Message = &e.msg
 			return e.Message.read(w)
 		}
 		return w.Skip()
@@ -227,7 +237,7 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	e := &c.entry
 	in := d.Interner()
 	fast := func(raw []byte) bool {
-		if e.read(raw, in) {
+		if e.read(raw, in, c.prev) {
 			return true
 		}
 		*e = claudeCodeEntry{}
@@ -236,6 +246,7 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	if !readLine(d, raw, line, e, fast) {
 		return
 	}
+	c.prev = e.UUID
 	switch {
 	case e.Type == "user" || e.Type == "assistant" || e.Type == "system":
 		c.known = true

@@ -70,7 +70,7 @@ func TestClaudeCodeEntryReadMatchesUnmarshal(t *testing.T) {
 	for _, l := range lines {
 		var want, got claudeCodeEntry
 		werr := body.Unmarshal(l, &want)
-		if !got.read(l, nil) {
+		if !got.read(l, nil, "") {
 			continue
 		}
 		fast++
@@ -78,7 +78,7 @@ func TestClaudeCodeEntryReadMatchesUnmarshal(t *testing.T) {
 			t.Errorf("%.200s: the token reader took what Unmarshal refuses (%v)", l, werr)
 			continue
 		}
-		if !reflect.DeepEqual(want, got) {
+		if got = plainEntry(got); !reflect.DeepEqual(want, got) {
 			t.Errorf("%.200s:\ntoken reader %+v\nUnmarshal    %+v", l, got, want)
 		}
 	}
@@ -98,10 +98,10 @@ func TestClaudeCodeEntryReadShares(t *testing.T) {
 	shared := 0
 	for _, l := range lines {
 		var plain, first, again claudeCodeEntry
-		if !plain.read(l, nil) {
+		if !plain.read(l, nil, "") {
 			continue
 		}
-		if !first.read(l, in) || !again.read(bytes.Clone(l), in) {
+		if !first.read(l, in, "") || !again.read(bytes.Clone(l), in, "") {
 			t.Fatalf("%.200s: read with an interner gave up", l)
 		}
 		if !reflect.DeepEqual(plain, first) || !reflect.DeepEqual(plain, again) {
@@ -128,5 +128,35 @@ func TestClaudeCodeEntryReadShares(t *testing.T) {
 	}
 	if shared < 300 {
 		t.Fatalf("only %d texts compared", shared)
+	}
+}
+
+// plainEntry is e as json.Unmarshal would leave it: its parent and message
+// in values of their own, the token reader's scratch fields empty.
+func plainEntry(e claudeCodeEntry) claudeCodeEntry {
+	if e.ParentUUID != nil {
+		p := *e.ParentUUID
+		e.ParentUUID = &p
+	}
+	if e.Message != nil {
+		m := *e.Message
+		e.Message = &m
+	}
+	e.parent, e.msg = "", claudeCodeMessage{}
+	return e
+}
+
+// TestClaudeCodeParentShared: a parentUuid that is the uuid of the entry
+// read before is that string, not a copy; another is read as written.
+func TestClaudeCodeParentShared(t *testing.T) {
+	prev := string([]byte("u-1"))
+	var e claudeCodeEntry
+	if !e.read([]byte(`{"type":"user","uuid":"u-2","parentUuid":"u-1"}`), nil, prev) || *e.ParentUUID != "u-1" ||
+		unsafe.StringData(*e.ParentUUID) != unsafe.StringData(prev) {
+		t.Errorf("the parent the entry before names is not shared: %v", e.ParentUUID)
+	}
+	e = claudeCodeEntry{}
+	if !e.read([]byte(`{"type":"user","uuid":"u-3","parentUuid":"u-\u0031x"}`), nil, prev) || *e.ParentUUID != "u-1x" {
+		t.Errorf("another parent: %q", *e.ParentUUID)
 	}
 }
