@@ -401,15 +401,12 @@ func (c *claudeCode) siblings(chain []*claudeCodeNode) []*claudeCodeNode {
 
 // claudeCodeMsg is a message being assembled from consecutive entries.
 type claudeCodeMsg struct {
-	role   string
-	msgID  string
-	model  string
-	blocks []body.AnthropicBlock
-	str    string
-	isStr  bool
-	usage  jsontext.Value
-	diag   jsontext.Value
-	node   *claudeCodeNode // the first entry of the message
+	role    string
+	msgID   string
+	model   string
+	entries []*claudeCodeNode // its entries, in order: their blocks are the message's
+	usage   jsontext.Value
+	diag    jsontext.Value
 }
 
 func (c *claudeCode) End(d Sink) {
@@ -427,6 +424,9 @@ func (c *claudeCode) End(d Sink) {
 	micro, cleared := 0, 0
 	var other kindCounts // entries of other types on the chain
 	var cur *claudeCodeMsg
+	var scratch claudeCodeMsg // what cur points at: one message at a time
+	var parts []wire.Part
+	add := func(p wire.Part) { parts = append(parts, p) }
 	var pending *wire.Request
 	pendingCompactions, pendingMicro, pendingCleared := 0, 0, 0
 	pendingID := "" // message.id of the response the pending request got
@@ -446,14 +446,26 @@ func (c *claudeCode) End(d Sink) {
 		}
 		id := body.IndexPath("messages", msgs)
 		msgs++
-		if m.isStr {
-			seq.add(wire.Part{ID: id, Channel: wire.ChannelMessages, Role: m.role, Type: "text", Text: m.str})
+		if len(m.entries) == 1 && m.entries[0].content.IsStr {
+			seq.add(wire.Part{ID: id, Channel: wire.ChannelMessages, Role: m.role, Type: "text", Text: m.entries[0].content.Str})
 			return
 		}
-		var parts []wire.Part
-		add := func(p wire.Part) { parts = append(parts, p) }
-		for j := range m.blocks {
-			body.AnthropicBlockParts(add, body.IndexPath(id+".content", j), wire.ChannelMessages, m.role, &m.blocks[j], names)
+		// The entries' blocks in turn, a string content as a text block
+		// (a message of several entries is a list of blocks). parts is
+		// reused: seq.add copies what it keeps.
+		parts = parts[:0]
+		j := 0
+		for _, n := range m.entries {
+			if n.content.IsStr {
+				text := body.AnthropicBlock{Type: "text", Text: n.content.Str}
+				body.AnthropicBlockParts(add, body.IndexPath(id+".content", j), wire.ChannelMessages, m.role, &text, names)
+				j++
+				continue
+			}
+			for k := range n.content.Blocks {
+				body.AnthropicBlockParts(add, body.IndexPath(id+".content", j), wire.ChannelMessages, m.role, &n.content.Blocks[k], names)
+				j++
+			}
 		}
 		seq.add(parts...)
 	}
@@ -545,15 +557,17 @@ func (c *claudeCode) End(d Sink) {
 			seq.snapshot(pending)
 			pendingCompactions, pendingMicro, pendingCleared = compactions, micro, cleared
 		}
-		cur = &claudeCodeMsg{role: n.role, msgID: n.msgID, model: n.model, node: n}
+		scratch = claudeCodeMsg{role: n.role, msgID: n.msgID, model: n.model, entries: scratch.entries[:0]}
+		cur = &scratch
 		cur.merge(n)
 	}
 	finish()
 	emit()
 }
 
-// merge adds an entry's content to the message; a string content becomes a
-// text block once the message holds more than one entry.
+// merge adds an entry to the message (its content is read in finish: a
+// string content is a text block once the message holds more than one
+// entry), and takes its usage and diagnostics when it has them.
 func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	if len(n.usage) > 0 {
 		m.usage = n.usage
@@ -561,25 +575,7 @@ func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	if len(n.diagnostics) > 0 {
 		m.diag = n.diagnostics
 	}
-	if m.node == n && n.content.IsStr {
-		m.str, m.isStr = n.content.Str, true
-		return
-	}
-	if m.isStr {
-		m.blocks = append(m.blocks, body.AnthropicBlock{Type: "text", Text: m.str})
-		m.isStr = false
-	}
-	if n.content.IsStr {
-		m.blocks = append(m.blocks, body.AnthropicBlock{Type: "text", Text: n.content.Str})
-		return
-	}
-	if m.blocks == nil {
-		// The first entry's blocks, clipped: a later entry's are appended
-		// to a copy.
-		m.blocks = slices.Clip(n.content.Blocks)
-		return
-	}
-	m.blocks = append(m.blocks, n.content.Blocks...)
+	m.entries = append(m.entries, n)
 }
 
 // offBranch counts the messages off the active branch: progress and other
