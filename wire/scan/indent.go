@@ -1,6 +1,9 @@
 package scan
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // IndentJSON appends to dst the compact JSON src (as encoding/json's Marshal
 // and Encoder write it: no white space outside strings) indented as
@@ -11,6 +14,8 @@ import "bytes"
 // most of the time of writing a large report; here the bytes of a string
 // are copied in one piece.
 func IndentJSON(dst, src []byte, prefix, indent string) []byte {
+	// Room for the indentation at once, not grown (and copied) as it goes.
+	dst = slices.Grow(dst, len(src)+len(src)/2)
 	newline := func(depth int) {
 		dst = append(dst, '\n')
 		dst = append(dst, prefix...)
@@ -20,7 +25,7 @@ func IndentJSON(dst, src []byte, prefix, indent string) []byte {
 	}
 	open := false // an object or array was opened and nothing is in it yet
 	depth := 0
-	for i := 0; i < len(src); i++ {
+	for i := 0; i < len(src); {
 		c := src[i]
 		if open && c != '}' && c != ']' {
 			open = false
@@ -29,24 +34,28 @@ func IndentJSON(dst, src []byte, prefix, indent string) []byte {
 		}
 		switch c {
 		case '"':
-			// To the closing quote: the next quote not escaped.
-			j := i + 1
-			for j < len(src) {
-				k := bytes.IndexAny(src[j:], `"\`)
+			// To the closing quote: the next quote after an even number
+			// of backslashes.
+			end := len(src)
+			for j := i + 1; j < len(src); {
+				k := bytes.IndexByte(src[j:], '"')
 				if k < 0 {
-					j = len(src)
 					break
 				}
 				j += k
-				if src[j] == '\\' {
-					j += 2
-					continue
+				n := 0
+				for b := j - 1; b > i && src[b] == '\\'; b-- {
+					n++
 				}
-				break
+				j++
+				if n%2 == 0 {
+					end = j
+					break
+				}
 			}
-			end := min(j+1, len(src))
 			dst = append(dst, src[i:end]...)
-			i = end - 1
+			i = end
+			continue
 		case '{', '[':
 			open = true
 			dst = append(dst, c)
@@ -64,8 +73,19 @@ func IndentJSON(dst, src []byte, prefix, indent string) []byte {
 			}
 			dst = append(dst, c)
 		default:
-			dst = append(dst, c)
+			// A number or a literal, copied to the next punctuation.
+			j := i + 1
+			for j < len(src) && !jsonPunct[src[j]] {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j
+			continue
 		}
+		i++
 	}
 	return dst
 }
+
+// jsonPunct are the bytes IndentJSON acts on outside strings.
+var jsonPunct = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}
