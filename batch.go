@@ -126,6 +126,9 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 		next    int   // the next job to take
 		stopped bool
 		wg      sync.WaitGroup
+		// free are item slices merged and cleared, for the next jobs:
+		// grown once, not for every input.
+		free [][]batchItem[T]
 	)
 	// take gives the next job once the budget allows it, or -1 at the end.
 	take := func() int {
@@ -140,6 +143,9 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 		i := next
 		next++
 		held += jobs[i].size
+		if k := len(free) - 1; k >= 0 {
+			results[i].items, free = free[k], free[:k]
+		}
 		return i
 	}
 	isStopped := func() bool {
@@ -190,9 +196,12 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 				return
 			}
 		}
+		items := results[i].items
+		clear(items)
 		results[i].items = nil
 		mu.Lock()
 		held -= jobs[i].size
+		free = append(free, items[:0])
 		cond.Broadcast()
 		mu.Unlock()
 	}

@@ -296,12 +296,12 @@ func writeJSON(w io.Writer, v any) error {
 func marshalJSON(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return scan.SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	// Indented as SetIndent(prefix, "  ") would, without json.Indent's scanner.
+	return scan.SafeJSON(scan.IndentJSON(nil, bytes.TrimSuffix(buf.Bytes(), []byte("\n")), prefix, "  ")), nil
 }
 
 // errorJSON is the shape of an input error in the "errors" arrays.

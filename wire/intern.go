@@ -57,6 +57,32 @@ func (in *Interner) Intern(s string) (string, uint64) {
 	return s, h
 }
 
+// InternBytes returns the held copy of the text b spells, and its hash, as
+// Intern(string(b)) would, without copying b when the text is held: a
+// reader that meets again a text read before (the same tool result in two
+// transcripts) shares the copy instead of making one more.
+func (in *Interner) InternBytes(b []byte) (string, uint64) {
+	h := maphash.Bytes(hashSeed, b)
+	if in == nil {
+		return string(b), h
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if held, ok := in.m[h]; ok && held == string(b) {
+		return held, h
+	} else if ok {
+		return string(b), h
+	}
+	if len(in.m) >= maxInterned {
+		in.m = make(map[uint64]string)
+	}
+	s := string(b)
+	in.m[h] = s
+	in.Bytes += int64(len(s))
+	in.distinct++
+	return s, h
+}
+
 // Len is the number of distinct texts interned.
 func (in *Interner) Len() int {
 	in.mu.Lock()

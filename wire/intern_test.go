@@ -28,3 +28,26 @@ func TestInternerIsBounded(t *testing.T) {
 		t.Error("a text the map holds is not shared")
 	}
 }
+
+// TestInternBytes: InternBytes gives what Intern gives for the same text
+// (the held copy and the same hash), whichever of the two met it first, and
+// a copy of its own for a text not held.
+func TestInternBytes(t *testing.T) {
+	in := NewInterner()
+	held, h := in.Intern(string([]byte("tool result")))
+	got, gh := in.InternBytes([]byte("tool result"))
+	if unsafe.StringData(got) != unsafe.StringData(held) || gh != h {
+		t.Errorf("InternBytes of a held text: %q %x, want the held copy and %x", got, gh, h)
+	}
+	b := []byte("new text")
+	first, fh := in.InternBytes(b)
+	b[0] = 'N' // the caller's buffer is reused: the held text must be a copy
+	again, ah := in.Intern("new text")
+	if first != "new text" || unsafe.StringData(again) != unsafe.StringData(first) || fh != ah || fh != HashText("new text") {
+		t.Errorf("InternBytes of a new text: %q, then Intern %q (hashes %x %x)", first, again, fh, ah)
+	}
+	var none *Interner
+	if s, hh := none.InternBytes([]byte("x")); s != "x" || hh != HashText("x") {
+		t.Errorf("a nil interner: %q %x", s, hh)
+	}
+}

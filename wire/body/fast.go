@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire"
 )
 
 // The hot shapes (an Anthropic content block, an agent's transcript entry)
@@ -21,8 +22,17 @@ import (
 // come from a pool (NewReader) and go back with Done.
 type Reader struct {
 	Dec *jsontext.Decoder
-	r   bytes.Reader
+	// r holds the text read: a decoder over a bytes.Buffer parses it in
+	// place, where over any other reader it copies it into a buffer of
+	// its own, grown (and copied again) to hold a long string whole.
+	r   bytes.Buffer
+	src []byte // what it reads: the text of a value read member by member
 	buf []byte // scratch for unquoting
+	// In, when set, holds the texts Text reads: a text met before (the
+	// same tool result in the next transcript of a folder) is the held
+	// copy, not a new one. Only Text shares; String always copies.
+	In    *wire.Interner
+	words map[string]string // the values Word read (kept across uses of the pooled reader)
 }
 
 var objReaders = sync.Pool{New: func() any {
@@ -34,14 +44,16 @@ var objReaders = sync.Pool{New: func() any {
 // NewReader is a pooled reader over raw.
 func NewReader(raw []byte) *Reader {
 	w := objReaders.Get().(*Reader)
-	w.r.Reset(raw)
+	w.src = raw
+	w.r = *bytes.NewBuffer(raw)
 	w.Dec.Reset(&w.r, WalkOpts...)
 	return w
 }
 
 // Done gives the reader back; nothing it read may be used after.
 func (w *Reader) Done() {
-	w.r.Reset(nil)
+	w.src, w.In = nil, nil
+	w.r = bytes.Buffer{}
 	w.Dec.Reset(&w.r, WalkOpts...)
 	objReaders.Put(w)
 }
@@ -74,26 +86,93 @@ func (w *Reader) Object(member func(name []byte) bool) bool {
 }
 
 // String reads a string (or null, which is "") into dst.
-func (w *Reader) String(dst *string) bool {
-	switch w.Dec.PeekKind() {
-	case '"':
-		v, err := w.Dec.ReadValue()
-		if err != nil || len(v) < 2 {
-			return false
-		}
-		in := v[1 : len(v)-1]
-		if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
-			*dst = string(in)
-			return true
-		}
-		// Unquoted into the reader's buffer, then copied once. Invalid
-		// UTF-8 is left to json.Unmarshal, which replaces it.
+func (w *Reader) String(dst *string) bool { return w.str(dst, nil, "") }
+
+// StringAs reads a string (or null) into dst as String does, known itself
+// when the string is known (no copy made).
+func (w *Reader) StringAs(dst *string, known string) bool {
+	if known == "" {
+		return w.String(dst)
+	}
+	return w.str(dst, nil, known)
+}
+
+// Text reads a string (or null) into dst as String does, its text shared
+// through In when it is set.
+func (w *Reader) Text(dst *string) bool { return w.str(dst, w.In, "") }
+
+// Word reads a string (or null) into dst as String does, for the members
+// whose few values repeat on every line (a type, a role, a model, a
+// version, a working directory): a value of at most maxWord bytes read
+// before by this reader is the copy made then.
+func (w *Reader) Word(dst *string) bool {
+	if w.Dec.PeekKind() != '"' {
+		return w.String(dst)
+	}
+	v, err := w.Dec.ReadValue()
+	if err != nil || len(v) < 2 {
+		return false
+	}
+	text := v[1 : len(v)-1]
+	if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
+		// What str does with the value already read.
 		u, err := jsontext.AppendUnquote(w.buf[:0], v)
 		if err != nil {
 			return false
 		}
 		w.buf = u
 		*dst = string(u)
+		return true
+	}
+	if len(text) > maxWord {
+		*dst = string(text)
+		return true
+	}
+	if s, ok := w.words[string(text)]; ok {
+		*dst = s
+		return true
+	}
+	if w.words == nil || len(w.words) >= maxWords {
+		w.words = make(map[string]string)
+	}
+	s := string(text)
+	w.words[s] = s
+	*dst = s
+	return true
+}
+
+// maxWord is the longest value Word shares, maxWords the most it holds
+// (past it the map starts again empty).
+const (
+	maxWord  = 256
+	maxWords = 1024
+)
+
+func (w *Reader) str(dst *string, in *wire.Interner, known string) bool {
+	switch w.Dec.PeekKind() {
+	case '"':
+		v, err := w.Dec.ReadValue()
+		if err != nil || len(v) < 2 {
+			return false
+		}
+		text := v[1 : len(v)-1]
+		if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
+			// Unquoted into the reader's buffer, then copied once.
+			// Invalid UTF-8 is left to json.Unmarshal, which replaces it.
+			u, err := jsontext.AppendUnquote(w.buf[:0], v)
+			if err != nil {
+				return false
+			}
+			w.buf, text = u, u
+		}
+		switch {
+		case known != "" && string(text) == known:
+			*dst = known
+		case in != nil:
+			*dst, _ = in.InternBytes(text)
+		default:
+			*dst = string(text)
+		}
 		return true
 	case 'n':
 		_, err := w.Dec.ReadToken()
@@ -154,21 +233,26 @@ func (o *once) first(bit uint32) bool {
 func fastBlock(raw jsontext.Value, bl *AnthropicBlock) bool {
 	w := NewReader(raw)
 	defer w.Done()
+	return readBlock(w, bl) && w.End()
+}
+
+// readBlock reads a content block (an object) from w, member by member.
+func readBlock(w *Reader, bl *AnthropicBlock) bool {
 	var seen once
 	return w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
-			return w.String(&bl.Type)
+			return w.Word(&bl.Type)
 		case "text":
-			return w.String(&bl.Text)
+			return w.Text(&bl.Text)
 		case "thinking":
-			return w.String(&bl.Thinking)
+			return w.Text(&bl.Thinking)
 		case "data":
 			return w.String(&bl.Data)
 		case "id":
 			return w.String(&bl.ID)
 		case "name":
-			return w.String(&bl.Name)
+			return w.Word(&bl.Name)
 		case "input":
 			return w.Value(&bl.Input)
 		case "tool_use_id":
@@ -183,7 +267,7 @@ func fastBlock(raw jsontext.Value, bl *AnthropicBlock) bool {
 			return w.Value(&bl.CacheControl)
 		}
 		return w.Skip()
-	}) && w.End()
+	})
 }
 
 // FastContent reads a content value (a string, an array of blocks, one
@@ -194,7 +278,7 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 	switch w.Dec.PeekKind() {
 	case '"':
 		c.IsStr = true
-		return w.String(&c.Str)
+		return w.Text(&c.Str)
 	case '[':
 		if _, err := w.Dec.ReadToken(); err != nil {
 			return false
@@ -204,11 +288,11 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 			c.Blocks = []AnthropicBlock{}
 		}
 		for w.Dec.PeekKind() != ']' {
-			var bl AnthropicBlock
-			if !fastElement(w, &bl) {
+			// Read in place: a block is 256 bytes.
+			c.Blocks = append(c.Blocks, AnthropicBlock{})
+			if !fastElement(w, &c.Blocks[len(c.Blocks)-1]) {
 				return false
 			}
-			c.Blocks = append(c.Blocks, bl)
 		}
 		_, err := w.Dec.ReadToken()
 		return err == nil
@@ -224,22 +308,27 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 
 // fastElement reads one block of a content array (an object, or null for
 // an empty block) as AnthropicBlock.UnmarshalJSONFrom does.
+//
+// The block is read from w member by member, not taken whole and read
+// again: its text as written (for keepRaw) is the input between the offsets
+// before and after it, less the white space and the comma or colon before it.
 func fastElement(w *Reader, bl *AnthropicBlock) bool {
-	raw, err := w.Dec.ReadValue()
-	if err != nil {
-		return false
-	}
-	switch raw.Kind() {
+	switch w.Dec.PeekKind() {
 	case 'n':
+		_, err := w.Dec.ReadToken()
 		*bl = AnthropicBlock{}
-		return true
+		return err == nil
 	case '{':
-		// raw is only valid until the next read of w: the block's
-		// strings are copies, and Raw is cloned.
-		if !fastBlock(raw, bl) {
+		from := w.Dec.InputOffset()
+		if !readBlock(w, bl) {
 			return false
 		}
-		keepRaw(bl, raw)
+		to := w.Dec.InputOffset()
+		if from < 0 || to > int64(len(w.src)) || from > to {
+			return false
+		}
+		// keepRaw clones what it keeps.
+		keepRaw(bl, bytes.TrimLeft(w.src[from:to], " \t\r\n,:"))
 		return true
 	}
 	return false

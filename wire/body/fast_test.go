@@ -19,6 +19,27 @@ import (
 // (every object with a "type" member), and hand-made odd ones.
 func blockValues(t *testing.T) []jsontext.Value {
 	t.Helper()
+	out := fixtureObjects(t, `"type"`)
+	for _, s := range []string{
+		`{}`, `{"type":null,"text":null}`, `{"type":"text","text":"a","text":"b"}`,
+		`{"type":"text","text":1}`, `{"type":"tool_result","content":[]}`, `{"type":"tool_result","content":null}`,
+		`{"type":"tool_result","content":[null,{"type":"text","text":"x"}]}`, `{"type":"tool_result","content":{"type":"text"}}`,
+		`{"type":"tool_result","content":"s","content":[{"type":"text"}]}`, `{"type":"tool_result","content":5}`,
+		`{"type":"tool_result","content":[5]}`, `{"\u0074ype":"text"}`, `{"type":"text","text":"bad \xff utf8"}`,
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}`, `{"type":"image","source":null}`,
+		`{"type":"image","source":[]}`, `{"type":"document","source":{"type":"content","content":[{"type":"text","text":"p"}]}}`,
+		`{"type":"web_fetch_tool_result","content":{"x":[1,2]}}`, `{"type":"tool_use","input":{"a": [1, 2 ]},"cache_control":null}`,
+		`{"Type":"text","TEXT":"case"}`, `{"type":"tool_us\u0065","name":"n\u0061me","id":"i"}`, `{"type":"text\xff","name":"\xffn"}`, `{"type":"text","extra":{"deep":[{"a":1}]},"text":"t"}`, `{"type":true}`,
+	} {
+		out = append(out, jsontext.Value(s))
+	}
+	return out
+}
+
+// fixtureObjects are the objects found anywhere in the JSON lines of the
+// transcripts and captures in testdata whose text holds key.
+func fixtureObjects(t *testing.T, key string) []jsontext.Value {
+	t.Helper()
 	var out []jsontext.Value
 	var files []string
 	for _, g := range []string{"claude-code-transcripts/*", "agents/*.jsonl", "payloads/*", "sessions/*", "cache/*", "verdicts/*"} {
@@ -42,27 +63,19 @@ func blockValues(t *testing.T) []jsontext.Value {
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		sc.Buffer(nil, 64<<20)
 		for sc.Scan() {
-			out = collectObjects(jsontext.Value(sc.Bytes()), out)
+			out = collectObjectsWith(jsontext.Value(sc.Bytes()), out, key)
 		}
-	}
-	for _, s := range []string{
-		`{}`, `{"type":null,"text":null}`, `{"type":"text","text":"a","text":"b"}`,
-		`{"type":"text","text":1}`, `{"type":"tool_result","content":[]}`, `{"type":"tool_result","content":null}`,
-		`{"type":"tool_result","content":[null,{"type":"text","text":"x"}]}`, `{"type":"tool_result","content":{"type":"text"}}`,
-		`{"type":"tool_result","content":"s","content":[{"type":"text"}]}`, `{"type":"tool_result","content":5}`,
-		`{"type":"tool_result","content":[5]}`, `{"\u0074ype":"text"}`, `{"type":"text","text":"bad \xff utf8"}`,
-		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}`, `{"type":"image","source":null}`,
-		`{"type":"image","source":[]}`, `{"type":"document","source":{"type":"content","content":[{"type":"text","text":"p"}]}}`,
-		`{"type":"web_fetch_tool_result","content":{"x":[1,2]}}`, `{"type":"tool_use","input":{"a": [1, 2 ]},"cache_control":null}`,
-		`{"Type":"text","TEXT":"case"}`, `{"type":"text","extra":{"deep":[{"a":1}]},"text":"t"}`, `{"type":true}`,
-	} {
-		out = append(out, jsontext.Value(s))
 	}
 	return out
 }
 
 // collectObjects appends every object with a "type" member in v.
 func collectObjects(v jsontext.Value, out []jsontext.Value) []jsontext.Value {
+	return collectObjectsWith(v, out, `"type"`)
+}
+
+// collectObjectsWith appends every object of v whose text holds key.
+func collectObjectsWith(v jsontext.Value, out []jsontext.Value, key string) []jsontext.Value {
 	dec := jsontext.NewDecoder(bytes.NewReader(v), WalkOpts...)
 	var stack []int64
 	for {
@@ -82,7 +95,7 @@ func collectObjects(v jsontext.Value, out []jsontext.Value) []jsontext.Value {
 			start := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			obj := bytes.TrimLeft(v[start:dec.InputOffset()], " \t\r\n,:")
-			if bytes.Contains(obj, []byte(`"type"`)) && len(out) < 200000 {
+			if bytes.Contains(obj, []byte(key)) && len(out) < 200000 {
 				out = append(out, append(jsontext.Value(nil), obj...))
 			}
 		}

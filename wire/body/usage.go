@@ -223,8 +223,11 @@ func (a *UsageAcc) Usage(format wire.Format) *wire.Usage {
 // request of the given format. It returns nil when v carries no input count.
 func ParseUsage(format wire.Format, v jsontext.Value) (*wire.Usage, error) {
 	var u rawUsage
-	if err := Unmarshal(v, &u); err != nil {
-		return nil, err
+	if !fastUsage(v, &u) {
+		u = rawUsage{}
+		if err := Unmarshal(v, &u); err != nil {
+			return nil, err
+		}
 	}
 	return u.normalise(format), nil
 }

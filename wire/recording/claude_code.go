@@ -37,8 +37,10 @@ type claudeCode struct {
 	cwd      string // the first working directory an entry names
 	known    bool
 	unknown  kindCounts
-	side     int // sidechain (subagent) entries
-	nodeless int // user or assistant entries without a uuid
+	side     int             // sidechain (subagent) entries
+	nodeless int             // user or assistant entries without a uuid
+	entry    claudeCodeEntry // the entry being read: one for the file, not one a line
+	prev     string          // the uuid of the entry read before
 }
 
 // claudeCodeKnown are the entry types with no message of their own.
@@ -82,6 +84,12 @@ type claudeCodeEntry struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
 	} `json:"microcompactMetadata"`
 	Message *claudeCodeMessage `json:"message"`
+
+	// Where the token reader puts the parent and the message (read
+	// points ParentUUID and Message at them): an entry is read into one
+	// scratch value a file, and these go with it.
+	parent string
+	msg    claudeCodeMessage
 }
 
 type claudeCodeMessage struct {
@@ -97,14 +105,17 @@ type claudeCodeMessage struct {
 
 // read reads an entry from raw with the token reader, as json.Unmarshal
 // would, or gives up (false) on anything unusual (see body.Reader).
-func (e *claudeCodeEntry) read(raw []byte) bool {
+// The texts of its content are shared through in (body.Reader.Text); prev
+// is the uuid of the entry read before.
+func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool {
 	w := body.NewReader(raw)
+	w.In = in
 	defer w.Done()
 	var seenMsg, seenMicro bool
 	return w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
-			return w.String(&e.Type)
+			return w.Word(&e.Type)
 		case "uuid":
 			return w.String(&e.UUID)
 		case "parentUuid":
@@ -112,19 +123,20 @@ func (e *claudeCodeEntry) read(raw []byte) bool {
 				e.ParentUUID = nil
 				return w.Skip()
 			}
-			var p string
-			e.ParentUUID = &p
-			return w.String(&p)
+			// Most often the uuid of the entry before (prev): shared,
+			// not copied again.
+			e.ParentUUID = &e.parent
+			return w.StringAs(&e.parent, prev)
 		case "logicalParentUuid":
 			return w.String(&e.LogicalParentUUID)
 		case "isSidechain":
 			return w.Bool(&e.IsSidechain)
 		case "version":
-			return w.String(&e.Version)
+			return w.Word(&e.Version)
 		case "cwd":
-			return w.String(&e.Cwd)
+			return w.Word(&e.Cwd)
 		case "subtype":
-			return w.String(&e.Subtype)
+			return w.Word(&e.Subtype)
 		case "timestamp":
 			return w.String(&e.Timestamp)
 		case "microcompactMetadata":
@@ -141,7 +153,8 @@ func (e *claudeCodeEntry) read(raw []byte) bool {
 			if w.Dec.PeekKind() == 'n' {
 				return w.Skip()
 			}
-			e.Message = &claudeCodeMessage{}
+			e.msg = claudeCodeMessage{}
+			e.Message = &e.msg
 			return e.Message.read(w)
 		}
 		return w.Skip()
@@ -197,9 +210,9 @@ func (m *claudeCodeMessage) read(w *body.Reader) bool {
 		case "id":
 			return w.String(&m.ID)
 		case "role":
-			return w.String(&m.Role)
+			return w.Word(&m.Role)
 		case "model":
-			return w.String(&m.Model)
+			return w.Word(&m.Model)
 		case "content":
 			if seen {
 				return false
@@ -220,17 +233,20 @@ func (m *claudeCodeMessage) read(w *body.Reader) bool {
 func (c *claudeCode) BorrowsLines() {}
 
 func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
-	var e claudeCodeEntry
+	c.entry = claudeCodeEntry{}
+	e := &c.entry
+	in := d.Interner()
 	fast := func(raw []byte) bool {
-		if e.read(raw) {
+		if e.read(raw, in, c.prev) {
 			return true
 		}
-		e = claudeCodeEntry{}
+		*e = claudeCodeEntry{}
 		return false
 	}
-	if !readLine(d, raw, line, &e, fast) {
+	if !readLine(d, raw, line, e, fast) {
 		return
 	}
+	c.prev = e.UUID
 	switch {
 	case e.Type == "user" || e.Type == "assistant" || e.Type == "system":
 		c.known = true
@@ -385,15 +401,12 @@ func (c *claudeCode) siblings(chain []*claudeCodeNode) []*claudeCodeNode {
 
 // claudeCodeMsg is a message being assembled from consecutive entries.
 type claudeCodeMsg struct {
-	role   string
-	msgID  string
-	model  string
-	blocks []body.AnthropicBlock
-	str    string
-	isStr  bool
-	usage  jsontext.Value
-	diag   jsontext.Value
-	node   *claudeCodeNode // the first entry of the message
+	role    string
+	msgID   string
+	model   string
+	entries []*claudeCodeNode // its entries, in order: their blocks are the message's
+	usage   jsontext.Value
+	diag    jsontext.Value
 }
 
 func (c *claudeCode) End(d Sink) {
@@ -411,6 +424,9 @@ func (c *claudeCode) End(d Sink) {
 	micro, cleared := 0, 0
 	var other kindCounts // entries of other types on the chain
 	var cur *claudeCodeMsg
+	var scratch claudeCodeMsg // what cur points at: one message at a time
+	var parts []wire.Part
+	add := func(p wire.Part) { parts = append(parts, p) }
 	var pending *wire.Request
 	pendingCompactions, pendingMicro, pendingCleared := 0, 0, 0
 	pendingID := "" // message.id of the response the pending request got
@@ -430,14 +446,26 @@ func (c *claudeCode) End(d Sink) {
 		}
 		id := body.IndexPath("messages", msgs)
 		msgs++
-		if m.isStr {
-			seq.add(wire.Part{ID: id, Channel: wire.ChannelMessages, Role: m.role, Type: "text", Text: m.str})
+		if len(m.entries) == 1 && m.entries[0].content.IsStr {
+			seq.add(wire.Part{ID: id, Channel: wire.ChannelMessages, Role: m.role, Type: "text", Text: m.entries[0].content.Str})
 			return
 		}
-		var parts []wire.Part
-		add := func(p wire.Part) { parts = append(parts, p) }
-		for j := range m.blocks {
-			body.AnthropicBlockParts(add, body.IndexPath(id+".content", j), wire.ChannelMessages, m.role, &m.blocks[j], names)
+		// The entries' blocks in turn, a string content as a text block
+		// (a message of several entries is a list of blocks). parts is
+		// reused: seq.add copies what it keeps.
+		parts = parts[:0]
+		j := 0
+		for _, n := range m.entries {
+			if n.content.IsStr {
+				text := body.AnthropicBlock{Type: "text", Text: n.content.Str}
+				body.AnthropicBlockParts(add, body.IndexPath(id+".content", j), wire.ChannelMessages, m.role, &text, names)
+				j++
+				continue
+			}
+			for k := range n.content.Blocks {
+				body.AnthropicBlockParts(add, body.IndexPath(id+".content", j), wire.ChannelMessages, m.role, &n.content.Blocks[k], names)
+				j++
+			}
 		}
 		seq.add(parts...)
 	}
@@ -529,15 +557,17 @@ func (c *claudeCode) End(d Sink) {
 			seq.snapshot(pending)
 			pendingCompactions, pendingMicro, pendingCleared = compactions, micro, cleared
 		}
-		cur = &claudeCodeMsg{role: n.role, msgID: n.msgID, model: n.model, node: n}
+		scratch = claudeCodeMsg{role: n.role, msgID: n.msgID, model: n.model, entries: scratch.entries[:0]}
+		cur = &scratch
 		cur.merge(n)
 	}
 	finish()
 	emit()
 }
 
-// merge adds an entry's content to the message; a string content becomes a
-// text block once the message holds more than one entry.
+// merge adds an entry to the message (its content is read in finish: a
+// string content is a text block once the message holds more than one
+// entry), and takes its usage and diagnostics when it has them.
 func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	if len(n.usage) > 0 {
 		m.usage = n.usage
@@ -545,19 +575,7 @@ func (m *claudeCodeMsg) merge(n *claudeCodeNode) {
 	if len(n.diagnostics) > 0 {
 		m.diag = n.diagnostics
 	}
-	if m.node == n && n.content.IsStr {
-		m.str, m.isStr = n.content.Str, true
-		return
-	}
-	if m.isStr {
-		m.blocks = append(m.blocks, body.AnthropicBlock{Type: "text", Text: m.str})
-		m.isStr = false
-	}
-	if n.content.IsStr {
-		m.blocks = append(m.blocks, body.AnthropicBlock{Type: "text", Text: n.content.Str})
-		return
-	}
-	m.blocks = append(m.blocks, n.content.Blocks...)
+	m.entries = append(m.entries, n)
 }
 
 // offBranch counts the messages off the active branch: progress and other

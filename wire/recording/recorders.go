@@ -1,14 +1,15 @@
 package recording
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -485,9 +486,15 @@ func DetectFile(path string) wire.Format {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(f, 8192).Peek(8192)
-	return Detect(head)
+	buf := heads.Get().(*[8192]byte)
+	defer heads.Put(buf)
+	n, _ := io.ReadFull(f, buf[:])
+	return Detect(buf[:n])
 }
+
+// heads are the buffers DetectFile reads a file's first 8 KB into: a folder
+// of a thousand transcripts is a thousand heads.
+var heads = sync.Pool{New: func() any { return new([8192]byte) }}
 
 // osReason is a file-system error without the path, which the note names
 // already.

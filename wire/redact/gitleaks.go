@@ -35,11 +35,18 @@ type leakRule struct {
 	// that every match begins with, each at a keyword: tried by litFind.
 	lits     []litStart
 	boundary bool
+	// searchLits: a literal does not begin with a keyword (authress's "sc"
+	// before its keyword "sc_"): litFind searches for the literals.
+	searchLits bool
 	// names, when set, are the literals one of which every match's name
 	// holds (a rule made from gitleaks' generic template for one service,
 	// such as lob-api-key's "lob", whose keywords are in the value):
 	// tried by windowedNames.
 	names []string
+	// assign, when set, are the literals of the name group of a rule made
+	// from the generic template: windowedFrom tries a window only where
+	// one ends just before an assignment (mayAssign).
+	assign []string
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -127,6 +134,7 @@ func loadLeakRules() {
 		if !r.windowed {
 			r.names = templateNames(r.expr)
 		}
+		r.assign = assignLits(r.expr)
 		for _, k := range r.keywords {
 			r.always = r.always || k == ""
 			id, ok := index[k]
@@ -182,8 +190,9 @@ func (r *leakRule) compiled() *regexp.Regexp {
 		if err == nil {
 			r.re = re
 		}
-		if lits, boundary, ok := startLits(r.expr); ok && !r.windowed && keyedLits(lits, r.keywords) {
+		if lits, boundary, ok := startLits(r.expr); ok && !r.windowed {
 			r.lits, r.boundary = lits, boundary
+			r.searchLits = !keyedLits(lits, r.keywords)
 		}
 	})
 	return r.re
@@ -432,13 +441,13 @@ func windowed(r *leakRule, s string, at []keyAt) [][]int {
 	if re == nil {
 		return nil
 	}
-	return windowedFrom(re, s, windowStarts(r, s, at))
+	return windowedFrom(re, s, windowStarts(r, s, at), r.assign)
 }
 
 // windowedFrom is the matches of re, anchored, from each of starts in turn
 // (in order), within a window of the name and windowAfter bytes: a start
 // inside the last match moves to its end.
-func windowedFrom(re *regexp.Regexp, s string, starts []int) [][]int {
+func windowedFrom(re *regexp.Regexp, s string, starts []int, assign []string) [][]int {
 	var out [][]int
 	end, tried := -1, -1
 	for _, start := range starts {
@@ -450,6 +459,9 @@ func windowedFrom(re *regexp.Regexp, s string, starts []int) [][]int {
 		}
 		tried = start
 		stop := min(len(s), start+nameBefore+windowAfter)
+		if assign != nil && !mayAssign(s, start, stop, assign) {
+			continue
+		}
 		m := re.FindStringSubmatchIndex(s[start:stop])
 		if m == nil || m[1] == stop-start && stop != len(s) {
 			continue
@@ -516,23 +528,63 @@ func windowedNames(r *leakRule, s string) [][]int {
 		}
 	}
 	slices.Sort(starts)
-	return windowedFrom(re, s, slices.Compact(starts))
+	return windowedFrom(re, s, slices.Compact(starts), r.assign)
 }
 
 // foldIndex is the offset of the first occurrence of the lower-case ASCII
-// literal lit in s at or after from, ASCII capitals matching, or -1.
+// literal lit in s at or after from, ASCII capitals matching, or -1. The
+// places where lit's first byte stands, in either case, are found by
+// IndexByte (vectorised), and only those are compared.
 func foldIndex(s, lit string, from int) int {
-	same := func(c, l byte) bool { return c == l || 'a' <= l && l <= 'z' && c|0x20 == l }
-	for i := from; i+len(lit) <= len(s); i++ {
-		j := 0
-		for j < len(lit) && same(s[i+j], lit[j]) {
-			j++
+	if len(lit) == 0 {
+		if from <= len(s) {
+			return from
 		}
-		if j == len(lit) {
+		return -1
+	}
+	lo, up := lit[0], lit[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	last := len(s) - len(lit) // the last offset lit can start at
+	nextLo, nextUp := -1, -1  // the next offset of lo, of up, at or after i (len(s) for none)
+	for i := from; i <= last; i++ {
+		if nextLo < i {
+			nextLo = indexByteFrom(s, lo, i)
+		}
+		if nextUp < i {
+			nextUp = indexByteFrom(s, up, i)
+		}
+		i = min(nextLo, nextUp)
+		if i > last {
+			return -1
+		}
+		if foldHas(s[i:i+len(lit)], lit) {
 			return i
 		}
 	}
 	return -1
+}
+
+// indexByteFrom is the offset of the first c in s at or after from, or
+// len(s).
+func indexByteFrom(s string, c byte, from int) int {
+	if j := strings.IndexByte(s[from:], c); j >= 0 {
+		return from + j
+	}
+	return len(s)
+}
+
+// foldHas reports whether t, as long as the lower-case ASCII literal lit,
+// spells it with ASCII capitals matching.
+func foldHas(t, lit string) bool {
+	for j := 0; j < len(lit); j++ {
+		c, l := t[j], lit[j]
+		if c != l && !('a' <= l && l <= 'z' && c|0x20 == l) {
+			return false
+		}
+	}
+	return true
 }
 
 // windowStarts are where windowed tries r's expression, in order: the start

@@ -145,22 +145,55 @@ func asciiEqualFold(a, b string) bool {
 	return true
 }
 
+// litStarts are the offsets in s where one of lits begins, in order
+// (overlapping ones included; a folded literal's ASCII letters in either
+// case).
+func litStarts(s string, lits []litStart) []int {
+	var starts []int
+	for _, l := range lits {
+		lit := l.lit
+		if l.fold {
+			lit = asciiLowerString(lit) // for foldIndex
+		}
+		for i := 0; i < len(s); i++ {
+			if l.fold {
+				i = foldIndex(s, lit, i)
+			} else if j := strings.Index(s[i:], lit); j >= 0 {
+				i += j
+			} else {
+				i = -1
+			}
+			if i < 0 {
+				break
+			}
+			starts = append(starts, i)
+		}
+	}
+	slices.Sort(starts)
+	return starts
+}
+
 // litFind returns the matches of r's expression in s, as
 // FindAllStringSubmatchIndex would, trying it anchored only where one of its
-// literals begins at an occurrence of one of its keywords (at, from
-// leakScan).
+// literals begins: at an occurrence of one of its keywords (at, from
+// leakScan) when each literal begins with a keyword, else where a search
+// for the literals finds one (searchLits).
 func litFind(r *leakRule, s string, at []keyAt) [][]int {
 	re := r.anchoredRe()
 	if re == nil {
 		return nil
 	}
 	var starts []int
-	for _, k := range at {
-		if slices.Contains(r.kw, k.id) {
-			starts = append(starts, k.start)
+	if r.searchLits {
+		starts = litStarts(s, r.lits)
+	} else {
+		for _, k := range at {
+			if slices.Contains(r.kw, k.id) {
+				starts = append(starts, k.start)
+			}
 		}
+		slices.Sort(starts)
 	}
-	slices.Sort(starts)
 	var out [][]int
 	end := 0
 	for i, p := range starts {

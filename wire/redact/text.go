@@ -142,6 +142,56 @@ type shape struct {
 	keep func(match string) int
 	// ok, when set, confirms a match (a key has a digit somewhere).
 	ok func(match string) bool
+	// at is re anchored (\A(?:re)), tried only where one of lits begins
+	// (after a word boundary when boundary is set; startLits): an
+	// expression with no single literal prefix (\b first, or
+	// alternatives) is run by Go's regexp over the whole text at about
+	// 50 ns a byte, and "sk-" or "_live_" occur in ordinary prose
+	// ("task-", "is_live_"). Nil when re has no such literals.
+	at       *regexp.Regexp
+	lits     []litStart
+	boundary bool
+}
+
+func init() {
+	for i := range shapes {
+		sh := &shapes[i]
+		lits, boundary, ok := startLits(sh.re.String())
+		if !ok {
+			continue
+		}
+		sh.at = regexp.MustCompile(`\A(?:` + sh.re.String() + `)`)
+		sh.lits, sh.boundary = lits, boundary
+	}
+}
+
+// find returns the matches of sh.re in s, as FindAllStringIndex would: at
+// each place where one of its literals begins, in order, the anchored
+// expression is tried, and the search goes on from the end of a match.
+func (sh *shape) find(s string) [][]int {
+	if sh.at == nil {
+		return sh.re.FindAllStringIndex(s, -1)
+	}
+	starts := litStarts(s, sh.lits)
+	var out [][]int
+	end := 0
+	for k, p := range starts {
+		if p < end || k > 0 && p == starts[k-1] {
+			continue
+		}
+		// \b before a literal that begins with a word character: the
+		// anchored expression sees no character before it.
+		if sh.boundary && p > 0 && isWordByte(s[p-1]) {
+			continue
+		}
+		m := sh.at.FindStringIndex(s[p:])
+		if m == nil {
+			continue
+		}
+		out = append(out, []int{p + m[0], p + m[1]})
+		end = p + m[1]
+	}
+	return out
 }
 
 // hasDigit reports whether s holds an ASCII digit: real keys are random,
@@ -215,7 +265,7 @@ func shapeCuts(s string) []shapeCut {
 		if !found {
 			continue
 		}
-		for _, loc := range sh.re.FindAllStringIndex(s, -1) {
+		for _, loc := range sh.find(s) {
 			m := s[loc[0]:loc[1]]
 			if sh.ok != nil && !sh.ok(m) {
 				continue
