@@ -241,3 +241,41 @@ func procCPU(pid int) time.Duration {
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+s) * 10 * time.Millisecond
 }
+
+// BenchmarkRecorderLine is the recorder's work for one exchange of
+// BenchmarkProxyLineRate's shape (a 40 KB JSON request, 21 events back),
+// with the headers an agent's SDK sends: what runs on the recorder's
+// goroutine, off the exchange's path, but on the same cores.
+func BenchmarkRecorderLine(b *testing.B) {
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"` + strings.Repeat("w", 40<<10) + `"}]}`
+	event := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"4\"}}\n\n"
+	x := &Exchange{Start: time.Now(), End: time.Now(), Method: "POST", URL: "http://127.0.0.1:8787/v1/messages", Status: 200,
+		ReqHeader: http.Header{
+			"Accept": {"application/json"}, "Anthropic-Version": {"2023-06-01"}, "Anthropic-Beta": {"claude-code-20250219,oauth-2025-04-20"},
+			"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(body))}, "User-Agent": {"claude-cli/2.0.0 (external, cli)"},
+			"X-Api-Key": {"sk-ant-api03-" + strings.Repeat("Zq7x", 20)}, "X-App": {"cli"}, "X-Stainless-Arch": {"x64"},
+			"X-Stainless-Lang": {"js"}, "X-Stainless-Os": {"Linux"}, "X-Stainless-Package-Version": {"0.60.0"},
+			"X-Stainless-Retry-Count": {"0"}, "X-Stainless-Runtime": {"node"}, "X-Stainless-Runtime-Version": {"v22.0.0"},
+			"X-Stainless-Timeout": {"600"}, "Connection": {"keep-alive"}, "Accept-Encoding": {"gzip, deflate"},
+		},
+		ReqBody:    []byte(body),
+		RespHeader: http.Header{"Content-Type": {"text/event-stream"}, "Date": {"Wed, 02 Dec 2026 02:30:00 GMT"}, "Request-Id": {"req_011CUabc"}},
+		RespBody:   []byte(strings.Repeat(event, 21)),
+	}
+	for _, c := range []struct {
+		name  string
+		masks *headerMasks
+	}{{"masks-each-time", nil}, {"masks-remembered", newHeaderMasks()}} {
+		b.Run(c.name, func(b *testing.B) {
+			var out bytes.Buffer
+			b.SetBytes(int64(len(x.ReqBody) + len(x.RespBody)))
+			b.ReportAllocs()
+			for b.Loop() {
+				out.Reset()
+				if err := writeLine(&out, x, c.masks); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
