@@ -370,7 +370,11 @@ func (m *headerMasks) headers(b *bytes.Buffer, h http.Header) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		quote(b, strings.ToLower(k))
+		if m != nil {
+			b.WriteString(m.name(k))
+		} else {
+			quote(b, strings.ToLower(k))
+		}
 		b.WriteByte(':')
 		if vs := h[k]; len(vs) == 1 {
 			quote(b, m.mask(k, vs[0]))
@@ -393,18 +397,33 @@ func (m *headerMasks) headers(b *bytes.Buffer, h http.Header) {
 // and the value, so that no credential is kept in clear; only masked
 // values are held, at most maxMasks (then it starts again).
 type headerMasks struct {
-	key  [32]byte
-	m    map[[32]byte]string
-	buf  []byte
-	hits int // lookups answered from m (tests)
+	key   [32]byte
+	m     map[[32]byte]string
+	names map[string]string // a header's name, lower case and quoted
+	buf   []byte
+	hits  int // lookups answered from m (tests)
 }
 
 const maxMasks = 4096
 
 func newHeaderMasks() *headerMasks {
-	m := &headerMasks{m: make(map[[32]byte]string)}
+	m := &headerMasks{m: make(map[[32]byte]string), names: make(map[string]string)}
 	rand.Read(m.key[:])
 	return m
+}
+
+// name is a header's name as the line writes it, remembered.
+func (m *headerMasks) name(k string) string {
+	if q, ok := m.names[k]; ok {
+		return q
+	}
+	var b bytes.Buffer
+	quote(&b, strings.ToLower(k))
+	if len(m.names) >= maxMasks {
+		clear(m.names)
+	}
+	m.names[k] = b.String()
+	return m.names[k]
 }
 
 // mask is redact.Header(name, value), remembered (m nil: not).
