@@ -114,6 +114,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, x *Exchange) {
 			panic(http.ErrAbortHandler)
 		}
 	}
+	mu.Lock()
+	headSent = true // the timer has nothing more to do: w is the handler's alone
+	mu.Unlock()
 	closed = true
 	tee.Close() // now, for resp.Trailer
 	if len(resp.Trailer) == 0 {

@@ -201,3 +201,37 @@ func TestProxyRelaysAnUpgrade(t *testing.T) {
 		t.Errorf("through the upgraded connection: %q", line)
 	}
 }
+
+// TestForwardHeadTimerAndTrailers: with the head's timer firing while
+// the answer passes (headWait of a microsecond), an empty body with a
+// trailer, and a body with one, reach the client whole every time (run
+// with -race: the timer and the handler share the ResponseWriter under
+// one lock, and the timer is done before the trailers are set).
+func TestForwardHeadTimerAndTrailers(t *testing.T) {
+	old := headWait
+	headWait = time.Microsecond
+	defer func() { headWait = old }()
+	r := newRig(t, http.HandlerFunc(func(w http.ResponseWriter, q *http.Request) {
+		io.Copy(io.Discard, q.Body)
+		w.Header().Set("Trailer", "X-Sum")
+		w.WriteHeader(200)
+		if q.URL.Path == "/body" {
+			w.(http.Flusher).Flush()
+			io.WriteString(w, "data: 1\n\n")
+		}
+		w.Header().Set("X-Sum", q.URL.Path)
+	}))
+	for i := range 40 {
+		path := []string{"/empty", "/body"}[i%2]
+		resp, err := http.Post(r.url+path, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		want := map[string]string{"/empty": "", "/body": "data: 1\n\n"}[path]
+		if string(b) != want || resp.Trailer.Get("X-Sum") != path {
+			t.Fatalf("%s: body %q, trailer %q", path, b, resp.Trailer.Get("X-Sum"))
+		}
+	}
+}
