@@ -17,6 +17,7 @@ import (
 	"github.com/wirelens/wirelens/ui"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/capture"
+	"github.com/wirelens/wirelens/wire/capture/runca"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -122,9 +123,9 @@ output then goes to FILE.log and its input is empty. Quitting the viewer stops C
 			if err := os.Chmod(runDir, 0o700); err != nil {
 				return usageError("%s: %v", runDir, err)
 			}
-			var ca *capture.CA
+			var ca *runca.CA
 			if plan.forward {
-				ca, err = capture.NewCA(runDir, os.Getenv("SSL_CERT_FILE"))
+				ca, err = runca.New(runDir, os.Getenv("SSL_CERT_FILE"))
 				if err != nil {
 					return usageError("the run's CA: %v", err)
 				}

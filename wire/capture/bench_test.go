@@ -6,8 +6,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
+	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -240,4 +244,148 @@ func procCPU(pid int) time.Duration {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+// BenchmarkRecorderLine is the recorder's work for one exchange of
+// BenchmarkProxyLineRate's shape (a 40 KB JSON request, 21 events back),
+// with the headers an agent's SDK sends: what runs on the recorder's
+// goroutine, off the exchange's path, but on the same cores.
+func BenchmarkRecorderLine(b *testing.B) {
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"` + strings.Repeat("w", 40<<10) + `"}]}`
+	event := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"4\"}}\n\n"
+	x := &Exchange{Start: time.Now(), End: time.Now(), Method: "POST", URL: "http://127.0.0.1:8787/v1/messages", Status: 200,
+		ReqHeader: http.Header{
+			"Accept": {"application/json"}, "Anthropic-Version": {"2023-06-01"}, "Anthropic-Beta": {"claude-code-20250219,oauth-2025-04-20"},
+			"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(body))}, "User-Agent": {"claude-cli/2.0.0 (external, cli)"},
+			"X-Api-Key": {"sk-ant-api03-" + strings.Repeat("Zq7x", 20)}, "X-App": {"cli"}, "X-Stainless-Arch": {"x64"},
+			"X-Stainless-Lang": {"js"}, "X-Stainless-Os": {"Linux"}, "X-Stainless-Package-Version": {"0.60.0"},
+			"X-Stainless-Retry-Count": {"0"}, "X-Stainless-Runtime": {"node"}, "X-Stainless-Runtime-Version": {"v22.0.0"},
+			"X-Stainless-Timeout": {"600"}, "Connection": {"keep-alive"}, "Accept-Encoding": {"gzip, deflate"},
+		},
+		ReqBody:    []byte(body),
+		RespHeader: http.Header{"Content-Type": {"text/event-stream"}, "Date": {"Wed, 02 Dec 2026 02:30:00 GMT"}, "Request-Id": {"req_011CUabc"}},
+		RespBody:   []byte(strings.Repeat(event, 21)),
+	}
+	for _, c := range []struct {
+		name  string
+		masks *headerMasks
+	}{{"masks-each-time", nil}, {"masks-remembered", newHeaderMasks()}} {
+		b.Run(c.name, func(b *testing.B) {
+			var out bytes.Buffer
+			b.SetBytes(int64(len(x.ReqBody) + len(x.RespBody)))
+			b.ReportAllocs()
+			for b.Loop() {
+				out.Reset()
+				if err := writeLine(&out, x, c.masks); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkProxyFloor puts the package's proxy beside the floors it is
+// measured against, at one connection, in alternating rounds of one run,
+// with BenchmarkProxyLineRate's exchange: a raw TCP relay (no HTTP at all:
+// the cost of a hop), a net/http proxy of 30 lines (a server, a Transport,
+// a copy loop that flushes), httputil.ReverseProxy as net/http gives it,
+// and the recording proxy. Each side's time to last byte, median, in µs,
+// and what it adds to direct.
+func BenchmarkProxyFloor(b *testing.B) {
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"` + strings.Repeat("w", 40<<10) + `"}]}`
+	event := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"4\"}}\n\n"
+	rest := strings.Repeat(event, 20)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, event)
+		w.(http.Flusher).Flush()
+		io.WriteString(w, rest)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	duplex := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.NewResponseController(w).EnableFullDuplex()
+			h.ServeHTTP(w, r)
+		})
+	}
+	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	hand := httptest.NewServer(duplex(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		out, _ := http.NewRequestWithContext(r.Context(), r.Method, up.URL+r.URL.Path, r.Body)
+		out.ContentLength, out.Header = r.ContentLength, r.Header
+		resp, err := tr.RoundTrip(out)
+		if err != nil {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		maps.Copy(w.Header(), resp.Header)
+		w.WriteHeader(resp.StatusCode)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := resp.Body.Read(buf)
+			w.Write(buf[:n])
+			w.(http.Flusher).Flush()
+			if err != nil {
+				return
+			}
+		}
+	})))
+	defer hand.Close()
+	rp := httptest.NewServer(duplex(&httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(u) }, FlushInterval: -1, ErrorLog: log.New(io.Discard, "", 0)}))
+	defer rp.Close()
+	relay := tcpRelay(b, u.Host)
+	ours, _ := benchProxy(b, up.URL)
+	names := []string{"direct", "tcp-relay", "net/http-30-lines", "reverseproxy", "wirelens"}
+	sides := []*benchSide{{base: up.URL}, {base: relay}, {base: hand.URL}, {base: rp.URL}, {base: ours}}
+	for _, s := range sides {
+		s.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+		defer s.client.CloseIdleConnections()
+		s.run(b, body, len(event)+len(rest), 5, 1) // warm the pools
+		s.reset()
+	}
+	b.ResetTimer()
+	for left := b.N; left > 0; left -= 50 {
+		for _, s := range sides {
+			s.run(b, body, len(event)+len(rest), min(50, left), 1)
+		}
+	}
+	b.StopTimer()
+	d := sides[0].pct(sides[0].ttlb, 50)
+	b.ReportMetric(d, "direct-ttlb-p50-µs")
+	for i, s := range sides[1:] {
+		b.ReportMetric(s.pct(s.ttlb, 50)-d, names[i+1]+"-added-ttlb-p50-µs")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// tcpRelay relays each connection to addr byte for byte; it returns its
+// base URL.
+func tcpRelay(b *testing.B, addr string) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				u, err := net.Dial("tcp", addr)
+				if err != nil {
+					return
+				}
+				defer u.Close()
+				go io.Copy(u, c)
+				io.Copy(c, u)
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
 }

@@ -3,6 +3,8 @@ package capture
 import (
 	"slices"
 	"strings"
+
+	"github.com/wirelens/wirelens/wire/capture/runca"
 )
 
 // BaseURLVar is an environment variable through which an agent or SDK
@@ -106,7 +108,7 @@ const noProxy = "localhost,127.0.0.1,::1"
 // ForwardEnv returns environ with the forward proxy's variables set (any
 // earlier value replaced): every proxy variable at proxy, the CA's
 // certificate and bundle for the programs that read them.
-func ForwardEnv(environ []string, proxy string, ca *CA) []string {
+func ForwardEnv(environ []string, proxy string, ca *runca.CA) []string {
 	set := map[string]string{}
 	for _, v := range ForwardVars {
 		switch strings.ToUpper(v.Name) {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wirelens/wirelens/wire/capture/runca"
 )
 
 // The forward proxy of record: the agent's HTTPS_PROXY. A CONNECT to a
@@ -35,7 +37,7 @@ type targetKey struct{}
 // Forward is record's forward proxy, an http.Handler.
 type Forward struct {
 	p     *Proxy
-	ca    *CA
+	ca    *runca.CA
 	hosts *HostSet
 	mock  bool
 	log   func(string)
@@ -77,7 +79,7 @@ type forwardStats struct {
 
 // NewForward returns the forward proxy in front of p. ca nil tunnels every
 // CONNECT (nothing is intercepted); hosts nil is the provider table alone.
-func NewForward(p *Proxy, ca *CA, hosts *HostSet, log func(string)) *Forward {
+func NewForward(p *Proxy, ca *runca.CA, hosts *HostSet, log func(string)) *Forward {
 	if log == nil {
 		log = func(string) {}
 	}

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
@@ -24,13 +22,14 @@ import (
 	"time"
 
 	"github.com/wirelens/wirelens/wire"
+	"github.com/wirelens/wirelens/wire/capture/runca"
 )
 
 // frig is a forward proxy (with a CA of its own) in front of a TLS
 // upstream on loopback (or in mock mode), recording into a temporary file.
 type frig struct {
 	rig
-	ca       *CA
+	ca       *runca.CA
 	fwd      *Forward
 	proxyURL *url.URL
 }
@@ -53,7 +52,7 @@ func newForwardRig(t *testing.T, upstream http.Handler, intercept ...string) *fr
 		r.upstream = up
 		opts.Transport = up.Client().Transport
 	}
-	r.ca, err = NewCA(t.TempDir(), "")
+	r.ca, err = runca.New(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,63 +246,6 @@ func TestForwardDiagnosisWhenNothingArrived(t *testing.T) {
 	d = strings.Join(base.Diagnosis("http://x"), "\n")
 	if !strings.Contains(d, "this run was in base-URL mode") || !strings.Contains(d, "try: --intercept") {
 		t.Errorf("base-URL diagnosis %q", d)
-	}
-}
-
-// TestCAIsTheRunsAndGoesWithIt: the CA is ECDSA P-256, valid for a day at
-// most, its key written only in a 0700 folder (0600 file), each host's
-// leaf made once; Close deletes the folder with the key, and no leaf can
-// be made after.
-func TestCAIsTheRunsAndGoesWithIt(t *testing.T) {
-	ca, err := NewCA(t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := ca.Certificate()
-	pub, ok := c.PublicKey.(*ecdsa.PublicKey)
-	if !ok || pub.Curve != elliptic.P256() || !c.IsCA {
-		t.Errorf("CA key %T (CA %v), want ECDSA P-256", c.PublicKey, c.IsCA)
-	}
-	if life := c.NotAfter.Sub(time.Now()); life > CAValidity || life < CAValidity-time.Minute {
-		t.Errorf("the CA is valid for %v more, want about %v", life, CAValidity)
-	}
-	st, err := os.Stat(ca.Dir)
-	if err != nil || st.Mode().Perm() != 0o700 {
-		t.Fatalf("the CA's folder: %v %v, want mode 0700", st.Mode(), err)
-	}
-	key := filepath.Join(ca.Dir, "ca-key.pem")
-	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("the key file: %v, want mode 0600", err)
-	}
-	bundle, err := os.ReadFile(ca.BundleFile)
-	caPEM, _ := os.ReadFile(ca.CertFile)
-	if err != nil || !bytes.HasSuffix(bundle, caPEM) {
-		t.Errorf("the bundle does not end with the CA's certificate")
-	}
-	if ca.Roots != "" && len(bundle) <= len(caPEM) {
-		t.Errorf("the bundle holds no system roots though %s was read", ca.Roots)
-	}
-	a, err := ca.Leaf("api.openai.com")
-	b, _ := ca.Leaf("api.openai.com")
-	o, _ := ca.Leaf("api.anthropic.com")
-	if err != nil || a != b || a == o {
-		t.Errorf("leaves are not one per host: %v", err)
-	}
-	leaf, _ := x509.ParseCertificate(a.Certificate[0])
-	if err := leaf.VerifyHostname("api.openai.com"); err != nil || leaf.CheckSignatureFrom(c) != nil {
-		t.Errorf("the leaf is not the host's, signed by the CA: %v", err)
-	}
-	if err := ca.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(key); !os.IsNotExist(err) {
-		t.Errorf("the CA's key is still there after Close: %v", err)
-	}
-	if _, err := os.Stat(ca.Dir); !os.IsNotExist(err) {
-		t.Errorf("the CA's folder is still there after Close: %v", err)
-	}
-	if _, err := ca.Leaf("api.x.ai"); err == nil {
-		t.Errorf("a leaf was made after Close")
 	}
 }
 

@@ -28,10 +28,10 @@ import (
 // that are not UTF-8 as "body_base64".
 func Line(x *Exchange) []byte {
 	var b bytes.Buffer
-	if err := writeLine(&b, x); err != nil {
+	if err := writeLine(&b, x, nil); err != nil {
 		// Only a spool file that cannot be read back: the line says so.
 		b.Reset()
-		writeLine(&b, bodiless(x, err))
+		writeLine(&b, bodiless(x, err), nil)
 	}
 	return b.Bytes()
 }
@@ -47,7 +47,8 @@ func bodiless(x *Exchange, err error) *Exchange {
 
 // writeLine writes x's line to w as it goes: a body in a spool file is read
 // back from it a piece at a time, escaped as it is written, never held.
-func writeLine(w io.Writer, x *Exchange) error {
+// masks remembers header values masked before (nil: none).
+func writeLine(w io.Writer, x *Exchange, masks *headerMasks) error {
 	req, resp := bodyOf(x.ReqBody, x.reqSpool), bodyOf(x.RespBody, x.respSpool)
 	errText := x.Err
 	for _, c := range []struct {
@@ -66,14 +67,14 @@ func writeLine(w io.Writer, x *Exchange) error {
 	b.WriteString(`,"url":`)
 	quote(&b, redact.URLHint(x.URL))
 	b.WriteString(`,"headers":`)
-	headers(&b, x.ReqHeader)
+	masks.headers(&b, x.ReqHeader)
 	if err := writeBody(w, &b, req, false, true); err != nil {
 		return err
 	}
 	b.WriteString(`},"response":{"timestamp":`)
 	b.WriteString(stamp(x.End))
 	fmt.Fprintf(&b, `,"status_code":%d,"headers":`, x.Status)
-	headers(&b, x.RespHeader)
+	masks.headers(&b, x.RespHeader)
 	sse := strings.HasPrefix(x.RespHeader.Get("Content-Type"), "text/event-stream") || x.WebSocket != nil
 	if err := writeBody(w, &b, resp, sse, false); err != nil {
 		return err

@@ -42,8 +42,12 @@ type Options struct {
 type Proxy struct {
 	opts Options
 	rec  *Recorder
-	rp   *httputil.ReverseProxy
-	ids  mockIDs
+	tr   http.RoundTripper
+	bufs copyBuffers
+	// rp forwards protocol upgrades (101 Switching Protocols), which
+	// forward (relay.go) leaves to it.
+	rp  *httputil.ReverseProxy
+	ids mockIDs
 }
 
 type ctxKey struct{}
@@ -58,15 +62,10 @@ func New(rec *Recorder, opts Options) *Proxy {
 	if tr == nil {
 		tr = upstreamTransport(opts.UpstreamTLS)
 	}
+	p.tr = tr
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			target := opts.Upstream
-			if u, ok := pr.In.Context().Value(upstreamKey{}).(*url.URL); ok {
-				target = u // the host a forward-proxy client was going to
-			} else if target == nil {
-				target = upstreamFor(pr.In)
-			}
-			pr.SetURL(target)
+			pr.SetURL(p.target(pr.In))
 			// Plain bytes from the provider, so the record holds readable
 			// JSON; the transport still asks for and undoes gzip itself.
 			pr.Out.Header.Del("Accept-Encoding")
@@ -75,7 +74,7 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 		},
 		Transport:     tr,
-		BufferPool:    &copyBuffers{},
+		BufferPool:    &p.bufs,
 		FlushInterval: -1, // every write reaches the client at once
 		ErrorLog:      log.New(io.Discard, "", 0),
 		ModifyResponse: func(resp *http.Response) error {
@@ -85,6 +84,12 @@ func New(rec *Recorder, opts Options) *Proxy {
 			}
 			x.Status = resp.StatusCode
 			x.RespHeader = resp.Header.Clone()
+			if resp.StatusCode == http.StatusSwitchingProtocols {
+				// The body is the connection itself, which ReverseProxy
+				// relays both ways: a tee, which is not writable, made
+				// it refuse the upgrade (502).
+				return nil
+			}
 			tee := newTee(resp.Body, x, true, p.rec.path)
 			tee.keep.hint = resp.ContentLength
 			resp.Body = tee
@@ -92,26 +97,44 @@ func New(rec *Recorder, opts Options) *Proxy {
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			x, _ := r.Context().Value(ctxKey{}).(*Exchange)
-			status := http.StatusBadGateway
-			msg := err.Error()
-			if errors.Is(err, context.Canceled) {
-				msg = "the client went away: " + msg
-				status = 499 // what nginx calls a closed client request
-			}
-			if x != nil {
-				x.Status = status
-				x.Err = "upstream: " + msg
-				x.RespHeader = http.Header{"Content-Type": {"application/json"}}
-				x.RespBody = errorBody(msg)
-			}
-			if status == http.StatusBadGateway {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(status)
-				w.Write(errorBody(msg))
-			}
+			failed(w, x, err)
 		},
 	}
 	return p
+}
+
+// target is where r goes: the host a forward-proxy client was going to,
+// else --upstream, else the provider its path and headers name.
+func (p *Proxy) target(r *http.Request) *url.URL {
+	if u, ok := r.Context().Value(upstreamKey{}).(*url.URL); ok {
+		return u
+	}
+	if p.opts.Upstream != nil {
+		return p.opts.Upstream
+	}
+	return upstreamFor(r)
+}
+
+// failed answers a request the upstream did not (x nil: not recorded):
+// 502 with a JSON error, or nothing to a client that went away.
+func failed(w http.ResponseWriter, x *Exchange, err error) {
+	status := http.StatusBadGateway
+	msg := err.Error()
+	if errors.Is(err, context.Canceled) {
+		msg = "the client went away: " + msg
+		status = 499 // what nginx calls a closed client request
+	}
+	if x != nil {
+		x.Status = status
+		x.Err = "upstream: " + msg
+		x.RespHeader = http.Header{"Content-Type": {"application/json"}}
+		x.RespBody = errorBody(msg)
+	}
+	if status == http.StatusBadGateway {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(errorBody(msg))
+	}
 }
 
 // errorBody is the JSON error the proxy answers when the upstream fails.
@@ -162,7 +185,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.mock(w, r, x, tee)
 		return
 	}
-	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, x)))
+	if upgrade(r.Header) {
+		p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, x)))
+		return
+	}
+	p.forward(w, r, x)
 }
 
 func join(a, b string) string {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/wirelens/wirelens/wire/capture/runca"
 )
 
 // Recipes: what each known agent needs, beyond the environment record sets
@@ -224,7 +226,7 @@ func (r *Recipe) Apply(base, dir string, environ, args []string, mock, intercept
 			if !dryRun {
 				err := os.MkdirAll(filepath.Dir(path), 0o700)
 				if err == nil {
-					err = writeNew(path, []byte(expand(st.FileContent)))
+					err = runca.WriteNew(path, []byte(expand(st.FileContent)))
 				}
 				if err != nil {
 					return a, fmt.Errorf("%s's recipe: %v", r.Agent, err)

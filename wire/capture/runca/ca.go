@@ -1,4 +1,7 @@
-package capture
+// Package runca is the certificate authority of one record run: its key
+// made for the run in a folder of mode 0700, gone with it, and a leaf
+// certificate for each host the forward proxy intercepts (wire/capture).
+package runca
 
 import (
 	"bytes"
@@ -19,10 +22,10 @@ import (
 	"time"
 )
 
-// CAValidity is how long the certificate authority of one record run (and
+// Validity is how long the certificate authority of one record run (and
 // every leaf it signs) is valid: long enough for a working session, short
 // enough that a copy of its certificate left somewhere soon means nothing.
-const CAValidity = 24 * time.Hour
+const Validity = 24 * time.Hour
 
 // CA is the certificate authority of one record run. Its ECDSA P-256 key is
 // made for the run, written only into a temporary folder of mode 0700, and
@@ -65,11 +68,11 @@ var rootFiles = []string{
 	"/usr/local/etc/ssl/cert.pem",                       // FreeBSD
 }
 
-// NewCA makes the certificate authority of one run in a new temporary
+// New makes the certificate authority of one run in a new temporary
 // folder under parent ("" is the system's temporary folder). userRoots, when
 // not empty, is a PEM file of roots the user already trusts (their own
 // SSL_CERT_FILE), put in the bundle before the system's.
-func NewCA(parent, userRoots string) (*CA, error) {
+func New(parent, userRoots string) (*CA, error) {
 	dir, err := os.MkdirTemp(parent, "wirelens-ca-")
 	if err != nil {
 		return nil, fmt.Errorf("the CA's temporary folder: %w", err)
@@ -106,7 +109,7 @@ func makeCA(dir, userRoots string) (*CA, error) {
 			Organization: []string{"wirelens (temporary)"},
 		},
 		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(CAValidity),
+		NotAfter:              now.Add(Validity),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,
 		BasicConstraintsValid: true,
 		IsCA:                  true,
@@ -133,10 +136,10 @@ func makeCA(dir, userRoots string) (*CA, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeNew(filepath.Join(dir, "ca-key.pem"), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})); err != nil {
+	if err := WriteNew(filepath.Join(dir, "ca-key.pem"), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})); err != nil {
 		return nil, err
 	}
-	if err := writeNew(ca.CertFile, certPEM); err != nil {
+	if err := WriteNew(ca.CertFile, certPEM); err != nil {
 		return nil, err
 	}
 	var bundle bytes.Buffer
@@ -160,14 +163,15 @@ func makeCA(dir, userRoots string) (*CA, error) {
 		}
 	}
 	bundle.Write(certPEM)
-	if err := writeNew(ca.BundleFile, bundle.Bytes()); err != nil {
+	if err := WriteNew(ca.BundleFile, bundle.Bytes()); err != nil {
 		return nil, err
 	}
 	return ca, nil
 }
 
-// writeNew creates path (which must not exist) mode 0600 and writes b.
-func writeNew(path string, b []byte) error {
+// WriteNew creates path (which must not exist) mode 0600 and writes b: the
+// CA's files, and the other files of a run's folder (record's recipes).
+func WriteNew(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
