@@ -105,11 +105,28 @@ func TestLexersMatchChroma(t *testing.T) {
 	bytes, windows, designed, checked, cutBytes := 0, 0, 0, 0, 0
 	check := func(s, lang, where string) {
 		checked += len(s)
-		got, want := Highlight(s, lang), highlightWith(lexers.Get(lang), s)
-		if g, w, n, cut := byDesign(s, lang, got, want); cut {
+		compare := func() (got, want []Span, n int, cut bool) {
+			got, want = Highlight(s, lang), highlightWith(lexers.Get(lang), s)
+			if g, w, n, cut := byDesign(s, lang, got, want); cut {
+				return g, w, n, true
+			}
+			return got, want, 0, false
+		}
+		got, want, n, cut := compare()
+		// chroma gives each regular expression 250 ms a match (regexp2's
+		// MatchTimeout, set by its RegexLexer) and tokenises differently
+		// past it: on a loaded machine the oracle disagrees with itself.
+		// A disagreement counts when chroma says the same twice running.
+		for try := 0; !slices.Equal(got, want) && try < 3; try++ {
+			g, w, n2, cut2 := compare()
+			if slices.Equal(w, want) {
+				break // chroma's answer is stable: the disagreement stands
+			}
+			got, want, n, cut = g, w, n2, cut2
+		}
+		if cut {
 			designed++
 			cutBytes += n
-			got, want = g, w
 		}
 		if slices.Equal(got, want) {
 			return
