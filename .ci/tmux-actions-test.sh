@@ -45,7 +45,12 @@ tmux -S "$sock" set -s set-clipboard on
 # 1. y: the legacy request's AGENTS.md, as shown.
 keys y
 wait_for "copied system[0]/agents-md of #1:"
-tmux -S "$sock" show-buffer >"$work/clip"
+# The copy reaches tmux as an OSC 52 sequence written apart from the
+# screen's frame: the status line can show before tmux has the buffer.
+for _ in $(seq 1 100); do
+	tmux -S "$sock" show-buffer >"$work/clip" 2>/dev/null && grep -F "POISONED" "$work/clip" >/dev/null && break
+	sleep 0.1
+done
 grep -F "POISONED" "$work/clip" >/dev/null || fail "the clipboard does not hold the AGENTS.md text: $(head -c 200 "$work/clip")"
 safe "$work/clip"
 grep -E '␛|\[U\+' "$work/clip" >/dev/null || fail "the clipboard does not show the AGENTS.md's hazards"
