@@ -113,15 +113,12 @@ func (w *Reader) Word(dst *string) bool {
 	if err != nil || len(v) < 2 {
 		return false
 	}
-	text := v[1 : len(v)-1]
-	if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
-		// What str does with the value already read.
-		u, err := jsontext.AppendUnquote(w.buf[:0], v)
-		if err != nil {
-			return false
-		}
-		w.buf = u
-		*dst = string(u)
+	text, escaped, ok := w.unquote(v)
+	if !ok {
+		return false
+	}
+	if escaped {
+		*dst = string(text)
 		return true
 	}
 	if len(text) > maxWord {
@@ -141,6 +138,23 @@ func (w *Reader) Word(dst *string) bool {
 	return true
 }
 
+// unquote is the text of the JSON string v: its bytes between the quotes,
+// or, when it holds an escape or invalid UTF-8, unquoted into the reader's
+// buffer (escaped; invalid UTF-8 replaced as json.Unmarshal replaces it),
+// to be copied once by the caller.
+func (w *Reader) unquote(v []byte) (text []byte, escaped, ok bool) {
+	text = v[1 : len(v)-1]
+	if bytes.IndexByte(text, '\\') < 0 && utf8.Valid(text) {
+		return text, false, true
+	}
+	u, err := jsontext.AppendUnquote(w.buf[:0], v)
+	if err != nil {
+		return nil, false, false
+	}
+	w.buf = u
+	return u, true, true
+}
+
 // maxWord is the longest value Word shares, maxWords the most it holds
 // (past it the map starts again empty).
 const (
@@ -155,15 +169,9 @@ func (w *Reader) str(dst *string, in *wire.Interner, known string) bool {
 		if err != nil || len(v) < 2 {
 			return false
 		}
-		text := v[1 : len(v)-1]
-		if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
-			// Unquoted into the reader's buffer, then copied once.
-			// Invalid UTF-8 is left to json.Unmarshal, which replaces it.
-			u, err := jsontext.AppendUnquote(w.buf[:0], v)
-			if err != nil {
-				return false
-			}
-			w.buf, text = u, u
+		text, _, ok := w.unquote(v)
+		if !ok {
+			return false
 		}
 		switch {
 		case known != "" && string(text) == known:
