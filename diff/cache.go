@@ -181,6 +181,8 @@ type seqView struct {
 	scale float64
 	// at is when the request was sent, Unix nanoseconds (0: unknown).
 	at int64
+	// run is the arrays' run (seqRun).
+	run *seqRun
 }
 
 // newSeqView prepares r. When prev is given, the running totals of the
@@ -190,28 +192,56 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 	segs, at := cacheOrdered(r)
 	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model), at: unixNano(r.At)}
 	n := len(v.segs)
-	v.chain = make([]uint64, n)
-	v.cumTok = make([]int, n)
-	v.cumLen = make([]int, n)
-	v.block = make([]int, n)
-	for i := range v.segs {
-		if s := &v.segs[i]; s.Hash == 0 && s.Text != "" {
-			s.Hash = wire.HashText(s.Text)
+	shared, inPlace := 0, false
+	if prev != nil {
+		m := min(n, len(prev.segs))
+		if m > 0 && &prev.segs[0] == &v.segs[0] {
+			// One run of segments (wire.ExtendRun, the decoder's): the same
+			// segments as far as both go, their hashes set by prev.
+			shared, inPlace = m, true
+		} else {
+			v.fixHashes(0)
+			for shared < m && sameSeg(&prev.segs[shared], &v.segs[shared]) {
+				shared++
+			}
 		}
 	}
-	shared := 0
-	if prev != nil {
-		for shared < n && shared < len(prev.segs) && sameSeg(&prev.segs[shared], &v.segs[shared]) {
-			shared++
+	if inPlace && shared == len(prev.segs) && prev.run != nil && prev.run.used == len(prev.chain) {
+		// v extends prev, and no view extended prev's arrays before:
+		// their elements after prev's are v's to write (wire.ExtendRun).
+		v.chain, v.cumTok = wire.ExtendRun(prev.chain, n), wire.ExtendRun(prev.cumTok, n)
+		v.cumLen, v.block = wire.ExtendRun(prev.cumLen, n), wire.ExtendRun(prev.block, n)
+		v.run = prev.run
+		if &v.chain[0] != &prev.chain[0] {
+			v.run = &seqRun{}
 		}
-		copy(v.cumTok, prev.cumTok[:shared])
-		copy(v.cumLen, prev.cumLen[:shared])
-		copy(v.chain, prev.chain[:shared])
+	} else {
+		v.chain, v.cumTok = wire.ExtendRun[uint64](nil, n), wire.ExtendRun[int](nil, n)
+		v.cumLen, v.block = wire.ExtendRun[int](nil, n), wire.ExtendRun[int](nil, n)
+		v.run = &seqRun{}
+		if prev != nil {
+			copy(v.cumTok, prev.cumTok[:shared])
+			copy(v.cumLen, prev.cumLen[:shared])
+			copy(v.chain, prev.chain[:shared])
+			if inPlace {
+				copy(v.block, prev.block[:shared])
+			}
+		}
+	}
+	v.run.used = n
+	if inPlace || prev == nil {
+		v.fixHashes(shared)
 	}
 	tok, ln := v.tokensTo(shared), v.bytesTo(shared)
 	blk := -1
 	prevPart := "\x00"
-	for i := range v.segs {
+	from := 0
+	if inPlace && shared > 0 {
+		// The blocks of the segments shared: the same segments, the same
+		// blocks (sameSeg does not compare parts: only then).
+		from, blk, prevPart = shared, v.block[shared-1], partOf(&v.segs[shared-1])
+	}
+	for i := from; i < n; i++ {
 		s := &v.segs[i]
 		if i >= shared {
 			tok += s.Tokens()
@@ -223,11 +253,7 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 			}
 			v.chain[i] = chainHash(before, s)
 		}
-		part := s.Part
-		if part == "" {
-			part = s.ID
-		}
-		if part != prevPart || s.Start == 0 {
+		if part := partOf(s); part != prevPart || s.Start == 0 {
 			blk++
 			prevPart = part
 		}
@@ -253,6 +279,29 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 		}
 	}
 	return v
+}
+
+// seqRun is the arrays (chain, cumTok, cumLen, block) that views of
+// requests extending one another share: used is how many elements of them
+// the view that extended them last holds; the elements after are written
+// by the next view that extends that one, and no other.
+type seqRun struct{ used int }
+
+// fixHashes sets the hash of each segment from i on that has none.
+func (v *seqView) fixHashes(i int) {
+	for ; i < len(v.segs); i++ {
+		if s := &v.segs[i]; s.Hash == 0 && s.Text != "" {
+			s.Hash = wire.HashText(s.Text)
+		}
+	}
+}
+
+// partOf is the part a segment was cut from (its ID when not cut).
+func partOf(s *wire.Segment) string {
+	if s.Part == "" {
+		return s.ID
+	}
+	return s.Part
 }
 
 // hostPrefix sizes the host prefix a recording leaves out (no segment of

@@ -230,6 +230,9 @@ type Auditor struct {
 	Workspace *WorkspaceMarks
 
 	scans map[uint64]*textScan
+	// last is what the request audited last left for the next (memo.go).
+	last     memo
+	replayed int // segments whose findings were replayed, for tests
 	// tools holds, by source and tool name, the last definition seen
 	// (tool-changed).
 	tools map[string]map[string]*toolSeen
@@ -369,12 +372,22 @@ func Audit(r *wire.Request) []Finding { return New().Audit(r) }
 
 // Audit returns the findings of r, most severe first, then in wire order of
 // the segments and by offset.
+//
+// The segments r shares with the request audited before (the same
+// segments, from the first on) are not judged again: their findings are
+// the earlier request's, replayed with r's number (see replayable), and
+// only tool-changed, which compares a definition with the one the session
+// sent last, runs on them again. The rest are judged one by one.
 func (a *Auditor) Audit(r *wire.Request) []Finding {
-	ctx := &requestAudit{a: a, r: r}
-	ctx.markPrefix()
-	for i := range r.Segments {
+	ctx := &requestAudit{a: a, r: r, closed: -1}
+	from := a.replayable(r)
+	ctx.replay(from)
+	for i := from; i < len(r.Segments); i++ {
+		ctx.mark(i)
 		ctx.segment(i)
 	}
+	a.last = memo{segs: r.Segments, workspace: a.Workspace, out: ctx.out, order: ctx.order,
+		tools: ctx.tools, closed: ctx.closed, enveloped: ctx.enveloped}
 	idx := make([]int, len(ctx.out))
 	for k := range idx {
 		idx[k] = k
@@ -392,16 +405,25 @@ func (a *Auditor) Audit(r *wire.Request) []Finding {
 	sorted := make([]Finding, len(idx))
 	for k, at := range idx {
 		sorted[k] = ctx.out[at]
+		if t := sorted[k].Tool; t != nil {
+			// The caller's own: the memo's is replayed to the next request.
+			c := *t
+			sorted[k].Tool = &c
+		}
 	}
-	ctx.out = sorted
-	return ctx.out
+	return sorted
 }
 
 // requestAudit is the state of auditing one request.
 type requestAudit struct {
-	a      *Auditor
-	r      *wire.Request
-	prefix []bool // per segment: inside the trusted prefix
+	a *Auditor
+	r *wire.Request
+	// inPrefix says whether the segment being judged is inside the trusted
+	// prefix; closed is the index of the first segment of the messages
+	// channel of another trust than trusted (where the prefix of the
+	// messages ends), -1 before it.
+	inPrefix bool
+	closed   int
 	// enveloped holds, for each part cut at envelopes, the index of its
 	// first envelope segment: its trusted segments are host framing around
 	// envelopes, and those before the first envelope have no body behind
@@ -409,6 +431,8 @@ type requestAudit struct {
 	enveloped map[string]int
 	out       []Finding
 	order     []int // per finding: the segment's index, for sorting
+	// tools notes where tool-changed ran on each tool definition (memo).
+	tools []toolMark
 	// count per (segment, rule) for the cap
 	counts map[string]int
 	// capped per (segment, rule): findings left out
@@ -417,32 +441,30 @@ type requestAudit struct {
 	esc    *schemaString  // the string of a tool definition whose escaped hazards are read
 }
 
-// markPrefix notes the parts cut at envelopes and marks the segments of the
-// trusted prefix: the tools, the system
-// channel, and the trusted segments of the messages channel before the first
-// segment of another trust. The time fringe (a trusted message of kind time)
-// is where the clock belongs and is not part of it.
-func (c *requestAudit) markPrefix() {
-	c.prefix = make([]bool, len(c.r.Segments))
-	open := true
-	for i, s := range c.r.Segments {
-		if s.Envelope != "" && s.Part != s.ID {
-			if c.enveloped == nil {
-				c.enveloped = map[string]int{}
-			}
-			if _, ok := c.enveloped[s.Part]; !ok {
-				c.enveloped[s.Part] = i
-			}
+// mark notes segment i, the next one judged, in the parts cut at envelopes
+// and says whether it is in the trusted prefix: the tools, the system
+// channel, and the trusted segments of the messages channel before the
+// first segment of another trust. The time fringe (a trusted message of
+// kind time) is where the clock belongs and is not part of it. Segments are
+// marked in order, each after those before it.
+func (c *requestAudit) mark(i int) {
+	s := &c.r.Segments[i]
+	if s.Envelope != "" && s.Part != s.ID {
+		if c.enveloped == nil {
+			c.enveloped = map[string]int{}
 		}
-		switch s.Channel {
-		case wire.ChannelTools, wire.ChannelSystem:
-			c.prefix[i] = s.Trust == wire.Trusted
-		default:
-			if s.Trust != wire.Trusted {
-				open = false
-			}
-			c.prefix[i] = open && s.Trust == wire.Trusted && s.Kind != wire.KindTime
+		if _, ok := c.enveloped[s.Part]; !ok {
+			c.enveloped[s.Part] = i
 		}
+	}
+	switch s.Channel {
+	case wire.ChannelTools, wire.ChannelSystem:
+		c.inPrefix = s.Trust == wire.Trusted
+	default:
+		if s.Trust != wire.Trusted && c.closed < 0 {
+			c.closed = i
+		}
+		c.inPrefix = c.closed < 0 && s.Trust == wire.Trusted && s.Kind != wire.KindTime
 	}
 }
 

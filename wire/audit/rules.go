@@ -193,6 +193,7 @@ func (c *requestAudit) segment(i int) {
 		if s.Trust == wire.Untrusted {
 			c.toolPoisoning(i)
 		}
+		c.tools = append(c.tools, toolMark{seg: i, at: len(c.out)})
 		c.toolChanged(i)
 	}
 
@@ -202,7 +203,7 @@ func (c *requestAudit) segment(i int) {
 	}
 
 	// volatile-in-prefix.
-	if c.prefix[i] {
+	if c.inPrefix {
 		for _, v := range a.volatileOf(sc) {
 			if !volatileCounts(v.Kind) {
 				continue

@@ -267,6 +267,36 @@ type ElementCache struct {
 	read sharedPrefix
 	// names is the map of call ids of the body before (toolNames).
 	names *toolNames
+	// gen numbers the bodies decoded (Placing), runGen is the one Placed
+	// last, and known counts the first segments of the body being decoded
+	// that its repeated elements put where they were in that one.
+	gen, runGen uint64
+	known       int
+}
+
+// Placing starts the decoding of a body: Known counts from 0.
+func (c *ElementCache) Placing() { c.gen++; c.known = 0 }
+
+// Known is how many of the first segments of the body being decoded are,
+// by the elements they came from, the segments the body Placed last had
+// at the same places: the elements, all of them repeated, added their
+// segments one after the other where they had added them in that body.
+// Segments are only appended, never written after, so those are equal to
+// that body's without comparing them.
+func (c *ElementCache) Known() int { return c.known }
+
+// Placed says the body decoded last is the one the next is compared with
+// (the decoder's run of segments).
+func (c *ElementCache) Placed() { c.runGen = c.gen }
+
+// place notes that e's segments go at index at of the body being decoded,
+// and counts them in Known when they follow the known ones and were at
+// the same place in the body Placed last.
+func (c *ElementCache) place(e *elementEntry, at int) {
+	if c.known == at && e.gen != 0 && e.gen == c.runGen && e.at == at && c.gen == c.runGen+1 {
+		c.known += len(e.segs)
+	}
+	e.gen, e.at = c.gen, at
 }
 
 // sharedPrefix notes that the n bytes at at (a line WalkAfter was given)
@@ -304,6 +334,10 @@ type elementEntry struct {
 	bps    []int       // the indices in segs of the segments that carry a cache breakpoint
 	defs   [][2]string // call ids the element names
 	uses   [][2]string // call ids it looked up, with the names found
+	// gen and at are the body that added the element's segments last
+	// (ElementCache.Placing) and where they went in it.
+	gen uint64
+	at  int
 }
 
 var elementSeed1, elementSeed2 = maphash.MakeSeed(), maphash.MakeSeed()
@@ -332,6 +366,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 			// Byte for byte the element at this index in the body before
 			// (see Walker.WalkAfter): what it became then, without hashing it.
 			if e := m.prev[i]; e != nil && e.format == b.Req.Format {
+				c.place(e, len(b.Req.Segments))
 				e.add(b.Req)
 				for _, d := range e.defs {
 					names.m[d[0]] = d[1]
@@ -344,6 +379,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
 		if e := c.m[k]; e != nil && e.fits(names) {
+			c.place(e, len(b.Req.Segments))
 			e.add(b.Req)
 			for _, d := range e.defs {
 				names.m[d[0]] = d[1]
@@ -371,6 +407,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		for _, at := range b.Req.Breakpoints[startBP:] {
 			e.bps = append(e.bps, at-start)
 		}
+		c.place(e, start)
 		if len(c.m) >= elementCacheMax {
 			clear(c.m)
 		}

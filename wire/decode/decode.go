@@ -128,6 +128,10 @@ var tailWalks atomic.Int64
 // sharedLines counts the lines read by sharedLine, for tests.
 var sharedLines atomic.Int64
 
+// knownSegments counts the segments share did not compare with the run
+// (body.ElementCache.Known), for tests.
+var knownSegments atomic.Int64
+
 // longOnce counts the long lines longLine read once, for tests.
 var longOnce atomic.Int64
 
@@ -1222,6 +1226,7 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 	// Segments are collected in the decoder's scratch array; share gives the
 	// request its own (or the run's) afterwards.
 	b.Req.Segments = d.scratch[:0]
+	d.cache.Placing()
 	if err := body.Decode(format, s, b, d.cache); err != nil {
 		if !d.counted(line, kindBadBody) {
 			d.Fail(line, "%s body: %s", format, body.DescribeError(err))
@@ -1236,7 +1241,8 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 		// after it.
 		d.cache.Remember(s)
 	}
-	b.Req.Segments = d.share(b.Req.Segments)
+	b.Req.Segments = d.share(b.Req.Segments, d.cache.Known())
+	d.cache.Placed()
 	d.Emit(*b.Req)
 }
 
@@ -1247,8 +1253,9 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 // their segments (an append copies), and no request's segments are
 // written after it is emitted.
 // segs is the decoder's scratch array: it is kept for the next request
-// (while small enough) and never handed out.
-func (d *decoder) share(segs []wire.Segment) []wire.Segment {
+// (while small enough) and never handed out. Its first known segments are
+// known to be the run's (body.ElementCache.Known) and are not compared.
+func (d *decoder) share(segs []wire.Segment, known int) []wire.Segment {
 	if cap(segs) <= keepScratch {
 		d.scratch = segs[:0]
 	} else {
@@ -1256,7 +1263,9 @@ func (d *decoder) share(segs []wire.Segment) []wire.Segment {
 	}
 	n := len(d.segRun)
 	var run []wire.Segment
-	if n == 0 || len(segs) < n || !wire.SameSegments(segs[:n], d.segRun) {
+	known = min(known, n)
+	knownSegments.Add(int64(known))
+	if n == 0 || len(segs) < n || !wire.SameSegments(segs[known:n], d.segRun[known:]) {
 		// A run of its own, with room for the requests that extend it.
 		run, n = wire.ExtendRun[wire.Segment](nil, len(segs)), 0
 	} else {
