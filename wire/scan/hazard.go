@@ -150,6 +150,11 @@ func joinsScript(r rune) bool {
 	return !unicode.Is(unicode.Latin, r) && !unicode.Is(unicode.Greek, r) && !unicode.Is(unicode.Cyrillic, r)
 }
 
+// plainByte: printable ASCII and the white space of text, never a hazard.
+func plainByte(c byte) bool {
+	return c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r'
+}
+
 // Hazards finds every hazard in s, in order, without overlaps. The one
 // scanner behind the audit, the assemble sanitiser and the display sanitiser.
 //
@@ -168,9 +173,14 @@ func Hazards(s string) []Hazard {
 			prev = -1
 		}
 		c := s[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r' {
-			prev = rune(c)
-			i++
+		if plainByte(c) {
+			// A run of plain ASCII in one tight loop: most of any text.
+			j := i + 1
+			for j < len(s) && plainByte(s[j]) {
+				j++
+			}
+			prev = rune(s[j-1])
+			i = j
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
