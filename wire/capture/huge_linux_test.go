@@ -142,11 +142,28 @@ func TestHugeResponseIsStreamed(t *testing.T) {
 	if err := json.Unmarshal(line, &r); err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("response body cut: %d bytes recorded (the most a recording keeps), %d more passed through unrecorded", keptResponse, hugeAnswer-keptResponse); !strings.Contains(r.Wirelens.Error, want) {
+	// On a loaded machine the spool can fall behind the stream, which does
+	// not wait for it (by design): then the note says so and how much was
+	// kept, and the record holds exactly that much.
+	kept := keptResponse
+	want := fmt.Sprintf("response body cut: %d bytes recorded (the most a recording keeps), %d more passed through unrecorded", keptResponse, hugeAnswer-keptResponse)
+	var k, more int
+	behind := false
+	if i := strings.Index(r.Wirelens.Error, "response body cut: "); i >= 0 {
+		_, err := fmt.Sscanf(r.Wirelens.Error[i:], "response body cut: %d bytes recorded, then the recording fell behind the stream (the disk was slower than the exchange, which did not wait for it), %d more passed through unrecorded", &k, &more)
+		behind = err == nil
+	}
+	if behind {
+		t.Logf("the recording fell behind the stream here after %d bytes", k)
+		if k+more != hugeAnswer || k > keptResponse {
+			t.Errorf("note %q: %d kept and %d more, want %d in all, at most %d kept", r.Wirelens.Error, k, more, hugeAnswer, keptResponse)
+		}
+		kept = k
+	} else if !strings.Contains(r.Wirelens.Error, want) {
 		t.Errorf("note %q, want %q", r.Wirelens.Error, want)
 	}
-	if r.Response.BodyRaw == nil || len(*r.Response.BodyRaw) != keptResponse || !strings.HasPrefix(*r.Response.BodyRaw, "event: content_block_delta\n") {
-		t.Errorf("the response's body_raw is not its first %d bytes", keptResponse)
+	if r.Response.BodyRaw == nil || len(*r.Response.BodyRaw) != kept || kept > 0 && !strings.HasPrefix(*r.Response.BodyRaw, "event: content_block_delta\n") {
+		t.Errorf("the response's body_raw is not its first %d bytes", kept)
 	}
 	if bytes.Contains(line, []byte("verysecret")) || len(r.Request.Body) < 200*100<<10 {
 		t.Errorf("the request body is %d bytes, its api_key masked: %t", len(r.Request.Body), !bytes.Contains(line, []byte("verysecret")))
