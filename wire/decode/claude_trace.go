@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/base64"
 	"strings"
 	"time"
 
@@ -21,6 +22,9 @@ type traceLine struct {
 		URL       string         `json:"url"`
 		Method    string         `json:"method"`
 		Body      jsontext.Value `json:"body"`
+		// BodyBase64 is a body wirelens's recorder could not keep as
+		// text (bytes that are not UTF-8: capture/line.go writeBody).
+		BodyBase64 string `json:"body_base64"`
 	} `json:"request"`
 	Response *struct {
 		Body    jsontext.Value `json:"body"`
@@ -50,6 +54,14 @@ func decodeClaudeTrace(d *decoder, v jsontext.Value, line int, off int64) {
 		}
 	}
 	reqBody := t.Request.Body
+	if len(reqBody) == 0 && t.Request.BodyBase64 != "" {
+		b, err := base64.StdEncoding.DecodeString(t.Request.BodyBase64)
+		if err != nil {
+			d.Fail(line, "claude-trace: the request's body_base64 is not base64")
+			return
+		}
+		reqBody = jsontext.Value(body.TrimSpace(b))
+	}
 	if ws {
 		// A message sent on a WebSocket (wirelens record): only a
 		// response.create is a request to the model; its members are

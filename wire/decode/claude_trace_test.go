@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/base64"
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
@@ -56,4 +57,31 @@ func TestDecodeClaudeTraceBad(t *testing.T) {
 		t.Fatalf("requests %+v", reqs)
 	}
 	checkUsage(t, reqs[0], &wire.Usage{InputTokens: 5, OutputTokens: 1})
+}
+
+// A request body wirelens's recorder kept as base64 (bytes that are not
+// UTF-8) is read back from body_base64, its invalid bytes replaced as in
+// any JSON body read; base64 that is not says so. Before, each was "has no
+// recorded body".
+func TestDecodeClaudeTraceRequestBase64(t *testing.T) {
+	enc := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	in := `{"request":{"url":"https://api.anthropic.com/v1/messages","body_base64":"` + enc(`{"model":"claude-b64","messages":[{"role":"user","content":"q"}]}`) + `"}}
+{"request":{"url":"https://api.anthropic.com/v1/messages","body_base64":"` + enc("{\"model\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"a\xff\"}]}") + `"}}
+{"request":{"url":"https://api.anthropic.com/v1/messages","body_base64":"%%%"}}
+`
+	var errs []string
+	var reqs []wire.Request
+	for r, err := range Decode(stringsReaderDec(in), Options{Source: "t.jsonl"}) {
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) != 2 || reqs[0].Model != "claude-b64" || reqs[1].Model != "x" || reqs[1].Segments[0].Text != "a\uFFFD" {
+		t.Errorf("requests %+v, want claude-b64 and x with its byte replaced", reqs)
+	}
+	if len(errs) != 1 || errs[0] != "t.jsonl:3: claude-trace: the request's body_base64 is not base64" {
+		t.Errorf("errors %q", errs)
+	}
 }
