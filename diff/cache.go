@@ -193,17 +193,15 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 	v := &seqView{segs: segs, req: r, rule: RuleFor(r.Format, r.Model), at: unixNano(r.At)}
 	n := len(v.segs)
 	shared, inPlace := 0, false
-	if prev != nil {
-		m := min(n, len(prev.segs))
-		if m > 0 && &prev.segs[0] == &v.segs[0] {
-			// One run of segments (wire.ExtendRun, the decoder's): the same
-			// segments as far as both go, their hashes set by prev.
-			shared, inPlace = m, true
-		} else {
-			v.fixHashes(0)
-			for shared < m && sameSeg(&prev.segs[shared], &v.segs[shared]) {
-				shared++
-			}
+	if prev != nil && n > 0 && len(prev.segs) > 0 && &prev.segs[0] == &v.segs[0] {
+		// One run of segments (wire.ExtendRun, the decoder's): the same
+		// segments as far as both go, their hashes set by prev.
+		shared, inPlace = min(n, len(prev.segs)), true
+	}
+	v.fixHashes(shared)
+	if prev != nil && !inPlace {
+		for m := min(n, len(prev.segs)); shared < m && sameSeg(&prev.segs[shared], &v.segs[shared]); {
+			shared++
 		}
 	}
 	if inPlace && shared == len(prev.segs) && prev.run != nil && prev.run.used == len(prev.chain) {
@@ -229,9 +227,6 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 		}
 	}
 	v.run.used = n
-	if inPlace || prev == nil {
-		v.fixHashes(shared)
-	}
 	tok, ln := v.tokensTo(shared), v.bytesTo(shared)
 	blk := -1
 	prevPart := "\x00"

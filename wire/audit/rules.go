@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/wirelens/wirelens/wire"
@@ -552,19 +551,9 @@ func dataFramed(segs []wire.Segment, i int) bool {
 		if segs[k].Trust != wire.Trusted {
 			continue
 		}
-		t := strings.ToLower(segs[k].Text)
-		for _, p := range dataPhrases {
-			for at := 0; ; {
-				j := strings.Index(t[at:], p)
-				if j < 0 {
-					break
-				}
-				at += j + len(p)
-				// A whole phrase: not "as database".
-				if at == len(t) || !unicode.IsLetter(rune(t[at])) {
-					return true
-				}
-			}
+		// Whole phrases (mentionsAny): not "as database", not "has data".
+		if mentionsAny(strings.ToLower(segs[k].Text), dataPhrases) {
+			return true
 		}
 	}
 	return false
