@@ -57,7 +57,10 @@ func SessionCwd(text string) string {
 func firstLineWith(text string, from int, prefixes []string) int {
 	at := -1
 	for _, h := range prefixes {
-		if k := lineWith(text, from, h); h != "" && k >= 0 && (at < 0 || k < at) {
+		if h == "" {
+			continue
+		}
+		if k := lineWith(text, from, h); k >= 0 && (at < 0 || k < at) {
 			at = k
 		}
 	}
