@@ -222,7 +222,10 @@ func cut(text string, system, head bool, kind wire.Kind, trust wire.Trust, cwd s
 		}
 	}
 	if len(envs) == 0 && !anyLegacy {
-		if l := skillListFor(text, ""); l != nil && trust == wire.Trusted {
+		if trust != wire.Trusted {
+			return nil
+		}
+		if l := skillListFor(text, ""); l != nil {
 			return skillListPieces(l, text, 0, len(text), kind, "", cwd)
 		}
 		return nil

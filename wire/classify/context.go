@@ -178,10 +178,8 @@ func statusData(cb *framing.ContextBlock, body string, from int) (start, end int
 		return -1, -1
 	}
 	end = len(body)
-	for _, k := range append([]string{cb.Trailer}, cb.Keys...) {
-		if p := lineWith(body, start, k); k != "" && p >= 0 && p < end {
-			end = p
-		}
+	if p := firstLineWith(body, start, append([]string{cb.Trailer}, cb.Keys...)); p >= 0 {
+		end = p
 	}
 	if rc := lineWith(body, start, st.Last); st.Last != "" && rc >= 0 && rc < end {
 		if e := strings.Index(body[rc:end], "\n\n"); e >= 0 {

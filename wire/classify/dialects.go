@@ -201,9 +201,9 @@ func scanTagsInto(tags []dialectTag, text string, sc tagScope) []dialectTag {
 	}
 	n := len(tags)
 	for i := range lineDialects {
-		if f := lineDialects[i].line; strings.Contains(text, f.Prefix) || strings.Contains(text, f.Close) {
-			tags = scanLineTags(text, tags, &lineDialects[i])
-		}
+		// scanLineTags' own search is the test: a Contains first would
+		// scan the text twice where a row's line is there.
+		tags = scanLineTags(text, tags, &lineDialects[i])
 	}
 	if len(tags) > n+1 || n > 0 && len(tags) > n {
 		slices.SortFunc(tags, func(a, b dialectTag) int { return a.start - b.start })

@@ -154,10 +154,7 @@ func leadInStart(text string, from, at int) int {
 	ps := end
 	lines := 0
 	for ps > from {
-		ls := strings.LastIndexByte(text[from:ps-1], '\n') + 1 + from
-		if ls < from {
-			ls = from
-		}
+		ls := strings.LastIndexByte(text[from:ps-1], '\n') + 1 + from // never before from
 		if isBlank(text[ls:ps]) {
 			break
 		}

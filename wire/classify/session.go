@@ -37,19 +37,12 @@ func SessionCwd(text string) string {
 		return ""
 	}
 	headEnd := lineEnd(text, strings.Index(text, sc.Head))
-	if k := lineWith(text, headEnd, sc.WorkDirs); sc.WorkDirs != "" && k >= 0 {
-		if next := lineEnd(text, k); next < len(text) {
-			if line := LineAt(text, next); strings.HasPrefix(line, sc.DirItem) {
-				return strings.TrimSpace(line[len(sc.DirItem):])
-			}
-		}
+	list := firstLineWith(text, headEnd, sc.Lists)
+	facts := text[headEnd:]
+	if list >= 0 {
+		facts = text[headEnd:list]
 	}
-	if k := lineWith(text, headEnd, sc.Cwd); sc.Cwd != "" && k >= 0 {
-		if t := firstLineWith(text, headEnd, sc.Lists); t < 0 || k < t {
-			return strings.TrimSpace(LineAt(text, k)[len(sc.Cwd):])
-		}
-	}
-	return ""
+	return sessionWorkspaceDir(sc, text, list, facts)
 }
 
 // firstLineWith is the first line at or after from that starts with one of
@@ -57,7 +50,10 @@ func SessionCwd(text string) string {
 func firstLineWith(text string, from int, prefixes []string) int {
 	at := -1
 	for _, h := range prefixes {
-		if k := lineWith(text, from, h); h != "" && k >= 0 && (at < 0 || k < at) {
+		if h == "" {
+			continue
+		}
+		if k := lineWith(text, from, h); k >= 0 && (at < 0 || k < at) {
 			at = k
 		}
 	}
@@ -168,7 +164,7 @@ func sessionPieces(sc *framing.SessionContext, text string) []piece {
 // message: the first DirItem line after the WorkDirs heading at list, or
 // the older Cwd sentence among the facts.
 func sessionWorkspaceDir(sc *framing.SessionContext, text string, list int, facts string) string {
-	if sc.WorkDirs != "" && strings.HasPrefix(text[list:], sc.WorkDirs) {
+	if list >= 0 && sc.WorkDirs != "" && strings.HasPrefix(text[list:], sc.WorkDirs) {
 		next := lineEnd(text, list)
 		if line := LineAt(text, min(next, len(text))); strings.HasPrefix(line, sc.DirItem) {
 			return strings.TrimSpace(line[len(sc.DirItem):])
