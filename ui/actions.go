@@ -65,15 +65,18 @@ func (m *Model) openWrite() tea.Cmd {
 			inputs = append(inputs, src)
 		}
 	}
-	var fs []audit.Finding
-	for _, f := range m.shownFindings() {
-		fs = append(fs, f.Finding)
-	}
-	w, name := m.opts.Export.OfFindings(fs, inputs)
-	if c := m.cur(); m.view != viewFindings && c >= 0 {
+	var w act.Pending
+	var name string
+	switch c := m.cur(); {
+	case m.view == viewFindings:
+		// The filtered findings only here: another view writes a request.
+		var fs []audit.Finding
+		for _, f := range m.shownFindings() {
+			fs = append(fs, f.Finding)
+		}
+		w, name = m.opts.Export.OfFindings(fs, inputs)
+	case c >= 0:
 		w, name = m.opts.Export.OfRequest(m.reqs[c].req, c+1, inputs)
-	} else if m.view != viewFindings {
-		w = act.Pending{}
 	}
 	if w.Write == nil {
 		m.status = "nothing to write here (w writes the selected request, or the findings in Findings)"

@@ -48,9 +48,10 @@ func (m *Model) Render() string {
 	var body []string
 	switch m.view {
 	case viewWire:
-		body = m.renderWire(bh)
 		if m.zoom {
 			body = m.renderZoom(bh)
+		} else {
+			body = m.renderWire(bh)
 		}
 	case viewEscapes:
 		body = m.escapesView().Render(m.w, bh)

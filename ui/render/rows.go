@@ -465,12 +465,15 @@ func SameSegment(s *wire.Segment, segs []wire.Segment, order []int, pos int) int
 // rows in view), so a long table costs what a screen of it does.
 func ColumnWidth(n, first int, text func(i int) string, lo, hi int) int {
 	w := 0
-	for i := range n {
-		if i >= 2000 && (i < first || i >= first+200) {
-			continue
+	measure := func(from, to int) {
+		for i := from; i < to; i++ {
+			w = max(w, cells.Width(scan.VisibleLine(text(i)))+1)
 		}
-		w = max(w, cells.Width(scan.VisibleLine(text(i)))+1)
 	}
+	// The two ranges, not a pass over all n: a table view draws this every
+	// frame.
+	measure(0, min(n, 2000))
+	measure(max(first, 2000), min(n, first+200))
 	return max(lo, min(w, hi))
 }
 

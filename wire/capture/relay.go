@@ -78,13 +78,15 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, x *Exchange) {
 			rc.Flush()
 		}
 	})
-	defer func() {
-		// Whatever the way out: the timer does not touch w after this.
+	// stopTimer: the timer does not touch w after this (a callback under
+	// way has run by the time the lock is had).
+	stopTimer := func() {
 		t.Stop()
 		mu.Lock()
 		headSent = true
 		mu.Unlock()
-	}()
+	}
+	defer stopTimer() // whatever the way out
 	buf := p.bufs.Get()
 	defer p.bufs.Put(buf)
 	for {
@@ -114,9 +116,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, x *Exchange) {
 			panic(http.ErrAbortHandler)
 		}
 	}
-	mu.Lock()
-	headSent = true // the timer has nothing more to do: w is the handler's alone
-	mu.Unlock()
+	stopTimer() // w is the handler's alone from here: the trailer
 	closed = true
 	tee.Close() // now, for resp.Trailer
 	if len(resp.Trailer) == 0 {

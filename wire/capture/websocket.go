@@ -260,11 +260,14 @@ func readFrame(r *bufio.Reader, w io.Writer) (wsFrame, error) {
 	if _, err := io.ReadFull(r, buf[n:]); err != nil {
 		return fr, err
 	}
+	fr.payload = buf[n:]
 	if w != nil {
 		fr.wire = buf // passed on by the caller, after it noted the frame
-		fr.payload = bytes.Clone(buf[n:])
-	} else {
-		fr.payload = buf[n:]
+		if masked {
+			// Unmasked below in a copy of its own: the wire bytes
+			// are passed on as they came.
+			fr.payload = bytes.Clone(fr.payload)
+		}
 	}
 	if masked {
 		for i := range fr.payload {
