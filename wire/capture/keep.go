@@ -137,9 +137,10 @@ type teeBody struct {
 
 // newTee keeps a request body (resp false) or a response body read
 // through r for x, spooling past memKeep beside the recording at path ("":
-// all in memory).
-func newTee(r io.ReadCloser, x *Exchange, resp bool, path string) *teeBody {
+// all in memory); size is the length its header declares (-1: none).
+func newTee(r io.ReadCloser, x *Exchange, resp bool, path string, size int64) *teeBody {
 	t := &teeBody{r: r, x: x, resp: resp}
+	t.keep.hint = size
 	if path != "" {
 		t.keep.dir, t.keep.base = spoolDir(path)
 	}

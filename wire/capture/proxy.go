@@ -90,8 +90,7 @@ func New(rec *Recorder, opts Options) *Proxy {
 				// it refuse the upgrade (502).
 				return nil
 			}
-			tee := newTee(resp.Body, x, true, p.rec.path)
-			tee.keep.hint = resp.ContentLength
+			tee := newTee(resp.Body, x, true, p.rec.path, resp.ContentLength)
 			resp.Body = tee
 			return nil
 		},
@@ -165,8 +164,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The mock reads the request it answers: kept in memory.
 		spoolPath = ""
 	}
-	tee := newTee(r.Body, x, false, spoolPath)
-	tee.keep.hint = r.ContentLength
+	tee := newTee(r.Body, x, false, spoolPath, r.ContentLength)
 	r.Body = tee
 	defer func() {
 		// Also on the abort of a stream cut short (http.ErrAbortHandler):

@@ -43,8 +43,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, x *Exchange) {
 	removeHopByHop(resp.Header)
 	x.Status = resp.StatusCode
 	x.RespHeader = resp.Header.Clone()
-	tee := newTee(resp.Body, x, true, p.rec.path)
-	tee.keep.hint = resp.ContentLength
+	tee := newTee(resp.Body, x, true, p.rec.path, resp.ContentLength)
 	closed := false
 	defer func() {
 		if !closed {

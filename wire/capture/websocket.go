@@ -371,7 +371,7 @@ func (f *Forward) websocket(w http.ResponseWriter, r *http.Request, hostport str
 			w.Header()[k] = v
 		}
 		w.WriteHeader(resp.StatusCode)
-		tee := newTee(resp.Body, x, true, f.p.rec.path)
+		tee := newTee(resp.Body, x, true, f.p.rec.path, resp.ContentLength)
 		io.Copy(w, io.LimitReader(tee, MaxBody))
 		tee.Close()
 		x.End = time.Now()
