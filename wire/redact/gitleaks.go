@@ -559,7 +559,7 @@ func foldIndex(s, lit string, from int) int {
 		if i > last {
 			return -1
 		}
-		if foldHas(s[i:i+len(lit)], lit) {
+		if asciiEqualFold(s[i:i+len(lit)], lit) {
 			return i
 		}
 	}
@@ -573,18 +573,6 @@ func indexByteFrom(s string, c byte, from int) int {
 		return from + j
 	}
 	return len(s)
-}
-
-// foldHas reports whether t, as long as the lower-case ASCII literal lit,
-// spells it with ASCII capitals matching.
-func foldHas(t, lit string) bool {
-	for j := 0; j < len(lit); j++ {
-		c, l := t[j], lit[j]
-		if c != l && !('a' <= l && l <= 'z' && c|0x20 == l) {
-			return false
-		}
-	}
-	return true
 }
 
 // windowStarts are where windowed tries r's expression, in order: the start
