@@ -95,16 +95,7 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 				stop = !merge(r, err, v)
 				return !stop
 			}
-			if j.serial != "" {
-				a.decode(j.serial, each)
-			} else {
-				each = a.markTools(each)
-				for r, err := range decode.Ahead(j.job.Decode(), aheadRequests) {
-					if !each(r, err) {
-						break
-					}
-				}
-			}
+			a.decodeJob(j, true, each)
 			if stop {
 				return
 			}
@@ -168,16 +159,7 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 					res.items = append(res.items, batchItem[T]{r, err, v})
 					return !isStopped()
 				}
-				if jobs[i].serial != "" {
-					a.decode(jobs[i].serial, each)
-				} else {
-					each = a.markTools(each)
-					for r, err := range jobs[i].job.Decode() {
-						if !each(r, err) {
-							break
-						}
-					}
-				}
+				a.decodeJob(jobs[i], false, each)
 				close(res.done)
 			}
 		}()
@@ -204,6 +186,26 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 		free = append(free, items[:0])
 		cond.Broadcast()
 		mu.Unlock()
+	}
+}
+
+// decodeJob reads the requests of j, in order, into each as the serial
+// path reads them; a decode.Job decoded ahead of each (decode.Ahead) when
+// ahead is set (a worker of runBatch is itself beside the merge).
+func (a *App) decodeJob(j batchJob, ahead bool, each func(wire.Request, error) bool) {
+	if j.serial != "" {
+		a.decode(j.serial, each)
+		return
+	}
+	each = a.markTools(each)
+	seq := j.job.Decode()
+	if ahead {
+		seq = decode.Ahead(seq, aheadRequests)
+	}
+	for r, err := range seq {
+		if !each(r, err) {
+			break
+		}
 	}
 }
 

@@ -48,13 +48,19 @@ func (in *Interner) Intern(s string) (string, uint64) {
 		// A 64-bit collision: keep both texts apart by not interning this one.
 		return s, h
 	}
+	in.hold(h, s)
+	return s, h
+}
+
+// hold keeps s, not held, under its hash h (in.mu held): in a new map once
+// the map holds maxInterned texts.
+func (in *Interner) hold(h uint64, s string) {
 	if len(in.m) >= maxInterned {
 		in.m = make(map[uint64]string)
 	}
 	in.m[h] = s
 	in.Bytes += int64(len(s))
 	in.distinct++
-	return s, h
 }
 
 // InternBytes returns the held copy of the text b spells, and its hash, as
@@ -73,13 +79,8 @@ func (in *Interner) InternBytes(b []byte) (string, uint64) {
 	} else if ok {
 		return string(b), h
 	}
-	if len(in.m) >= maxInterned {
-		in.m = make(map[uint64]string)
-	}
 	s := string(b)
-	in.m[h] = s
-	in.Bytes += int64(len(s))
-	in.distinct++
+	in.hold(h, s)
 	return s, h
 }
 

@@ -117,12 +117,8 @@ func (w *Reader) Word(dst *string) bool {
 	if !ok {
 		return false
 	}
-	if escaped {
-		*dst = string(text)
-		return true
-	}
-	if len(text) > maxWord {
-		*dst = string(text)
+	if escaped || len(text) > maxWord {
+		*dst = string(text) // unquoted in the scratch buffer, or too long to share
 		return true
 	}
 	if s, ok := w.words[string(text)]; ok {

@@ -581,19 +581,8 @@ func depthWalk(b []byte, limit, depth int) int {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			for {
-				j := bytes.IndexByte(b[i+1:], '"')
-				if j < 0 {
-					return -1
-				}
-				i += 1 + j
-				n := 0 // backslashes before the quote: odd means escaped
-				for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-					n++
-				}
-				if n%2 == 0 {
-					break
-				}
+			if i = scan.QuoteEnd(b, i+1); i < 0 {
+				return -1
 			}
 		case '{', '[':
 			depth++

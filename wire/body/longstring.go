@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/wirelens/wirelens/wire/scan"
 )
 
 // A JSON string is unquoted by json into a buffer of its size, then copied
@@ -111,22 +112,7 @@ var indexBackslash = func(b []byte) int { return bytes.IndexByte(b, '\\') }
 
 // closingQuote reports whether b, the start of a string's text, holds its
 // closing quote: a quote after an even number of backslashes.
-func closingQuote(b []byte) bool {
-	for i := 0; ; i++ {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return false
-		}
-		i += j
-		n := 0
-		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return true
-		}
-	}
-}
+func closingQuote(b []byte) bool { return scan.QuoteEnd(b, 0) >= 0 }
 
 // highSurrogate reports whether the escapes esc end with a \u escape of a
 // high surrogate (U+D800 to U+DBFF), which pairs with the escape after it.

@@ -34,8 +34,8 @@ func assignLits(expr string) []string {
 		return nil
 	}
 	group, after, ok := cutGroup(rest)
-	if !ok || !strings.HasPrefix(after, templateAssign) {
-		return nil
+	if !ok || !strings.HasPrefix(after, templateAssign) || topLevel(after, '|') >= 0 {
+		return nil // not the template, or the template or something else (atlassian's)
 	}
 	re, err := syntax.Parse(`(?i:`+group+`)`, syntax.Perl)
 	if err != nil {
@@ -51,6 +51,9 @@ func assignLits(expr string) []string {
 		if l == "" {
 			return nil // the group may match nothing: no literal to look for
 		}
+		if strings.IndexFunc(l, func(r rune) bool { return r >= 0x80 || !isNameByte(byte(r)) }) >= 0 {
+			return nil // not a name (nytimes' "new-york-times,"): mayAssign and windowedNames look for names
+		}
 		if l = asciiLowerString(l); !seen[l] {
 			seen[l] = true
 			out = append(out, l)
@@ -61,8 +64,22 @@ func assignLits(expr string) []string {
 
 // cutGroup splits s after the ")" that closes the group s is inside of.
 func cutGroup(s string) (group, after string, ok bool) {
+	i := topLevel(s, ')')
+	if i < 0 {
+		return "", "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// topLevel is the offset of the first c in the expression s outside its
+// groups and classes (a ")" closing the group s is inside of is at the top
+// level), or -1.
+func topLevel(s string, c byte) int {
 	depth := 0
 	for i := 0; i < len(s); i++ {
+		if depth == 0 && s[i] == c {
+			return i
+		}
 		switch s[i] {
 		case '\\':
 			i++
@@ -85,13 +102,10 @@ func cutGroup(s string) (group, after string, ok bool) {
 		case '(':
 			depth++
 		case ')':
-			if depth == 0 {
-				return s[:i], s[i+1:], true
-			}
 			depth--
 		}
 	}
-	return "", "", false
+	return -1
 }
 
 // expandLits is every ASCII string re matches, when those are few (at most

@@ -133,7 +133,7 @@ func FuzzWindowedAssign(f *testing.F) {
 func TestFoldIndex(t *testing.T) {
 	naive := func(s, lit string, from int) int {
 		for i := from; i+len(lit) <= len(s); i++ {
-			if foldHas(s[i:i+len(lit)], lit) {
+			if asciiEqualFold(s[i:i+len(lit)], lit) {
 				return i
 			}
 		}

@@ -41,7 +41,8 @@ type leakRule struct {
 	// names, when set, are the literals one of which every match's name
 	// holds (a rule made from gitleaks' generic template for one service,
 	// such as lob-api-key's "lob", whose keywords are in the value):
-	// tried by windowedNames.
+	// tried by windowedNames. They are assign's, for a rule that is not
+	// windowed.
 	names []string
 	// assign, when set, are the literals of the name group of a rule made
 	// from the generic template: windowedFrom tries a window only where
@@ -131,10 +132,10 @@ func loadLeakRules() {
 	for _, r := range leakRules {
 		r.always = len(r.keywords) == 0
 		r.windowed = strings.HasPrefix(r.id, "generic") && len(r.keywords) > 0
-		if !r.windowed {
-			r.names = templateNames(r.expr)
-		}
 		r.assign = assignLits(r.expr)
+		if !r.windowed {
+			r.names = r.assign
+		}
 		for _, k := range r.keywords {
 			r.always = r.always || k == ""
 			id, ok := index[k]
@@ -478,33 +479,6 @@ func windowedFrom(re *regexp.Regexp, s string, starts []int, assign []string) []
 // at most 20 more.
 const templatePrefix = `(?i)[\w.-]{0,50}?(?:`
 
-// templateNames are the literals of the name group of an expression made
-// from gitleaks' generic template ("lob" of `(?i)[\w.-]{0,50}?(?:lob)(?:[
-// \t\w.-]{0,20})...`), or nil when the expression is not one or its group is
-// not made of plain lower-case literals.
-func templateNames(expr string) []string {
-	rest, ok := strings.CutPrefix(expr, templatePrefix)
-	if !ok {
-		return nil
-	}
-	group, after, ok := strings.Cut(rest, ")")
-	if !ok || !strings.HasPrefix(after, `(?:[ \t\w.-]{0,20})`) {
-		return nil
-	}
-	names := strings.Split(group, "|")
-	for _, n := range names {
-		if n == "" {
-			return nil
-		}
-		for i := 0; i < len(n); i++ {
-			if c := n[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
-				return nil
-			}
-		}
-	}
-	return names
-}
-
 // windowedNames returns the matches of a template rule's expression in s
 // (as FindAllStringSubmatchIndex would) by trying it anchored at the start
 // of the name around each occurrence of one of its names (ASCII capitals
@@ -559,7 +533,7 @@ func foldIndex(s, lit string, from int) int {
 		if i > last {
 			return -1
 		}
-		if foldHas(s[i:i+len(lit)], lit) {
+		if asciiEqualFold(s[i:i+len(lit)], lit) {
 			return i
 		}
 	}
@@ -573,18 +547,6 @@ func indexByteFrom(s string, c byte, from int) int {
 		return from + j
 	}
 	return len(s)
-}
-
-// foldHas reports whether t, as long as the lower-case ASCII literal lit,
-// spells it with ASCII capitals matching.
-func foldHas(t, lit string) bool {
-	for j := 0; j < len(lit); j++ {
-		c, l := t[j], lit[j]
-		if c != l && !('a' <= l && l <= 'z' && c|0x20 == l) {
-			return false
-		}
-	}
-	return true
 }
 
 // windowStarts are where windowed tries r's expression, in order: the start

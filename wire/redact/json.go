@@ -111,12 +111,6 @@ func hasUpper(b []byte) bool {
 	return bytes.IndexFunc(b, unicode.IsUpper) >= 0
 }
 
-// edit replaces the bytes [start, end) of a document with with.
-type edit struct {
-	start, end int64
-	with       []byte
-}
-
 // frame is an object or array being walked.
 type frame struct {
 	object   bool
@@ -129,7 +123,7 @@ type frame struct {
 	// A {"name": N, "value": V} pair is judged when its object closes: the
 	// string values of its name members, and its value members.
 	names  []string
-	values []edit // with is the value's own masking, or nil
+	values []Edit // With is the value's own masking, or nil
 }
 
 // quotedMask is Mask as a JSON string.
@@ -148,17 +142,7 @@ type Edit struct {
 // held in turn, nothing else. It fails when r does not hold JSON. Unlike
 // Members it walks every document (Members skips one that holds none of
 // the words a secret's name has).
-func MemberEdits(r io.Reader) ([]Edit, error) {
-	edits, err := maskEdits(r, 0, true)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Edit, len(edits))
-	for i, e := range edits {
-		out[i] = Edit{e.start, e.end, e.with}
-	}
-	return out, nil
-}
+func MemberEdits(r io.Reader) ([]Edit, error) { return maskEdits(r, 0, true) }
 
 func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
 	edits, err := maskEdits(bytes.NewReader(doc), depth, members)
@@ -171,20 +155,20 @@ func maskJSON(doc []byte, depth int, members bool) ([]byte, error) {
 	out := make([]byte, 0, len(doc))
 	var at int64
 	for _, e := range edits {
-		out = append(out, doc[at:e.start]...)
-		out = append(out, e.with...)
-		at = e.end
+		out = append(out, doc[at:e.Start]...)
+		out = append(out, e.With...)
+		at = e.End
 	}
 	return append(out, doc[at:]...), nil
 }
 
 // maskEdits walks the document read from r and returns its masks in order,
 // none inside another.
-func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
+func maskEdits(r io.Reader, depth int, members bool) ([]Edit, error) {
 	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var (
 		stack []frame
-		edits []edit
+		edits []Edit
 		read  bool // a token was read: there is a document
 	)
 	// took handles a value of the container on top of the stack, from start
@@ -193,18 +177,18 @@ func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
 	took := func(k jsontext.Kind, start, end int64, raw []byte, with []byte) {
 		if len(stack) == 0 {
 			if with != nil {
-				edits = append(edits, edit{start, end, with})
+				edits = append(edits, Edit{start, end, with})
 			}
 			return
 		}
 		p := &stack[len(stack)-1]
-		masked := edit{start, end, quotedMask}
+		masked := Edit{start, end, quotedMask}
 		if !p.object {
 			switch {
 			case p.cookies && k != '{':
 				edits = append(edits, masked)
 			case with != nil:
-				edits = append(edits, edit{start, end, with})
+				edits = append(edits, Edit{start, end, with})
 			}
 			return
 		}
@@ -215,7 +199,7 @@ func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
 			case k == '"' && SecretMember(name):
 				edits = append(edits, masked)
 			case with != nil:
-				edits = append(edits, edit{start, end, with})
+				edits = append(edits, Edit{start, end, with})
 			}
 			return
 		}
@@ -225,14 +209,14 @@ func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
 		case k == '"' && SecretMember(name):
 			edits = append(edits, masked)
 		case strings.EqualFold(name, "value"):
-			p.values = append(p.values, edit{start, end, with})
+			p.values = append(p.values, Edit{start, end, with})
 		default:
 			if k == '"' && strings.EqualFold(name, "name") {
 				n, _ := jsontext.AppendUnquote(nil, raw)
 				p.names = append(p.names, string(n))
 			}
 			if with != nil {
-				edits = append(edits, edit{start, end, with})
+				edits = append(edits, Edit{start, end, with})
 			}
 		}
 	}
@@ -287,8 +271,8 @@ func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
 				for _, v := range f.values {
 					switch {
 					case secret:
-						edits = append(edits, edit{v.start, v.end, quotedMask})
-					case v.with != nil:
+						edits = append(edits, Edit{v.Start, v.End, quotedMask})
+					case v.With != nil:
 						edits = append(edits, v)
 					}
 				}
@@ -316,17 +300,17 @@ func maskEdits(r io.Reader, depth int, members bool) ([]edit, error) {
 	}
 	// An edit inside a value masked whole is dropped: the outer one starts
 	// first (or at the same place and ends later).
-	slices.SortStableFunc(edits, func(a, b edit) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+	slices.SortStableFunc(edits, func(a, b Edit) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(b.End, a.End))
 	})
 	kept := edits[:0]
 	var at int64
 	for _, e := range edits {
-		if e.start < at {
+		if e.Start < at {
 			continue
 		}
 		kept = append(kept, e)
-		at = e.end
+		at = e.End
 	}
 	return kept, nil
 }

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -194,18 +195,32 @@ func litFind(r *leakRule, s string, at []keyAt) [][]int {
 		}
 		slices.Sort(starts)
 	}
+	return anchoredAll(re, s, starts, r.boundary, r.lits, true)
+}
+
+// anchoredAll is the matches of the anchored expression re tried at each of
+// starts (in order) in s, as the unanchored search finds them: a start
+// repeated, or inside the last match, is passed over, and so is one just
+// after a word character when boundary is set (\b before a literal that
+// begins with a word character: the anchored expression sees no character
+// before it). With lits set, a start must begin one of them. sub asks for
+// the offsets of the groups too (FindStringSubmatchIndex).
+func anchoredAll(re *regexp.Regexp, s string, starts []int, boundary bool, lits []litStart, sub bool) [][]int {
 	var out [][]int
 	end := 0
 	for i, p := range starts {
-		if p < end || i > 0 && p == starts[i-1] || !hasLit(s[p:], r.lits) {
+		if p < end || i > 0 && p == starts[i-1] || lits != nil && !hasLit(s[p:], lits) {
 			continue
 		}
-		// \b before a literal that begins with a word character: the
-		// anchored expression sees no character before it.
-		if r.boundary && p > 0 && isWordByte(s[p-1]) {
+		if boundary && p > 0 && isWordByte(s[p-1]) {
 			continue
 		}
-		m := re.FindStringSubmatchIndex(s[p:])
+		var m []int
+		if sub {
+			m = re.FindStringSubmatchIndex(s[p:])
+		} else {
+			m = re.FindStringIndex(s[p:])
+		}
 		if m == nil {
 			continue
 		}

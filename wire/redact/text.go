@@ -172,26 +172,7 @@ func (sh *shape) find(s string) [][]int {
 	if sh.at == nil {
 		return sh.re.FindAllStringIndex(s, -1)
 	}
-	starts := litStarts(s, sh.lits)
-	var out [][]int
-	end := 0
-	for k, p := range starts {
-		if p < end || k > 0 && p == starts[k-1] {
-			continue
-		}
-		// \b before a literal that begins with a word character: the
-		// anchored expression sees no character before it.
-		if sh.boundary && p > 0 && isWordByte(s[p-1]) {
-			continue
-		}
-		m := sh.at.FindStringIndex(s[p:])
-		if m == nil {
-			continue
-		}
-		out = append(out, []int{p + m[0], p + m[1]})
-		end = p + m[1]
-	}
-	return out
+	return anchoredAll(sh.at, s, litStarts(s, sh.lits), sh.boundary, nil, false)
 }
 
 // hasDigit reports whether s holds an ASCII digit: real keys are random,

@@ -34,24 +34,9 @@ func IndentJSON(dst, src []byte, prefix, indent string) []byte {
 		}
 		switch c {
 		case '"':
-			// To the closing quote: the next quote after an even number
-			// of backslashes.
 			end := len(src)
-			for j := i + 1; j < len(src); {
-				k := bytes.IndexByte(src[j:], '"')
-				if k < 0 {
-					break
-				}
-				j += k
-				n := 0
-				for b := j - 1; b > i && src[b] == '\\'; b-- {
-					n++
-				}
-				j++
-				if n%2 == 0 {
-					end = j
-					break
-				}
+			if q := QuoteEnd(src, i+1); q >= 0 {
+				end = q + 1
 			}
 			dst = append(dst, src[i:end]...)
 			i = end
@@ -89,3 +74,24 @@ func IndentJSON(dst, src []byte, prefix, indent string) []byte {
 
 // jsonPunct are the bytes IndentJSON acts on outside strings.
 var jsonPunct = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}
+
+// QuoteEnd is the offset in b of the quote that closes the JSON string whose
+// text starts at from (just after its opening quote): the next quote after
+// an even number of backslashes, or -1 when there is none.
+func QuoteEnd(b []byte, from int) int {
+	for i := from; i < len(b); i++ {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		n := 0 // backslashes before the quote: odd means escaped
+		for k := i - 1; k >= from && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+	}
+	return -1
+}
