@@ -34,6 +34,7 @@ type Job struct {
 	Path string  // the file, "" for an error alone
 	Opts Options // its options: Source names the file as its requests say
 	err  *Error
+	size int64 // the size the directory's listing gave, 0 when not listed
 }
 
 // Size is the file's size in bytes (0 for an error, or when it cannot be
@@ -41,6 +42,9 @@ type Job struct {
 func (j Job) Size() int64 {
 	if j.Path == "" {
 		return 0
+	}
+	if j.size > 0 {
+		return j.size
 	}
 	st, err := os.Stat(j.Path)
 	if err != nil {
@@ -118,7 +122,7 @@ func dirJobs(dir string, opts Options) []Job {
 		o := opts
 		o.Source = filepath.Join(opts.Source, f.Rel)
 		o.Format = f.Format
-		jobs = append(jobs, Job{Path: f.Path, Opts: o})
+		jobs = append(jobs, Job{Path: f.Path, Opts: o, size: f.Size})
 	}
 	return jobs
 }

@@ -6,10 +6,12 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -379,6 +381,7 @@ type File struct {
 	Rel    string      // the path relative to the directory walked
 	Format wire.Format // the recording's format
 	Mod    time.Time   // its modification time
+	Size   int64       // its size when listed
 }
 
 // The walk of a sessions root is bounded, so that a directory given by
@@ -414,11 +417,15 @@ func (e *WalkLimitError) Error() string {
 // reaches its bounds returns what it found and a *fs.PathError whose Err is
 // a *WalkLimitError.
 func FindFiles(dir string, format wire.Format) ([]File, error) {
-	var out []File
 	root := filepath.Clean(dir)
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // a link to a sessions root is walked; links inside it are not followed
 	}
+	// The walk lists the files that may be recordings; their heads are
+	// read after, a few at a time (detectAll), since that is most of a
+	// listing's time (a folder of a thousand transcripts is a thousand
+	// opens and reads).
+	var cands []candidate
 	var limit *WalkLimitError
 	visited := 0
 	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
@@ -429,7 +436,7 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 			return nil // an unreadable corner of a sessions root is passed over
 		}
 		if visited++; visited > maxWalkEntries {
-			limit = &WalkLimitError{Limit: maxWalkEntries, What: "entries visited", Found: len(out)}
+			limit = &WalkLimitError{Limit: maxWalkEntries, What: "entries visited"}
 			return fs.SkipAll
 		}
 		rel, _ := filepath.Rel(root, path)
@@ -442,21 +449,29 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") && !isGeminiSessionDoc(path) {
 			return nil
 		}
-		f := DetectFile(path)
-		if f == "" || f == FormatKimiCLIWire || (format != wire.FormatAuto && f != format) {
-			return nil
-		}
-		info, err := de.Info()
-		if err != nil {
-			return nil
-		}
-		if len(out) == maxWalkFiles {
-			limit = &WalkLimitError{Limit: maxWalkFiles, What: "recordings found", Found: len(out)}
-			return fs.SkipAll
-		}
-		out = append(out, File{Path: path, Rel: rel, Format: f, Mod: info.ModTime()})
+		cands = append(cands, candidate{path: path, rel: rel, de: de})
 		return nil
 	})
+	var out []File
+	for start := 0; start < len(cands); start += detectChunk {
+		chunk := cands[start:min(start+detectChunk, len(cands))]
+		detectAll(chunk)
+		for _, c := range chunk {
+			if c.format == "" || c.format == FormatKimiCLIWire || (format != wire.FormatAuto && c.format != format) {
+				continue
+			}
+			info, err := c.de.Info()
+			if err != nil {
+				continue
+			}
+			if len(out) == maxWalkFiles {
+				limit = &WalkLimitError{Limit: maxWalkFiles, What: "recordings found"}
+				start = len(cands)
+				break
+			}
+			out = append(out, File{Path: c.path, Rel: c.rel, Format: c.format, Mod: info.ModTime(), Size: info.Size()})
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Mod.Equal(out[j].Mod) {
 			return out[i].Mod.After(out[j].Mod)
@@ -464,9 +479,45 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 		return out[i].Rel < out[j].Rel
 	})
 	if err == nil && limit != nil {
+		limit.Found = len(out)
 		err = &fs.PathError{Op: "walk", Path: dir, Err: limit}
 	}
 	return out, err
+}
+
+// candidate is a file of a walk that may be a recording, and the format
+// its head was found to have.
+type candidate struct {
+	path, rel string
+	de        fs.DirEntry
+	format    wire.Format
+}
+
+// detectChunk is how many candidates are read at once: the walk's cap on
+// recordings is checked between chunks, so a directory given by mistake
+// is not read far past it.
+const detectChunk = 512
+
+// detectAll reads the head of each candidate (DetectFile), on as many
+// goroutines as there are cores.
+func detectAll(cands []candidate) {
+	n := min(runtime.GOMAXPROCS(0), (len(cands)+15)/16)
+	if n <= 1 {
+		for i := range cands {
+			cands[i].format = DetectFile(cands[i].path)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(cands); i = int(next.Add(1)) - 1 {
+				cands[i].format = DetectFile(cands[i].path)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // isGeminiSessionDoc reports whether path is named as Gemini CLI's older

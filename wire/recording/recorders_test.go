@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,6 +141,48 @@ func TestFindFilesIsBounded(t *testing.T) {
 	for _, f := range files {
 		if strings.Contains(f.Rel, "deep") {
 			t.Errorf("%s is deeper than the walk goes", f.Rel)
+		}
+	}
+}
+
+// TestFindFilesDetectsOnEveryCore: the heads of a folder's files are read
+// on several goroutines (detectAll), and the listing is the one a serial
+// reading gives: each file with the format its own head has, its size, in
+// the order of the walk's sort, the files that are no recordings left out.
+func TestFindFilesDetectsOnEveryCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	claude := wiretest.Read(t, "recordings", "claude-code", "-home-dev-repo", "5f0c2a6e-1b7d-4c3e-9f10-2a3b4c5d6e7f.jsonl")
+	root := t.TempDir()
+	want := map[string]int64{}
+	for i := range 150 {
+		rel := filepath.Join("p"+strconv.Itoa(i%7), "s"+strconv.Itoa(i)+".jsonl")
+		data := claude[:len(claude)-i]
+		if i%5 == 0 {
+			data = []byte("not a recording\n")
+		} else {
+			want[rel] = int64(len(data))
+		}
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := FindFiles(root, wire.FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(want) {
+		t.Fatalf("%d recordings listed, want %d", len(files), len(want))
+	}
+	for i, f := range files {
+		if size, ok := want[f.Rel]; !ok || f.Size != size || f.Format != DetectFile(f.Path) {
+			t.Errorf("%s: listed as %s of %d bytes, want %s of %d", f.Rel, f.Format, f.Size, DetectFile(f.Path), size)
+		}
+		if i > 0 && files[i-1].Mod.Equal(f.Mod) && files[i-1].Rel >= f.Rel {
+			t.Errorf("%s listed after %s", f.Rel, files[i-1].Rel)
 		}
 	}
 }
