@@ -1,0 +1,171 @@
+package cachejson
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire/scan"
+)
+
+// marshal is r as the report wrote it before AppendRequest: encoding/json,
+// scan.IndentJSON, scan.SafeJSON.
+func marshal(t testing.TB, r *Request, prefix string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	return scan.SafeJSON(scan.IndentJSON(nil, bytes.TrimSuffix(buf.Bytes(), []byte("\n")), prefix, "  "))
+}
+
+// hostile are pieces of text that encoding/json or scan.SafeJSON escape:
+// quotes, backslashes, every kind of control, HTML, invalid UTF-8, the line
+// separators, bidi controls, tag characters, invisible characters, a ZWJ in
+// an emoji, an 8-bit CSI, DEL.
+var hostile = []string{"", "plain", `"`, `\`, "\n", "\t\r\b\f", "\x00\x01\x1b[31m\x1f", "<a href='x'>&amp;</a>",
+	"\xff", "a\xc3", "\u2028\u2029", "\u202e", "\U000E0041\U000E0042", "\u200b", "👩\u200d💻", "\u009b31m",
+	"\x7f", "é中文", "\ufeff", "x\u200dy", "\xed\xa0\x80", "}],:{[", "\U0001F3F4\U000E0067\U000E0062\U000E007F"}
+
+func randText(rng *rand.Rand) string {
+	var b strings.Builder
+	for range rng.IntN(4) {
+		b.WriteString(hostile[rng.IntN(len(hostile))])
+	}
+	return b.String()
+}
+
+var floats = []float64{0, 0.000078, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 1e20, 1e21, 123456.789, -2.5, 300, 0.1 + 0.2, math.Copysign(0, -1)}
+
+func randFloat(rng *rand.Rand) float64 {
+	if rng.IntN(3) == 0 {
+		return rng.Float64() * math.Pow(10, float64(rng.IntN(50)-25))
+	}
+	return floats[rng.IntN(len(floats))]
+}
+
+func randInt(rng *rand.Rand) int {
+	switch rng.IntN(3) {
+	case 0:
+		return 0
+	case 1:
+		return rng.IntN(100000)
+	}
+	return -rng.IntN(10)
+}
+
+func maybe[T any](rng *rand.Rand, v T) *T {
+	if rng.IntN(2) == 0 {
+		return nil
+	}
+	return &v
+}
+
+func randBreak(rng *rand.Rand) *Break {
+	if rng.IntN(2) == 0 {
+		return nil
+	}
+	return &Break{Segment: randText(rng), Channel: randText(rng), Kind: randText(rng), Offset: randInt(rng),
+		Before: randText(rng), After: randText(rng), Volatile: randText(rng), Cause: randText(rng),
+		Label: randText(rng), Rule: randText(rng), Server: randText(rng)}
+}
+
+func randBreakCost(rng *rand.Rand) *diff.BreakCostJSON {
+	if rng.IntN(2) == 0 {
+		return nil
+	}
+	return &diff.BreakCostJSON{Tokens: randInt(rng), Rewritten: rng.IntN(2) == 0, Cost: randFloat(rng), Basis: randText(rng)}
+}
+
+func randRequest(rng *rand.Rand) *Request {
+	r := &Request{Source: randText(rng), Index: randInt(rng), Line: randInt(rng), Format: randText(rng),
+		Model: randText(rng), Provider: randText(rng), ComparedWith: Ref{randText(rng), randInt(rng)},
+		TotalTokens: randInt(rng), PrefixTokens: randInt(rng), PrefixBytes: randInt(rng),
+		Break: randBreak(rng), TextBreak: randBreak(rng), PredictedCachedTokens: maybe(rng, randInt(rng)),
+		PredictionUnavailable: randText(rng), BreakpointPolicy: randText(rng),
+		PredictedCacheWriteTokens: randInt(rng), PredictedFrom: randText(rng),
+		RecordedCachedTokens: maybe(rng, randInt(rng)), ReprocessedTokens: randInt(rng),
+		Disagreement: randText(rng), At: maybe(rng, randText(rng)), IdleSeconds: maybe(rng, randFloat(rng)),
+		Lane: Lane{randText(rng), randText(rng)}, LaneFirst: rng.IntN(2) == 0, NeverWritten: maybe(rng, randText(rng))}
+	if rng.IntN(2) == 0 {
+		r.ProviderVerdict = &Verdict{By: randText(rng), Reason: randText(rng), MissedTokens: maybe(rng, randInt(rng)),
+			Wirelens: randText(rng), Outcome: randText(rng)}
+	}
+	switch rng.IntN(3) {
+	case 0:
+		r.Notes = []string{}
+	case 1:
+		for range 1 + rng.IntN(3) {
+			r.Notes = append(r.Notes, randText(rng))
+		}
+	}
+	if rng.IntN(2) == 0 {
+		r.ReusedFrom = &Ref{randText(rng), randInt(rng)}
+	}
+	if rng.IntN(2) == 0 {
+		r.Expired = &Expired{LifetimeSeconds: randFloat(rng), IdleSeconds: randFloat(rng), Tokens: randInt(rng), From: randText(rng)}
+	}
+	if rng.IntN(3) != 0 {
+		r.Cost = &diff.CostJSON{Price: randText(rng), Unconfirmed: rng.IntN(2) == 0, Currency: randText(rng),
+			Spend: randFloat(rng), SpendBasis: randText(rng), Break: randBreakCost(rng), Expiry: randBreakCost(rng),
+			Tokens: diff.TokensJSON{Input: randInt(rng), CachedRead: randInt(rng), CacheWrite5m: randInt(rng),
+				CacheWrite1h: randInt(rng), Output: randInt(rng)}}
+	}
+	return r
+}
+
+// TestAppendMatchesMarshal: AppendRequest writes the bytes that encoding/json,
+// scan.IndentJSON and scan.SafeJSON wrote, on records with every optional
+// field present or not and hostile text in every string, after a prefix of
+// earlier bytes that it keeps.
+func TestAppendMatchesMarshal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 1))
+	for i := range 20000 {
+		r := randRequest(rng)
+		prefix := []string{"", "    ", "\t"}[i%3]
+		want := marshal(t, r, prefix)
+		got, ok := AppendRequest([]byte("kept"), r, prefix)
+		if !ok || !bytes.HasPrefix(got, []byte("kept")) || !bytes.Equal(got[4:], want) {
+			t.Fatalf("record %d (ok %v):\n got %q\nwant %q", i, ok, got, want)
+		}
+	}
+}
+
+// TestAppendRefusesNonFinite: a NaN or an infinity (which encoding/json
+// refuses) is not written: AppendRequest says so and leaves dst as it was.
+func TestAppendRefusesNonFinite(t *testing.T) {
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		r := &Request{IdleSeconds: &f}
+		got, ok := AppendRequest([]byte("kept"), r, "")
+		if ok || string(got) != "kept" {
+			t.Errorf("%v: ok %v, %q", f, ok, got)
+		}
+		if _, err := json.Marshal(r); err == nil {
+			t.Errorf("%v: encoding/json took it", f)
+		}
+	}
+}
+
+// FuzzAppendString: any text in a record is written as the reference
+// writes it.
+func FuzzAppendString(f *testing.F) {
+	for _, h := range hostile {
+		f.Add(h, 0.5)
+	}
+	f.Fuzz(func(t *testing.T, s string, x float64) {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return
+		}
+		r := &Request{Source: s, Notes: []string{s, s}, IdleSeconds: &x, Break: &Break{Before: s, After: s}}
+		want := marshal(t, r, "  ")
+		if got, ok := AppendRequest(nil, r, "  "); !ok || !bytes.Equal(got, want) {
+			t.Fatalf("got %q\nwant %q", got, want)
+		}
+	})
+}
