@@ -23,19 +23,19 @@ func AppendRequest(dst []byte, r *Request, prefix string) (out []byte, ok bool) 
 	if w.bad {
 		return dst[:start], false
 	}
-	rec := w.b[start:]
-	for _, c := range rec {
-		if c >= utf8.RuneSelf || c == 0x7f {
-			// Only a byte past printable ASCII can be a hazard (the
-			// controls below it are escaped): scan.SafeJSON decides.
-			if safe := scan.SafeJSON(rec); &safe[0] != &rec[0] {
-				return append(w.b[:start], safe...), true
-			}
-			break
+	if w.unusual {
+		// Only a byte past printable ASCII can be a hazard (the controls
+		// below it are escaped): scan.SafeJSON decides.
+		rec := w.b[start:]
+		if safe := scan.SafeJSON(rec); &safe[0] != &rec[0] {
+			return append(w.b[:start], safe...), true
 		}
 	}
 	return w.b, true
 }
+
+// maxDepth is how deep a record's objects and arrays go.
+const maxDepth = 4
 
 // writer appends indented JSON: each member or element on a line of its
 // own, prefix and two spaces a level before it, empty objects and arrays as
@@ -46,15 +46,19 @@ type writer struct {
 	depth  int
 	empty  bool // an object or array was opened and nothing is in it yet
 	bad    bool // a number could not be written
+	// unusual says a string held a byte past printable ASCII (DEL or
+	// more): a hazard may be among them.
+	unusual bool
 }
 
 func (w *writer) newline() {
 	w.b = append(w.b, '\n')
 	w.b = append(w.b, w.prefix...)
-	for range w.depth {
-		w.b = append(w.b, "  "...)
-	}
+	w.b = append(w.b, indents[:2*w.depth]...)
 }
+
+// indents are the spaces of maxDepth levels.
+const indents = "        "
 
 func (w *writer) open(c byte) {
 	w.b = append(w.b, c)
@@ -92,7 +96,13 @@ func (w *writer) key(k string) {
 
 func (w *writer) str(k, v string) {
 	w.key(k)
-	w.b = appendString(w.b, v)
+	w.string(v)
+}
+
+func (w *writer) string(v string) {
+	var unusual bool
+	w.b, unusual = appendString(w.b, v)
+	w.unusual = w.unusual || unusual
 }
 
 func (w *writer) int(k string, v int) {
@@ -171,7 +181,7 @@ func (w *writer) request(r *Request) {
 		w.open('[')
 		for _, n := range r.Notes {
 			w.next()
-			w.b = appendString(w.b, n)
+			w.string(n)
 		}
 		w.close(']')
 	}
@@ -315,17 +325,32 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain are the bytes appendString copies as they are and need no look
+// from scan.SafeJSON: printable ASCII but '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendString writes s quoted as encoding/json writes a string with HTML
 // left alone: '"' and '\\' escaped with a backslash, the C0 controls as \b,
 // \f, \n, \r, \t or \u00XX, each byte of invalid UTF-8 as \ufffd, U+2028
-// and U+2029 as \u2028 and \u2029, everything else as it is.
-func appendString(b []byte, s string) []byte {
+// and U+2029 as \u2028 and \u2029, everything else as it is. unusual says
+// s holds DEL or a byte past ASCII.
+func appendString(b []byte, s string) (_ []byte, unusual bool) {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c == 0x7f {
+				unusual = true
 				i++
 				continue
 			}
@@ -350,6 +375,7 @@ func appendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
+		unusual = true
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
@@ -366,5 +392,5 @@ func appendString(b []byte, s string) []byte {
 		start = i
 	}
 	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, '"'), unusual
 }

@@ -169,3 +169,38 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// sample is a record as cache writes most: a priced request with a note,
+// a lane and no break.
+func sample() *Request {
+	pred, rec := 1200, 1180
+	at, idle, nw := "2026-11-30T10:00:00.123Z", 2.5, "below the 1024-token minimum"
+	return &Request{Source: "/home/u/.claude/projects/-home-u-src-app/3f2a9c1e-0b7d-4c55-9d1e-2a6f0c8b7e11.jsonl",
+		Index: 12, Line: 40, Format: "claude-code", Model: "claude-sonnet-4-5", Provider: "anthropic",
+		ComparedWith: Ref{"/home/u/.claude/projects/-home-u-src-app/3f2a9c1e-0b7d-4c55-9d1e-2a6f0c8b7e11.jsonl", 11},
+		TotalTokens:  15234, PrefixTokens: 14990, PrefixBytes: 61234, PredictedCachedTokens: &pred,
+		BreakpointPolicy: "claude-code 2.x", PredictedFrom: "@11", RecordedCachedTokens: &rec,
+		Notes: []string{"cache_control breakpoints are not recorded in claude-code files: placed where claude-code 2.x puts them (the last two user messages)"},
+		Cost: &diff.CostJSON{Price: "Claude Sonnet 3.7 to 4.6", Currency: "USD", Spend: 0.012345, SpendBasis: "recorded",
+			Tokens: diff.TokensJSON{Input: 244, CachedRead: 14990, Output: 120}},
+		At: &at, IdleSeconds: &idle, Lane: Lane{"main", "cb016a76"}, NeverWritten: &nw}
+}
+
+func BenchmarkAppendRequest(b *testing.B) {
+	r := sample()
+	buf, _ := AppendRequest(nil, r, "    ")
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = AppendRequest(buf[:0], r, "    ")
+	}
+}
+
+func BenchmarkMarshalRequest(b *testing.B) {
+	r := sample()
+	b.SetBytes(int64(len(marshal(b, r, "    "))))
+	b.ReportAllocs()
+	for b.Loop() {
+		marshal(b, r, "    ")
+	}
+}
