@@ -264,9 +264,9 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 		slices.Sort(v.bps)
 	}
 	if v.rule.Mode == CacheExplicit && len(v.bps) == 0 && !CarriesBreakpoints(r.Format) {
-		if p, ok := PolicyFor(r.Format); ok {
-			v.policy = &p
-			v.bps = policyBreakpoints(v, p)
+		if p := policyFor(r.Format); p != nil {
+			v.policy = p
+			v.bps = policyBreakpoints(v, *p)
 			v.hostPrefix()
 		} else {
 			v.unavailable = string(r.Format) + " records no cache_control breakpoints and the agent's placement of them is not known: " +

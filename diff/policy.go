@@ -55,12 +55,21 @@ var BreakpointPolicies = []BreakpointPolicy{
 // PolicyFor returns the breakpoint policy of a recording format, if one is
 // known.
 func PolicyFor(format wire.Format) (BreakpointPolicy, bool) {
-	for _, p := range BreakpointPolicies {
-		if p.Agent == format {
-			return p, true
-		}
+	if p := policyFor(format); p != nil {
+		return *p, true
 	}
 	return BreakpointPolicy{}, false
+}
+
+// policyFor is the table's policy of a recording format, nil when none is
+// known: the views of its requests point to it, not to a copy each.
+func policyFor(format wire.Format) *BreakpointPolicy {
+	for i := range BreakpointPolicies {
+		if BreakpointPolicies[i].Agent == format {
+			return &BreakpointPolicies[i]
+		}
+	}
+	return nil
 }
 
 // CarriesBreakpoints reports whether requests read in this format keep the
