@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -106,8 +107,15 @@ func policyBreakpoints(v *seqView, p BreakpointPolicy) []int {
 				lastTool = i
 			}
 		default:
+			if len(msgEnds) >= p.LastMessages {
+				// The messages before add nothing: go on from the last
+				// segment of the system or the tools (segs are in cache
+				// order), not through every message of a long session.
+				i = sort.Search(i, func(j int) bool { return v.segs[j].Channel.CacheRank() == 2 })
+				continue
+			}
 			m := messageOf(s.ID)
-			if m != "" && m != lastMsg && len(msgEnds) < p.LastMessages {
+			if m != "" && m != lastMsg {
 				msgEnds = append(msgEnds, i)
 			}
 			if m != "" {
