@@ -31,8 +31,9 @@ type cacheOutput interface {
 // those of the whole document written at once.
 type cacheJSON struct {
 	w   *bufio.Writer
-	n   int    // requests written
-	buf []byte // the record being written, reused from one to the next
+	n   int               // requests written
+	buf []byte            // the record being written, reused from one to the next
+	rec cachejson.Scratch // what the record is made of, reused too
 	cacheCosts
 }
 
@@ -44,16 +45,16 @@ func newCacheJSON(w *bufio.Writer) *cacheJSON {
 // add writes st's record with cachejson.AppendRequest (the bytes
 // marshalJSON writes, without reflection), or marshalJSON when it cannot.
 func (j *cacheJSON) add(st *diff.Step) error {
-	rj := cachejson.RequestOf(st)
+	rj := j.rec.Request(st)
 	if j.prices != nil {
-		rj.Cost = j.takeCost().JSON(j.prices.Currency)
+		j.rec.Cost(j.takeCost(), j.prices.Currency)
 	}
 	b := j.buf[:0]
 	if j.n > 0 {
 		b = append(b, ',')
 	}
 	b = append(b, "\n    "...)
-	b, ok := cachejson.AppendRequest(b, &rj, "    ")
+	b, ok := cachejson.AppendRequest(b, rj, "    ")
 	if !ok {
 		rec, err := marshalJSON(rj, "    ")
 		if err != nil {

@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/scan"
 )
 
@@ -202,5 +204,42 @@ func BenchmarkMarshalRequest(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		marshal(b, r, "    ")
+	}
+}
+
+// TestScratchKeepsNothing: a Scratch used for one step gives the next the
+// record RequestOf gives it, whichever comes first: a step with every
+// optional part and one with none.
+func TestScratchKeepsNothing(t *testing.T) {
+	rec := 7
+	full := &diff.Step{Source: "a.jsonl", Index: 3, Line: 9, Format: "claude-code", Model: "m\u202e",
+		PrevSource: "a.jsonl", PrevIndex: 2, TotalTokens: 10, PrefixTokens: 4, PrefixBytes: 20,
+		Break:     &diff.Break{Segment: "system[0]", Before: "x", After: "y", Label: "l", Rule: "tool-changed", Server: "s"},
+		TextBreak: &diff.Break{Segment: "tools[1]"}, Recorded: &rec, Reprocessed: 6, Disagreement: "d",
+		Prediction: diff.Prediction{Cached: 4, CacheWrite: 2, From: "a.jsonl@2", FromSource: "a.jsonl", FromIndex: 2,
+			Policy: "p", Expired: &diff.Expiry{Lifetime: 300e9, Idle: 400e9, Tokens: 3, From: "a.jsonl@1"}},
+		Verdict: &wire.CacheVerdict{By: "anthropic", Reason: "system_changed", MissedTokens: 5}, VerdictOutcome: "agrees",
+		Notes: []string{"one", "two"}, At: time.Date(2026, 12, 2, 6, 0, 0, 5e6, time.UTC), Idle: 2e9, HasIdle: true,
+		Lane: diff.Lane{Name: "main", ID: "ab"}, LaneFirst: true}
+	full.Expired = full.Prediction.Expired
+	bare := &diff.Step{Source: "b.jsonl", Index: 2, Prediction: diff.Prediction{Unavailable: "u", NeverWritten: "n"}}
+	cost := &diff.Cost{Priced: true, Price: "row", Spend: diff.Spend{USD: 0.5, Basis: "recorded"},
+		Break: &diff.BreakCost{Tokens: 3, USD: 0.1}, Expiry: &diff.BreakCost{Tokens: 2, USD: 0.2}}
+	want := func(st *diff.Step, c *diff.Cost) []byte {
+		r := RequestOf(st)
+		r.Cost = c.JSON("USD")
+		return marshal(t, &r, "")
+	}
+	var s Scratch
+	for _, order := range [][]*diff.Step{{full, bare, full}, {bare, full, bare}} {
+		for _, st := range order {
+			for _, c := range []*diff.Cost{cost, nil, {Priced: true}} {
+				r := s.Request(st)
+				s.Cost(c, "USD")
+				if got, _ := AppendRequest(nil, r, ""); !bytes.Equal(got, want(st, c)) {
+					t.Fatalf("%s with cost %v:\n got %s\nwant %s", st.Source, c, got, want(st, c))
+				}
+			}
+		}
 	}
 }

@@ -147,14 +147,18 @@ type Summary struct {
 }
 
 // BreakOf is b in `cache --json`, nil for none.
-func BreakOf(b *diff.Break) *Break {
+func BreakOf(b *diff.Break) *Break { return breakInto(new(Break), b) }
+
+// breakInto is b in `cache --json` written into into, nil for none.
+func breakInto(into *Break, b *diff.Break) *Break {
 	if b == nil {
 		return nil
 	}
-	return &Break{Segment: scan.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
+	*into = Break{Segment: scan.VisibleLine(b.Segment), Channel: string(b.Channel), Kind: string(b.Kind),
 		Offset: b.Offset, Before: scan.VisibleLine(b.Before), After: scan.VisibleLine(b.After),
 		Volatile: string(b.Volatile), Cause: string(b.Cause), Label: scan.VisibleLine(b.Label), Rule: b.Rule,
 		Server: scan.VisibleLine(b.Server)}
+	return into
 }
 
 // Verdict is a provider's recorded verdict on a request's cache, beside
@@ -176,64 +180,102 @@ type Verdicts struct {
 }
 
 // VerdictOf is st's verdict, nil when none was recorded.
-func VerdictOf(st *diff.Step) *Verdict {
+func VerdictOf(st *diff.Step) *Verdict { return verdictInto(new(Verdict), new(int), st) }
+
+// verdictInto is st's verdict written into into (its missed tokens into
+// missed), nil when none was recorded.
+func verdictInto(into *Verdict, missed *int, st *diff.Step) *Verdict {
 	v := st.Verdict
 	if v == nil {
 		return nil
 	}
-	out := &Verdict{By: v.By, Reason: scan.VisibleLine(v.Reason), Wirelens: diff.Attribution(st), Outcome: st.VerdictOutcome}
+	*into = Verdict{By: v.By, Reason: scan.VisibleLine(v.Reason), Wirelens: diff.Attribution(st), Outcome: st.VerdictOutcome}
 	if v.MissedTokens >= 0 {
-		n := v.MissedTokens
-		out.MissedTokens = &n
+		*missed = v.MissedTokens
+		into.MissedTokens = missed
 	}
-	return out
+	return into
+}
+
+// Scratch holds a Request and what its pointers point to, for a report
+// that writes each request's record at once (cache --json): reused from
+// one request to the next, it allocates nothing of its own after the
+// first.
+type Scratch struct {
+	req                   Request
+	pred, missed          int
+	idle                  float64
+	neverWritten          string
+	reused                Ref
+	expired               Expired
+	brk, textBrk          Break
+	verdict               Verdict
+	notes                 []string
+	cost                  diff.CostJSON
+	costBreak, costExpiry diff.BreakCostJSON
 }
 
 // RequestOf is one compared request in `cache --json` (without its cost,
 // which the report's prices decide).
-func RequestOf(st *diff.Step) Request {
-	rj := Request{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
+func RequestOf(st *diff.Step) Request { return *new(Scratch).Request(st) }
+
+// Request is st's record, as RequestOf makes it, in s: valid until the
+// next call.
+func (s *Scratch) Request(st *diff.Step) *Request {
+	s.req = Request{Source: st.Source, Index: st.Index, Line: st.Line, Format: string(st.Format),
 		Model: scan.VisibleLine(st.Model), Provider: st.Rule.Provider,
 		ComparedWith: Ref{Source: st.PrevSource, Index: st.PrevIndex}, TotalTokens: st.TotalTokens,
-		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: BreakOf(st.Break),
-		TextBreak:                 BreakOf(st.TextBreak),
+		PrefixTokens: st.PrefixTokens, PrefixBytes: st.PrefixBytes, Break: breakInto(&s.brk, st.Break),
+		TextBreak:                 breakInto(&s.textBrk, st.TextBreak),
 		PredictedCacheWriteTokens: st.Prediction.CacheWrite,
 		PredictedFrom:             scan.VisibleLine(st.Prediction.From),
 		RecordedCachedTokens:      st.Recorded, ReprocessedTokens: st.Reprocessed,
 		Disagreement: scan.VisibleLine(st.Disagreement)}
+	rj := &s.req
 	if st.Prediction.Unavailable != "" {
 		rj.PredictionUnavailable = scan.VisibleLine(st.Prediction.Unavailable)
 	} else {
-		pred := st.Prediction.Cached
-		rj.PredictedCachedTokens = &pred
+		s.pred = st.Prediction.Cached
+		rj.PredictedCachedTokens = &s.pred
 	}
 	rj.BreakpointPolicy = st.Prediction.Policy
-	rj.ProviderVerdict = VerdictOf(st)
+	rj.ProviderVerdict = verdictInto(&s.verdict, &s.missed, st)
 	if !st.At.IsZero() {
 		at := st.At.UTC().Format(time.RFC3339Nano)
 		rj.At = &at
 	}
 	if st.HasIdle {
-		idle := Seconds(st.Idle)
-		rj.IdleSeconds = &idle
+		s.idle = Seconds(st.Idle)
+		rj.IdleSeconds = &s.idle
 	}
 	if p := st.Prediction; p.FromSource != "" || p.FromIndex != 0 {
-		rj.ReusedFrom = &Ref{Source: p.FromSource, Index: p.FromIndex}
+		s.reused = Ref{Source: p.FromSource, Index: p.FromIndex}
+		rj.ReusedFrom = &s.reused
 	}
 	rj.Lane = Lane{Name: st.Lane.Name, ID: st.Lane.ID}
 	rj.LaneFirst = st.LaneFirst
 	if e := st.Expired; e != nil {
-		rj.Expired = &Expired{LifetimeSeconds: Seconds(e.Lifetime), IdleSeconds: Seconds(e.Idle), Tokens: e.Tokens,
+		s.expired = Expired{LifetimeSeconds: Seconds(e.Lifetime), IdleSeconds: Seconds(e.Idle), Tokens: e.Tokens,
 			From: scan.VisibleLine(e.From)}
+		rj.Expired = &s.expired
 	}
 	if nw := st.Prediction.NeverWritten; nw != "" && st.Expired == nil {
-		nw = scan.VisibleLine(nw)
-		rj.NeverWritten = &nw
+		s.neverWritten = scan.VisibleLine(nw)
+		rj.NeverWritten = &s.neverWritten
 	}
-	for _, n := range st.Notes {
-		rj.Notes = append(rj.Notes, scan.VisibleLine(n))
+	if len(st.Notes) > 0 {
+		s.notes = s.notes[:0]
+		for _, n := range st.Notes {
+			s.notes = append(s.notes, scan.VisibleLine(n))
+		}
+		rj.Notes = s.notes
 	}
 	return rj
+}
+
+// Cost sets the cost of the record Request gave last, in s.
+func (s *Scratch) Cost(c *diff.Cost, currency string) {
+	s.req.Cost = c.JSONInto(&s.cost, &s.costBreak, &s.costExpiry, currency)
 }
 
 // SummaryOf is the summary of `cache --json` (without its costs, which
