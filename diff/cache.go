@@ -809,6 +809,11 @@ type shared struct {
 func commonPrefix(prev, cur *seqView) (shared, *Break) {
 	a, b := prev.segs, cur.segs
 	i := 0
+	if len(a) > 0 && len(b) > 0 && &a[0] == &b[0] {
+		// One array (a request that extends the one before): the same
+		// segments as far as both go, not compared one by one.
+		i = min(len(a), len(b))
+	}
 	for i < len(a) && i < len(b) && sameSeg(&a[i], &b[i]) {
 		i++
 	}
