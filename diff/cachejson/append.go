@@ -34,9 +34,6 @@ func AppendRequest(dst []byte, r *Request, prefix string) (out []byte, ok bool) 
 	return w.b, true
 }
 
-// maxDepth is how deep a record's objects and arrays go.
-const maxDepth = 4
-
 // writer appends indented JSON: each member or element on a line of its
 // own, prefix and two spaces a level before it, empty objects and arrays as
 // {} and [].
@@ -57,7 +54,8 @@ func (w *writer) newline() {
 	w.b = append(w.b, indents[:2*w.depth]...)
 }
 
-// indents are the spaces of maxDepth levels.
+// indents are the spaces of four levels: a record's members are one level
+// in, its cost's two and the cost's tokens three.
 const indents = "        "
 
 func (w *writer) open(c byte) {
