@@ -28,9 +28,10 @@ type batchJob struct {
 }
 
 // batchItem is a request of one input, or an error, with what the worker
-// made of it.
+// made of it. The request is the one the worker worked on, handed to the
+// merge as it is (not copied again: the cache keeps it).
 type batchItem[T any] struct {
-	r   wire.Request
+	r   *wire.Request
 	err error
 	v   T
 }
@@ -67,9 +68,9 @@ func (a *App) batchJobs(sources []string) ([]batchJob, bool) {
 // that the output is the serial run's byte for byte. work must depend only
 // on its request and its own state; merge runs on the caller's goroutine
 // and may stop the batch by returning false. Errors reach merge with a
-// zero T.
+// zero T. The request merge is given is its own to keep.
 func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request) T,
-	merge func(r wire.Request, err error, v T) bool) {
+	merge func(r *wire.Request, err error, v T) bool) {
 	jobs, apart := a.batchJobs(sources)
 	var size int64
 	for _, j := range jobs {
@@ -92,7 +93,7 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 				if err == nil {
 					v = work(&r)
 				}
-				stop = !merge(r, err, v)
+				stop = !merge(&r, err, v)
 				return !stop
 			}
 			a.decodeJob(j, true, each)
@@ -156,7 +157,7 @@ func runBatch[T any](a *App, sources []string, newWork func() func(*wire.Request
 					if err == nil {
 						v = work(&r)
 					}
-					res.items = append(res.items, batchItem[T]{r, err, v})
+					res.items = append(res.items, batchItem[T]{&r, err, v})
 					return !isStopped()
 				}
 				a.decodeJob(jobs[i], false, each)

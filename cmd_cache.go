@@ -116,13 +116,13 @@ for compatibility and does nothing: comparing by model is the default.`,
 					return struct{}{}
 				}
 			}
-			runBatch(app, args, newWork, func(r wire.Request, err error, _ struct{}) bool {
+			runBatch(app, args, newWork, func(r *wire.Request, err error, _ struct{}) bool {
 				if err != nil {
 					errs = append(errs, err)
 					return true
 				}
-				st := seq.Add(&r)
-				cost := ledger.AddIn(seq.LastLane().ID, &r, st)
+				st := seq.Add(r)
+				cost := ledger.AddIn(seq.LastLane().ID, r, st)
 				if st != nil {
 					held = append(held, heldStep{st, cost})
 				}

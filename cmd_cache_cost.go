@@ -17,7 +17,9 @@ import (
 // step being added, the costliest breaks, and the totals.
 type cacheCosts struct {
 	prices  *price.Table
-	pending *diff.Cost // the cost of the step add is about to take
+	pending diff.Cost // the cost of the step add is about to take
+	has     bool      // pending is set
+	taken   diff.Cost // the cost takeCost gave last
 	worst   []costlyBreak
 	totals  diff.LedgerTotals
 	done    bool // totals were noted
@@ -33,16 +35,19 @@ type costlyBreak struct {
 const costsShown = 10
 
 // noteCost is the cost of the step add takes next.
-func (c *cacheCosts) noteCost(cost diff.Cost) { c.pending = &cost }
+func (c *cacheCosts) noteCost(cost diff.Cost) { c.pending, c.has = cost, true }
 
 // noteTotals is what the whole sequence cost, known before finish.
 func (c *cacheCosts) noteTotals(t diff.LedgerTotals) { c.totals, c.done = t, true }
 
-// takeCost returns the pending cost and forgets it.
+// takeCost returns the pending cost and forgets it (nil when none was
+// noted); the cost is c's until the next call, to read, not to keep.
 func (c *cacheCosts) takeCost() *diff.Cost {
-	p := c.pending
-	c.pending = nil
-	return p
+	if !c.has {
+		return nil
+	}
+	c.taken, c.pending, c.has = c.pending, diff.Cost{}, false
+	return &c.taken
 }
 
 // keepBreak remembers a priced break if it is among the costliest.

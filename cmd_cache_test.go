@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/wirelens/wirelens/diff"
+	"github.com/wirelens/wirelens/diff/cachejson"
 	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/decode"
 )
@@ -572,9 +573,9 @@ func TestCacheReportsHoldNoStep(t *testing.T) {
 // and errors.
 func TestCacheJSONStreamsTheWholeDocument(t *testing.T) {
 	type doc struct {
-		Requests []cacheRequestJSON `json:"requests"`
-		Summary  cacheSummaryJSON   `json:"summary"`
-		Errors   []errorJSON        `json:"errors"`
+		Requests []cachejson.Request `json:"requests"`
+		Summary  cachejson.Summary   `json:"summary"`
+		Errors   []errorJSON         `json:"errors"`
 	}
 	broken := append(cacheTinySession(3), "{\"model\": \n"...)
 	for name, data := range map[string][]byte{
@@ -588,7 +589,7 @@ func TestCacheJSONStreamsTheWholeDocument(t *testing.T) {
 			q    diff.Sequence
 			errs []error
 			buf  bytes.Buffer
-			all  = doc{Requests: []cacheRequestJSON{}}
+			all  = doc{Requests: []cachejson.Request{}}
 		)
 		bw := bufio.NewWriter(&buf)
 		rep := newCacheJSON(bw)
@@ -598,7 +599,7 @@ func TestCacheJSONStreamsTheWholeDocument(t *testing.T) {
 				continue
 			}
 			if st := q.Add(&r); st != nil {
-				all.Requests = append(all.Requests, cacheRequestToJSON(st))
+				all.Requests = append(all.Requests, cachejson.RequestOf(st))
 				if err := rep.add(st); err != nil {
 					t.Fatal(err)
 				}
@@ -608,7 +609,7 @@ func TestCacheJSONStreamsTheWholeDocument(t *testing.T) {
 			t.Fatal(err)
 		}
 		bw.Flush()
-		all.Summary, all.Errors = cacheSummaryToJSON(q.Summary()), errorsJSON(errs)
+		all.Summary, all.Errors = cachejson.SummaryOf(q.Summary()), errorsJSON(errs)
 		var whole bytes.Buffer
 		if err := writeJSON(&whole, all); err != nil {
 			t.Fatal(err)

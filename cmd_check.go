@@ -361,13 +361,13 @@ func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate 
 		first = false
 		return func(r *wire.Request) []audit.Finding { return requestFindings(a, r) }
 	}
-	runBatch(app, sources, newWork, func(r wire.Request, err error, fs []audit.Finding) bool {
+	runBatch(app, sources, newWork, func(r *wire.Request, err error, fs []audit.Finding) bool {
 		if err != nil {
 			res.errs = append(res.errs, err)
 			return true
 		}
-		res.noteOf(&r)
-		res.add(&r, fs)
+		res.noteOf(r)
+		res.add(r, fs)
 		return true
 	})
 	return res

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirelens/wirelens/diff/cachejson"
 	"github.com/wirelens/wirelens/wire/audit"
 )
 
@@ -62,7 +63,7 @@ func TestCacheNamesToolChanged(t *testing.T) {
 	_, out, _ := runCLI(t, "", "cache", "--json", mcpSession)
 	var doc struct {
 		Requests []struct {
-			Break *cacheBreakJSON `json:"break"`
+			Break *cachejson.Break `json:"break"`
 		} `json:"requests"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {

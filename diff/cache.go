@@ -264,9 +264,9 @@ func newSeqView(r *wire.Request, prev *seqView) *seqView {
 		slices.Sort(v.bps)
 	}
 	if v.rule.Mode == CacheExplicit && len(v.bps) == 0 && !CarriesBreakpoints(r.Format) {
-		if p, ok := PolicyFor(r.Format); ok {
-			v.policy = &p
-			v.bps = policyBreakpoints(v, p)
+		if p := policyFor(r.Format); p != nil {
+			v.policy = p
+			v.bps = policyBreakpoints(v, *p)
 			v.hostPrefix()
 		} else {
 			v.unavailable = string(r.Format) + " records no cache_control breakpoints and the agent's placement of them is not known: " +
@@ -809,6 +809,11 @@ type shared struct {
 func commonPrefix(prev, cur *seqView) (shared, *Break) {
 	a, b := prev.segs, cur.segs
 	i := 0
+	if len(a) > 0 && len(b) > 0 && &a[0] == &b[0] {
+		// One array (a request that extends the one before): the same
+		// segments as far as both go, not compared one by one.
+		i = min(len(a), len(b))
+	}
 	for i < len(a) && i < len(b) && sameSeg(&a[i], &b[i]) {
 		i++
 	}

@@ -71,15 +71,27 @@ func (c *Cost) JSON(currency string) *CostJSON {
 	if c == nil || !c.Priced {
 		return nil
 	}
-	j := &CostJSON{Price: c.Price, Unconfirmed: c.Unconfirmed, Currency: currency,
+	return c.JSONInto(new(CostJSON), new(BreakCostJSON), new(BreakCostJSON), currency)
+}
+
+// JSONInto is c for JSON written into j, its break and expiry into brk and
+// exp (a report that writes each request at once reuses them), nil when
+// the request is not priced.
+func (c *Cost) JSONInto(j *CostJSON, brk, exp *BreakCostJSON, currency string) *CostJSON {
+	if c == nil || !c.Priced {
+		return nil
+	}
+	*j = CostJSON{Price: c.Price, Unconfirmed: c.Unconfirmed, Currency: currency,
 		Spend: price.Round(c.Spend.USD), SpendBasis: string(c.Spend.Basis),
 		Tokens: TokensJSON{Input: c.Spend.Tokens.Input, CachedRead: c.Spend.Tokens.CachedRead,
 			CacheWrite5m: c.Spend.Tokens.CacheWrite5m, CacheWrite1h: c.Spend.Tokens.CacheWrite1h, Output: c.Spend.Tokens.Output}}
 	if b := c.Break; b != nil {
-		j.Break = &BreakCostJSON{Tokens: b.Tokens, Rewritten: b.Rewritten, Cost: price.Round(b.USD), Basis: string(b.Basis)}
+		*brk = BreakCostJSON{Tokens: b.Tokens, Rewritten: b.Rewritten, Cost: price.Round(b.USD), Basis: string(b.Basis)}
+		j.Break = brk
 	}
 	if x := c.Expiry; x != nil {
-		j.Expiry = &BreakCostJSON{Tokens: x.Tokens, Rewritten: x.Rewritten, Cost: price.Round(x.USD), Basis: string(x.Basis)}
+		*exp = BreakCostJSON{Tokens: x.Tokens, Rewritten: x.Rewritten, Cost: price.Round(x.USD), Basis: string(x.Basis)}
+		j.Expiry = exp
 	}
 	return j
 }

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -55,12 +56,21 @@ var BreakpointPolicies = []BreakpointPolicy{
 // PolicyFor returns the breakpoint policy of a recording format, if one is
 // known.
 func PolicyFor(format wire.Format) (BreakpointPolicy, bool) {
-	for _, p := range BreakpointPolicies {
-		if p.Agent == format {
-			return p, true
-		}
+	if p := policyFor(format); p != nil {
+		return *p, true
 	}
 	return BreakpointPolicy{}, false
+}
+
+// policyFor is the table's policy of a recording format, nil when none is
+// known: the views of its requests point to it, not to a copy each.
+func policyFor(format wire.Format) *BreakpointPolicy {
+	for i := range BreakpointPolicies {
+		if BreakpointPolicies[i].Agent == format {
+			return &BreakpointPolicies[i]
+		}
+	}
+	return nil
 }
 
 // CarriesBreakpoints reports whether requests read in this format keep the
@@ -97,8 +107,15 @@ func policyBreakpoints(v *seqView, p BreakpointPolicy) []int {
 				lastTool = i
 			}
 		default:
+			if len(msgEnds) >= p.LastMessages {
+				// The messages before add nothing: go on from the last
+				// segment of the system or the tools (segs are in cache
+				// order), not through every message of a long session.
+				i = sort.Search(i, func(j int) bool { return v.segs[j].Channel.CacheRank() == 2 })
+				continue
+			}
 			m := messageOf(s.ID)
-			if m != "" && m != lastMsg && len(msgEnds) < p.LastMessages {
+			if m != "" && m != lastMsg {
 				msgEnds = append(msgEnds, i)
 			}
 			if m != "" {

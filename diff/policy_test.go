@@ -195,3 +195,76 @@ func TestPolicyAgainstClaudeCodeCapture(t *testing.T) {
 		}
 	}
 }
+
+// walkedBreakpoints is policyBreakpoints as it was before it stopped at
+// the last message it needs: every segment walked from the end.
+func walkedBreakpoints(v *seqView, p BreakpointPolicy) []int {
+	var bps, msgEnds []int
+	lastSys, lastTool, lastMsg := -1, -1, ""
+	for i := len(v.segs) - 1; i >= 0; i-- {
+		s := &v.segs[i]
+		switch s.Channel {
+		case wire.ChannelSystem:
+			if lastSys < 0 {
+				lastSys = i
+			}
+		case wire.ChannelTools:
+			if lastTool < 0 {
+				lastTool = i
+			}
+		default:
+			m := messageOf(s.ID)
+			if m != "" && m != lastMsg && len(msgEnds) < p.LastMessages {
+				msgEnds = append(msgEnds, i)
+			}
+			if m != "" {
+				lastMsg = m
+			}
+		}
+	}
+	if p.LastTool && lastTool >= 0 {
+		bps = append(bps, lastTool)
+	}
+	if p.System && lastSys >= 0 {
+		bps = append(bps, lastSys)
+	}
+	for k := len(msgEnds) - 1; k >= 0; k-- {
+		bps = append(bps, msgEnds[k])
+	}
+	return bps
+}
+
+// TestPolicyBreakpointsStopEarly: the breakpoints of every policy shape on
+// requests of every mix of tools, system and messages (several blocks to a
+// message, ids without a message, a channel of no rank of its own) are
+// those of the walk through every segment.
+func TestPolicyBreakpointsStopEarly(t *testing.T) {
+	chans := []wire.Channel{wire.ChannelTools, wire.ChannelSystem, wire.ChannelMessages, "other"}
+	ids := []string{"messages[0].content[0]", "messages[0].content[1]", "messages[1].content[0]", "messages[2]",
+		"messages[3].content[0]", "messages[x", "tool_result", "messages[4].content[2]"}
+	for seed := range 3000 {
+		x := uint64(seed)*0x9e3779b97f4a7c15 + 1
+		next := func(n int) int {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			return int(x % uint64(n))
+		}
+		var r wire.Request
+		for range next(14) {
+			ch := chans[next(len(chans))]
+			id := string(ch) + "[0]"
+			if ch.CacheRank() == 2 {
+				id = ids[next(len(ids))]
+			}
+			r.Segments = append(r.Segments, wire.Segment{ID: id, Channel: ch, Text: "t"})
+		}
+		v := newSeqView(&r, nil)
+		for _, p := range []BreakpointPolicy{{System: true, LastMessages: 2}, {LastTool: true, LastMessages: 1},
+			{System: true, LastTool: true}, {LastMessages: 5}, {LastMessages: -1, System: true}} {
+			if got, want := policyBreakpoints(v, p), walkedBreakpoints(v, p); !slices.Equal(got, want) {
+				t.Fatalf("seed %d, policy %+v: %v, want %v (segments %+v)", seed, p, got, want, v.segs)
+			}
+		}
+	}
+}

@@ -120,6 +120,20 @@ type cacheMemory struct {
 	// sources are the entries' sources, each once.
 	sources []string
 	srcID   map[string]uint32
+	// words are the notes predictExplicit wrote last for this cache: the
+	// next request of the cache says the same, and takes them.
+	words predictWords
+}
+
+// predictWords are notes of a prediction, with what they were made of.
+type predictWords struct {
+	policy     BreakpointPolicy
+	policyName string
+	policyNote string
+	hidden     int
+	hiddenNote string
+	policyMade bool
+	hiddenMade bool
 }
 
 // sizeHostPrefix gives v the size of the unrecorded host prefix: the least
@@ -284,9 +298,16 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 		return p
 	}
 	if cur.policy != nil {
-		p.Policy = cur.policy.Name + " " + cur.policy.Versions
-		p.Notes = append(p.Notes, "cache_control breakpoints are not recorded in "+string(cur.req.Format)+
-			" files: placed where "+p.Policy+" puts them ("+cur.policy.describe()+")")
+		wd := &mem.words
+		if !wd.policyMade || wd.policy != *cur.policy {
+			// cur.policy is the table's for cur's format (policyFor).
+			wd.policy, wd.policyMade = *cur.policy, true
+			wd.policyName = cur.policy.Name + " " + cur.policy.Versions
+			wd.policyNote = "cache_control breakpoints are not recorded in " + string(cur.policy.Agent) +
+				" files: placed where " + wd.policyName + " puts them (" + cur.policy.describe() + ")"
+		}
+		p.Policy = wd.policyName
+		p.Notes = append(p.Notes, wd.policyNote)
 	}
 	if len(cur.bps) == 0 {
 		p.Notes = append(p.Notes, "no cache_control breakpoint: "+rule.Provider+" caches nothing for this request")
@@ -333,9 +354,14 @@ func predictExplicit(mem *cacheMemory, cur *seqView) Prediction {
 			Tokens: cur.hidden}
 	}
 	if cur.hidden > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("the system prompt and tools are not recorded: taken to be the same in "+
-			"every request of the model, of %d tokens (the least by which the recorded input tokens have exceeded the "+
-			"estimate of what the file holds)", cur.hidden))
+		wd := &mem.words
+		if !wd.hiddenMade || wd.hidden != cur.hidden {
+			wd.hidden, wd.hiddenMade = cur.hidden, true
+			wd.hiddenNote = fmt.Sprintf("the system prompt and tools are not recorded: taken to be the same in "+
+				"every request of the model, of %d tokens (the least by which the recorded input tokens have exceeded the "+
+				"estimate of what the file holds)", cur.hidden)
+		}
+		p.Notes = append(p.Notes, wd.hiddenNote)
 	}
 	last := cur.bps[len(cur.bps)-1]
 	w := cur.scaled(cur.cumTok[last]) + cur.hidden
