@@ -116,6 +116,7 @@ func startCapture(app *App, f captureFlags, serve serveFunc) (*captureRun, error
 		return nil, usageError("%s: %v", f.out, describeCreateError(err))
 	}
 	c.rec = rec
+	capture.SetGC()
 	p := capture.New(rec, opts)
 	if serve == nil {
 		c.server = capture.Serve(ln, p)

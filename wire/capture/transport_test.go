@@ -5,11 +5,13 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,5 +139,29 @@ func TestProxyUpstreamHTTP2(t *testing.T) {
 	}
 	if got := up.conns.Load(); got > 2 {
 		t.Errorf("%d new upstream connections for %d HTTP/2 requests, want at most 2", got, n)
+	}
+}
+
+// TestSetGC: SetGC raises the heap goal under a limit, and leaves a GOGC or
+// GOMEMLIMIT the user set alone.
+func TestSetGC(t *testing.T) {
+	pct, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	defer func() { debug.SetGCPercent(pct); debug.SetMemoryLimit(limit) }()
+	for _, c := range []struct {
+		gogc, memlimit string
+		pct            int
+		limit          int64
+	}{{"", "", 400, 256 << 20}, {"50", "", 100, math.MaxInt64}, {"", "1GiB", 100, math.MaxInt64}} {
+		t.Setenv("GOGC", c.gogc)
+		t.Setenv("GOMEMLIMIT", c.memlimit)
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+		SetGC()
+		if got := debug.SetGCPercent(100); got != c.pct {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: GC percent %d, want %d", c.gogc, c.memlimit, got, c.pct)
+		}
+		if got := debug.SetMemoryLimit(math.MaxInt64); got != c.limit {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: memory limit %d, want %d", c.gogc, c.memlimit, got, c.limit)
+		}
 	}
 }
