@@ -167,7 +167,7 @@ func (r *Recorder) Add(x *Exchange) {
 	}
 	if x.behind {
 		r.behind++
-		r.sayLocked(fmt.Sprintf("%s: exchange %s %s recorded cut: the recording fell behind its body (the disk is slower than the exchanges)", r.path, x.Method, redact.URLHint(x.URL)))
+		r.sayLocked(fmt.Sprintf("%s: exchange %s %s recorded cut: the recording fell behind its body (the disk, or the CPU left to the recorder, is slower than the exchanges)", r.path, x.Method, redact.URLHint(x.URL)))
 	}
 	switch {
 	case r.whole < maxQueued && r.held+x.memBytes() <= int64(maxQueuedBytes) && (!x.spooled() || r.spooled < maxSpooled):
@@ -181,7 +181,7 @@ func (r *Recorder) Add(x *Exchange) {
 	case len(r.queue) < maxStubs:
 		r.dropped++
 		x.release()
-		x.Err = join(x.Err, fmt.Sprintf("bodies not recorded: the recording was %d exchanges behind (the disk is slower than the exchanges, which do not wait for it)", len(r.queue)))
+		x.Err = join(x.Err, fmt.Sprintf("bodies not recorded: the recording was %d exchanges behind (the disk, or the CPU left to the recorder, is slower than the exchanges, which do not wait for it)", len(r.queue)))
 		r.sayLocked(fmt.Sprintf("%s: exchange %s %s recorded without its bodies: the recording is %d exchanges behind", r.path, x.Method, redact.URLHint(x.URL), len(r.queue)))
 	default:
 		r.dropped++
