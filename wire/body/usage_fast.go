@@ -75,11 +75,10 @@ func cachedTokens(s *struct {
 // a struct: null makes it nil, an object is read into the struct *dst holds
 // (a new one when nil); field gives the member's place, nil to skip it.
 func nested[S any](w *Reader, dst **S, field func(*S, string) **int) bool {
-	switch w.Dec.PeekKind() {
+	switch w.Peek() {
 	case 'n':
-		_, err := w.Dec.ReadToken()
 		*dst = nil
-		return err == nil
+		return w.Null()
 	case '{':
 	default:
 		return false
@@ -99,20 +98,19 @@ func nested[S any](w *Reader, dst **S, field func(*S, string) **int) bool {
 // intPtr reads an integer (or null, which makes *dst nil) into the int *dst
 // points at (a new one when nil), as Unmarshal does.
 func (w *Reader) intPtr(dst **int) bool {
-	switch w.Dec.PeekKind() {
+	switch w.Peek() {
 	case 'n':
-		_, err := w.Dec.ReadToken()
 		*dst = nil
-		return err == nil
+		return w.Null()
 	case '0':
 	default:
 		return false
 	}
-	v, err := w.Dec.ReadValue()
-	if err != nil {
+	from := w.pos
+	if !w.scalar() {
 		return false
 	}
-	n, ok := parseInt(v)
+	n, ok := parseInt(w.src[from:w.pos])
 	if !ok {
 		return false
 	}

@@ -119,9 +119,9 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool 
 		case "uuid":
 			return w.String(&e.UUID)
 		case "parentUuid":
-			if w.Dec.PeekKind() == 'n' {
+			if w.Peek() == 'n' {
 				e.ParentUUID = nil
-				return w.Skip()
+				return w.Null()
 			}
 			// Most often the uuid of the entry before (prev): shared,
 			// not copied again.
@@ -150,8 +150,8 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool 
 				return false
 			}
 			seenMsg = true
-			if w.Dec.PeekKind() == 'n' {
-				return w.Skip()
+			if w.Peek() == 'n' {
+				return w.Null()
 			}
 			e.msg = claudeCodeMessage{}
 			e.Message = &e.msg
@@ -163,8 +163,8 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool 
 
 // readMicro reads microcompactMetadata (an object, or null).
 func (e *claudeCodeEntry) readMicro(w *body.Reader) bool {
-	if w.Dec.PeekKind() == 'n' {
-		return w.Skip()
+	if w.Peek() == 'n' {
+		return w.Null()
 	}
 	e.Micro = &struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
@@ -178,27 +178,22 @@ func (e *claudeCodeEntry) readMicro(w *body.Reader) bool {
 			return false
 		}
 		seen = true
-		switch w.Dec.PeekKind() {
-		case 'n':
-			return w.Skip()
-		case '[':
-		default:
-			return false
-		}
-		if _, err := w.Dec.ReadToken(); err != nil {
-			return false
+		if w.Peek() == 'n' {
+			return w.Null()
 		}
 		ids := []string{}
-		for w.Dec.PeekKind() != ']' {
+		if !w.Array(func() bool {
 			var id string
 			if !w.String(&id) {
 				return false
 			}
 			ids = append(ids, id)
+			return true
+		}) {
+			return false
 		}
 		e.Micro.CompactedToolIDs = ids
-		_, err := w.Dec.ReadToken()
-		return err == nil
+		return true
 	})
 }
 
