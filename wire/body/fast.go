@@ -205,8 +205,15 @@ func (w *Reader) Word(dst *string) bool {
 // jsontext.AppendUnquote reports it: json.Unmarshal decides.
 func (w *Reader) unquote(v []byte, esc, high bool) (text []byte, escaped, ok bool) {
 	text = v[1 : len(v)-1]
-	if !esc && (!high || utf8.Valid(text)) {
+	valid := !high || utf8.Valid(text)
+	if !esc && valid {
 		return text, false, true
+	}
+	if valid {
+		if u, ok := unescape(w.buf[:0], text); ok {
+			w.buf = u
+			return u, true, true
+		}
 	}
 	u, err := jsontext.AppendUnquote(w.buf[:0], v)
 	if err != nil {

@@ -1,8 +1,11 @@
 package body
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The token reader's own tokenizer: it reads the JSON text of one line in
@@ -335,4 +338,64 @@ func skipName(b []byte, i int) int {
 		return -1
 	}
 	return skipSpace(b, i+1)
+}
+
+// unescape appends to dst the text s of a JSON string (between its quotes,
+// its escapes valid as scanString found them, valid UTF-8) with its escapes
+// undone. An escaped surrogate that is not half of a pair is false: the
+// caller leaves such a string to jsontext.AppendUnquote.
+func unescape(dst, s []byte) ([]byte, bool) {
+	for {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 {
+			return append(dst, s...), true
+		}
+		dst = append(dst, s[:i]...)
+		c := s[i+1]
+		s = s[i+2:]
+		switch c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hex4(s)
+			s = s[4:]
+			if utf16.IsSurrogate(r) {
+				if len(s) < 6 || s[0] != '\\' || s[1] != 'u' || !isHex(s[2]) || !isHex(s[3]) || !isHex(s[4]) || !isHex(s[5]) {
+					return dst, false
+				}
+				if r = utf16.DecodeRune(r, hex4(s[2:])); r == utf8.RuneError {
+					return dst, false
+				}
+				s = s[6:]
+			}
+			dst = utf8.AppendRune(dst, r)
+		default: // '"', '\\', '/'
+			dst = append(dst, c)
+		}
+	}
+}
+
+// hex4 is the value of the four hex digits that start s.
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }

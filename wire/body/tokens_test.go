@@ -29,7 +29,8 @@ func tokenSeeds() []string {
 		`0`, `-0`, `-`, `--1`, `01`, `1.`, `.5`, `1.5`, `1e999`, `1E+2`, `1e-`, `1e`, `-1.5e-10`, `+1`, `0x10`, `1_000`,
 		`123456789012345678901234567890`, `[1e999,-0,0.0]`, `nul`, `nulll`, `null`, `true`, `truex`, `[true false]`,
 		`[tru]`, `{"a":fals}`, "{\"a\":1}\x00", "\t\r\n[\t1\r,\n2 ]\n", "\v[]", "\u00a0[]", `{"a":"b"]`, `["a"}`,
-		`{"type":"text","text":"a\nb"}`, `{"\u0074ype":"text"}`,
+		`{"type":"text","text":"a\nb"}`, `{"\u0074ype":"text"}`, `["a\nb\u00e9\"c\ud83d\ude00d\/\\"]`, "[\"\xc3\xa9\\n\\u0000\\uDBFF\\uDFFF\"]",
+		`["\ud800\u0041"]`, `["\udc00\ud800"]`, `["\ud800\"]`, `["\ud800\u"]`,
 	}
 	seeds = append(seeds, strings.Repeat("[", MaxDepth+2)+strings.Repeat("]", MaxDepth+2),
 		strings.Repeat(`{"a":`, MaxDepth)+"1"+strings.Repeat("}", MaxDepth), strings.Repeat("[", 40))
