@@ -254,3 +254,23 @@ func FuzzTokens(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSkipLines: the Reader validating the fixtures' objects whole
+// (Skip), in bytes a second.
+func BenchmarkSkipLines(b *testing.B) {
+	objs := fixtureObjects(b, `"type"`)
+	n := 0
+	for _, v := range objs {
+		n += len(v)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, v := range objs {
+			w := NewReader(v)
+			if !w.Skip() {
+				b.Fatalf("%.100s: not read", v)
+			}
+			w.Done()
+		}
+	}
+}
