@@ -25,6 +25,7 @@ type Reader struct {
 	sep  int    // what comes before the next token (sepValue, ...)
 	open []byte // the containers open around pos, '{' or '['
 	skip []byte // scratch for skipValue
+	high bool   // a byte of 0x80 or more was read (in a string: nowhere else is one valid)
 	buf  []byte // scratch for unquoting
 	// In, when set, holds the texts Text reads: a text met before (the
 	// same tool result in the next transcript of a folder) is the held
@@ -38,9 +39,13 @@ var objReaders = sync.Pool{New: func() any { return &Reader{} }}
 // NewReader is a pooled reader over raw.
 func NewReader(raw []byte) *Reader {
 	w := objReaders.Get().(*Reader)
-	w.src, w.pos, w.sep, w.open = raw, 0, sepValue, w.open[:0]
+	w.src, w.pos, w.sep, w.open, w.high = raw, 0, sepValue, w.open[:0], false
 	return w
 }
+
+// ASCII reports whether every byte read was below 0x80: after End, that
+// the input is ASCII, and so valid UTF-8.
+func (w *Reader) ASCII() bool { return !w.high }
 
 // Done gives the reader back; nothing it read may be used after.
 func (w *Reader) Done() {
@@ -81,10 +86,11 @@ func (w *Reader) Object(member func(name []byte) bool) bool {
 			w.valueRead(w.pos + 1)
 			return true
 		case '"':
-			end, esc, _ := scanString(w.src, w.pos)
+			end, esc, high := scanString(w.src, w.pos)
 			if end < 0 || esc {
 				return false
 			}
+			w.high = w.high || high
 			name := w.src[w.pos+1 : end-1]
 			w.pos, w.sep = end, sepColon
 			if !member(name) || w.sep != sepComma {
@@ -132,10 +138,11 @@ func (w *Reader) Null() bool {
 
 // scalar reads the string, number or literal at w.pos (after Peek).
 func (w *Reader) scalar() bool {
-	end := scanScalar(w.src, w.pos)
+	end, high := scanScalar(w.src, w.pos)
 	if end < 0 {
 		return false
 	}
+	w.high = w.high || high
 	w.valueRead(end)
 	return true
 }
@@ -148,6 +155,7 @@ func (w *Reader) text() (raw, text []byte, escaped, ok bool) {
 		return nil, nil, false, false
 	}
 	raw = w.src[w.pos:end]
+	w.high = w.high || high
 	w.valueRead(end)
 	text, escaped, ok = w.unquote(raw, esc, high)
 	return raw, text, escaped, ok
@@ -279,10 +287,12 @@ func (w *Reader) span() (from, to int, ok bool) {
 		return 0, 0, false
 	}
 	from = w.pos
-	to, w.skip = skipValue(w.src, from, w.skip)
+	var high bool
+	to, w.skip, high = skipValue(w.src, from, w.skip)
 	if to < 0 {
 		return 0, 0, false
 	}
+	w.high = w.high || high
 	w.valueRead(to)
 	return from, to, true
 }

@@ -250,27 +250,29 @@ func scanLiteral(b []byte, i int) int {
 	return i + len(lit)
 }
 
-// scanScalar reads the string, number or literal at b[i] (i < len(b)).
-func scanScalar(b []byte, i int) int {
+// scanScalar reads the string, number or literal at b[i] (i < len(b)):
+// the offset after it, or -1; high reports a byte of 0x80 or more in it.
+func scanScalar(b []byte, i int) (end int, high bool) {
 	switch c := b[i]; {
 	case c == '"':
-		end, _, _ := scanString(b, i)
-		return end
+		end, _, high = scanString(b, i)
+		return end, high
 	case c == 'n' || c == 't' || c == 'f':
-		return scanLiteral(b, i)
+		return scanLiteral(b, i), false
 	}
-	return scanNumber(b, i)
+	return scanNumber(b, i), false
 }
 
 // skipValue reads the value at b[i] (white space before it skipped): the
 // offset just after it, or -1 when it is broken or nested deeper than
-// MaxDepth. open is scratch for the containers open in it.
-func skipValue(b []byte, i int, open []byte) (int, []byte) {
+// MaxDepth. open is scratch for the containers open in it; high reports a
+// byte of 0x80 or more in its strings.
+func skipValue(b []byte, i int, open []byte) (end int, _ []byte, high bool) {
 	open = open[:0]
 	for {
 		// i is where a value starts.
 		if i >= len(b) {
-			return -1, open
+			return -1, open, false
 		}
 		switch c := b[i]; c {
 		case '{', '[':
@@ -280,28 +282,32 @@ func skipValue(b []byte, i int, open []byte) (int, []byte) {
 				break // an empty container: a value read
 			}
 			if len(open) >= MaxDepth {
-				return -1, open
+				return -1, open, false
 			}
 			open = append(open, c)
 			if c == '{' {
-				if i = skipName(b, i); i < 0 {
-					return -1, open
+				var h bool
+				if i, h = skipName(b, i); i < 0 {
+					return -1, open, false
 				}
+				high = high || h
 			}
 			continue
 		default:
-			if i = scanScalar(b, i); i < 0 {
-				return -1, open
+			var h bool
+			if i, h = scanScalar(b, i); i < 0 {
+				return -1, open, false
 			}
+			high = high || h
 		}
 		// A value was read: a comma and the next one, or ends.
 		for {
 			if len(open) == 0 {
-				return i, open
+				return i, open, high
 			}
 			i = skipSpace(b, i)
 			if i >= len(b) {
-				return -1, open
+				return -1, open, false
 			}
 			top := open[len(open)-1]
 			if b[i] == closer(top) {
@@ -310,13 +316,15 @@ func skipValue(b []byte, i int, open []byte) (int, []byte) {
 				continue
 			}
 			if b[i] != ',' {
-				return -1, open
+				return -1, open, false
 			}
 			i = skipSpace(b, i+1)
 			if top == '{' {
-				if i = skipName(b, i); i < 0 {
-					return -1, open
+				var h bool
+				if i, h = skipName(b, i); i < 0 {
+					return -1, open, false
 				}
+				high = high || h
 			}
 			break
 		}
@@ -324,20 +332,20 @@ func skipValue(b []byte, i int, open []byte) (int, []byte) {
 }
 
 // skipName reads a member's name and its colon at b[i]: the offset of the
-// value after them (white space skipped), or -1.
-func skipName(b []byte, i int) int {
+// value after them (white space skipped), or -1; high as scanString's.
+func skipName(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
-		return -1
+		return -1, false
 	}
-	end, _, _ := scanString(b, i)
+	end, _, high := scanString(b, i)
 	if end < 0 {
-		return -1
+		return -1, false
 	}
 	i = skipSpace(b, end)
 	if i >= len(b) || b[i] != ':' {
-		return -1
+		return -1, false
 	}
-	return skipSpace(b, i+1)
+	return skipSpace(b, i+1), high
 }
 
 // unescape appends to dst the text s of a JSON string (between its quotes,

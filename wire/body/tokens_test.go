@@ -76,8 +76,9 @@ func corpusSeeds(t testing.TB) []string {
 
 // readerTokens walks the value with the Reader: the tokens it read (names
 // raw, string values unquoted, numbers and literals as written), and
-// whether it read them all and the input ended there.
-func readerTokens(b []byte) ([]string, bool) {
+// whether it read them all and the input ended there, and whether it found
+// the input ASCII.
+func readerTokens(b []byte) ([]string, bool, bool) {
 	w := NewReader(b)
 	defer w.Done()
 	var out []string
@@ -113,7 +114,16 @@ func readerTokens(b []byte) ([]string, bool) {
 		return true
 	}
 	ok := walk() && w.End()
-	return out, ok
+	return out, ok, w.ASCII()
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // decoderTokens are readerTokens as jsontext.Decoder reads them, or false
@@ -162,12 +172,16 @@ func decoderTokens(b []byte) ([]string, bool) {
 // checkTokens holds the Reader to jsontext on b: what Skip and Value take
 // is exactly what the decoder takes (but for nesting past MaxDepth, where
 // the Reader gives up), with the same text; what the walk takes, the
-// decoder takes, token for token.
+// decoder takes, token for token; the Reader finds it ASCII exactly when
+// it is.
 func checkTokens(t *testing.T, b []byte) {
 	valid := jsontext.Value(b).IsValid(WalkOpts...)
 
 	w := NewReader(b)
 	skipped := w.Skip() && w.End()
+	if skipped && w.ASCII() != isASCII(b) {
+		t.Fatalf("%q: Skip found it ASCII %v", b, w.ASCII())
+	}
 	w.Done()
 	switch {
 	case skipped && !valid:
@@ -187,9 +201,12 @@ func checkTokens(t *testing.T, b []byte) {
 		t.Fatalf("%q: Value is %q", b, v)
 	}
 
-	got, ok := readerTokens(b)
+	got, ok, ascii := readerTokens(b)
 	if !ok {
 		return
+	}
+	if ascii != isASCII(b) {
+		t.Fatalf("%q: the walk found it ASCII %v", b, ascii)
 	}
 	want, wok := decoderTokens(b)
 	if !wok {
@@ -210,7 +227,7 @@ func TestTokensMatchJSONText(t *testing.T) {
 	objs := fixtureObjects(t, `"`)
 	for _, v := range objs {
 		checkTokens(t, v)
-		if _, ok := readerTokens(v); !ok {
+		if _, ok, _ := readerTokens(v); !ok {
 			t.Errorf("%.200q: a fixture's object not read", v)
 		}
 	}

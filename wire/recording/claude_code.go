@@ -108,11 +108,17 @@ type claudeCodeMessage struct {
 // The texts of its content are shared through in (body.Reader.Text); prev
 // is the uuid of the entry read before.
 func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool {
+	ok, _ := e.readASCII(raw, in, prev)
+	return ok
+}
+
+// readASCII is read, and whether the line is ASCII (body.Reader.ASCII).
+func (e *claudeCodeEntry) readASCII(raw []byte, in *wire.Interner, prev string) (ok, ascii bool) {
 	w := body.NewReader(raw)
 	w.In = in
 	defer w.Done()
 	var seenMsg, seenMicro bool
-	return w.Object(func(name []byte) bool {
+	ok = w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
 			return w.Word(&e.Type)
@@ -159,6 +165,7 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool 
 		}
 		return w.Skip()
 	}) && w.End()
+	return ok, ok && w.ASCII()
 }
 
 // readMicro reads microcompactMetadata (an object, or null).
@@ -231,12 +238,12 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	c.entry = claudeCodeEntry{}
 	e := &c.entry
 	in := d.Interner()
-	fast := func(raw []byte) bool {
-		if e.read(raw, in, c.prev) {
-			return true
+	fast := func(raw []byte) (bool, bool) {
+		if ok, ascii := e.readASCII(raw, in, c.prev); ok {
+			return true, ascii
 		}
 		*e = claudeCodeEntry{}
-		return false
+		return false, false
 	}
 	if !readLine(d, raw, line, e, fast) {
 		return

@@ -134,12 +134,12 @@ func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
 		c.seq.init(d.Interner())
 	}
 	var r codexLine
-	fast := func(raw []byte) bool {
-		if r.read(raw) {
-			return true
+	fast := func(raw []byte) (bool, bool) {
+		if ok, ascii := r.readASCII(raw); ok {
+			return true, ascii
 		}
 		r = codexLine{}
-		return false
+		return false, false
 	}
 	if !readLine(d, raw, line, &r, fast) {
 		return

@@ -16,10 +16,16 @@ import (
 // read reads a line into r (its zero value) as json.Unmarshal would, or
 // gives up (false).
 func (r *codexLine) read(raw []byte) bool {
+	ok, _ := r.readASCII(raw)
+	return ok
+}
+
+// readASCII is read, and whether the line is ASCII (body.Reader.ASCII).
+func (r *codexLine) readASCII(raw []byte) (ok, ascii bool) {
 	w := body.NewReader(raw)
 	defer w.Done()
 	seen := false
-	return w.Object(func(name []byte) bool {
+	ok = w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "timestamp":
 			return w.String(&r.Timestamp)
@@ -47,6 +53,7 @@ func (r *codexLine) read(raw []byte) bool {
 		}
 		return w.Skip()
 	}) && w.End()
+	return ok, ok && w.ASCII()
 }
 
 // unmarshalPayload reads raw into p (its zero value) as json.Unmarshal

@@ -92,3 +92,41 @@ func codexContents(p *codexPayload) [][]byte {
 	}
 	return out
 }
+
+// TestFastReadsTellASCII: a line the Claude Code or Codex fast read takes
+// is told ASCII exactly when it is (readLine then skips its UTF-8 check).
+func TestFastReadsTellASCII(t *testing.T) {
+	lines := testdataLines(t, "claude-code-transcripts/*.jsonl*", "recordings/claude-code/*/*.jsonl",
+		"codex-rollouts/*/*/*.jsonl", "recordings/codex/*/*/*/*.jsonl")
+	for _, s := range []string{`{"type":"user","cwd":"/é"}`, "{\"type\":\"user\",\"x\":{\"k\xc3\xa9\":1}}", `{"type":"user","message":{"content":"\u00e9"}}`,
+		`{"type":"event_msg","payload":{"type":"é"}}`, "{\"type\":\"x\",\"payload\":{\"info\":{\"n\":[\"\xe2\x80\xae\"]}}}"} {
+		lines = append(lines, []byte(s))
+	}
+	told, other := 0, 0
+	for _, l := range lines {
+		want := true
+		for _, c := range l {
+			want = want && c < 0x80
+		}
+		var e claudeCodeEntry
+		if ok, ascii := e.readASCII(l, nil, ""); ok {
+			told++
+			if ascii != want {
+				t.Errorf("%.200q: the Claude Code read found it ASCII %v", l, ascii)
+			}
+		}
+		var r codexLine
+		if ok, ascii := r.readASCII(l); ok {
+			told++
+			if ascii != want {
+				t.Errorf("%.200q: the Codex read found it ASCII %v", l, ascii)
+			}
+		}
+		if !want {
+			other++
+		}
+	}
+	if told < len(lines) || other < 5 {
+		t.Fatalf("%d reads told of %d lines, %d not ASCII", told, len(lines), other)
+	}
+}
