@@ -1,8 +1,6 @@
 package body
 
 import (
-	"bytes"
-	"io"
 	"sync"
 	"unicode/utf8"
 
@@ -18,16 +16,17 @@ import (
 // fast read give up (ok false): the caller then unmarshals as before, so
 // that every error and every odd input reads as it did.
 
-// Reader reads one JSON object from raw with the walks' options. Readers
-// come from a pool (NewReader) and go back with Done.
+// Reader reads one JSON object from raw, in place, as jsontext.Decoder
+// with WalkOpts would (tokens.go), or gives up. Readers come from a pool
+// (NewReader) and go back with Done.
 type Reader struct {
-	Dec *jsontext.Decoder
-	// r holds the text read: a decoder over a bytes.Buffer parses it in
-	// place, where over any other reader it copies it into a buffer of
-	// its own, grown (and copied again) to hold a long string whole.
-	r   bytes.Buffer
-	src []byte // what it reads: the text of a value read member by member
-	buf []byte // scratch for unquoting
+	src  []byte // what it reads: the text of a value read member by member
+	pos  int    // the offset in src of the next byte to read
+	sep  int    // what comes before the next token (sepValue, ...)
+	open []byte // the containers open around pos, '{' or '['
+	skip []byte // scratch for skipValue
+	high bool   // a byte of 0x80 or more was read (in a string: nowhere else is one valid)
+	buf  []byte // scratch for unquoting
 	// In, when set, holds the texts Text reads: a text met before (the
 	// same tool result in the next transcript of a folder) is the held
 	// copy, not a new one. Only Text shares; String always copies.
@@ -35,54 +34,131 @@ type Reader struct {
 	words map[string]string // the values Word read (kept across uses of the pooled reader)
 }
 
-var objReaders = sync.Pool{New: func() any {
-	w := &Reader{}
-	w.Dec = jsontext.NewDecoder(&w.r, WalkOpts...)
-	return w
-}}
+var objReaders = sync.Pool{New: func() any { return &Reader{} }}
 
 // NewReader is a pooled reader over raw.
 func NewReader(raw []byte) *Reader {
 	w := objReaders.Get().(*Reader)
-	w.src = raw
-	w.r = *bytes.NewBuffer(raw)
-	w.Dec.Reset(&w.r, WalkOpts...)
+	w.src, w.pos, w.sep, w.open, w.high = raw, 0, sepValue, w.open[:0], false
 	return w
 }
+
+// ASCII reports whether every byte read was below 0x80: after End, that
+// the input is ASCII, and so valid UTF-8.
+func (w *Reader) ASCII() bool { return !w.high }
 
 // Done gives the reader back; nothing it read may be used after.
 func (w *Reader) Done() {
 	w.src, w.In = nil, nil
-	w.r = bytes.Buffer{}
-	w.Dec.Reset(&w.r, WalkOpts...)
 	objReaders.Put(w)
+}
+
+// Peek is the kind of the next value ('"', '0' for a number, 'n', 't',
+// 'f', '{', '['), or of the end of the container it is in ('}', ']'), or
+// 0 when the text there is neither.
+func (w *Reader) Peek() jsontext.Kind {
+	c := w.next()
+	switch {
+	case c == 0 || w.nameNext():
+		return 0
+	case c == '-' || '0' <= c && c <= '9':
+		return '0'
+	}
+	return jsontext.Kind(c)
 }
 
 // Object reads the '{' that opens an object, then calls member with each
 // member's name (its raw text between the quotes), and reads the closing
 // '}'. member reads the value (or skips it) and reports whether to go on.
 // Object is false when the value is not an object, a name holds an escape,
-// member gave up, or the JSON is broken.
+// member gave up or read no value, or the JSON is broken.
 func (w *Reader) Object(member func(name []byte) bool) bool {
-	tok, err := w.Dec.ReadToken()
-	if err != nil || tok.Kind() != '{' {
+	if w.next() != '{' || w.nameNext() {
 		return false
 	}
-	for w.Dec.PeekKind() == '"' {
-		v, err := w.Dec.ReadValue()
-		if err != nil || len(v) < 2 {
-			return false
-		}
-		name := v[1 : len(v)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			return false
-		}
-		if !member(name) {
+	w.open = append(w.open, '{')
+	w.pos++
+	w.sep = sepFirst
+	for {
+		switch w.next() {
+		case '}':
+			w.open = w.open[:len(w.open)-1]
+			w.valueRead(w.pos + 1)
+			return true
+		case '"':
+			end, esc, high := scanString(w.src, w.pos)
+			if end < 0 || esc {
+				return false
+			}
+			w.high = w.high || high
+			name := w.src[w.pos+1 : end-1]
+			w.pos, w.sep = end, sepColon
+			if !member(name) || w.sep != sepComma {
+				return false
+			}
+		default:
 			return false
 		}
 	}
-	tok, err = w.Dec.ReadToken()
-	return err == nil && tok.Kind() == '}'
+}
+
+// Array reads the '[' that opens an array, then calls elem for each
+// element (elem reads it and reports whether to go on), and reads the
+// closing ']'. Array is false when the value is not an array, elem gave up
+// or read no value, or the JSON is broken.
+func (w *Reader) Array(elem func() bool) bool {
+	if w.Peek() != '[' {
+		return false
+	}
+	w.open = append(w.open, '[')
+	w.pos++
+	w.sep = sepFirst
+	for {
+		switch w.Peek() {
+		case ']':
+			w.open = w.open[:len(w.open)-1]
+			w.valueRead(w.pos + 1)
+			return true
+		case 0:
+			return false
+		}
+		if !elem() || w.sep != sepComma {
+			return false
+		}
+	}
+}
+
+// Null reads a null.
+func (w *Reader) Null() bool {
+	if w.Peek() != 'n' {
+		return false
+	}
+	return w.scalar()
+}
+
+// scalar reads the string, number or literal at w.pos (after Peek).
+func (w *Reader) scalar() bool {
+	end, high := scanScalar(w.src, w.pos)
+	if end < 0 {
+		return false
+	}
+	w.high = w.high || high
+	w.valueRead(end)
+	return true
+}
+
+// text reads the string at w.pos (after Peek): its raw text with the
+// quotes, and its text (see unquote).
+func (w *Reader) text() (raw, text []byte, escaped, ok bool) {
+	end, esc, high := scanString(w.src, w.pos)
+	if end < 0 {
+		return nil, nil, false, false
+	}
+	raw = w.src[w.pos:end]
+	w.high = w.high || high
+	w.valueRead(end)
+	text, escaped, ok = w.unquote(raw, esc, high)
+	return raw, text, escaped, ok
 }
 
 // String reads a string (or null, which is "") into dst.
@@ -106,14 +182,10 @@ func (w *Reader) Text(dst *string) bool { return w.str(dst, w.In, "") }
 // version, a working directory): a value of at most maxWord bytes read
 // before by this reader is the copy made then.
 func (w *Reader) Word(dst *string) bool {
-	if w.Dec.PeekKind() != '"' {
+	if w.Peek() != '"' {
 		return w.String(dst)
 	}
-	v, err := w.Dec.ReadValue()
-	if err != nil || len(v) < 2 {
-		return false
-	}
-	text, escaped, ok := w.unquote(v)
+	_, text, escaped, ok := w.text()
 	if !ok {
 		return false
 	}
@@ -134,14 +206,22 @@ func (w *Reader) Word(dst *string) bool {
 	return true
 }
 
-// unquote is the text of the JSON string v: its bytes between the quotes,
-// or, when it holds an escape or invalid UTF-8, unquoted into the reader's
-// buffer (escaped; invalid UTF-8 replaced as json.Unmarshal replaces it),
-// to be copied once by the caller.
-func (w *Reader) unquote(v []byte) (text []byte, escaped, ok bool) {
+// unquote is the text of the JSON string v (valid, as scanString found it;
+// esc and high are what it found): its bytes between the quotes, or, when
+// it holds an escape, unquoted into the reader's buffer (escaped), to be
+// copied once by the caller. Invalid UTF-8 gives up (ok false), as
+// jsontext.AppendUnquote reports it: json.Unmarshal decides.
+func (w *Reader) unquote(v []byte, esc, high bool) (text []byte, escaped, ok bool) {
 	text = v[1 : len(v)-1]
-	if bytes.IndexByte(text, '\\') < 0 && utf8.Valid(text) {
+	valid := !high || utf8.Valid(text)
+	if !esc && valid {
 		return text, false, true
+	}
+	if valid {
+		if u, ok := unescape(w.buf[:0], text); ok {
+			w.buf = u
+			return u, true, true
+		}
 	}
 	u, err := jsontext.AppendUnquote(w.buf[:0], v)
 	if err != nil {
@@ -159,13 +239,9 @@ const (
 )
 
 func (w *Reader) str(dst *string, in *wire.Interner, known string) bool {
-	switch w.Dec.PeekKind() {
+	switch w.Peek() {
 	case '"':
-		v, err := w.Dec.ReadValue()
-		if err != nil || len(v) < 2 {
-			return false
-		}
-		text, _, ok := w.unquote(v)
+		_, text, _, ok := w.text()
 		if !ok {
 			return false
 		}
@@ -179,46 +255,59 @@ func (w *Reader) str(dst *string, in *wire.Interner, known string) bool {
 		}
 		return true
 	case 'n':
-		_, err := w.Dec.ReadToken()
 		*dst = ""
-		return err == nil
+		return w.scalar()
 	}
 	return false
 }
 
 // Bool reads a boolean (or null, which is false) into dst.
 func (w *Reader) Bool(dst *bool) bool {
-	switch w.Dec.PeekKind() {
+	switch k := w.Peek(); k {
 	case 't', 'f', 'n':
-		tok, err := w.Dec.ReadToken()
-		if err != nil {
-			return false
-		}
-		*dst = tok.Kind() == 't'
-		return true
+		*dst = k == 't'
+		return w.scalar()
 	}
 	return false
 }
 
 // Value reads any value into dst, a copy of its text as written.
 func (w *Reader) Value(dst *jsontext.Value) bool {
-	v, err := w.Dec.ReadValue()
-	if err != nil {
-		return false
+	from, to, ok := w.span()
+	if ok {
+		*dst = append(jsontext.Value(nil), w.src[from:to]...)
 	}
-	*dst = append(jsontext.Value(nil), v...)
-	return true
+	return ok
 }
 
-// End reports whether the input ends after what was read (nothing but
-// white space follows).
+// span reads any value: where its text is in the input.
+func (w *Reader) span() (from, to int, ok bool) {
+	switch w.Peek() {
+	case 0, '}', ']':
+		return 0, 0, false
+	}
+	from = w.pos
+	var high bool
+	to, w.skip, high = skipValue(w.src, from, w.skip)
+	if to < 0 {
+		return 0, 0, false
+	}
+	w.high = w.high || high
+	w.valueRead(to)
+	return from, to, true
+}
+
+// End reports whether the input ends after what was read (the top-level
+// value, then nothing but white space).
 func (w *Reader) End() bool {
-	_, err := w.Dec.ReadToken()
-	return err == io.EOF
+	return w.sep == sepDone && skipSpace(w.src, w.pos) == len(w.src)
 }
 
 // Skip reads past a value.
-func (w *Reader) Skip() bool { return w.Dec.SkipValue() == nil }
+func (w *Reader) Skip() bool {
+	_, _, ok := w.span()
+	return ok
+}
 
 // once is a set of members seen, for the members a fast read reads at most
 // once (a second one would merge into the first in json.Unmarshal).
@@ -279,33 +368,25 @@ func readBlock(w *Reader, bl *AnthropicBlock) bool {
 func FastContent(w *Reader, c *AnthropicContent) bool { return fastContent(w, c) }
 
 func fastContent(w *Reader, c *AnthropicContent) bool {
-	switch w.Dec.PeekKind() {
+	switch w.Peek() {
 	case '"':
 		c.IsStr = true
 		return w.Text(&c.Str)
 	case '[':
-		if _, err := w.Dec.ReadToken(); err != nil {
-			return false
-		}
 		c.Blocks = c.Blocks[:0]
 		if c.Blocks == nil {
 			c.Blocks = []AnthropicBlock{}
 		}
-		for w.Dec.PeekKind() != ']' {
+		return w.Array(func() bool {
 			// Read in place: a block is 256 bytes.
 			c.Blocks = append(c.Blocks, AnthropicBlock{})
-			if !fastElement(w, &c.Blocks[len(c.Blocks)-1]) {
-				return false
-			}
-		}
-		_, err := w.Dec.ReadToken()
-		return err == nil
+			return fastElement(w, &c.Blocks[len(c.Blocks)-1])
+		})
 	case '{':
 		c.Blocks = make([]AnthropicBlock, 1)
 		return fastElement(w, &c.Blocks[0])
 	case 'n':
-		_, err := w.Dec.ReadToken()
-		return err == nil
+		return w.Null()
 	}
 	return false
 }
@@ -314,25 +395,20 @@ func fastContent(w *Reader, c *AnthropicContent) bool {
 // an empty block) as AnthropicBlock.UnmarshalJSONFrom does.
 //
 // The block is read from w member by member, not taken whole and read
-// again: its text as written (for keepRaw) is the input between the offsets
-// before and after it, less the white space and the comma or colon before it.
+// again: its text as written (for keepRaw) is the input from its '{' to
+// its '}'.
 func fastElement(w *Reader, bl *AnthropicBlock) bool {
-	switch w.Dec.PeekKind() {
+	switch w.Peek() {
 	case 'n':
-		_, err := w.Dec.ReadToken()
 		*bl = AnthropicBlock{}
-		return err == nil
+		return w.Null()
 	case '{':
-		from := w.Dec.InputOffset()
+		from := w.pos
 		if !readBlock(w, bl) {
 			return false
 		}
-		to := w.Dec.InputOffset()
-		if from < 0 || to > int64(len(w.src)) || from > to {
-			return false
-		}
 		// keepRaw clones what it keeps.
-		keepRaw(bl, bytes.TrimLeft(w.src[from:to], " \t\r\n,:"))
+		keepRaw(bl, w.src[from:w.pos])
 		return true
 	}
 	return false
@@ -340,12 +416,12 @@ func fastElement(w *Reader, bl *AnthropicBlock) bool {
 
 // fastSource reads a source object (or null) into *dst.
 func fastSource(w *Reader, dst **anthropicSource) bool {
-	if w.Dec.PeekKind() == 'n' {
-		_, err := w.Dec.ReadToken()
+	switch w.Peek() {
+	case 'n':
 		*dst = nil
-		return err == nil
-	}
-	if w.Dec.PeekKind() != '{' {
+		return w.Null()
+	case '{':
+	default:
 		return false
 	}
 	src := &anthropicSource{}

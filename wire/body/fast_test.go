@@ -17,7 +17,7 @@ import (
 // blockValues are the objects found anywhere in the JSON lines of the
 // transcripts and captures in testdata that content blocks are made of
 // (every object with a "type" member), and hand-made odd ones.
-func blockValues(t *testing.T) []jsontext.Value {
+func blockValues(t testing.TB) []jsontext.Value {
 	t.Helper()
 	out := fixtureObjects(t, `"type"`)
 	for _, s := range []string{
@@ -38,7 +38,7 @@ func blockValues(t *testing.T) []jsontext.Value {
 
 // fixtureObjects are the objects found anywhere in the JSON lines of the
 // transcripts and captures in testdata whose text holds key.
-func fixtureObjects(t *testing.T, key string) []jsontext.Value {
+func fixtureObjects(t testing.TB, key string) []jsontext.Value {
 	t.Helper()
 	var out []jsontext.Value
 	var files []string

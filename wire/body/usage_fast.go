@@ -57,7 +57,7 @@ func fastUsage(v jsontext.Value, u *rawUsage) bool {
 		default:
 			return w.Skip()
 		}
-		return w.intPtr(dst)
+		return w.IntPtr(dst)
 	}) && w.End()
 }
 
@@ -75,11 +75,10 @@ func cachedTokens(s *struct {
 // a struct: null makes it nil, an object is read into the struct *dst holds
 // (a new one when nil); field gives the member's place, nil to skip it.
 func nested[S any](w *Reader, dst **S, field func(*S, string) **int) bool {
-	switch w.Dec.PeekKind() {
+	switch w.Peek() {
 	case 'n':
-		_, err := w.Dec.ReadToken()
 		*dst = nil
-		return err == nil
+		return w.Null()
 	case '{':
 	default:
 		return false
@@ -90,29 +89,29 @@ func nested[S any](w *Reader, dst **S, field func(*S, string) **int) bool {
 	s := *dst
 	return w.Object(func(name []byte) bool {
 		if p := field(s, string(name)); p != nil {
-			return w.intPtr(p)
+			return w.IntPtr(p)
 		}
 		return w.Skip()
 	})
 }
 
-// intPtr reads an integer (or null, which makes *dst nil) into the int *dst
-// points at (a new one when nil), as Unmarshal does.
-func (w *Reader) intPtr(dst **int) bool {
-	switch w.Dec.PeekKind() {
+// IntPtr reads an integer (or null, which makes *dst nil) into the int *dst
+// points at (a new one when nil), as Unmarshal does; a number with a
+// fraction or an exponent, or one past an int, gives up.
+func (w *Reader) IntPtr(dst **int) bool {
+	switch w.Peek() {
 	case 'n':
-		_, err := w.Dec.ReadToken()
 		*dst = nil
-		return err == nil
+		return w.Null()
 	case '0':
 	default:
 		return false
 	}
-	v, err := w.Dec.ReadValue()
-	if err != nil {
+	from := w.pos
+	if !w.scalar() {
 		return false
 	}
-	n, ok := parseInt(v)
+	n, ok := parseInt(w.src[from:w.pos])
 	if !ok {
 		return false
 	}
@@ -121,6 +120,26 @@ func (w *Reader) intPtr(dst **int) bool {
 	}
 	**dst = n
 	return true
+}
+
+// Int reads an integer (or null, which is 0) into dst, as Unmarshal does
+// into an int; it gives up where IntPtr does.
+func (w *Reader) Int(dst *int) bool {
+	switch w.Peek() {
+	case 'n':
+		*dst = 0
+		return w.Null()
+	case '0':
+	default:
+		return false
+	}
+	from := w.pos
+	if !w.scalar() {
+		return false
+	}
+	n, ok := parseInt(w.src[from:w.pos])
+	*dst = n
+	return ok
 }
 
 // parseInt is the JSON number v as an int, if it is an integer (no fraction,

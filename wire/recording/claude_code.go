@@ -108,20 +108,26 @@ type claudeCodeMessage struct {
 // The texts of its content are shared through in (body.Reader.Text); prev
 // is the uuid of the entry read before.
 func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool {
+	ok, _ := e.readASCII(raw, in, prev)
+	return ok
+}
+
+// readASCII is read, and whether the line is ASCII (body.Reader.ASCII).
+func (e *claudeCodeEntry) readASCII(raw []byte, in *wire.Interner, prev string) (ok, ascii bool) {
 	w := body.NewReader(raw)
 	w.In = in
 	defer w.Done()
 	var seenMsg, seenMicro bool
-	return w.Object(func(name []byte) bool {
+	ok = w.Object(func(name []byte) bool {
 		switch string(name) {
 		case "type":
 			return w.Word(&e.Type)
 		case "uuid":
 			return w.String(&e.UUID)
 		case "parentUuid":
-			if w.Dec.PeekKind() == 'n' {
+			if w.Peek() == 'n' {
 				e.ParentUUID = nil
-				return w.Skip()
+				return w.Null()
 			}
 			// Most often the uuid of the entry before (prev): shared,
 			// not copied again.
@@ -150,8 +156,8 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool 
 				return false
 			}
 			seenMsg = true
-			if w.Dec.PeekKind() == 'n' {
-				return w.Skip()
+			if w.Peek() == 'n' {
+				return w.Null()
 			}
 			e.msg = claudeCodeMessage{}
 			e.Message = &e.msg
@@ -159,12 +165,13 @@ func (e *claudeCodeEntry) read(raw []byte, in *wire.Interner, prev string) bool 
 		}
 		return w.Skip()
 	}) && w.End()
+	return ok, ok && w.ASCII()
 }
 
 // readMicro reads microcompactMetadata (an object, or null).
 func (e *claudeCodeEntry) readMicro(w *body.Reader) bool {
-	if w.Dec.PeekKind() == 'n' {
-		return w.Skip()
+	if w.Peek() == 'n' {
+		return w.Null()
 	}
 	e.Micro = &struct {
 		CompactedToolIDs []string `json:"compactedToolIds"`
@@ -178,27 +185,22 @@ func (e *claudeCodeEntry) readMicro(w *body.Reader) bool {
 			return false
 		}
 		seen = true
-		switch w.Dec.PeekKind() {
-		case 'n':
-			return w.Skip()
-		case '[':
-		default:
-			return false
-		}
-		if _, err := w.Dec.ReadToken(); err != nil {
-			return false
+		if w.Peek() == 'n' {
+			return w.Null()
 		}
 		ids := []string{}
-		for w.Dec.PeekKind() != ']' {
+		if !w.Array(func() bool {
 			var id string
 			if !w.String(&id) {
 				return false
 			}
 			ids = append(ids, id)
+			return true
+		}) {
+			return false
 		}
 		e.Micro.CompactedToolIDs = ids
-		_, err := w.Dec.ReadToken()
-		return err == nil
+		return true
 	})
 }
 
@@ -236,12 +238,12 @@ func (c *claudeCode) Line(d Sink, raw []byte, line int, off int64) {
 	c.entry = claudeCodeEntry{}
 	e := &c.entry
 	in := d.Interner()
-	fast := func(raw []byte) bool {
-		if e.read(raw, in, c.prev) {
-			return true
+	fast := func(raw []byte) (bool, bool) {
+		if ok, ascii := e.readASCII(raw, in, c.prev); ok {
+			return true, ascii
 		}
 		*e = claudeCodeEntry{}
-		return false
+		return false, false
 	}
 	if !readLine(d, raw, line, e, fast) {
 		return

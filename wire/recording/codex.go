@@ -134,7 +134,14 @@ func (c *codex) Line(d Sink, raw []byte, line int, off int64) {
 		c.seq.init(d.Interner())
 	}
 	var r codexLine
-	if !unmarshalLine(d, raw, line, &r) {
+	fast := func(raw []byte) (bool, bool) {
+		if ok, ascii := r.readASCII(raw); ok {
+			return true, ascii
+		}
+		r = codexLine{}
+		return false, false
+	}
+	if !readLine(d, raw, line, &r, fast) {
 		return
 	}
 	// A request starts at the first line of its response: it was sent
@@ -199,7 +206,7 @@ func (c *codex) legacy(d Sink, r *codexLine, raw []byte, line int, off int64) {
 		c.headerInstructions(r.Instructions)
 	case r.Type != "":
 		var p codexPayload
-		if body.Unmarshal(raw, &p) != nil {
+		if !unmarshalPayload(raw, &p) {
 			c.skipped.add(r.Type)
 			return
 		}
@@ -323,7 +330,7 @@ func (c *codex) parts(p *codexPayload, id string) ([]wire.Part, bool, bool) {
 			var s string
 			_ = body.Unmarshal(p.Content, &s)
 			parts = append(parts, wire.Part{ID: id, Channel: ch, Role: p.Role, Type: "text", Text: s})
-		} else if len(p.Content) > 0 && body.Unmarshal(p.Content, &texts) == nil {
+		} else if len(p.Content) > 0 && codexTexts(p.Content, &texts) {
 			for j, t := range texts {
 				text := t.Text
 				if t.Type == "input_image" {
@@ -342,7 +349,7 @@ func (c *codex) parts(p *codexPayload, id string) ([]wire.Part, bool, bool) {
 		var texts []string
 		for _, v := range []jsontext.Value{p.Summary, p.Content} {
 			var ts []codexText
-			if len(v) > 0 && body.Unmarshal(v, &ts) == nil {
+			if len(v) > 0 && codexTexts(v, &ts) {
 				for _, t := range ts {
 					texts = append(texts, t.Text)
 				}
@@ -386,7 +393,7 @@ func codexOutput(v jsontext.Value) string {
 		}
 	case '[':
 		var ts []codexText
-		if body.Unmarshal(v, &ts) == nil {
+		if codexTexts(v, &ts) {
 			var texts []string
 			for _, t := range ts {
 				if t.Type == "input_image" {

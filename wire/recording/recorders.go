@@ -219,8 +219,9 @@ func unmarshalLine(d Sink, raw []byte, line int, v any) bool { return readLine(d
 
 // readLine is unmarshalLine with a reader of the line's record by the token
 // reader, fast, tried first: when it gives up (having set v back to its zero
-// value), v is unmarshalled.
-func readLine(d Sink, raw []byte, line int, v any, fast func([]byte) bool) bool {
+// value), v is unmarshalled. When it read the line and found it ASCII
+// (body.Reader.ASCII), the line is not looked through for invalid UTF-8.
+func readLine(d Sink, raw []byte, line int, v any, fast func([]byte) (ok, ascii bool)) bool {
 	if line == 1 {
 		raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	}
@@ -240,14 +241,18 @@ func readLine(d Sink, raw []byte, line int, v any, fast func([]byte) bool) bool 
 		}
 		return false
 	}
-	if fast == nil || !fast(raw) {
+	ok, ascii := false, false
+	if fast != nil {
+		ok, ascii = fast(raw)
+	}
+	if !ok {
 		if err := body.Unmarshal(raw, v); err != nil {
 			d.Fail(line, "%s", body.DescribeError(err))
 			return false
 		}
 	}
 	// Reported once the line is known to be JSON, so a broken line is one error.
-	if !utf8.Valid(raw) {
+	if !ascii && !utf8.Valid(raw) {
 		d.Fail(line, "invalid UTF-8 at byte %d (decoded with U+FFFD)", body.InvalidUTF8At(raw))
 	}
 	return true
