@@ -325,7 +325,7 @@ func (d *decoder) maskNotes(notes []string) []string {
 			if d.masked == nil || len(d.masked) >= 1024 {
 				d.masked = map[string]string{}
 			}
-			m = redact.Text(n)
+			m = maskNote(n)
 			d.masked[n] = m
 		}
 		if m != n {
@@ -339,6 +339,36 @@ func (d *decoder) maskNotes(notes []string) []string {
 		return notes
 	}
 	return out
+}
+
+// noteMasks holds the notes met by every decoder of the process, masked:
+// the recordings of a folder repeat their notes from file to file (a
+// reader's header, what it did not find), and masking one is a search for
+// every credential rule (redact.Text), so each is masked once a run, not
+// once a file. Bounded: past noteMasksMax notes it starts again empty.
+var noteMasks struct {
+	sync.Mutex
+	m map[string]string
+}
+
+const noteMasksMax = 4096
+
+// maskNote is redact.Text(n), through noteMasks.
+func maskNote(n string) string {
+	noteMasks.Lock()
+	m, ok := noteMasks.m[n]
+	noteMasks.Unlock()
+	if ok {
+		return m
+	}
+	m = redact.Text(n)
+	noteMasks.Lock()
+	if noteMasks.m == nil || len(noteMasks.m) >= noteMasksMax {
+		noteMasks.m = make(map[string]string)
+	}
+	noteMasks.m[n] = m
+	noteMasks.Unlock()
+	return m
 }
 
 // detMemo is the Decoder's memo of messages that tell no format.

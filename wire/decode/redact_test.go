@@ -1,7 +1,9 @@
 package decode
 
 import (
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wirelens/wirelens/wire/wiretest"
@@ -54,5 +56,35 @@ func TestMaskNotes(t *testing.T) {
 	}
 	if clean := []string{"model not recorded"}; &d.maskNotes(clean)[0] != &clean[0] {
 		t.Fatal("notes with nothing to mask were copied")
+	}
+}
+
+// TestMaskNoteSharedByDecoders: a note masked by one decoder is the same
+// masked text for another, on other goroutines at once (noteMasks), and
+// the memo, once full, starts again rather than grow.
+func TestMaskNoteSharedByDecoders(t *testing.T) {
+	const note = "base URL https://user:hunter2@proxy.example/v1"
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = (&decoder{}).maskNotes([]string{note})[0] })
+	}
+	wg.Wait()
+	for _, g := range got {
+		if g != "base URL https://[redacted]@proxy.example/v1" {
+			t.Fatalf("masked %q", g)
+		}
+	}
+	for i := range noteMasksMax + 10 {
+		maskNote("note " + strconv.Itoa(i))
+	}
+	noteMasks.Lock()
+	n := len(noteMasks.m)
+	noteMasks.Unlock()
+	if n == 0 || n > noteMasksMax {
+		t.Fatalf("the memo holds %d notes, want 1 to %d", n, noteMasksMax)
+	}
+	if m := maskNote(note); m != got[0] {
+		t.Fatalf("after the memo started again: %q", m)
 	}
 }
