@@ -352,11 +352,14 @@ func auditSources(app *App, aud *audit.Auditor, sources []string, every, locate 
 	// source); counting, deduplicating and the cache gate follow the
 	// order of the inputs.
 	first := true
+	if aud.Secrets == nil {
+		aud.Secrets = audit.NewSharedSecrets()
+	}
 	newWork := func() func(*wire.Request) []audit.Finding {
 		a := aud
 		if !first {
 			a = audit.New()
-			a.Workspace = aud.Workspace
+			a.Workspace, a.Secrets = aud.Workspace, aud.Secrets
 		}
 		first = false
 		return func(r *wire.Request) []audit.Finding { return requestFindings(a, r) }

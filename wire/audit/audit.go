@@ -238,6 +238,9 @@ type Auditor struct {
 	tools map[string]map[string]*toolSeen
 	// ScannedBytes counts the text actually scanned (distinct texts only).
 	ScannedBytes int64
+	// Secrets, when set, is where the secrets of a text are looked up
+	// first, shared with the other auditors of a batch.
+	Secrets *SharedSecrets
 }
 
 // New returns an Auditor with an empty scan cache.
@@ -362,7 +365,11 @@ func (a *Auditor) blanked(s *wire.Segment) string {
 func (a *Auditor) secretsOf(sc *textScan) []redact.Secret {
 	if !sc.haveSecrets {
 		sc.haveSecrets = true
-		sc.secrets = redact.FindSecrets(sc.text)
+		if a.Secrets != nil {
+			sc.secrets = a.Secrets.find(sc.text)
+		} else {
+			sc.secrets = redact.FindSecrets(sc.text)
+		}
 	}
 	return sc.secrets
 }

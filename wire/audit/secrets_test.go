@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wirelens/wirelens/wire"
@@ -74,5 +76,39 @@ func TestExcerptsHideSecrets(t *testing.T) {
 		if strings.Contains(f.Excerpt, key[6:]) || strings.Contains(f.Message, key[6:]) {
 			t.Errorf("%s shows the secret: %q", f.Rule, f.Excerpt)
 		}
+	}
+}
+
+// TestSharedSecrets: auditors that share a memo of secrets (a batch's, one
+// auditor a goroutine) find what an auditor of their own finds, at once on
+// several goroutines, and a text met by one is not searched again for the
+// next: the second gets the secrets the first found.
+func TestSharedSecrets(t *testing.T) {
+	key := "sk-ant-api03-" + strings.Repeat("Ab3dE5gH7j", 9) + "k9mAA"
+	text := "$ cat .env\nANTHROPIC_API_KEY=" + key + "\nAWS_ACCESS_KEY_ID=AKIAQWERTY2345ABCDEF\n"
+	r := testReq(
+		testSeg("system[0]", wire.ChannelSystem, "system", wire.KindHostRules, wire.Trusted, "", "You are a coding agent."),
+		testSeg("messages[0].content[0]", wire.ChannelMessages, "user", wire.KindToolResult, wire.Untrusted, "", text),
+	)
+	want := fmt.Sprint(Audit(r))
+	shared := NewSharedSecrets()
+	got := make([]string, 6)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			a := New()
+			a.Secrets = shared
+			got[i] = fmt.Sprint(a.Audit(r))
+		})
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Fatalf("auditor %d sharing the memo found\n%s\nwant\n%s", i, g, want)
+		}
+	}
+	first, again := shared.find(text), shared.find(text)
+	if len(first) != 2 || &first[0] != &again[0] {
+		t.Fatalf("the memo searched the text again: %d secrets, shared %v", len(first), len(first) > 0 && &first[0] == &again[0])
 	}
 }

@@ -3,6 +3,7 @@ package recording
 import (
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -50,7 +51,31 @@ var claudeCodeKnown = map[string]bool{
 	"pr-link": true, "permission-mode": true, "worktree-state": true, "content-replacement": true,
 }
 
-func newClaudeCode() *claudeCode { return &claudeCode{nodes: map[string]*claudeCodeNode{}} }
+func newClaudeCode() *claudeCode {
+	m, _ := nodeMaps.Get().(map[string]*claudeCodeNode)
+	if m == nil {
+		m = map[string]*claudeCodeNode{}
+	}
+	return &claudeCode{nodes: m}
+}
+
+// nodeMaps are the maps of entries by uuid of the transcripts read before,
+// cleared: a folder's thousand transcripts grow one map to their size
+// again and again otherwise (its growth was 2% of check's CPU). A map of
+// more than maxPooledNodes entries is left to the collector, so that a
+// small transcript read after a huge one does not walk a huge table.
+var nodeMaps sync.Pool
+
+const maxPooledNodes = 1 << 14
+
+// release gives the map of entries back once the file is read.
+func (c *claudeCode) release() {
+	if m := c.nodes; m != nil && len(m) <= maxPooledNodes {
+		clear(m)
+		nodeMaps.Put(m)
+	}
+	c.nodes = nil
+}
 
 // claudeCodeNode is one entry with a uuid, kept until the active branch is known.
 type claudeCodeNode struct {
@@ -412,6 +437,7 @@ type claudeCodeMsg struct {
 }
 
 func (c *claudeCode) End(d Sink) {
+	defer c.release()
 	if !c.known {
 		d.Fail(0, "not a Claude Code session (no user, assistant, system or summary entries)")
 		return
