@@ -38,6 +38,14 @@ func OpenInput(path string, limit int64) (*InputFile, error) {
 	return openRegular(path, limit)
 }
 
+// OpenListed is OpenInput for a path that a directory's listing gave as a
+// regular file, not a link (a fs.DirEntry's type): the listing was its look
+// before the open, so the path is not looked at again; it is opened without
+// blocking and checked on the handle as OpenInput does. A folder of a
+// thousand transcripts is a thousand stat calls fewer, twice (the head read
+// to tell the format, then the whole file).
+func OpenListed(path string, limit int64) (*InputFile, error) { return openRegular(path, limit) }
+
 // openRegular is the open of OpenInput, for a path that was a regular file
 // when it was looked at: it is opened without blocking and looked at again
 // through the handle, which is what will be read.

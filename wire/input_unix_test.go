@@ -93,4 +93,8 @@ func TestOpenInputRefusesASwappedPath(t *testing.T) {
 	if !errors.As(err, new(*NotRegularError)) {
 		t.Fatalf("got %v, want a refusal", err)
 	}
+	// A path a listing gave as a regular file is opened the same way.
+	if err := openGuarded(t, fifo, OpenListed); !errors.As(err, new(*NotRegularError)) {
+		t.Fatalf("OpenListed: got %v, want a refusal", err)
+	}
 }

@@ -34,7 +34,7 @@ type Job struct {
 	Path string  // the file, "" for an error alone
 	Opts Options // its options: Source names the file as its requests say
 	err  *Error
-	size int64 // the size the directory's listing gave, 0 when not listed
+	size int64 // the size the directory's listing gave, 0 when not listed (then it is looked at before it is opened: wire.OpenInput)
 }
 
 // Size is the file's size in bytes (0 for an error, or when it cannot be
@@ -60,7 +60,11 @@ func (j Job) Decode() iter.Seq2[wire.Request, error] {
 			yield(wire.Request{}, j.err)
 			return
 		}
-		f, err := wire.OpenInput(j.Path, wire.MaxInputBytes)
+		open := wire.OpenInput
+		if j.size > 0 {
+			open = wire.OpenListed // listed by a directory's walk as a regular file
+		}
+		f, err := open(j.Path, wire.MaxInputBytes)
 		if err != nil {
 			yield(wire.Request{}, &Error{Source: j.Opts.Source, Msg: describeOpenError(err)})
 			return

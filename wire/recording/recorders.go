@@ -509,7 +509,7 @@ func detectAll(cands []candidate) {
 	n := min(runtime.GOMAXPROCS(0), (len(cands)+15)/16)
 	if n <= 1 {
 		for i := range cands {
-			cands[i].format = DetectFile(cands[i].path)
+			cands[i].format = detectListed(cands[i].path)
 		}
 		return
 	}
@@ -518,7 +518,7 @@ func detectAll(cands []candidate) {
 	for range n {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(cands); i = int(next.Add(1)) - 1 {
-				cands[i].format = DetectFile(cands[i].path)
+				cands[i].format = detectListed(cands[i].path)
 			}
 		})
 	}
@@ -541,6 +541,21 @@ func DetectFile(path string) wire.Format {
 	if err != nil {
 		return ""
 	}
+	return detectHead(f)
+}
+
+// detectListed is DetectFile for a file a walk listed as regular
+// (wire.OpenListed).
+func detectListed(path string) wire.Format {
+	f, err := wire.OpenListed(path, wire.MaxInputBytes)
+	if err != nil {
+		return ""
+	}
+	return detectHead(f)
+}
+
+// detectHead tells the format of f by its first 8 KB, and closes it.
+func detectHead(f *wire.InputFile) wire.Format {
 	defer f.Close()
 	buf := heads.Get().(*[8192]byte)
 	defer heads.Put(buf)
