@@ -34,6 +34,11 @@ func encode(text string, withIDs bool) (int, []int) {
 	}
 	var m merger
 	var ids []int
+	var hot *hotPieces
+	if !withIDs {
+		hot = hotPool.Get().(*hotPieces)
+		defer hotPool.Put(hot)
+	}
 	n := 0
 	for i := 0; i < len(text); {
 		end := piece(text, i)
@@ -43,6 +48,10 @@ func encode(text string, withIDs bool) (int, []int) {
 		}
 		p := text[i:end]
 		i = end
+		if hot != nil && len(p) <= hotMaxLen {
+			n += hot.count(v, &m, p)
+			continue
+		}
 		if r := v.rank(p); r >= 0 {
 			n++
 			if withIDs {
@@ -65,6 +74,58 @@ func encode(text string, withIDs bool) (int, []int) {
 		n += c
 	}
 	return n, ids
+}
+
+// hotPieces is a small table of the short pieces a count met and the
+// tokens each is (1 for a piece that is a token): words, spaces and marks
+// recur all through a text, and the rank table (1 MiB, with the token's
+// length and bytes elsewhere) costs a few cache misses a look, where a slot
+// here is in the nearest cache. A piece is kept in its bytes (two words and
+// a length), not as a string, so the table holds no text. One a goroutine
+// at a time (hotPool); a slot is the count of exactly those bytes, so the
+// counts are the rank table's.
+type hotPieces struct {
+	slots [1 << hotBits]hotSlot
+}
+
+type hotSlot struct {
+	w0, w1 uint64
+	n      uint32
+	len    uint32 // 0: empty
+}
+
+const (
+	hotBits   = 14 // 16,384 slots, 384 KB: half the table's size ran 0.9 times as fast on prose
+	hotMaxLen = 16
+)
+
+var hotPool = sync.Pool{New: func() any { return new(hotPieces) }}
+
+// count is the tokens of piece p (at most hotMaxLen bytes), from its slot
+// or counted and kept there.
+func (h *hotPieces) count(v *vocab, m *merger, p string) int {
+	var w0, w1 uint64
+	for k := 0; k < len(p) && k < 8; k++ {
+		w0 |= uint64(p[k]) << (8 * k)
+	}
+	for k := 8; k < len(p); k++ {
+		w1 |= uint64(p[k]) << (8 * (k - 8))
+	}
+	sl := &h.slots[mix(w0^mix(w1^uint64(len(p))))>>(64-hotBits)]
+	if sl.len == uint32(len(p)) && sl.w0 == w0 && sl.w1 == w1 {
+		return int(sl.n)
+	}
+	c := 1
+	if v.rank(p) < 0 {
+		var ok bool
+		if c, ok = mergeCache.get(p); !ok {
+			m.ids = m.merge(v, p, m.ids[:0])
+			c = len(m.ids)
+			mergeCache.put(p, c)
+		}
+	}
+	*sl = hotSlot{w0: w0, w1: w1, n: uint32(c), len: uint32(len(p))}
+	return c
 }
 
 // mergeCache remembers how many tokens the latest pieces that are not

@@ -226,3 +226,40 @@ func TestOracleQuirks(t *testing.T) {
 		t.Errorf("pieces %q, want %q", pieces, want)
 	}
 }
+
+// TestHotPiecesKeepCounts: Count, which looks short pieces up in the table
+// of pieces met before (hotPieces), gives what Encode gives, which does
+// not, on texts whose pieces fill the table and fight over its slots (every
+// word of a few thousand, in several orders, on several goroutines at once),
+// and on pieces of 16 bytes that differ only in their last byte.
+func TestHotPiecesKeepCounts(t *testing.T) {
+	var words []string
+	for i := range 6000 {
+		words = append(words, strings.Repeat(string(rune('a'+i%26)), 1+i%7)+string(rune('A'+i/26%26))+strings.Repeat("x", i%9))
+	}
+	long := []string{strings.Repeat("q", 15) + "a", strings.Repeat("q", 15) + "b", " " + strings.Repeat("Zy", 7) + "z"}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for round := range 3 {
+				var b strings.Builder
+				for i := range words {
+					b.WriteString(" " + words[(i*(g+round+1))%len(words)])
+					if i%50 == 0 {
+						b.WriteString(" " + long[i%len(long)] + "\n")
+					}
+				}
+				text := b.String()
+				if got, want := Count(text), len(Encode(text)); got != want {
+					t.Errorf("goroutine %d round %d: Count %d, Encode %d tokens", g, round, got, want)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, p := range long {
+		if got, want := Count(p), len(Encode(p)); got != want {
+			t.Errorf("%q: Count %d, Encode %d", p, got, want)
+		}
+	}
+}
