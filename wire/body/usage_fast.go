@@ -99,20 +99,12 @@ func nested[S any](w *Reader, dst **S, field func(*S, string) **int) bool {
 // points at (a new one when nil), as Unmarshal does; a number with a
 // fraction or an exponent, or one past an int, gives up.
 func (w *Reader) IntPtr(dst **int) bool {
-	switch w.Peek() {
-	case 'n':
+	if w.Peek() == 'n' {
 		*dst = nil
 		return w.Null()
-	case '0':
-	default:
-		return false
 	}
-	from := w.pos
-	if !w.scalar() {
-		return false
-	}
-	n, ok := parseInt(w.src[from:w.pos])
-	if !ok {
+	var n int
+	if !w.Int(&n) {
 		return false
 	}
 	if *dst == nil {
