@@ -96,6 +96,27 @@ func is(c class, set int) bool { return set>>c&1 != 0 }
 // piece is the end of the piece that starts at s[i], or -1 if none does (a
 // DEL). s is valid UTF-8.
 func piece(s string, i int) int {
+	// The commonest piece first: a word of ASCII letters, lower case after
+	// at most one capital, with or without a space before it, that ends at
+	// an ASCII byte. The first alternative matches it so (a space is in its
+	// prefix class, a capital in its upper run, and no ASCII byte but a-z
+	// is in its lower run), and a rune past ASCII, which might go on with
+	// the word, takes the general way below.
+	j := i
+	if s[j] == ' ' {
+		j++
+	}
+	k := j
+	if k < len(s) && 'A' <= s[k] && s[k] <= 'Z' {
+		k++
+	}
+	m := k
+	for m < len(s) && 'a' <= s[m] && s[m] <= 'z' {
+		m++
+	}
+	if m > k && (m == len(s) || s[m] < utf8.RuneSelf) {
+		return contraction(s, m)
+	}
 	c0, n0 := at(s, i)
 	switch c0 {
 	case cNone:
@@ -133,7 +154,7 @@ func piece(s string, i int) int {
 		return contraction(s, run(s, run(s, i, inUpper), inLower))
 	}
 	// ' ?[^\s\p{L}\p{N}]+[\r\n/]*'
-	j := i
+	j = i
 	if s[i] == ' ' {
 		j++
 	}

@@ -84,6 +84,11 @@ func TestSplitCorners(t *testing.T) {
 		"日本語のテキスト", "한국어 텍스트", "Ελληνικά ΚΕΙΜΕΝΟ", "emoji 👩‍👩‍👧 🇫🇷",
 		"\xff", "a\xffb", "\xe2\x82", "\xe2\x82x", "\xed\xa0\x80", "\xf0\x9f\x98", "\xf4\x90\x80\x80", "\xc0\xaf", "\xe0\x80\xaf",
 		"\xef\xbf\xbd", "\x80\x80\x80",
+		// Around the ASCII word's short way in piece: a word that goes on
+		// past ASCII, capitals, a contraction, a prefix that is no space.
+		" café", " caféx", "café", " Café", "Caféine", " naïve", "aé", " aé", "xyzé ok", " HEllo", "HEllo", "Hello",
+		" Hello's", " hello'S", "hello'll", " Ab", " A", "A", " a", "a ", "Hello,world", "hello\nworld", "-hello",
+		" hello\u0301", "hello\u00b5x", " z\u017f", "it'ſ", " ǅa", "aǅ",
 	} {
 		check(t, "corner", text)
 	}
