@@ -49,7 +49,7 @@ func encode(text string, withIDs bool) (int, []int) {
 		p := text[i:end]
 		i = end
 		if hot != nil && len(p) <= hotMaxLen {
-			n += hot.count(v, &m, p)
+			n += hot.count(v, &m, text, i-len(p), i)
 			continue
 		}
 		if r := v.rank(p); r >= 0 {
@@ -101,15 +101,27 @@ const (
 
 var hotPool = sync.Pool{New: func() any { return new(hotPieces) }}
 
-// count is the tokens of piece p (at most hotMaxLen bytes), from its slot
-// or counted and kept there.
-func (h *hotPieces) count(v *vocab, m *merger, p string) int {
+// count is the tokens of the piece text[i:end] (at most hotMaxLen bytes),
+// from its slot or counted and kept there. Its bytes are read as two
+// words, straight from the text when 16 bytes of it follow i.
+func (h *hotPieces) count(v *vocab, m *merger, text string, i, end int) int {
+	p := text[i:end]
 	var w0, w1 uint64
-	for k := 0; k < len(p) && k < 8; k++ {
-		w0 |= uint64(p[k]) << (8 * k)
-	}
-	for k := 8; k < len(p); k++ {
-		w1 |= uint64(p[k]) << (8 * (k - 8))
+	if i+16 <= len(text) {
+		w0, w1 = le64(text[i:]), le64(text[i+8:])
+		if len(p) < 8 {
+			w0 &= 1<<(8*len(p)) - 1
+			w1 = 0
+		} else {
+			w1 &= 1<<(8*(len(p)-8)) - 1 // all of it for 16 bytes: 1<<64 is 0
+		}
+	} else {
+		for k := 0; k < len(p) && k < 8; k++ {
+			w0 |= uint64(p[k]) << (8 * k)
+		}
+		for k := 8; k < len(p); k++ {
+			w1 |= uint64(p[k]) << (8 * (k - 8))
+		}
 	}
 	sl := &h.slots[mix(w0^mix(w1^uint64(len(p))))>>(64-hotBits)]
 	if sl.len == uint32(len(p)) && sl.w0 == w0 && sl.w1 == w1 {
