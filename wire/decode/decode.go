@@ -65,8 +65,6 @@ type decoder struct {
 	opts Options
 	// pooled are the readers to give back when the run ends (reader).
 	pooled []*bufio.Reader
-	// masked holds each note met, masked (maskNotes).
-	masked map[string]string
 	// assumedSaid: a request of this source already says that the trust
 	// of its system text is assumed (provenance.AssumedNote).
 	assumedSaid bool
@@ -318,17 +316,9 @@ func (d *decoder) Emit(r wire.Request) {
 func (d *decoder) maskNotes(notes []string) []string {
 	var out []string
 	for i, n := range notes {
-		m, ok := d.masked[n]
-		if !ok {
-			// The requests of a recording repeat their notes: each is
-			// masked once.
-			if d.masked == nil || len(d.masked) >= 1024 {
-				d.masked = map[string]string{}
-			}
-			m = maskNote(n)
-			d.masked[n] = m
-		}
-		if m != n {
+		// The requests of a recording, and the recordings of a folder,
+		// repeat their notes: each is masked once a run (maskNote).
+		if m := maskNote(n); m != n {
 			if out == nil {
 				out = slices.Clone(notes)
 			}

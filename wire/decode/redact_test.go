@@ -47,7 +47,7 @@ func TestDecodeMasksCredentials(t *testing.T) {
 func TestMaskNotes(t *testing.T) {
 	d := &decoder{}
 	shared := []string{"system prompt not recorded", "base URL https://u:p@proxy.example/v1"}
-	// Twice: the second time from the decoder's memo of masked notes.
+	// Twice: the second time from the memo of masked notes (noteMasks).
 	for range 2 {
 		got := d.maskNotes(shared)
 		if got[1] != "base URL https://[redacted]@proxy.example/v1" || shared[1] != "base URL https://u:p@proxy.example/v1" {
