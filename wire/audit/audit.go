@@ -250,6 +250,7 @@ func New() *Auditor { return &Auditor{scans: make(map[uint64]*textScan)} }
 // filled lazily: only the scans a segment's context needs are run.
 type textScan struct {
 	text string
+	hash uint64 // wire.HashText(text)
 
 	hazards     []scan.Hazard
 	bareCR      []int // offsets of carriage returns not followed by a line feed
@@ -296,9 +297,9 @@ func (a *Auditor) scan(text string, hash uint64) *textScan {
 		return sc
 	} else if ok {
 		// A hash collision: scan this text on its own, uncached.
-		return &textScan{text: text}
+		return &textScan{text: text, hash: hash}
 	}
-	sc := &textScan{text: text}
+	sc := &textScan{text: text, hash: hash}
 	a.scans[hash] = sc
 	return sc
 }
@@ -366,7 +367,7 @@ func (a *Auditor) secretsOf(sc *textScan) []redact.Secret {
 	if !sc.haveSecrets {
 		sc.haveSecrets = true
 		if a.Secrets != nil {
-			sc.secrets = a.Secrets.find(sc.text)
+			sc.secrets = a.Secrets.find(sc.text, sc.hash)
 		} else {
 			sc.secrets = redact.FindSecrets(sc.text)
 		}

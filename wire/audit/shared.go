@@ -3,7 +3,6 @@ package audit
 import (
 	"sync"
 
-	"github.com/wirelens/wirelens/wire"
 	"github.com/wirelens/wirelens/wire/redact"
 )
 
@@ -28,9 +27,9 @@ const sharedSecretsMax = 1 << 16
 // NewSharedSecrets is an empty memo.
 func NewSharedSecrets() *SharedSecrets { return &SharedSecrets{m: map[uint64]sharedSecret{}} }
 
-// find is redact.FindSecrets(text), through the memo.
-func (s *SharedSecrets) find(text string) []redact.Secret {
-	h := wire.HashText(text)
+// find is redact.FindSecrets(text), through the memo; h is the text's
+// wire.HashText.
+func (s *SharedSecrets) find(text string, h uint64) []redact.Secret {
 	s.mu.Lock()
 	e, ok := s.m[h]
 	s.mu.Unlock()
