@@ -458,6 +458,7 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 		return nil
 	})
 	var out []File
+chunks:
 	for start := 0; start < len(cands); start += detectChunk {
 		chunk := cands[start:min(start+detectChunk, len(cands))]
 		detectAll(chunk)
@@ -471,8 +472,7 @@ func FindFiles(dir string, format wire.Format) ([]File, error) {
 			}
 			if len(out) == maxWalkFiles {
 				limit = &WalkLimitError{Limit: maxWalkFiles, What: "recordings found"}
-				start = len(cands)
-				break
+				break chunks
 			}
 			out = append(out, File{Path: c.path, Rel: c.rel, Format: c.format, Mod: info.ModTime(), Size: info.Size()})
 		}
