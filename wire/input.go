@@ -186,3 +186,7 @@ func OSErrorReason(err error) string {
 	}
 	return err.Error()
 }
+
+// Offset is how many bytes Read has given so far: where the next read
+// starts, the file having been read from its start.
+func (in *InputFile) Offset() int64 { return in.limit - in.left }

@@ -15,3 +15,6 @@ const openNoFollow = 0
 func isLinkRefusal(error) bool { return false }
 
 func hardLinks(fs.FileInfo) uint64 { return 1 }
+
+// Map is nil where files are not mapped: they are read.
+func (in *InputFile) Map(min int64) (data []byte, unmap func()) { return nil, nil }

@@ -116,6 +116,13 @@ type decoder struct {
 	// batchSaid holds what an OpenAI Batch file was told once: that it is
 	// an output file, or which endpoints' lines are skipped.
 	batchSaid map[string]bool
+	// mapped is the input file mapped into memory, which a JSONL's lines
+	// are read from once src has read what comes before them, and mpos
+	// where the next line starts in it; msize is the buffer src's reader
+	// would have now (see mappedLine). Nil when the input is read.
+	mapped []byte
+	mpos   int
+	msize  int
 }
 
 // maxLine is the longest line, or document, read (body.MaxLine); a variable
@@ -621,6 +628,12 @@ func binaryHead(head []byte) bool {
 func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 	d.lineMode++
 	defer func() { d.lineMode-- }()
+	if br == d.src && d.mapped == nil {
+		if unmap := d.mapInput(br); unmap != nil {
+			defer unmap()
+			defer d.recoverFault(&line)
+		}
+	}
 	for !d.stop {
 		b, n, nul, err := d.readLine(br, line, off)
 		if n > 0 {
@@ -642,7 +655,7 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 			}
 			off += n
 			line++
-			if n > int64(br.Size()) && n <= wideMax && err == nil && !d.stop {
+			if n > int64(br.Size()) && n <= wideMax && err == nil && !d.stop && d.mapped == nil {
 				br = d.wider(br, n)
 			}
 		}
@@ -724,6 +737,9 @@ func (c cappedReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p
 // too long is reported here. A line longer than the reader's buffer is read
 // into d.long, in one piece when the input can seek (see longLine).
 func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n int64, nul int, err error) {
+	if d.mapped != nil && br == d.src {
+		return d.mappedLine(line)
+	}
 	if b, nul, ok := d.sharedLine(br); ok {
 		return b, int64(len(b)), nul, nil
 	}
