@@ -5,6 +5,7 @@ package wire
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"syscall"
 )
 
@@ -60,4 +61,22 @@ func (in *InputFile) Map(min int64) (data []byte, unmap func()) {
 	// behind, accordingly.
 	syscall.Madvise(data, syscall.MADV_SEQUENTIAL)
 	return data, func() { syscall.Munmap(data) }
+}
+
+// ReleaseMapped lets the kernel drop the pages of data, a mapping Map
+// made, that lie wholly in data[from:to] (madvise(2) MADV_DONTNEED): bytes
+// read and not to be read again stop counting in the process's resident
+// memory; read again, they are mapped again from the file. It returns
+// where the pages released end, from when none was.
+func ReleaseMapped(data []byte, from, to int) int {
+	page := os.Getpagesize()
+	lo := (from + page - 1) / page * page
+	hi := to / page * page
+	if hi <= lo {
+		return from
+	}
+	if syscall.Madvise(data[lo:hi], syscall.MADV_DONTNEED) != nil {
+		return from
+	}
+	return hi
 }

@@ -23,6 +23,10 @@ import (
 type lastBody struct {
 	line    []byte
 	members []lastMember
+	// from is the first byte of the body line was copied from, and its
+	// length n (see CopiedFrom).
+	from  *byte
+	fromN int
 }
 
 type lastMember struct {
@@ -57,6 +61,14 @@ func (c *ElementCache) Line() []byte {
 		return nil
 	}
 	return c.last.line
+}
+
+// CopiedFrom reports whether Line is a copy of the bytes of b, which are
+// where the body it remembers was read (the same first byte, the same
+// length): while those bytes are not written since (a mapped file's), Line
+// holds what b holds, and what a line shares with b it shares with Line.
+func (c *ElementCache) CopiedFrom(b []byte) bool {
+	return c.last != nil && len(b) > 0 && c.last.from == &b[0] && c.last.fromN == len(b)
 }
 
 // Compared notes that the line at at was compared with Line already: its
@@ -106,6 +118,10 @@ func (c *ElementCache) Remember(s *Shape) {
 		lb.line = grown
 	}
 	lb.line = append(lb.line[:keep], s.v[keep:]...)
+	lb.from, lb.fromN = nil, len(s.v)
+	if len(s.v) > 0 {
+		lb.from = &s.v[0]
+	}
 	// The places of the elements go in the spans the body remembered
 	// before last (no longer read) had for its member at the same index,
 	// when there is room; new ones have room to grow, as sessions do.

@@ -123,6 +123,10 @@ type decoder struct {
 	mapped []byte
 	mpos   int
 	msize  int
+	// mdrop is where the pages of the mapping released so far end.
+	mdrop int
+	// ahead finds the mapped lines ahead of the decoder, nil when none.
+	ahead *lineAhead
 }
 
 // maxLine is the longest line, or document, read (body.MaxLine); a variable
