@@ -15,9 +15,3 @@ const openNoFollow = 0
 func isLinkRefusal(error) bool { return false }
 
 func hardLinks(fs.FileInfo) uint64 { return 1 }
-
-// Map is nil where files are not mapped: they are read.
-func (in *InputFile) Map(min int64) (data []byte, unmap func()) { return nil, nil }
-
-// ReleaseMapped has nothing to release where files are not mapped.
-func ReleaseMapped(data []byte, from, to int) int { return from }
