@@ -25,8 +25,10 @@ var mapMin int64 = 1 << 20
 // much more than it would be read through the buffer.
 const releaseStep = 2 << 20
 
-// mappedLines counts the lines read from a mapping, for tests.
-var mappedLines atomic.Int64
+// mappedLines counts the lines read from a mapping, and sharedAhead those
+// whose bytes shared with the body before the reader ahead found, for
+// tests.
+var mappedLines, sharedAhead atomic.Int64
 
 // mapInput maps the input file, when it is one worth mapping, for the
 // lines after what br, the reader of the input itself, has given so far:
@@ -108,6 +110,7 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 		if len(last) > 0 {
 			if l.shared >= 0 && d.cache.CopiedFrom(d.mapped[l.from:l.to]) {
 				p = l.shared
+				sharedAhead.Add(1)
 			} else {
 				p = body.CommonPrefix(rest, last)
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -126,14 +127,30 @@ func TestMappedSameAsReadEdited(t *testing.T) {
 		"long last":         strings.Join([]string{lines[0], lines[1], long(-1)}, "\n"),
 	}
 	dir := t.TempDir()
-	for name, in := range cases {
-		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".jsonl")
-		if err := os.WriteFile(p, []byte(in), 0o600); err != nil {
-			t.Fatal(err)
+	// With one core the decoder compares each line itself; with two a
+	// reader ahead finds what the lines share.
+	for _, procs := range []int{1, 2} {
+		was := runtime.GOMAXPROCS(procs)
+		for name, in := range cases {
+			p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".jsonl")
+			if err := os.WriteFile(p, []byte(in), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ahead := sharedAhead.Load()
+			if n := sameMappedOrRead(t, p); n < 2 {
+				t.Errorf("%s: %d lines read from the mapping", name, n)
+			}
+			n := sharedAhead.Load() - ahead
+			switch {
+			case procs == 1 && n != 0:
+				t.Errorf("%s: %d lines found ahead with one core", name, n)
+			case procs == 2 && name == "session" && n != 38:
+				// Line 1 is read through the buffer, line 2 compared with
+				// its copy: the 38 after are found ahead.
+				t.Errorf("%s: %d lines found ahead with two cores, want 38", name, n)
+			}
 		}
-		if n := sameMappedOrRead(t, p); n < 2 {
-			t.Errorf("%s: %d lines read from the mapping", name, n)
-		}
+		runtime.GOMAXPROCS(was)
 	}
 	// Lines longer than the longest read: one error each, either way.
 	defer func(was int) { maxLine = was }(maxLine)
