@@ -3,6 +3,7 @@ package wire
 import (
 	"os"
 	"syscall"
+	"unsafe"
 )
 
 // Map is the file's bytes, mapped read only into memory (mmap(2), a
@@ -40,11 +41,14 @@ func (in *InputFile) Map(min int64) (data []byte, unmap func()) {
 	return data, func() { syscall.Munmap(data) }
 }
 
-// ReleaseMapped lets the kernel drop the pages of data, a mapping Map
-// made, that lie wholly in data[from:to] (madvise(2) MADV_DONTNEED): bytes
-// read and not to be read again stop counting in the process's resident
-// memory; read again, they are mapped again from the file. It returns
-// where the pages released end, from when none was.
+// ReleaseMapped unmaps the pages of data, a mapping Map made, that lie
+// wholly in data[from:to], bytes read and not to be read again, so that
+// they stop counting in the process's resident memory; it returns where
+// the pages released end, from when none was. A read of them after faults
+// (SIGSEGV) as a read of a file cut short does. Unmapped, not advised away:
+// madvise(MADV_DONTNEED) left pages of a file read by two threads at once
+// mapped (Linux 6.18: a session of 1.3 GB held 150 MB of it, against 17 MB
+// unmapped).
 func ReleaseMapped(data []byte, from, to int) int {
 	page := os.Getpagesize()
 	lo := (from + page - 1) / page * page
@@ -52,7 +56,8 @@ func ReleaseMapped(data []byte, from, to int) int {
 	if hi <= lo {
 		return from
 	}
-	if syscall.Madvise(data[lo:hi], syscall.MADV_DONTNEED) != nil {
+	// Not syscall.Munmap, which unmaps only whole mappings it made.
+	if _, _, e := syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&data[lo])), uintptr(hi-lo), 0); e != 0 {
 		return from
 	}
 	return hi

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
@@ -39,8 +40,14 @@ func TestMapAndRelease(t *testing.T) {
 	if got := ReleaseMapped(data, 0, 5*page+3); got != 5*page {
 		t.Errorf("released to %d, want %d", got, 5*page)
 	}
-	if !bytes.Equal(data, want) {
-		t.Error("released pages do not read as the file's bytes")
+	if !bytes.Equal(data[5*page:], want[5*page:]) {
+		t.Error("the pages after those released do not read as the file's bytes")
+	}
+	if !faults(func() { sink = data[4*page] }) {
+		t.Error("a released page read without a fault")
+	}
+	if faults(func() { sink = data[5*page] }) {
+		t.Error("the page after those released faults")
 	}
 	if in.Offset() != 0 {
 		t.Errorf("offset %d after mapping, want 0 (nothing read)", in.Offset())
@@ -54,3 +61,20 @@ func TestMapAndRelease(t *testing.T) {
 		t.Error("a file longer than the input's limit mapped")
 	}
 }
+
+// faults reports whether f faulted (a read of memory not mapped).
+func faults(f func()) (fault bool) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		_, fault = r.(interface{ Addr() uintptr })
+		if r != nil && !fault {
+			panic(r)
+		}
+	}()
+	f()
+	return false
+}
+
+// sink keeps a read of the tests from being left out by the compiler.
+var sink byte

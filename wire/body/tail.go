@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -23,9 +24,11 @@ import (
 type lastBody struct {
 	line    []byte
 	members []lastMember
-	// from is the first byte of the body line was copied from, and its
-	// length n (see CopiedFrom).
-	from  *byte
+	// from is the address of the first byte of the body line was copied
+	// from, and fromN its length (see CopiedFrom): an address, not a
+	// pointer, since the bytes may be unmapped since (a mapped file's
+	// lines read, wire.ReleaseMapped).
+	from  uintptr
 	fromN int
 }
 
@@ -68,7 +71,7 @@ func (c *ElementCache) Line() []byte {
 // length): while those bytes are not written since (a mapped file's), Line
 // holds what b holds, and what a line shares with b it shares with Line.
 func (c *ElementCache) CopiedFrom(b []byte) bool {
-	return c.last != nil && len(b) > 0 && c.last.from == &b[0] && c.last.fromN == len(b)
+	return c.last != nil && len(b) > 0 && c.last.from == uintptr(unsafe.Pointer(&b[0])) && c.last.fromN == len(b)
 }
 
 // Compared notes that the line at at was compared with Line already: its
@@ -118,9 +121,9 @@ func (c *ElementCache) Remember(s *Shape) {
 		lb.line = grown
 	}
 	lb.line = append(lb.line[:keep], s.v[keep:]...)
-	lb.from, lb.fromN = nil, len(s.v)
+	lb.from, lb.fromN = 0, len(s.v)
 	if len(s.v) > 0 {
-		lb.from = &s.v[0]
+		lb.from = uintptr(unsafe.Pointer(&s.v[0]))
 	}
 	// The places of the elements go in the spans the body remembered
 	// before last (no longer read) had for its member at the same index,
