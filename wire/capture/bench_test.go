@@ -43,7 +43,9 @@ import (
 //
 // With WIRELENS_PROXY_BIN set to a wirelens binary, the proxy measured is
 // that binary's `proxy --upstream` (.ci/proxy-bench.sh builds one), not
-// the package's own in the benchmark's process.
+// the package's own in the benchmark's process; set to this package's test
+// binary with WIRELENS_FLOOR_PROXY=1, it is the floor (floorProxy, which
+// records nothing, in a process of its own: floor_test.go).
 func BenchmarkProxyLineRate(b *testing.B) {
 	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"` + strings.Repeat("w", 40<<10) + `"}]}`
 	event := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"4\"}}\n\n"
@@ -310,28 +312,7 @@ func BenchmarkProxyFloor(b *testing.B) {
 			h.ServeHTTP(w, r)
 		})
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: 64}
-	hand := httptest.NewServer(duplex(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		out, _ := http.NewRequestWithContext(r.Context(), r.Method, up.URL+r.URL.Path, r.Body)
-		out.ContentLength, out.Header = r.ContentLength, r.Header
-		resp, err := tr.RoundTrip(out)
-		if err != nil {
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		maps.Copy(w.Header(), resp.Header)
-		w.WriteHeader(resp.StatusCode)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := resp.Body.Read(buf)
-			w.Write(buf[:n])
-			w.(http.Flusher).Flush()
-			if err != nil {
-				return
-			}
-		}
-	})))
+	hand := httptest.NewServer(floorProxy(up.URL))
 	defer hand.Close()
 	rp := httptest.NewServer(duplex(&httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(u) }, FlushInterval: -1, ErrorLog: log.New(io.Discard, "", 0)}))
