@@ -15,18 +15,20 @@ import (
 
 // mapMin is the smallest input file whose JSONL lines are read from a
 // mapping of it (wire.InputFile.Map) rather than through the reader's
-// buffer: below the buffer's size the copy read(2) makes costs less than
-// the mapping. A variable so that tests can map every input.
-var mapMin int64 = 1 << 20
+// buffer: the copy read(2) makes of a few megabytes costs about a
+// millisecond, what the mapping saves, and a mapped file's pages count in
+// the resident memory until released (releaseStep). A variable so that
+// tests can map every input.
+var mapMin int64 = 8 << 20
 
 // releaseStep is how many bytes of a mapped input are read before the
 // pages of those read are unmapped (wire.ReleaseMapped): a session of 1.3
 // GB is not 1.3 GB of resident memory once read, only up to this much
 // more than it would be read through the buffer. Each release stops the
-// other core a moment (its view of the pages is flushed): every 2 MB,
-// W600's check took 86-100 ms, every 16 MB 72-79 (read: 92-103), peak RSS
-// 53 and 67 MB at W1200 (read: 58).
-const releaseStep = 16 << 20
+// other core a moment (its view of the pages is flushed): released every
+// 2 MB, W600's check took 86-100 ms, every 16 MB 72-79 (read: 92-103); the
+// peak RSS, every 8 MB, is 43 MB at W600 and 56 at W1200 (read: 36, 57).
+const releaseStep = 8 << 20
 
 // mappedLines counts the lines read from a mapping, and sharedAhead those
 // whose bytes shared with the body before the reader ahead found, for
