@@ -57,16 +57,47 @@ func readCompared(r io.Reader) (lines, shared int64, err error) {
 	}
 }
 
+// mappedCompared reads the lines of a mapped file the way the decoder's
+// mapped reader does (mappedLine) on one core, and does nothing else: each
+// line compared where it lies with the line before, only the bytes after
+// those they share looked through for the newline, the pages read
+// released every releaseStep bytes. It returns the lines read and the
+// bytes they shared with the line before.
+func mappedCompared(data []byte) (lines, shared int64) {
+	pos, drop, from := 0, 0, -1
+	for pos < len(data) {
+		if pos-drop >= releaseStep {
+			drop = wire.ReleaseMapped(data, drop, from)
+		}
+		rest := data[pos:]
+		p := 0
+		if from >= 0 {
+			p = body.CommonPrefix(rest, data[from:pos])
+		}
+		end := len(data)
+		if at := bytes.IndexByte(rest[p:], '\n'); at >= 0 {
+			end = pos + p + at + 1
+		}
+		shared += int64(p)
+		lines++
+		from, pos = pos, end
+	}
+	return lines, shared
+}
+
 // BenchmarkSessionBytes: on generated sessions of 300, 600 and 1,200
 // growing requests (encode.GenerateSession: 83 MB, 320 MB and 1.27 GB,
 // written to a temporary file and removed after), "read" reads the file
 // as the decoder's line reader does and does nothing else (readCompared),
-// and "decode" decodes it (Decode, every request taken, no audit), both
-// through wire.OpenInput as the commands read it. read is
-// what each byte of the file costs every command, repeated or not: it
-// grows with the file (3.84 times from W300 to W600), where what decode
-// spends beyond it should grow with the requests (twice). Compare the two
-// in one sitting: the machine's memory bandwidth, shared, moves both.
+// "mapped" reads it from a mapping of the file as the decoder's mapped
+// reader does on one core and does nothing else (mappedCompared), and
+// "decode" decodes it (Decode, every request taken, no audit: mapped, and
+// with two cores its lines compared ahead), all through wire.OpenInput as
+// the commands read it. read and mapped are what each byte of the file
+// costs, repeated or not, read through a buffer or mapped: they grow with
+// the file (3.84 times from W300 to W600), where what decode spends beyond
+// them should grow with the requests (twice). Compare them in one sitting:
+// the machine's memory bandwidth, shared, moves them all.
 func BenchmarkSessionBytes(b *testing.B) {
 	for _, n := range []int{300, 600, 1200} {
 		p := filepath.Join(b.TempDir(), "session.jsonl")
@@ -90,6 +121,26 @@ func BenchmarkSessionBytes(b *testing.B) {
 				f.Close()
 				if err != nil || lines != int64(n) || shared < size/2 {
 					b.Fatalf("%d lines read, %d bytes of %d shared with the line before, error %v", lines, shared, size, err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("mapped/W%d", n), func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				f, err := wire.OpenInput(p, wire.MaxInputBytes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				data, unmap := f.Map(0)
+				if data == nil {
+					f.Close()
+					b.Skip("files are not mapped here")
+				}
+				lines, shared := mappedCompared(data)
+				unmap()
+				f.Close()
+				if lines != int64(n) || shared < size/2 {
+					b.Fatalf("%d lines read, %d bytes of %d shared with the line before", lines, shared, size)
 				}
 			}
 		})
