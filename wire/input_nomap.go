@@ -2,9 +2,18 @@
 
 package wire
 
-// Map is nil where files are not mapped (every system but Linux, whose
-// mappings this was measured on): they are read.
-func (in *InputFile) Map(min int64) (data []byte, unmap func()) { return nil, nil }
+// Mapped is a file mapped into memory: never, where files are not mapped
+// (every system but Linux, whose mappings this was measured on).
+type Mapped struct {
+	// Data is the file's bytes.
+	Data []byte
+}
 
-// ReleaseMapped has nothing to release where files are not mapped.
-func ReleaseMapped(data []byte, from, to int) int { return from }
+// Map is nil where files are not mapped: they are read.
+func (in *InputFile) Map(min int64) *Mapped { return nil }
+
+// Release has nothing to release where files are not mapped.
+func (m *Mapped) Release(to int) {}
+
+// Close has nothing to unmap where files are not mapped.
+func (m *Mapped) Close() {}

@@ -120,10 +120,11 @@ type decoder struct {
 	// are read from once src has read what comes before them, and mpos
 	// where the next line starts in it; msize is the buffer src's reader
 	// would have now (see mappedLine). Nil when the input is read.
-	mapped []byte
-	mpos   int
-	msize  int
-	// mdrop is where the pages of the mapping released so far end.
+	mapping *wire.Mapped
+	mapped  []byte
+	mpos    int
+	msize   int
+	// mdrop is where the mapping was last released up to.
 	mdrop int
 	// ahead finds the mapped lines ahead of the decoder, nil when none.
 	ahead *lineAhead

@@ -22,7 +22,7 @@ import (
 var mapMin int64 = 8 << 20
 
 // releaseStep is how many bytes of a mapped input are read before the
-// pages of those read are unmapped (wire.ReleaseMapped): a session of 1.3
+// pages of those read are unmapped (wire.Mapped.Release): a session of 1.3
 // GB is not 1.3 GB of resident memory once read, only up to this much
 // more than it would be read through the buffer. Each release stops the
 // other core a moment (its view of the pages is flushed): released every
@@ -51,24 +51,25 @@ func (d *decoder) mapInput(br *bufio.Reader) (unmap func()) {
 	if !ok {
 		return nil
 	}
-	data, unmapped := in.Map(mapMin)
+	m := in.Map(mapMin)
+	if m == nil {
+		return nil
+	}
 	pos := in.Offset() - int64(br.Buffered())
-	if data == nil || pos < 0 || pos > int64(len(data)) {
-		if unmapped != nil {
-			unmapped()
-		}
+	if pos < 0 || pos > int64(len(m.Data)) {
+		m.Close()
 		return nil
 	}
 	old := debug.SetPanicOnFault(true)
-	d.mapped, d.mpos, d.mdrop, d.msize = data, int(pos), 0, br.Size()
+	d.mapping, d.mapped, d.mpos, d.mdrop, d.msize = m, m.Data, int(pos), 0, br.Size()
 	if runtime.GOMAXPROCS(0) > 1 {
-		d.ahead = startAhead(data, int(pos))
+		d.ahead = startAhead(m.Data, int(pos))
 	}
 	return func() {
 		d.ahead.stop()
-		d.mapped, d.ahead = nil, nil
+		d.mapping, d.mapped, d.ahead = nil, nil, nil
 		debug.SetPanicOnFault(old)
-		unmapped()
+		m.Close()
 	}
 }
 
@@ -101,7 +102,8 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 	if d.mpos-d.mdrop >= releaseStep {
 		// The lines before are decoded (the body before is copied in
 		// the cache, the reader ahead is past it): their pages go.
-		d.mdrop = wire.ReleaseMapped(d.mapped, d.mdrop, d.mpos)
+		d.mapping.Release(d.mpos)
+		d.mdrop = d.mpos
 	}
 	p := -1
 	last := d.sessionLine()

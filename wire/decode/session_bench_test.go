@@ -63,11 +63,13 @@ func readCompared(r io.Reader) (lines, shared int64, err error) {
 // those they share looked through for the newline, the pages read
 // released every releaseStep bytes. It returns the lines read and the
 // bytes they shared with the line before.
-func mappedCompared(data []byte) (lines, shared int64) {
+func mappedCompared(m *wire.Mapped) (lines, shared int64) {
+	data := m.Data
 	pos, drop, from := 0, 0, -1
 	for pos < len(data) {
-		if pos-drop >= releaseStep {
-			drop = wire.ReleaseMapped(data, drop, from)
+		if from-drop >= releaseStep {
+			m.Release(from)
+			drop = from
 		}
 		rest := data[pos:]
 		p := 0
@@ -131,13 +133,13 @@ func BenchmarkSessionBytes(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				data, unmap := f.Map(0)
-				if data == nil {
+				m := f.Map(0)
+				if m == nil {
 					f.Close()
 					b.Skip("files are not mapped here")
 				}
-				lines, shared := mappedCompared(data)
-				unmap()
+				lines, shared := mappedCompared(m)
+				m.Close()
 				f.Close()
 				if lines != int64(n) || shared < size/2 {
 					b.Fatalf("%d lines read, %d bytes of %d shared with the line before", lines, shared, size)
