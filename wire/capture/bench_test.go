@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -387,17 +386,7 @@ func inlineClient(addr, base string) http.Handler {
 			w.WriteHeader(http.StatusBadGateway)
 			return
 		}
-		maps.Copy(w.Header(), resp.Header)
-		w.WriteHeader(resp.StatusCode)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := resp.Body.Read(buf)
-			w.Write(buf[:n])
-			w.(http.Flusher).Flush()
-			if err != nil {
-				break
-			}
-		}
+		answer(w, resp)
 		resp.Body.Close()
 		mu.Lock()
 		if resp.Close {

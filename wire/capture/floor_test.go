@@ -88,18 +88,24 @@ func floorProxy(base string) http.Handler {
 			return
 		}
 		defer resp.Body.Close()
-		maps.Copy(w.Header(), resp.Header)
-		w.WriteHeader(resp.StatusCode)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := resp.Body.Read(buf)
-			w.Write(buf[:n])
-			w.(http.Flusher).Flush()
-			if err != nil {
-				return
-			}
-		}
+		answer(w, resp)
 	})
+}
+
+// answer writes the upstream's answer resp to w as the floors do: its head,
+// then each piece of its body as it comes, flushed.
+func answer(w http.ResponseWriter, resp *http.Response) {
+	maps.Copy(w.Header(), resp.Header)
+	w.WriteHeader(resp.StatusCode)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		w.Write(buf[:n])
+		w.(http.Flusher).Flush()
+		if err != nil {
+			return
+		}
+	}
 }
 
 // The test binary in floor mode, a process of its own, says where it

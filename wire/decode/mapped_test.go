@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -54,18 +53,7 @@ func sameMappedOrRead(t *testing.T, path string) int64 {
 	}
 	got := decodeFile(t, path, opts, true)
 	mapped := mappedLines.Load() - before
-	if !reflect.DeepEqual(got.errs, read.errs) {
-		t.Errorf("%s: errors mapped\n%q\nread\n%q", path, got.errs, read.errs)
-	}
-	if len(got.reqs) != len(read.reqs) {
-		t.Fatalf("%s: %d requests mapped, %d read", path, len(got.reqs), len(read.reqs))
-	}
-	for i := range got.reqs {
-		if !reflect.DeepEqual(got.reqs[i], read.reqs[i]) {
-			t.Errorf("%s: request %d differs mapped:\n%+v\nread:\n%+v", path, i+1, got.reqs[i], read.reqs[i])
-			break
-		}
-	}
+	sameDecoded(t, path, "mapped", got, "read", read)
 	return mapped
 }
 

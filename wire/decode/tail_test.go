@@ -49,15 +49,22 @@ func sameBothWays(t *testing.T, name string, in []byte, opts Options) {
 	if tailWalks.Load()-before != walked {
 		t.Errorf("%s: lines walked after the one before with the tail walk off", name)
 	}
+	sameDecoded(t, name, "with the tail walk", got, "without", want)
+}
+
+// sameDecoded fails when got (decoded one way, said by how) and want
+// (decoded the other, said by other) differ in an error or a request.
+func sameDecoded(t *testing.T, name, how string, got decoded, other string, want decoded) {
+	t.Helper()
 	if !reflect.DeepEqual(got.errs, want.errs) {
-		t.Errorf("%s: errors with the tail walk\n%q\nwithout\n%q", name, got.errs, want.errs)
+		t.Errorf("%s: errors %s\n%q\n%s\n%q", name, how, got.errs, other, want.errs)
 	}
 	if len(got.reqs) != len(want.reqs) {
-		t.Fatalf("%s: %d requests with the tail walk, %d without", name, len(got.reqs), len(want.reqs))
+		t.Fatalf("%s: %d requests %s, %d %s", name, len(got.reqs), how, len(want.reqs), other)
 	}
 	for i := range got.reqs {
 		if !reflect.DeepEqual(got.reqs[i], want.reqs[i]) {
-			t.Errorf("%s: request %d differs with the tail walk:\n%+v\nwithout:\n%+v", name, i+1, got.reqs[i], want.reqs[i])
+			t.Errorf("%s: request %d differs %s:\n%+v\n%s:\n%+v", name, i+1, how, got.reqs[i], other, want.reqs[i])
 			return
 		}
 	}
