@@ -29,16 +29,7 @@ func decodeFile(t *testing.T, path string, opts Options, mapped bool) decoded {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out decoded
-	for r, err := range Decode(f, opts) {
-		if err != nil {
-			out.errs = append(out.errs, err.Error())
-			out.reqs = append(out.reqs, wire.Request{})
-			continue
-		}
-		out.reqs = append(out.reqs, r)
-	}
-	return out
+	return decodeEach(f, opts)
 }
 
 // sameMappedOrRead decodes the file at path mapped and read, fails when

@@ -26,8 +26,14 @@ type decoded struct {
 func decodeBoth(in []byte, opts Options, tail bool) decoded {
 	defer func(was bool) { walkAfter = was }(walkAfter)
 	walkAfter = tail
+	return decodeEach(bytes.NewReader(in), opts)
+}
+
+// decodeEach is every request and error Decode gives of r, an error in
+// the place of a request.
+func decodeEach(r io.Reader, opts Options) decoded {
 	var out decoded
-	for r, err := range Decode(bytes.NewReader(in), opts) {
+	for r, err := range Decode(r, opts) {
 		if err != nil {
 			out.errs = append(out.errs, err.Error())
 			out.reqs = append(out.reqs, wire.Request{})
