@@ -124,8 +124,9 @@ type decoder struct {
 	mapped  []byte
 	mpos    int
 	msize   int
-	// mdrop is where the mapping was last released up to.
-	mdrop int
+	// mprev is where the line before starts, and mdrop where the mapping
+	// was last released up to.
+	mprev, mdrop int
 	// ahead finds the mapped lines ahead of the decoder, nil when none.
 	ahead *lineAhead
 }

@@ -21,19 +21,20 @@ import (
 // tests can map every input.
 var mapMin int64 = 8 << 20
 
-// releaseStep is how many bytes of a mapped input are read before the
+// releaseStep (a variable so that tests can lower it) is how many bytes
+// of a mapped input are read before the
 // pages of those read are unmapped (wire.Mapped.Release): a session of 1.3
 // GB is not 1.3 GB of resident memory once read, only up to this much
 // more than it would be read through the buffer. Each release stops the
 // other core a moment (its view of the pages is flushed): released every
 // 2 MB, W600's check took 86-100 ms, every 16 MB 72-79 (read: 92-103); the
 // peak RSS, every 8 MB, is 43 MB at W600 and 56 at W1200 (read: 36, 57).
-const releaseStep = 8 << 20
+var releaseStep = 8 << 20
 
-// mappedLines counts the lines read from a mapping, and sharedAhead those
-// whose bytes shared with the body before the reader ahead found, for
-// tests.
-var mappedLines, sharedAhead atomic.Int64
+// mappedLines counts the lines read from a mapping, sharedAhead those
+// whose bytes shared with the body before the reader ahead found, and
+// aheadFaults the readers ahead ended by a fault, for tests.
+var mappedLines, sharedAhead, aheadFaults atomic.Int64
 
 // mapInput maps the input file, when it is one worth mapping, for the
 // lines after what br, the reader of the input itself, has given so far:
@@ -61,7 +62,8 @@ func (d *decoder) mapInput(br *bufio.Reader) (unmap func()) {
 		return nil
 	}
 	old := debug.SetPanicOnFault(true)
-	d.mapping, d.mapped, d.mpos, d.mdrop, d.msize = m, m.Data, int(pos), 0, br.Size()
+	d.mapping, d.mapped, d.msize = m, m.Data, br.Size()
+	d.mpos, d.mprev, d.mdrop = int(pos), int(pos), 0
 	if runtime.GOMAXPROCS(0) > 1 {
 		d.ahead = startAhead(m.Data, int(pos))
 	}
@@ -99,11 +101,12 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 	if len(rest) == 0 {
 		return nil, 0, -1, io.EOF
 	}
-	if d.mpos-d.mdrop >= releaseStep {
-		// The lines before are decoded (the body before is copied in
-		// the cache, the reader ahead is past it): their pages go.
-		d.mapping.Release(d.mpos)
-		d.mdrop = d.mpos
+	if d.mprev-d.mdrop >= releaseStep {
+		// The lines before the line before are decoded and left behind
+		// by the reader ahead, which may still be comparing this line
+		// with the line before: their pages go.
+		d.mapping.Release(d.mprev)
+		d.mdrop = d.mprev
 	}
 	p := -1
 	last := d.sessionLine()
@@ -135,6 +138,7 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 			b, err = rest, io.EOF
 		}
 	}
+	d.mprev = d.mpos
 	d.mpos += len(b)
 	n = int64(len(b))
 	mappedLines.Add(1)
@@ -219,6 +223,7 @@ func (a *lineAhead) run(data []byte, pos int) {
 			if _, fault := r.(interface{ Addr() uintptr }); !fault {
 				panic(r)
 			}
+			aheadFaults.Add(1)
 		}
 	}()
 	from, to := -1, -1

@@ -190,3 +190,31 @@ func TestMappedFileCutShort(t *testing.T) {
 		t.Errorf("%d requests (cut after %d), errors %q; want the requests before the cut and one error on line 101", reqs, cut, errs)
 	}
 }
+
+// The pages released while a session is read are only those of lines the
+// reader ahead has left behind: it never faults on them, and finds what
+// every line after the second shares with the line before; the requests
+// are the same as read.
+func TestMappedReleaseKeepsReaderAhead(t *testing.T) {
+	var gen bytes.Buffer
+	if err := encode.GenerateSession(&gen, 60, 5); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(p, gen.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	defer func(was int) { releaseStep = was }(releaseStep)
+	releaseStep = 16 << 10 // a release before almost every line
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	faults, ahead := aheadFaults.Load(), sharedAhead.Load()
+	if n := sameMappedOrRead(t, p); n != 59 {
+		t.Errorf("%d lines read from the mapping, want 59", n)
+	}
+	if n := aheadFaults.Load() - faults; n != 0 {
+		t.Errorf("the reader ahead faulted %d times", n)
+	}
+	if n := sharedAhead.Load() - ahead; n != 58 {
+		t.Errorf("%d lines found ahead, want 58", n)
+	}
+}
