@@ -111,8 +111,11 @@ type decoder struct {
 	// segRun holds the segments of the last request emitted, and room after
 	// them: a request that starts with all of them shares it (see share).
 	segRun []wire.Segment
-	// scratch collects the segments of the body being decoded.
-	scratch []wire.Segment
+	// scratch collects the segments of the body being decoded; while
+	// scratchHeld, it holds (past its length) those of the body emitted
+	// last, where they were.
+	scratch     []wire.Segment
+	scratchHeld bool
 	// batchSaid holds what an OpenAI Batch file was told once: that it is
 	// an output file, or which endpoints' lines are skipped.
 	batchSaid map[string]bool
@@ -1319,7 +1322,12 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 	// request its own (or the run's) afterwards.
 	b.Req.Segments = d.scratch[:0]
 	d.cache.Placing()
-	if err := body.Decode(format, s, b, d.cache); err != nil {
+	// The scratch array holds the segments of the body Placed last where
+	// they were (share keeps it, appended to only): known ones stay put.
+	d.cache.InPlace(d.scratchHeld)
+	err := body.Decode(format, s, b, d.cache)
+	d.cache.InPlace(false)
+	if err != nil {
 		if !d.counted(line, kindBadBody) {
 			d.Fail(line, "%s body: %s", format, body.DescribeError(err))
 		}
@@ -1349,9 +1357,9 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 // known to be the run's (body.ElementCache.Known) and are not compared.
 func (d *decoder) share(segs []wire.Segment, known int) []wire.Segment {
 	if cap(segs) <= keepScratch {
-		d.scratch = segs[:0]
+		d.scratch, d.scratchHeld = segs[:0], true
 	} else {
-		d.scratch = nil
+		d.scratch, d.scratchHeld = nil, false
 	}
 	n := len(d.segRun)
 	var run []wire.Segment
