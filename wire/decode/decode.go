@@ -138,9 +138,10 @@ type decoder struct {
 // so that tests can lower it.
 var maxLine = body.MaxLine
 
-// walkAfter turns on walking a line after the body of the line before;
-// tests turn it off to compare.
-var walkAfter = true
+// walkAfter turns on walking a line after the body of the line before,
+// and inPlace taking the known segments of a body where the body before
+// left them (body.ElementCache.InPlace); tests turn them off to compare.
+var walkAfter, inPlace = true, true
 
 // tailWalks counts the lines walked after the line before, for tests.
 var tailWalks atomic.Int64
@@ -1324,7 +1325,7 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 	d.cache.Placing()
 	// The scratch array holds the segments of the body Placed last where
 	// they were (share keeps it, appended to only): known ones stay put.
-	d.cache.InPlace(d.scratchHeld)
+	d.cache.InPlace(d.scratchHeld && inPlace)
 	err := body.Decode(format, s, b, d.cache)
 	d.cache.InPlace(false)
 	if err != nil {
