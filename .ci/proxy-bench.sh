@@ -12,8 +12,11 @@
 # proxy` (a process of its own, recording to a file); the floor, a net/http
 # proxy of 30 lines that records nothing, also in a process of its own
 # (wire/capture's test binary with WIRELENS_FLOOR_PROXY=1: floor_test.go),
-# which is what any proxy in a process of its own costs on this machine;
-# and the package's proxy inside the benchmark's process. The figures are
+# which is what any net/http proxy in a process of its own costs on this
+# machine; the relay, a TCP relay that passes the bytes and reads none of
+# them (WIRELENS_FLOOR_PROXY=relay), what a hop through another process
+# costs whatever that process does; and the package's proxy inside the
+# benchmark's process. The figures are
 # the medians over the runs, with their minimum and maximum; the binary
 # against the floor is taken within each run, then the median of that. The machine, its load
 # before and after, and the date head and end the output: on a shared
@@ -39,11 +42,12 @@ echo "runs: $runs of $n requests each way, medians (min-max)"
 : > "$work/all"
 i=0
 while [ "$i" -lt "$runs" ]; do
-	for mode in binary floor package; do
+	for mode in binary floor relay package; do
 		floor=""
 		case $mode in
 		binary) bin="$work/wirelens" ;;
 		floor) bin="$work/capture.test" floor=1 ;;
+		relay) bin="$work/capture.test" floor=relay ;;
 		*) bin="" ;;
 		esac
 		# The floor's process inherits WIRELENS_FLOOR_PROXY from the benchmark's.
@@ -82,11 +86,12 @@ stat() {
 			printf f, med, v[1], v[NR] }'
 }
 
-for mode in binary floor package; do
+for mode in binary floor relay package; do
 	echo
 	case $mode in
 	binary) echo "wirelens proxy (the built binary, its own process):" ;;
 	floor) echo "the floor: a net/http proxy of 30 lines that records nothing (its own process):" ;;
+	relay) echo "the relay: a TCP relay that reads nothing, no HTTP (its own process):" ;;
 	*) echo "the package's proxy (in the benchmark's process):" ;;
 	esac
 	printf '%-11s %-7s %-22s %-22s %-22s %-22s %-20s\n' case side "ttfb p50 µs" "ttfb p99 µs" "ttlb p50 µs" "ttlb p99 µs" "req/s"

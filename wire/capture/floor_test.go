@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -29,10 +30,69 @@ import (
 const floorEnv = "WIRELENS_FLOOR_PROXY"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(floorEnv) == "1" && len(os.Args) > 1 && os.Args[1] == "proxy" {
-		os.Exit(floorMain(os.Args[2:]))
+	if len(os.Args) > 1 && os.Args[1] == "proxy" {
+		switch os.Getenv(floorEnv) {
+		case "1":
+			os.Exit(floorMain(os.Args[2:]))
+		case "relay":
+			os.Exit(relayMain(os.Args[2:]))
+		}
 	}
 	os.Exit(m.Run())
+}
+
+// relayMain, with WIRELENS_FLOOR_PROXY=relay, is the floor below every
+// proxy in a process of its own: a TCP relay in front of --upstream's host
+// that passes the bytes both ways and reads none of them (no HTTP at all),
+// saying where it listens as floorMain does. What it adds to an exchange is
+// the cost of a hop through another process, whatever that process does.
+func relayMain(args []string) int {
+	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	upstream := fs.String("upstream", "", "the upstream's base URL")
+	fs.String("out", "", "ignored: the relay records nothing")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return 2
+	}
+	u, err := url.Parse(*upstream)
+	if err != nil || u.Host == "" {
+		fmt.Fprintln(os.Stderr, "usage: WIRELENS_FLOOR_PROXY=relay capture.test proxy --upstream http://HOST:PORT [--out FILE]")
+		return 2
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go relayTCP(c, u.Host)
+		}
+	}()
+	fmt.Fprintf(os.Stderr, "proxy on http://%s, a TCP relay to %s, reading nothing; Ctrl-C stops it\n", ln.Addr(), u.Host)
+	<-sig
+	ln.Close()
+	return 0
+}
+
+// relayTCP passes the bytes of c to a new connection to host and back until
+// either side ends.
+func relayTCP(c net.Conn, host string) {
+	defer c.Close()
+	up, err := net.Dial("tcp", host)
+	if err != nil {
+		return
+	}
+	defer up.Close()
+	done := make(chan struct{}, 2)
+	go func() { io.Copy(up, c); done <- struct{}{} }()
+	go func() { io.Copy(c, up); done <- struct{}{} }()
+	<-done
 }
 
 // floorMain serves floorProxy in front of --upstream on 127.0.0.1, says
@@ -108,14 +168,21 @@ func answer(w http.ResponseWriter, resp *http.Response) {
 	}
 }
 
-// The test binary in floor mode, a process of its own, says where it
-// listens as `wirelens proxy` does, passes an exchange through byte for
+// The test binary in either floor mode (the net/http floor, the TCP
+// relay), a process of its own, says where it listens as `wirelens proxy` does, passes an exchange through byte for
 // byte (method, path and query, body both ways, status and headers),
 // writes no recording, and exits 0 on SIGINT.
 func TestFloorProxyProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the test binary as a proxy")
 	}
+	for _, mode := range []string{"1", "relay"} {
+		t.Run("WIRELENS_FLOOR_PROXY="+mode, func(t *testing.T) { floorProcess(t, mode) })
+	}
+}
+
+// floorProcess is TestFloorProxyProcess for one floor mode.
+func floorProcess(t *testing.T, mode string) {
 	body := append([]byte(`{"model":"m","bytes":"`), bytes.Repeat([]byte{0xff, 0, '\r', '\n', 'x'}, 20000)...)
 	answer := strings.Repeat("event: ping\ndata: {\"n\":1}\n\n", 500)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -134,7 +201,7 @@ func TestFloorProxyProcess(t *testing.T) {
 	defer up.Close()
 	out := filepath.Join(t.TempDir(), "floor.jsonl")
 	cmd := exec.Command(os.Args[0], "proxy", "--upstream", up.URL+"/", "--out", out)
-	cmd.Env = append(os.Environ(), floorEnv+"=1")
+	cmd.Env = append(os.Environ(), floorEnv+"="+mode)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
