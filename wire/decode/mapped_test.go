@@ -224,17 +224,7 @@ func TestMappedReleaseKeepsReaderAhead(t *testing.T) {
 // repeated elements' segments taken in place) gives what decoding it
 // without any gives: read through the buffer, walked in full, copied.
 func FuzzDecodeShortcutsSame(f *testing.F) {
-	var gen strings.Builder
-	msgs := `{"role":"user","content":"hi"}`
-	for i := range 4 {
-		fmt.Fprintf(&gen, `{"model":"m","system":[{"type":"text","text":"rules","cache_control":{"type":"ephemeral"}}],"messages":[%s]}`+"\n", msgs)
-		msgs += fmt.Sprintf(`,{"role":"assistant","content":"ok %d"},{"role":"user","content":[{"type":"text","text":"turn %d"}]}`, i, i)
-	}
-	s := gen.String()
-	f.Add([]byte(s))
-	f.Add([]byte(strings.ReplaceAll(s, "\n", "\r\n")))
-	f.Add([]byte(strings.Replace(s, `"text":"`, "\"text\":\"\x00", 3)))
-	f.Add([]byte(strings.Replace(s, "}]}\n", "}]} \n\n  ", 2)))
+	s := addSessionSeeds(f)
 	f.Add([]byte(strings.Replace(s, `"ok 1"`, `"ok 1","x":`, 1)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		p := filepath.Join(t.TempDir(), "f.jsonl")

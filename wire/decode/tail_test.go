@@ -372,6 +372,16 @@ func TestTailWalkShorterAfterLong(t *testing.T) {
 // second: CI's budget of runs took minutes): a growing session of four
 // short lines, as a session's are, each the one before plus a turn.
 func FuzzTailWalkSame(f *testing.F) {
+	addSessionSeeds(f)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		sameBothWays(t, "fuzzed", in, Options{Source: "f.jsonl"})
+	})
+}
+
+// addSessionSeeds seeds a fuzzer of session decoding: a growing session of
+// four short lines, as a session's are, each the one before plus a turn,
+// with CRLF line ends, with NUL bytes, and with blank lines.
+func addSessionSeeds(f *testing.F) string {
 	var gen strings.Builder
 	msgs := `{"role":"user","content":"hi"}`
 	for i := range 4 {
@@ -383,7 +393,5 @@ func FuzzTailWalkSame(f *testing.F) {
 	f.Add([]byte(strings.ReplaceAll(s, "\n", "\r\n")))
 	f.Add([]byte(strings.Replace(s, `"text":"`, "\"text\":\"\x00", 3)))
 	f.Add([]byte(strings.Replace(s, "}]}\n", "}]} \n\n  ", 2)))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		sameBothWays(t, "fuzzed", in, Options{Source: "f.jsonl"})
-	})
+	return s
 }
