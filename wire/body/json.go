@@ -273,8 +273,9 @@ type ElementCache struct {
 	// that its repeated elements put where they were in that one.
 	gen, runGen uint64
 	known       int
-	// inPlace: see InPlace.
-	inPlace bool
+	// runArray is the first segment of the array the body Placed last was
+	// built in, nil when none was given (see Placed).
+	runArray *wire.Segment
 }
 
 // Placing starts the decoding of a body: Known counts from 0.
@@ -289,8 +290,22 @@ func (c *ElementCache) Placing() { c.gen++; c.known = 0 }
 func (c *ElementCache) Known() int { return c.known }
 
 // Placed says the body decoded last is the one the next is compared with
-// (the decoder's run of segments).
-func (c *ElementCache) Placed() { c.runGen = c.gen }
+// (the decoder's run of segments). in is the array it was built in, when
+// the next is built in it too, appended to only (the decoder's scratch):
+// the known segments of the next are then already where they go, past its
+// length, and are not copied there again (add). Nil when not.
+func (c *ElementCache) Placed(in []wire.Segment) {
+	c.runGen, c.runArray = c.gen, nil
+	if cap(in) > 0 {
+		c.runArray = &in[:1][0]
+	}
+}
+
+// inRunArray reports whether segs is built in the array the body Placed
+// last was built in.
+func (c *ElementCache) inRunArray(segs []wire.Segment) bool {
+	return c.runArray != nil && cap(segs) > 0 && &segs[:1][0] == c.runArray
+}
 
 // place notes that e's segments go at index at of the body being decoded,
 // and counts them in Known when they follow the known ones and were at
@@ -303,14 +318,6 @@ func (c *ElementCache) place(e *elementEntry, at int) (known bool) {
 	e.gen, e.at = c.gen, at
 	return known
 }
-
-// InPlace says whether the segments the body being decoded is built in
-// hold, past its length, the segments of the body Placed last at the
-// places they had in it (the decoder builds each body in one array, kept
-// from body to body, appended to only): the known segments are then
-// already where they go, and are not copied there again (add). Off until
-// said, and for each body anew.
-func (c *ElementCache) InPlace(held bool) { c.inPlace = held }
 
 // sharedPrefix notes that the n bytes at at (a line WalkAfter was given)
 // equal the first n of body.line.
@@ -379,7 +386,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 			// Byte for byte the element at this index in the body before
 			// (see Walker.WalkAfter): what it became then, without hashing it.
 			if e := m.prev[i]; e != nil && e.format == b.Req.Format {
-				e.add(b.Req, c.place(e, len(b.Req.Segments)) && c.inPlace)
+				e.add(b.Req, c.place(e, len(b.Req.Segments)) && c.inRunArray(b.Req.Segments))
 				for _, d := range e.defs {
 					names.m[d[0]] = d[1]
 				}
@@ -391,7 +398,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 		k := elementKey{format: b.Req.Format, sect: sect, idx: i, n: len(el.v),
 			h1: maphash.Bytes(elementSeed1, el.v), h2: maphash.Bytes(elementSeed2, el.v)}
 		if e := c.m[k]; e != nil && e.fits(names) {
-			e.add(b.Req, c.place(e, len(b.Req.Segments)) && c.inPlace)
+			e.add(b.Req, c.place(e, len(b.Req.Segments)) && c.inRunArray(b.Req.Segments))
 			for _, d := range e.defs {
 				names.m[d[0]] = d[1]
 			}
@@ -430,7 +437,7 @@ func elements(b *classify.Builder, c *ElementCache, names *toolNames, sect uint8
 
 // add appends the element's segments to r, and their cache breakpoints.
 // When they are known to be in r's array already, past its length, where
-// they go (ElementCache.InPlace), they are taken as they are, not copied:
+// they go (inPlace: see ElementCache.Placed), they are taken as they are, not copied:
 // a session's repeated elements are otherwise copied again at every
 // request (23 ms of W1200's decoding).
 func (e *elementEntry) add(r *wire.Request, inPlace bool) {

@@ -111,11 +111,8 @@ type decoder struct {
 	// segRun holds the segments of the last request emitted, and room after
 	// them: a request that starts with all of them shares it (see share).
 	segRun []wire.Segment
-	// scratch collects the segments of the body being decoded; while
-	// scratchHeld, it holds (past its length) those of the body emitted
-	// last, where they were.
-	scratch     []wire.Segment
-	scratchHeld bool
+	// scratch collects the segments of the body being decoded.
+	scratch []wire.Segment
 	// batchSaid holds what an OpenAI Batch file was told once: that it is
 	// an output file, or which endpoints' lines are skipped.
 	batchSaid map[string]bool
@@ -140,7 +137,7 @@ var maxLine = body.MaxLine
 
 // walkAfter turns on walking a line after the body of the line before,
 // and inPlace taking the known segments of a body where the body before
-// left them (body.ElementCache.InPlace); tests turn them off to compare.
+// left them (body.ElementCache.Placed); tests turn them off to compare.
 var walkAfter, inPlace = true, true
 
 // tailWalks counts the lines walked after the line before, for tests.
@@ -1321,14 +1318,12 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 	b := d.Builder(format, line, off, int64(len(s.Value())))
 	// Segments are collected in the decoder's scratch array; share gives the
 	// request its own (or the run's) afterwards.
+	if !inPlace {
+		d.scratch = nil // a new array: every segment copied into it
+	}
 	b.Req.Segments = d.scratch[:0]
 	d.cache.Placing()
-	// The scratch array holds the segments of the body Placed last where
-	// they were (share keeps it, appended to only): known ones stay put.
-	d.cache.InPlace(d.scratchHeld && inPlace)
-	err := body.Decode(format, s, b, d.cache)
-	d.cache.InPlace(false)
-	if err != nil {
+	if err := body.Decode(format, s, b, d.cache); err != nil {
 		if !d.counted(line, kindBadBody) {
 			d.Fail(line, "%s body: %s", format, body.DescribeError(err))
 		}
@@ -1343,7 +1338,9 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 		d.cache.Remember(s)
 	}
 	b.Req.Segments = d.share(b.Req.Segments, d.cache.Known())
-	d.cache.Placed()
+	// The scratch array, kept, holds the segments of this body where they
+	// were: the next body built in it finds its known ones there.
+	d.cache.Placed(d.scratch)
 	d.Emit(*b.Req)
 }
 
@@ -1358,9 +1355,9 @@ func (d *decoder) bodyShape(format wire.Format, s *body.Shape, line int, off int
 // known to be the run's (body.ElementCache.Known) and are not compared.
 func (d *decoder) share(segs []wire.Segment, known int) []wire.Segment {
 	if cap(segs) <= keepScratch {
-		d.scratch, d.scratchHeld = segs[:0], true
+		d.scratch = segs[:0]
 	} else {
-		d.scratch, d.scratchHeld = nil, false
+		d.scratch = nil
 	}
 	n := len(d.segRun)
 	var run []wire.Segment
