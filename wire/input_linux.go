@@ -69,6 +69,10 @@ func (m *Mapped) Release(to int) {
 	}
 }
 
+// Released is where the pages unmapped by Release end: Data before it is
+// no longer mapped.
+func (m *Mapped) Released() int { return m.done }
+
 // Close unmaps what is left of Data.
 func (m *Mapped) Close() {
 	if m.done < len(m.Data) && munmap(m.Data[m.done:]) {

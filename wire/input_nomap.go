@@ -15,5 +15,8 @@ func (in *InputFile) Map(min int64) *Mapped { return nil }
 // Release has nothing to release where files are not mapped.
 func (m *Mapped) Release(to int) {}
 
+// Released is 0: nothing is released where files are not mapped.
+func (m *Mapped) Released() int { return 0 }
+
 // Close has nothing to unmap where files are not mapped.
 func (m *Mapped) Close() {}

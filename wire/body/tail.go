@@ -27,7 +27,7 @@ type lastBody struct {
 	// from is the address of the first byte of the body line was copied
 	// from, and fromN its length (see CopiedFrom): an address, not a
 	// pointer, since the bytes may be unmapped since (a mapped file's
-	// lines read, wire.ReleaseMapped).
+	// lines read, wire.Mapped.Release).
 	from  uintptr
 	fromN int
 }

@@ -116,17 +116,13 @@ type decoder struct {
 	// batchSaid holds what an OpenAI Batch file was told once: that it is
 	// an output file, or which endpoints' lines are skipped.
 	batchSaid map[string]bool
-	// mapped is the input file mapped into memory, which a JSONL's lines
-	// are read from once src has read what comes before them, and mpos
-	// where the next line starts in it; msize is the buffer src's reader
-	// would have now (see mappedLine). Nil when the input is read.
-	mapping *wire.Mapped
-	mapped  []byte
-	mpos    int
-	msize   int
-	// mprev is where the line before starts, and mdrop where the mapping
-	// was last released up to.
-	mprev, mdrop int
+	// mapping is the input file mapped into memory, which a JSONL's lines
+	// are read from once src has read what comes before them, nil when the
+	// input is read; mpos is where the next line starts in it, mprev where
+	// the line before does, and msize the buffer src's reader would have
+	// now (see mappedLine).
+	mapping            *wire.Mapped
+	mpos, mprev, msize int
 	// ahead finds the mapped lines ahead of the decoder, nil when none.
 	ahead *lineAhead
 }
@@ -635,7 +631,7 @@ func binaryHead(head []byte) bool {
 func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 	d.lineMode++
 	defer func() { d.lineMode-- }()
-	if br == d.src && d.mapped == nil {
+	if br == d.src && d.mapping == nil {
 		if unmap := d.mapInput(br); unmap != nil {
 			defer unmap()
 			defer d.recoverFault(&line)
@@ -662,7 +658,7 @@ func (d *decoder) runJSONL(br *bufio.Reader, line int, off int64) {
 			}
 			off += n
 			line++
-			if n > int64(br.Size()) && n <= wideMax && err == nil && !d.stop && d.mapped == nil {
+			if n > int64(br.Size()) && n <= wideMax && err == nil && !d.stop && d.mapping == nil {
 				br = d.wider(br, n)
 			}
 		}
@@ -744,7 +740,7 @@ func (c cappedReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p
 // too long is reported here. A line longer than the reader's buffer is read
 // into d.long, in one piece when the input can seek (see longLine).
 func (d *decoder) readLine(br *bufio.Reader, line int, off int64) (b []byte, n int64, nul int, err error) {
-	if d.mapped != nil && br == d.src {
+	if d.mapping != nil && br == d.src {
 		return d.mappedLine(line)
 	}
 	if b, nul, ok := d.sharedLine(br); ok {

@@ -62,14 +62,14 @@ func (d *decoder) mapInput(br *bufio.Reader) (unmap func()) {
 		return nil
 	}
 	old := debug.SetPanicOnFault(true)
-	d.mapping, d.mapped, d.msize = m, m.Data, br.Size()
-	d.mpos, d.mprev, d.mdrop = int(pos), int(pos), 0
+	d.mapping, d.msize = m, br.Size()
+	d.mpos, d.mprev = int(pos), int(pos)
 	if runtime.GOMAXPROCS(0) > 1 {
 		d.ahead = startAhead(m.Data, int(pos))
 	}
 	return func() {
 		d.ahead.stop()
-		d.mapping, d.mapped, d.ahead = nil, nil, nil
+		d.mapping, d.ahead = nil, nil
 		debug.SetPanicOnFault(old)
 		m.Close()
 	}
@@ -97,16 +97,15 @@ func (d *decoder) recoverFault(line *int) {
 // its reader would have (msize, widened after such a line as wider does),
 // so that a long line gives the same error either way.
 func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
-	rest := d.mapped[d.mpos:]
+	rest := d.mapping.Data[d.mpos:]
 	if len(rest) == 0 {
 		return nil, 0, -1, io.EOF
 	}
-	if d.mprev-d.mdrop >= releaseStep {
+	if d.mprev-d.mapping.Released() >= releaseStep {
 		// The lines before the line before are decoded and left behind
 		// by the reader ahead, which may still be comparing this line
 		// with the line before: their pages go.
 		d.mapping.Release(d.mprev)
-		d.mdrop = d.mprev
 	}
 	p := -1
 	last := d.sessionLine()
@@ -118,7 +117,7 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 			err = io.EOF
 		}
 		if len(last) > 0 {
-			if l.shared >= 0 && d.cache.CopiedFrom(d.mapped[l.from:l.to]) {
+			if l.shared >= 0 && d.cache.CopiedFrom(d.mapping.Data[l.from:l.to]) {
 				p = l.shared
 				sharedAhead.Add(1)
 			} else {
