@@ -125,16 +125,10 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 			}
 		}
 	} else {
-		from := 0
-		if len(last) > 0 {
-			// The body has no newline: the line's is after the bytes shared.
-			p = body.CommonPrefix(rest, last)
-			from = p
-		}
-		if at := bytes.IndexByte(rest[from:], '\n'); at >= 0 {
-			b = rest[:from+at+1]
-		} else {
-			b, err = rest, io.EOF
+		var end int
+		end, p = lineShared(rest, last)
+		if b = rest[:end]; b[len(b)-1] != '\n' {
+			err = io.EOF
 		}
 	}
 	d.mprev = d.mpos
@@ -158,6 +152,24 @@ func (d *decoder) mappedLine(line int) (b []byte, n int64, nul int, err error) {
 		return nil, n, -1, nil
 	}
 	return b, n, d.nulAt(b, p), err
+}
+
+// lineShared is where the line that rest starts with ends (past its
+// newline, or at rest's end) and how many bytes it shares with before, the
+// body of the line before (-1 when there is none): compared first, as the
+// line is found, so that only the bytes after those they share are looked
+// through for the newline (before, a body cut from one line, has none).
+func lineShared(rest, before []byte) (end, shared int) {
+	from := 0
+	shared = -1
+	if len(before) > 0 {
+		shared = body.CommonPrefix(rest, before)
+		from = shared
+	}
+	if at := bytes.IndexByte(rest[from:], '\n'); at >= 0 {
+		return from + at + 1, shared
+	}
+	return len(rest), shared
 }
 
 // A session's lines are compared with the line before, byte for byte, to
@@ -228,18 +240,12 @@ func (a *lineAhead) run(data []byte, pos int) {
 	from, to := -1, -1
 	batch, n := a.batch(), 0
 	for pos < len(data) {
-		rest := data[pos:]
-		shared, at := -1, 0
+		var before []byte
 		if from >= 0 {
-			// The body before has no newline: the line's is after the
-			// bytes they share.
-			shared = body.CommonPrefix(rest, data[from:to])
-			at = shared
+			before = data[from:to]
 		}
-		end := len(data)
-		if k := bytes.IndexByte(rest[at:], '\n'); k >= 0 {
-			end = pos + at + k + 1
-		}
+		end, shared := lineShared(data[pos:], before)
+		end += pos
 		batch = append(batch, aheadLine{end: end, shared: shared, from: from, to: to})
 		// This line's body, for the next: as value trims it.
 		line := data[pos:end]
