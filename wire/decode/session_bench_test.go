@@ -65,26 +65,30 @@ func readCompared(r io.Reader) (lines, shared int64, err error) {
 // bytes they shared with the line before.
 func mappedCompared(m *wire.Mapped) (lines, shared int64) {
 	data := m.Data
-	pos, drop, from := 0, 0, -1
+	pos, from := 0, -1
 	for pos < len(data) {
-		if from-drop >= releaseStep {
+		if from-m.Released() >= releaseStep {
 			m.Release(from)
-			drop = from
 		}
-		rest := data[pos:]
-		p := 0
+		var before []byte
 		if from >= 0 {
-			p = body.CommonPrefix(rest, data[from:pos])
+			before = bytes.TrimSuffix(data[from:pos], []byte("\n")) // no newline in it
 		}
-		end := len(data)
-		if at := bytes.IndexByte(rest[p:], '\n'); at >= 0 {
-			end = pos + p + at + 1
-		}
-		shared += int64(p)
+		end, p := lineShared(data[pos:], before)
+		shared += int64(max(p, 0))
 		lines++
-		from, pos = pos, end
+		from, pos = pos, pos+end
 	}
 	return lines, shared
+}
+
+// openSession opens the session at p as the commands open their input.
+func openSession(b *testing.B, p string) *wire.InputFile {
+	f, err := wire.OpenInput(p, wire.MaxInputBytes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
 }
 
 // BenchmarkSessionBytes: on generated sessions of 300, 600 and 1,200
@@ -115,10 +119,7 @@ func BenchmarkSessionBytes(b *testing.B) {
 		b.Run(fmt.Sprintf("read/W%d", n), func(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
-				f, err := wire.OpenInput(p, wire.MaxInputBytes)
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := openSession(b, p)
 				lines, shared, err := readCompared(f)
 				f.Close()
 				if err != nil || lines != int64(n) || shared < size/2 {
@@ -129,10 +130,7 @@ func BenchmarkSessionBytes(b *testing.B) {
 		b.Run(fmt.Sprintf("mapped/W%d", n), func(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
-				f, err := wire.OpenInput(p, wire.MaxInputBytes)
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := openSession(b, p)
 				m := f.Map(0)
 				if m == nil {
 					f.Close()
@@ -149,10 +147,7 @@ func BenchmarkSessionBytes(b *testing.B) {
 		b.Run(fmt.Sprintf("decode/W%d", n), func(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
-				f, err := wire.OpenInput(p, wire.MaxInputBytes)
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := openSession(b, p)
 				reqs := 0
 				for _, err := range Decode(f, Options{Source: "session.jsonl"}) {
 					if err != nil {
