@@ -23,39 +23,34 @@ import (
 	"time"
 )
 
-// floorEnv, set to 1, makes the package's test binary, run as
-// `capture.test proxy --upstream U --out O`, the cross-process floor of
-// .ci/proxy-bench.sh: floorProxy in a process of its own, which records
-// nothing (O is never written), in place of the wirelens binary.
+// floorEnv makes the package's test binary, run as `capture.test proxy
+// --upstream U --out O`, a floor of .ci/proxy-bench.sh in a process of its
+// own, in place of the wirelens binary, recording nothing (O is never
+// written): set to 1, floorProxy, the net/http floor; set to relay, a TCP
+// relay that reads no HTTP at all, what a hop through another process costs
+// whatever that process does.
 const floorEnv = "WIRELENS_FLOOR_PROXY"
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "proxy" {
-		switch os.Getenv(floorEnv) {
-		case "1":
-			os.Exit(floorMain(os.Args[2:]))
-		case "relay":
-			os.Exit(relayMain(os.Args[2:]))
-		}
+	if mode := os.Getenv(floorEnv); (mode == "1" || mode == "relay") && len(os.Args) > 1 && os.Args[1] == "proxy" {
+		os.Exit(floorMain(mode, os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }
 
-// relayMain, with WIRELENS_FLOOR_PROXY=relay, is the floor below every
-// proxy in a process of its own: a TCP relay in front of --upstream's host
-// that passes the bytes both ways and reads none of them (no HTTP at all),
-// saying where it listens as floorMain does. What it adds to an exchange is
-// the cost of a hop through another process, whatever that process does.
-func relayMain(args []string) int {
+// floorMain serves the floor of mode in front of --upstream on 127.0.0.1,
+// says where on stderr as `wirelens proxy` does ("proxy on http://ADDR,
+// ..."), and stops on SIGINT or SIGTERM.
+func floorMain(mode string, args []string) int {
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	upstream := fs.String("upstream", "", "the upstream's base URL")
-	fs.String("out", "", "ignored: the relay records nothing")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return 2
+	fs.String("out", "", "ignored: the floor records nothing")
+	u, err := &url.URL{}, fs.Parse(args)
+	if err == nil {
+		u, err = url.Parse(*upstream)
 	}
-	u, err := url.Parse(*upstream)
-	if err != nil || u.Host == "" {
-		fmt.Fprintln(os.Stderr, "usage: WIRELENS_FLOOR_PROXY=relay capture.test proxy --upstream http://HOST:PORT [--out FILE]")
+	if err != nil || fs.NArg() > 0 || u.Host == "" {
+		fmt.Fprintln(os.Stderr, "usage: WIRELENS_FLOOR_PROXY=1|relay capture.test proxy --upstream http://HOST:PORT [--out FILE]")
 		return 2
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -63,21 +58,33 @@ func relayMain(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	what, serve := "the net/http floor forwarding to "+*upstream+", recording nothing", func() error {
+		return (&http.Server{Handler: floorProxy(strings.TrimSuffix(*upstream, "/"))}).Serve(ln)
+	}
+	if mode == "relay" {
+		what, serve = "a TCP relay to "+u.Host+", reading nothing", func() error {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return err
+				}
+				go relayTCP(c, u.Host)
+			}
+		}
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go relayTCP(c, u.Host)
-		}
-	}()
-	fmt.Fprintf(os.Stderr, "proxy on http://%s, a TCP relay to %s, reading nothing; Ctrl-C stops it\n", ln.Addr(), u.Host)
-	<-sig
-	ln.Close()
-	return 0
+	done := make(chan error, 1)
+	go func() { done <- serve() }()
+	fmt.Fprintf(os.Stderr, "proxy on http://%s, %s; Ctrl-C stops it\n", ln.Addr(), what)
+	select {
+	case <-sig:
+		ln.Close()
+		return 0
+	case err := <-done:
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 }
 
 // relayTCP passes the bytes of c to a new connection to host and back until
@@ -93,38 +100,6 @@ func relayTCP(c net.Conn, host string) {
 	go func() { io.Copy(up, c); done <- struct{}{} }()
 	go func() { io.Copy(c, up); done <- struct{}{} }()
 	<-done
-}
-
-// floorMain serves floorProxy in front of --upstream on 127.0.0.1, says
-// where on stderr as `wirelens proxy` does ("proxy on http://ADDR, ..."),
-// and stops on SIGINT or SIGTERM.
-func floorMain(args []string) int {
-	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
-	upstream := fs.String("upstream", "", "the upstream's base URL")
-	fs.String("out", "", "ignored: the floor records nothing")
-	if err := fs.Parse(args); err != nil || *upstream == "" || fs.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: WIRELENS_FLOOR_PROXY=1 capture.test proxy --upstream URL [--out FILE]")
-		return 2
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	srv := &http.Server{Handler: floorProxy(strings.TrimSuffix(*upstream, "/"))}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintf(os.Stderr, "proxy on http://%s, the net/http floor forwarding to %s, recording nothing; Ctrl-C stops it\n", ln.Addr(), *upstream)
-	select {
-	case <-sig:
-		srv.Close()
-		return 0
-	case err := <-done:
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
 }
 
 // floorProxy is a net/http proxy of 30 lines in front of the upstream at
