@@ -8,19 +8,19 @@
 #
 #   .ci/proxy-bench.sh [RUNS] [REQUESTS]   (default 5 runs of 2000 requests each way)
 #
-# Each run measures, one after the other, the built binary's `wirelens
+# Each run measures, one after the other: the built binary's `wirelens
 # proxy` (a process of its own, recording to a file); the floor, a net/http
 # proxy of 30 lines that records nothing, also in a process of its own
 # (wire/capture's test binary with WIRELENS_FLOOR_PROXY=1: floor_test.go),
-# which is what any net/http proxy in a process of its own costs on this
-# machine; the relay, a TCP relay that passes the bytes and reads none of
-# them (WIRELENS_FLOOR_PROXY=relay), what a hop through another process
-# costs whatever that process does; and the package's proxy inside the
-# benchmark's process. The figures are
-# the medians over the runs, with their minimum and maximum; the binary
-# against the floor is taken within each run, then the median of that. The machine, its load
-# before and after, and the date head and end the output: on a shared
-# machine the load says how far to trust a figure.
+# what any net/http proxy in a process of its own costs on this machine;
+# the relay, a TCP relay that passes the bytes and reads none of them
+# (WIRELENS_FLOOR_PROXY=relay), what a hop through another process costs
+# whatever that process does; and the package's proxy inside the
+# benchmark's process. The figures are the medians over the runs, with
+# their minimum and maximum; the binary against the floor is taken within
+# each run, then the median of that. The machine, its load before and
+# after, and the date head and end the output: on a shared machine the
+# load says how far to trust a figure.
 set -eu
 
 runs=${1:-5}
